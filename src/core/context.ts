@@ -1,0 +1,220 @@
+import { appendPointer, formatPointer, hasOwn, isArrayIndex, isObject, parsePointer } from '../schema/pointer.js';
+import type { Severity } from './report.js';
+
+/** An edit as recorded by a context, with its pointer relative to the tool. */
+export interface RecordedChange {
+  readonly op: 'add' | 'remove' | 'replace' | 'move';
+  readonly path: string;
+  readonly from?: string;
+  readonly value?: unknown;
+  readonly oldValue?: unknown;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A finding as recorded by a context, with its pointer relative to the tool. */
+export interface RecordedDiagnostic {
+  readonly severity: Severity;
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Values substituted into a message template's `{name}` placeholders. */
+export type MessageData = Readonly<Record<string, string | number | boolean>>;
+
+/**
+ * The only way a transform changes a tool. Each method edits the working copy (copy-on-write: only the
+ * containers on the edited path are copied, everything else stays shared with the input) and records one
+ * RFC 6902 operation. Pointers are relative to the tool (`/inputSchema/$defs/Foo`).
+ */
+export class EditContext {
+  #root: unknown;
+  readonly #owned = new WeakSet<object>();
+  readonly #messages: Readonly<Record<string, string>>;
+  readonly changes: RecordedChange[] = [];
+  readonly diagnostics: RecordedDiagnostic[] = [];
+
+  constructor(root: unknown, messages: Readonly<Record<string, string>>) {
+    this.#root = root;
+    this.#messages = messages;
+  }
+
+  /** The working copy, with every edit so far. */
+  get root(): unknown {
+    return this.#root;
+  }
+
+  /** True once any edit was made. */
+  get changed(): boolean {
+    return this.changes.length > 0;
+  }
+
+  /** The value at `path` in the working copy (own properties only), or undefined. */
+  get(path: string): unknown {
+    let cur = this.#root;
+    for (const token of parsePointer(path)) {
+      if (Array.isArray(cur)) cur = isArrayIndex(token) ? cur[Number(token)] : undefined;
+      else if (isObject(cur)) cur = hasOwn(cur, token) ? cur[token] : undefined;
+      else return undefined;
+    }
+    return cur;
+  }
+
+  /** Replaces the value at `path`. */
+  replace(path: string, value: unknown, code: string, data?: MessageData): void {
+    const tokens = parsePointer(path);
+    let oldValue: unknown;
+    if (tokens.length === 0) {
+      oldValue = this.#root;
+      this.#root = value;
+    } else {
+      const [parent, key] = this.#parentOf(tokens, path, true);
+      oldValue = Array.isArray(parent) ? parent[Number(key)] : (parent as Record<string, unknown>)[key];
+      setOwn(parent, key, value);
+    }
+    this.changes.push({ op: 'replace', path, value, oldValue, code, message: this.#format(code, data) });
+  }
+
+  /** Removes the value at `path` (an array element shifts the rest down). */
+  remove(path: string, code: string, data?: MessageData): void {
+    const tokens = parsePointer(path);
+    if (tokens.length === 0) throw new Error('cannot remove the root');
+    const [parent, key] = this.#parentOf(tokens, path, true);
+    let oldValue: unknown;
+    if (Array.isArray(parent)) oldValue = parent.splice(Number(key), 1)[0];
+    else {
+      oldValue = (parent as Record<string, unknown>)[key];
+      delete (parent as Record<string, unknown>)[key];
+    }
+    this.changes.push({ op: 'remove', path, oldValue, code, message: this.#format(code, data) });
+  }
+
+  /** Adds a value: a new object member (appended) or an array element (`-` appends). */
+  add(path: string, value: unknown, code: string, data?: MessageData): void {
+    const tokens = parsePointer(path);
+    if (tokens.length === 0) throw new Error('cannot add at the root');
+    const [parent, key] = this.#parentOf(tokens, path, false);
+    if (Array.isArray(parent)) {
+      const i = key === '-' ? parent.length : Number(key);
+      if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
+      parent.splice(i, 0, value);
+    } else {
+      if (hasOwn(parent as object, key)) throw new Error(`\`${path}\` already exists`);
+      setOwn(parent, key, value);
+    }
+    this.changes.push({ op: 'add', path, value, code, message: this.#format(code, data) });
+  }
+
+  /**
+   * Renames an object member in place: the member keeps its position among its siblings (key order is
+   * part of the output's bytes). Recorded as an RFC 6902 `move`.
+   */
+  rename(path: string, newKey: string, code: string, data?: MessageData): void {
+    const tokens = parsePointer(path);
+    if (tokens.length === 0) throw new Error('cannot rename the root');
+    const parentTokens = tokens.slice(0, -1);
+    const oldKey = tokens[tokens.length - 1]!;
+    const parent = this.#ownPath(parentTokens, path);
+    if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
+    if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
+    const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
+    for (const k of Object.keys(parent)) delete parent[k];
+    for (const [k, v] of entries) setOwn(parent, k, v);
+    const to = appendPointer(formatPointer(parentTokens), newKey);
+    this.changes.push({ op: 'move', from: path, path: to, code, message: this.#format(code, data) });
+  }
+
+  /** Moves a value (removed at `from`, added at `path`). */
+  move(from: string, path: string, code: string, data?: MessageData): void {
+    const fromTokens = parsePointer(from);
+    const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
+    let value: unknown;
+    if (Array.isArray(srcParent)) value = srcParent.splice(Number(srcKey), 1)[0];
+    else {
+      value = (srcParent as Record<string, unknown>)[srcKey];
+      delete (srcParent as Record<string, unknown>)[srcKey];
+    }
+    const tokens = parsePointer(path);
+    const [parent, key] = this.#parentOf(tokens, path, false);
+    if (Array.isArray(parent)) parent.splice(key === '-' ? parent.length : Number(key), 0, value);
+    else {
+      if (hasOwn(parent as object, key)) throw new Error(`\`${path}\` already exists`);
+      setOwn(parent, key, value);
+    }
+    this.changes.push({ op: 'move', from, path, code, message: this.#format(code, data) });
+  }
+
+  /** Records a finding without changing anything. */
+  report(severity: Severity, code: string, path: string, data?: MessageData): void {
+    this.diagnostics.push({ severity, code, path, message: this.#format(code, data) });
+  }
+
+  #format(code: string, data: MessageData | undefined): string {
+    const template = hasOwn(this.#messages, code) ? this.#messages[code]! : code;
+    if (!data) return template;
+    return template.replace(/\{(\w+)\}/g, (m, k: string) => (hasOwn(data, k) ? String(data[k]) : m));
+  }
+
+  /** The (owned) parent container of `tokens` and the last token; checks the target exists when asked. */
+  #parentOf(tokens: readonly string[], path: string, mustExist: boolean): [object, string] {
+    const parent = this.#ownPath(tokens.slice(0, -1), path);
+    const key = tokens[tokens.length - 1]!;
+    if (mustExist) {
+      const exists = Array.isArray(parent) ? isArrayIndex(key) && Number(key) < parent.length : hasOwn(parent, key);
+      if (!exists) throw new Error(`nothing at \`${path}\``);
+    }
+    return [parent, key];
+  }
+
+  /**
+   * Copies every container from the root down to `tokens` that this context does not own yet, links each
+   * copy into its (owned) parent, and returns the container at `tokens`.
+   */
+  #ownPath(tokens: readonly string[], path: string): object {
+    let cur = this.#root;
+    if (!isContainer(cur)) throw new Error(`nothing at \`${path}\``);
+    if (!this.#owned.has(cur)) {
+      cur = shallowCopy(cur);
+      this.#owned.add(cur as object);
+      this.#root = cur;
+    }
+    for (const token of tokens) {
+      const parent = cur as Record<string, unknown> | unknown[];
+      let child: unknown;
+      if (Array.isArray(parent)) child = isArrayIndex(token) ? parent[Number(token)] : undefined;
+      else child = hasOwn(parent, token) ? parent[token] : undefined;
+      if (!isContainer(child)) throw new Error(`nothing at \`${path}\``);
+      if (!this.#owned.has(child)) {
+        child = shallowCopy(child);
+        this.#owned.add(child as object);
+        setOwn(parent, token, child);
+      }
+      cur = child;
+    }
+    return cur as object;
+  }
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A shallow copy that keeps key order and treats `__proto__` as an ordinary own key. */
+export function shallowCopy<T>(value: T): T {
+  if (Array.isArray(value)) return value.slice() as T;
+  const out: Record<string, unknown> = {};
+  const src = value as Record<string, unknown>;
+  for (const k of Object.keys(src)) setOwn(out, k, src[k]);
+  return out as T;
+}
+
+/** Sets an own property; `__proto__` becomes data, never the prototype. */
+export function setOwn(target: object, key: string, value: unknown): void {
+  if (Array.isArray(target) && isArrayIndex(key)) {
+    target[Number(key)] = value;
+    return;
+  }
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else (target as Record<string, unknown>)[key] = value;
+}

@@ -1,0 +1,123 @@
+import type { McpTool } from '../mcp/types.js';
+import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { ToolslimError } from './errors.js';
+
+/** What `transformTools` accepts: a tools array, a `ListToolsResult`, a JSON-RPC response or a capture file. */
+export type ToolsInput = readonly McpTool[] | { readonly tools: readonly McpTool[] } | { readonly result: { readonly tools: readonly McpTool[] } } | { readonly toolsList: { readonly tools: readonly McpTool[] } } | unknown;
+
+/** The shape the tools came in. */
+export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
+
+/** Where the tools array sits in an input, and how to put a new one back. */
+export interface LocatedTools {
+  readonly tools: readonly unknown[];
+  readonly envelope: Envelope;
+  /** JSON Pointer of the tools array inside the input (`""`, `/tools`, `/result/tools`, `/toolsList/tools`). */
+  readonly pointer: string;
+  /** The input with its tools array replaced (a new object; the input is not changed). */
+  wrap(tools: readonly unknown[]): unknown;
+}
+
+/** Finds the tools array in any accepted input; throws a {@link ToolslimError} naming what was found instead. */
+export function locateTools(input: unknown): LocatedTools {
+  if (Array.isArray(input)) return { tools: input, envelope: 'array', pointer: '', wrap: (t) => t };
+  if (isObject(input)) {
+    if (hasOwn(input, 'tools')) {
+      if (!Array.isArray(input.tools)) throw invalid(`\`tools\` is ${describe(input.tools)}, expected an array`, '/tools');
+      return { tools: input.tools, envelope: 'list-result', pointer: '/tools', wrap: (t) => replaceMember(input, 'tools', t) };
+    }
+    if (hasOwn(input, 'result') && isObject(input.result) && hasOwn(input.result, 'tools')) {
+      const result = input.result;
+      if (!Array.isArray(result.tools)) throw invalid(`\`result.tools\` is ${describe(result.tools)}, expected an array`, '/result/tools');
+      return { tools: result.tools, envelope: 'jsonrpc', pointer: '/result/tools', wrap: (t) => replaceMember(input, 'result', replaceMember(result, 'tools', t)) };
+    }
+    if (hasOwn(input, 'toolsList') && isObject(input.toolsList) && hasOwn(input.toolsList, 'tools')) {
+      const list = input.toolsList;
+      if (!Array.isArray(list.tools)) throw invalid(`\`toolsList.tools\` is ${describe(list.tools)}, expected an array`, '/toolsList/tools');
+      return { tools: list.tools, envelope: 'capture', pointer: '/toolsList/tools', wrap: (t) => replaceMember(input, 'toolsList', replaceMember(list, 'tools', t)) };
+    }
+    if (hasOwn(input, 'error') && hasOwn(input, 'jsonrpc')) throw invalid('the input is a JSON-RPC error response, not a tools/list result', '/error');
+  }
+  throw invalid(`expected a tools array, a ListToolsResult ({ "tools": [...] }), a JSON-RPC response or a capture file; got ${describe(input)}`, '');
+}
+
+function replaceMember(obj: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj)) {
+    const v = k === key ? value : obj[k];
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, writable: true, enumerable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out;
+}
+
+function invalid(message: string, path: string): ToolslimError {
+  return new ToolslimError('invalid-input', message, { path });
+}
+
+/** A short description of a value's type for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object without `tools`';
+  if (typeof value === 'string') return 'a string';
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
+/** A problem that makes a tool unsafe to transform: it is passed through unchanged and reported. */
+export interface InputProblem {
+  /** Pointer inside the tool. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Checks that a tool is plain JSON toolslim can rewrite without loss: no object cycles, no values JSON
+ * cannot hold (`undefined`, functions, symbols, BigInt, NaN, ±Infinity, class instances), and nesting no
+ * deeper than `maxDepth`. Iterative; the first problem found is returned.
+ */
+export function checkJsonTool(tool: unknown, maxDepth: number): InputProblem | undefined {
+  if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
+  // Frames: [value, path, depth]; an `exit` frame (value undefined, depth -1) pops the ancestor set.
+  const onPath = new Set<object>();
+  const exits: object[] = [];
+  const stack: [unknown, string, number][] = [[tool, '', 0]];
+  while (stack.length > 0) {
+    const [value, path, depth] = stack.pop()!;
+    if (depth < 0) {
+      onPath.delete(exits.pop()!);
+      continue;
+    }
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        continue;
+      case 'number':
+        if (!Number.isFinite(value)) return { path, message: `${value} is not a JSON number` };
+        continue;
+      case 'object':
+        if (value === null) continue;
+        break;
+      default:
+        return { path, message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
+    }
+    const obj = value as object;
+    if (onPath.has(obj)) return { path, message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
+    if (depth > maxDepth) return { path, message: `nesting deeper than ${maxDepth} levels` };
+    const proto = Object.getPrototypeOf(obj);
+    const isArray = Array.isArray(obj);
+    if (!isArray && proto !== Object.prototype && proto !== null) return { path, message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
+    onPath.add(obj);
+    exits.push(obj);
+    stack.push([undefined, path, -1]);
+    if (isArray) {
+      const arr = obj as unknown[];
+      for (let i = arr.length - 1; i >= 0; i--) stack.push([arr[i], appendPointer(path, i), depth + 1]);
+    } else {
+      const rec = obj as Record<string, unknown>;
+      const keys = Object.keys(rec);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([rec[keys[i]!], appendPointer(path, keys[i]!), depth + 1]);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * Sizes as the model pays for them: UTF-8 bytes of compact JSON, and tokens from a tokenizer the caller
+ * brings (see `toolslim/tokens`), so that importing toolslim never loads one.
+ */
+
+/** Counts tokens of a text. `toolslim/tokens` provides `o200k` and `cl100k`. */
+export interface Tokenizer {
+  /** Encoding name, e.g. `o200k_base`. */
+  readonly name: string;
+  count(text: string): number;
+}
+
+/** UTF-8 byte length of a string, without allocating an encoded copy. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Bytes and (when a tokenizer is given) tokens of one value's compact JSON. */
+export interface Size {
+  readonly bytes: number;
+  readonly tokens?: number;
+}
+
+/** Measures the compact JSON of `value`. */
+export function measureJson(value: unknown, tokenizer?: Tokenizer): Size {
+  const text = JSON.stringify(value) ?? '';
+  return tokenizer ? { bytes: utf8Length(text), tokens: tokenizer.count(text) } : { bytes: utf8Length(text) };
+}

@@ -1,0 +1,96 @@
+import { hasOwn, isArrayIndex, parsePointer } from '../schema/pointer.js';
+import { setOwn, shallowCopy } from './context.js';
+import { ToolslimError } from './errors.js';
+
+/** An RFC 6902 operation as toolslim records it (extra fields on a {@link Change} are ignored). */
+export interface PatchOperation {
+  readonly op: 'add' | 'remove' | 'replace' | 'move';
+  readonly path: string;
+  readonly from?: string;
+  readonly value?: unknown;
+  readonly oldValue?: unknown;
+}
+
+/**
+ * Applies operations to a document and returns the result; the document is not changed (containers on
+ * edited paths are copied). Replaying `report.changes` on the input tools yields the output tools.
+ */
+export function applyPatch<T>(document: T, operations: readonly PatchOperation[]): T {
+  let root: unknown = document;
+  const owned = new WeakSet<object>();
+  const own = (tokens: readonly string[]): Record<string, unknown> | unknown[] => {
+    if (!owned.has(root as object)) {
+      root = shallowCopy(root);
+      owned.add(root as object);
+    }
+    let cur = root as Record<string, unknown> | unknown[];
+    for (const t of tokens) {
+      const child = Array.isArray(cur) ? (isArrayIndex(t) ? cur[Number(t)] : undefined) : hasOwn(cur, t) ? cur[t] : undefined;
+      if (typeof child !== 'object' || child === null) throw new ToolslimError('invalid-input', `patch: no container at \`${t}\``);
+      let next = child as Record<string, unknown> | unknown[];
+      if (!owned.has(next)) {
+        next = shallowCopy(next);
+        owned.add(next);
+        setOwn(cur, t, next);
+      }
+      cur = next;
+    }
+    return cur;
+  };
+  const take = (path: string): unknown => {
+    const tokens = parsePointer(path);
+    const parent = own(tokens.slice(0, -1));
+    const key = tokens[tokens.length - 1]!;
+    if (Array.isArray(parent)) return parent.splice(Number(key), 1)[0];
+    if (!hasOwn(parent, key)) throw new ToolslimError('invalid-input', `patch: nothing to remove at \`${path}\``);
+    const v = parent[key];
+    delete parent[key];
+    return v;
+  };
+  const put = (path: string, value: unknown, replace: boolean): void => {
+    const tokens = parsePointer(path);
+    if (tokens.length === 0) {
+      root = value;
+      return;
+    }
+    const parent = own(tokens.slice(0, -1));
+    const key = tokens[tokens.length - 1]!;
+    if (Array.isArray(parent)) {
+      if (replace) parent[Number(key)] = value;
+      else parent.splice(key === '-' ? parent.length : Number(key), 0, value);
+    } else setOwn(parent, key, value);
+  };
+  for (const op of operations) {
+    switch (op.op) {
+      case 'add':
+        put(op.path, op.value, false);
+        break;
+      case 'replace':
+        put(op.path, op.value, true);
+        break;
+      case 'remove':
+        take(op.path);
+        break;
+      case 'move':
+        put(op.path, take(op.from!), false);
+        break;
+      default:
+        throw new ToolslimError('invalid-input', `patch: unsupported op \`${(op as { op: string }).op}\``);
+    }
+  }
+  return root as T;
+}
+
+/** The operations that undo `operations` (apply them to the output to get the input back). */
+export function invertPatch(operations: readonly PatchOperation[]): PatchOperation[] {
+  const out: PatchOperation[] = [];
+  for (let i = operations.length - 1; i >= 0; i--) {
+    const op = operations[i]!;
+    if (op.op === 'add') out.push({ op: 'remove', path: op.path });
+    else if (op.op === 'remove') out.push({ op: 'add', path: op.path, value: op.oldValue });
+    else if (op.op === 'replace') out.push({ op: 'replace', path: op.path, value: op.oldValue });
+    else out.push({ op: 'move', from: op.path, path: op.from! });
+  }
+  return out;
+}
+

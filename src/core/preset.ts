@@ -1,0 +1,19 @@
+import type { AnyTransform } from './define-transform.js';
+
+/** An ordered, frozen list of transforms. */
+export interface Preset {
+  readonly kind: 'preset';
+  readonly name: string;
+  readonly description: string;
+  readonly steps: readonly AnyTransform[];
+}
+
+/** Tunes a preset: `false` leaves a transform out, an object sets its options. */
+export interface PresetOptions {
+  readonly overrides?: Readonly<Record<string, false | object>>;
+}
+
+/** Creates a frozen preset. */
+export function definePreset(name: string, description: string, steps: readonly AnyTransform[]): Preset {
+  return Object.freeze({ kind: 'preset', name, description, steps: Object.freeze([...steps]) });
+}

@@ -1,0 +1,92 @@
+import type { Size } from './measure.js';
+
+/** How sure toolslim is that a transform keeps meaning. */
+export type Safety = 'lossless' | 'annotation' | 'lossy';
+
+/** One RFC 6902 operation plus where it came from. Replaying all changes on the input yields the output. */
+export interface Change {
+  readonly op: 'add' | 'remove' | 'replace' | 'move';
+  /** JSON Pointer into the tools array: `/3/inputSchema/$defs/Foo`. */
+  readonly path: string;
+  /** For `move`: where the value came from. */
+  readonly from?: string;
+  /** For `add` and `replace`: the new value. */
+  readonly value?: unknown;
+  /** For `remove` and `replace`: the value that was there (so a change can be reverted). */
+  readonly oldValue?: unknown;
+  /** The tool's name (`""` when it has none). */
+  readonly tool: string;
+  /** The tool's position in the array. */
+  readonly toolIndex: number;
+  readonly transform: string;
+  /** Short kebab-case code, shown as `transform/code`. */
+  readonly code: string;
+  /** Past tense: what was done. */
+  readonly message: string;
+}
+
+/** Severity of a finding. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Something a transform or check found, which may or may not have led to a change. */
+export interface Diagnostic {
+  readonly severity: Severity;
+  readonly tool: string;
+  /** -1 when the finding is about the whole list. */
+  readonly toolIndex: number;
+  readonly transform: string;
+  readonly code: string;
+  /** JSON Pointer into the tools array. */
+  readonly path: string;
+  /** What was found and what was expected. */
+  readonly message: string;
+}
+
+/** A tool a transform (or the input check, or the gate) left unchanged, and why. */
+export interface Skip {
+  readonly tool: string;
+  readonly toolIndex: number;
+  /** The transform that failed, `input` for the input check, `verify` for the gate. */
+  readonly transform: string;
+  readonly reason: string;
+}
+
+/** Sizes of one tool before and after. */
+export interface ToolStats {
+  readonly index: number;
+  readonly name: string;
+  readonly before: Size;
+  readonly after: Size;
+}
+
+/** What one transform did over the whole list. */
+export interface TransformStats {
+  readonly name: string;
+  readonly changes: number;
+  readonly toolsChanged: number;
+  /** Bytes of compact JSON removed by this transform (negative when it grew the list). */
+  readonly bytesSaved: number;
+  /** Tokens removed, when a tokenizer was given. */
+  readonly tokensSaved?: number;
+  readonly timeMs: number;
+}
+
+/** Sizes and timings of a run. */
+export interface ReportStats {
+  /** The whole tools array, before and after. */
+  readonly before: Size;
+  readonly after: Size;
+  readonly tools: readonly ToolStats[];
+  readonly transforms: readonly TransformStats[];
+  /** The tokenizer used for `tokens`, when one was given. */
+  readonly tokenizer?: string;
+  readonly timeMs: number;
+}
+
+/** Everything a run did and found. */
+export interface Report {
+  readonly changes: readonly Change[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly skipped: readonly Skip[];
+  readonly stats: ReportStats;
+}

@@ -1,0 +1,230 @@
+import type { McpTool } from '../mcp/types.js';
+import { SCHEMA_SLOTS } from '../mcp/types.js';
+import { getDeclaredDialect } from '../schema/dialect.js';
+import { appendPointer, isObject } from '../schema/pointer.js';
+import { findUnresolvedRefs } from '../schema/refs.js';
+import { EditContext } from './context.js';
+import type { AnyTransform, TransformExtras } from './define-transform.js';
+import { ToolslimError } from './errors.js';
+import { checkJsonTool, locateTools, type ToolsInput } from './input.js';
+import { utf8Length, type Tokenizer } from './measure.js';
+import type { Change, Diagnostic, Report, Skip, ToolStats, TransformStats } from './report.js';
+
+export type { ToolsInput } from './input.js';
+
+/** How a run behaves, whatever its transforms. */
+export interface RunOptions {
+  /** `report` (default): a failing tool is left unchanged and listed in `report.skipped`; `throw`: the run throws. */
+  readonly onError?: 'report' | 'throw';
+  /** Counts tokens too (see `toolslim/tokens`); without it only bytes are measured. */
+  readonly tokenizer?: Tokenizer;
+  /** Measure sizes (default true). Off, `stats` holds zeros and the run skips serializing tools. */
+  readonly measure?: boolean;
+  /** Tools nested deeper than this are passed through unchanged and reported (default 1000). */
+  readonly maxDepth?: number;
+}
+
+/** One resolved pipeline step. */
+export type Step = readonly [AnyTransform, object];
+
+/** What every run returns. */
+export interface TransformResult {
+  /** The rewritten tools: a new array; unchanged tools and unchanged subtrees are shared with the input. */
+  readonly tools: McpTool[];
+  readonly report: Report;
+  /** The input's envelope (array, ListToolsResult, JSON-RPC response, capture file) holding the new tools. */
+  readonly output: unknown;
+  /** Text for the server's `instructions`, when a transform produced some (promote-common-params). */
+  readonly instructions?: string;
+}
+
+const DEFAULT_MAX_DEPTH = 1000;
+
+/** Runs resolved steps over an input. Used by `transformTools` and by every transform called alone. */
+export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOptions = {}): TransformResult {
+  const started = now();
+  const located = locateTools(input);
+  const onError = run.onError ?? 'report';
+  const measure = run.measure ?? true;
+  const tokenizer = run.tokenizer;
+  const maxDepth = run.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const tools = located.tools.slice() as McpTool[];
+  const n = tools.length;
+  const names = tools.map(toolName);
+  const changes: Change[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const skipped: Skip[] = [];
+  const resolved = steps.map(([t, o]) => [t, resolveOptions(t, o)] as const);
+
+  // Tools that are not plain JSON are passed through untouched.
+  const usable: boolean[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const problem = checkJsonTool(tools[i], maxDepth);
+    usable[i] = problem === undefined;
+    if (problem) {
+      const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
+      if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${quote(names[i]!)} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });
+      skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason });
+    }
+  }
+
+  const texts: (string | undefined)[] = measure ? tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t))) : [];
+  const beforeTexts = texts.slice();
+  const before = measure ? texts.map(sizeOf(tokenizer)) : [];
+  const current = before.slice();
+  const transformStats: TransformStats[] = [];
+  let instructions: string | undefined;
+
+  for (const [transform, options] of resolved) {
+    const t0 = now();
+    const state = transform.prepare ? transform.prepare(tools, options) : undefined;
+    let count = 0;
+    let toolsChanged = 0;
+    let bytesSaved = 0;
+    let tokensSaved = 0;
+    for (let i = 0; i < n; i++) {
+      if (!usable[i]) continue;
+      const tool = tools[i]!;
+      const ctx = new EditContext(tool, transform.messages);
+      let failure: string | undefined;
+      try {
+        transform.apply({ tool, index: i, name: names[i]!, state }, ctx, options);
+        if (ctx.changed) failure = checkPostConditions(tool, ctx.root);
+      } catch (e) {
+        failure = `threw: ${(e as Error)?.message ?? String(e)}`;
+      }
+      if (failure !== undefined) {
+        if (onError === 'throw') {
+          throw new ToolslimError('transform-failed', `${transform.name} failed on tool ${quote(names[i]!)} (index ${i}): ${failure}`, { tool: names[i], path: appendPointer('', i), transform: transform.name });
+        }
+        skipped.push({ tool: names[i]!, toolIndex: i, transform: transform.name, reason: failure });
+        continue;
+      }
+      const prefix = appendPointer('', i);
+      for (const d of ctx.diagnostics) diagnostics.push({ severity: d.severity, tool: names[i]!, toolIndex: i, transform: transform.name, code: d.code, path: prefix + d.path, message: d.message });
+      if (!ctx.changed) continue;
+      tools[i] = ctx.root as McpTool;
+      toolsChanged++;
+      for (const c of ctx.changes) {
+        const change: Record<string, unknown> = { op: c.op, path: prefix + c.path };
+        if (c.from !== undefined) change.from = prefix + c.from;
+        if (c.op === 'add' || c.op === 'replace') change.value = c.value;
+        if (c.op === 'remove' || c.op === 'replace') change.oldValue = c.oldValue;
+        Object.assign(change, { tool: names[i]!, toolIndex: i, transform: transform.name, code: c.code, message: c.message });
+        changes.push(change as unknown as Change);
+        count++;
+      }
+      if (measure) {
+        const text = JSON.stringify(tools[i]);
+        texts[i] = text;
+        const size = sizeOf(tokenizer)(text);
+        bytesSaved += current[i]!.bytes - size.bytes;
+        if (tokenizer) tokensSaved += (current[i]!.tokens ?? 0) - (size.tokens ?? 0);
+        current[i] = size;
+      }
+    }
+    const extras: TransformExtras | undefined = transform.finish ? transform.finish(state, tools, options) : undefined;
+    if (extras?.instructions) instructions = instructions ? `${instructions}\n\n${extras.instructions}` : extras.instructions;
+    const stat: TransformStats = { name: transform.name, changes: count, toolsChanged, bytesSaved, timeMs: round(now() - t0) };
+    transformStats.push(tokenizer ? { ...stat, tokensSaved } : stat);
+  }
+  const toolStats: ToolStats[] = measure ? tools.map((_, i) => ({ index: i, name: names[i]!, before: before[i]!, after: current[i]! })) : [];
+  const beforeTotal = measure ? totalSize(before, beforeTexts, tokenizer) : { bytes: 0 };
+  const afterTotal = measure ? totalSize(current, texts, tokenizer) : { bytes: 0 };
+  const report: Report = {
+    changes,
+    diagnostics,
+    skipped,
+    stats: {
+      before: beforeTotal,
+      after: afterTotal,
+      tools: toolStats,
+      transforms: transformStats,
+      ...(tokenizer ? { tokenizer: tokenizer.name } : {}),
+      timeMs: round(now() - started),
+    },
+  };
+  const result: TransformResult = { tools, report, output: located.wrap(tools) };
+  return instructions === undefined ? result : { ...result, instructions };
+}
+
+/**
+ * The pipeline's post-condition for every changed tool: every local `$ref` that resolved before still
+ * resolves (refs that were already broken may stay broken, never more of them).
+ */
+function checkPostConditions(before: McpTool, after: unknown): string | undefined {
+  if (!isObject(after)) return 'the tool is no longer an object';
+  for (const slot of SCHEMA_SLOTS) {
+    const a = (after as Record<string, unknown>)[slot];
+    const b = (before as Record<string, unknown>)[slot];
+    if (a === b || !isObject(a)) continue;
+    const brokenAfter = findUnresolvedRefs(a, getDeclaredDialect(a).dialect);
+    if (brokenAfter.length === 0) continue;
+    const brokenBefore = isObject(b) ? findUnresolvedRefs(b, getDeclaredDialect(b).dialect).length : 0;
+    if (brokenAfter.length > brokenBefore) {
+      const first = brokenAfter[0]!;
+      return `left \`$ref\` \`${first.site.ref}\` at \`/${slot}${first.site.path}\` unresolvable (${first.reason})`;
+    }
+  }
+  return undefined;
+}
+
+function resolveOptions(transform: AnyTransform, options: object): object {
+  const merged = { ...transform.defaultOptions, ...options };
+  for (const key of Object.keys(options)) {
+    if (!Object.prototype.hasOwnProperty.call(transform.defaultOptions, key)) {
+      throw new ToolslimError('invalid-option', `${transform.name}: unknown option \`${key}\` (known: ${Object.keys(transform.defaultOptions).join(', ') || 'none'})`, { transform: transform.name });
+    }
+  }
+  if (transform.validateOptions) {
+    try {
+      transform.validateOptions(merged);
+    } catch (e) {
+      throw new ToolslimError('invalid-option', `${transform.name}: ${(e as Error).message}`, { transform: transform.name, cause: e });
+    }
+  }
+  return Object.freeze(merged);
+}
+
+function sizeOf(tokenizer: Tokenizer | undefined) {
+  return (text: string | undefined) => {
+    const t = text ?? '';
+    return tokenizer ? { bytes: utf8Length(t), tokens: tokenizer.count(t) } : { bytes: utf8Length(t) };
+  };
+}
+
+/** Size of the compact JSON array of the tools: brackets, commas and every tool. */
+function totalSize(sizes: readonly { bytes: number }[], texts: readonly (string | undefined)[], tokenizer: Tokenizer | undefined) {
+  let bytes = sizes.length === 0 ? 2 : 1 + sizes.length;
+  for (const s of sizes) bytes += s.bytes;
+  return tokenizer ? { bytes, tokens: tokenizer.count(joinArray(texts.map((t) => t ?? 'null'))) } : { bytes };
+}
+
+function joinArray(texts: readonly string[]): string {
+  return '[' + texts.join(',') + ']';
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A tool's name for reports: its `name` when it is a string, else `""`. */
+export function toolName(tool: unknown): string {
+  return isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+}
+
+function quote(name: string): string {
+  return name === '' ? '(unnamed)' : `\`${name}\``;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}

@@ -1,0 +1,196 @@
+/**
+ * THE keyword table: every keyword of JSON Schema draft-04, -06, -07, 2019-09 and 2020-12 (plus the
+ * OpenAPI 3.0 schema-object extras), classified by the shape of its value and by its role. No other module
+ * hard-codes a keyword list; walkers and transforms ask these tables.
+ */
+
+/** A dialect toolslim can read. `openapi-3.0` is the schema object of OpenAPI 3.0 (a draft-04 variant). */
+export type Dialect = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12' | 'openapi-3.0';
+
+/** All dialects, oldest first. */
+export const DIALECTS: readonly Dialect[] = Object.freeze(['draft-04', 'draft-06', 'draft-07', '2019-09', '2020-12', 'openapi-3.0']);
+
+/**
+ * The shape of a keyword's value:
+ * - `schema`: one subschema; `schemaArray`: an array of subschemas; `schemaMap`: an object whose values are
+ *   subschemas; `schemaOrArray`: draft-07 `items`; `schemaOrStrings`: a map of subschemas or string arrays
+ *   (draft-07 `dependencies`); `opaque`: data, kept verbatim, never descended into.
+ */
+export type KeywordShape = 'schema' | 'schemaArray' | 'schemaMap' | 'schemaOrArray' | 'schemaOrStrings' | 'opaque';
+
+/**
+ * What a keyword does. `annotation` keywords never change a verdict; `validation` and `applicator` do;
+ * `core` keywords shape identification and references; `definitions` hold reusable subschemas.
+ */
+export type KeywordRole = 'core' | 'definitions' | 'applicator' | 'validation' | 'annotation';
+
+/** One keyword in one dialect. */
+export interface KeywordInfo {
+  readonly name: string;
+  readonly shape: KeywordShape;
+  readonly role: KeywordRole;
+  /** Dialect-independent id: `$defs` and `definitions` are both `defs`. */
+  readonly id: string;
+}
+
+/** A dialect's keywords by name. */
+export type KeywordTable = ReadonlyMap<string, KeywordInfo>;
+
+// Columns: name, id, role, then the shape in draft-04, draft-06, draft-07, 2019-09, 2020-12 ('' = not a keyword).
+type Row = readonly [string, string, KeywordRole, string, string, string, string, string];
+const ROWS: readonly Row[] = [
+  // core
+  ['$schema', 'schema-uri', 'core', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['id', 'id', 'core', 'opaque', '', '', '', ''],
+  ['$id', 'id', 'core', '', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['$ref', 'ref', 'core', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['$anchor', 'anchor', 'core', '', '', '', 'opaque', 'opaque'],
+  ['$recursiveRef', 'recursive-ref', 'core', '', '', '', 'opaque', ''],
+  ['$recursiveAnchor', 'recursive-anchor', 'core', '', '', '', 'opaque', ''],
+  ['$dynamicRef', 'dynamic-ref', 'core', '', '', '', '', 'opaque'],
+  ['$dynamicAnchor', 'dynamic-anchor', 'core', '', '', '', '', 'opaque'],
+  ['$vocabulary', 'vocabulary', 'core', '', '', '', 'opaque', 'opaque'],
+  ['$comment', 'comment', 'annotation', '', '', 'opaque', 'opaque', 'opaque'],
+  // definitions (2019-09 and 2020-12 meta-schemas still describe `definitions`, deprecated)
+  ['definitions', 'defs', 'definitions', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap'],
+  ['$defs', 'defs', 'definitions', '', '', '', 'schemaMap', 'schemaMap'],
+  // applicators
+  ['allOf', 'all-of', 'applicator', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray'],
+  ['anyOf', 'any-of', 'applicator', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray'],
+  ['oneOf', 'one-of', 'applicator', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray', 'schemaArray'],
+  ['not', 'not', 'applicator', 'schema', 'schema', 'schema', 'schema', 'schema'],
+  ['if', 'if', 'applicator', '', '', 'schema', 'schema', 'schema'],
+  ['then', 'then', 'applicator', '', '', 'schema', 'schema', 'schema'],
+  ['else', 'else', 'applicator', '', '', 'schema', 'schema', 'schema'],
+  ['items', 'items', 'applicator', 'schemaOrArray', 'schemaOrArray', 'schemaOrArray', 'schemaOrArray', 'schema'],
+  ['additionalItems', 'additional-items', 'applicator', 'schema', 'schema', 'schema', 'schema', ''],
+  ['prefixItems', 'prefix-items', 'applicator', '', '', '', '', 'schemaArray'],
+  ['contains', 'contains', 'applicator', '', 'schema', 'schema', 'schema', 'schema'],
+  ['properties', 'properties', 'applicator', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap'],
+  ['patternProperties', 'pattern-properties', 'applicator', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap'],
+  ['additionalProperties', 'additional-properties', 'applicator', 'schema', 'schema', 'schema', 'schema', 'schema'],
+  ['dependencies', 'dependencies', 'applicator', 'schemaOrStrings', 'schemaOrStrings', 'schemaOrStrings', '', ''],
+  ['dependentSchemas', 'dependent-schemas', 'applicator', '', '', '', 'schemaMap', 'schemaMap'],
+  ['propertyNames', 'property-names', 'applicator', '', 'schema', 'schema', 'schema', 'schema'],
+  ['unevaluatedItems', 'unevaluated-items', 'applicator', '', '', '', 'schema', 'schema'],
+  ['unevaluatedProperties', 'unevaluated-properties', 'applicator', '', '', '', 'schema', 'schema'],
+  // validation
+  ['type', 'type', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['enum', 'enum', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['const', 'const', 'validation', '', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['multipleOf', 'multiple-of', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['maximum', 'maximum', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['exclusiveMaximum', 'exclusive-maximum', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['minimum', 'minimum', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['exclusiveMinimum', 'exclusive-minimum', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['maxLength', 'max-length', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['minLength', 'min-length', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['pattern', 'pattern', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['maxItems', 'max-items', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['minItems', 'min-items', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['uniqueItems', 'unique-items', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['maxContains', 'max-contains', 'validation', '', '', '', 'opaque', 'opaque'],
+  ['minContains', 'min-contains', 'validation', '', '', '', 'opaque', 'opaque'],
+  ['maxProperties', 'max-properties', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['minProperties', 'min-properties', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['required', 'required', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['dependentRequired', 'dependent-required', 'validation', '', '', '', 'opaque', 'opaque'],
+  // format asserts in ajv once formats are added, so it is treated as validation
+  ['format', 'format', 'validation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['contentMediaType', 'content-media-type', 'validation', '', '', 'opaque', 'opaque', 'opaque'],
+  ['contentEncoding', 'content-encoding', 'validation', '', '', 'opaque', 'opaque', 'opaque'],
+  ['contentSchema', 'content-schema', 'annotation', '', '', '', 'schema', 'schema'],
+  // annotations
+  ['title', 'title', 'annotation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['description', 'description', 'annotation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['default', 'default', 'annotation', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['examples', 'examples', 'annotation', '', 'opaque', 'opaque', 'opaque', 'opaque'],
+  ['deprecated', 'deprecated', 'annotation', '', '', '', 'opaque', 'opaque'],
+  ['readOnly', 'read-only', 'annotation', '', '', 'opaque', 'opaque', 'opaque'],
+  ['writeOnly', 'write-only', 'annotation', '', '', 'opaque', 'opaque', 'opaque'],
+];
+
+/** OpenAPI 3.0 schema-object keywords on top of draft-04 (`items` is a single schema there). */
+const OPENAPI_EXTRA: readonly KeywordInfo[] = [
+  { name: 'nullable', id: 'nullable', role: 'validation', shape: 'opaque' },
+  { name: 'example', id: 'example', role: 'annotation', shape: 'opaque' },
+  { name: 'discriminator', id: 'discriminator', role: 'annotation', shape: 'opaque' },
+  { name: 'xml', id: 'xml', role: 'annotation', shape: 'opaque' },
+  { name: 'externalDocs', id: 'external-docs', role: 'annotation', shape: 'opaque' },
+  { name: 'readOnly', id: 'read-only', role: 'annotation', shape: 'opaque' },
+  { name: 'writeOnly', id: 'write-only', role: 'annotation', shape: 'opaque' },
+  { name: 'deprecated', id: 'deprecated', role: 'annotation', shape: 'opaque' },
+  { name: 'items', id: 'items', role: 'applicator', shape: 'schema' },
+];
+
+const COLUMN: Record<Exclude<Dialect, 'openapi-3.0'>, number> = {
+  'draft-04': 3,
+  'draft-06': 4,
+  'draft-07': 5,
+  '2019-09': 6,
+  '2020-12': 7,
+};
+
+function buildTable(dialect: Dialect): KeywordTable {
+  const map = new Map<string, KeywordInfo>();
+  const column = COLUMN[dialect === 'openapi-3.0' ? 'draft-04' : dialect];
+  for (const row of ROWS) {
+    const shape = row[column] as KeywordShape | '';
+    if (shape === '') continue;
+    map.set(row[0], Object.freeze({ name: row[0], id: row[1], role: row[2], shape }));
+  }
+  if (dialect === 'openapi-3.0') {
+    map.delete('id');
+    map.delete('definitions');
+    for (const info of OPENAPI_EXTRA) map.set(info.name, Object.freeze({ ...info }));
+  }
+  return map;
+}
+
+/** The keyword table of each dialect. */
+export const KEYWORD_TABLES: Readonly<Record<Dialect, KeywordTable>> = Object.freeze({
+  'draft-04': buildTable('draft-04'),
+  'draft-06': buildTable('draft-06'),
+  'draft-07': buildTable('draft-07'),
+  '2019-09': buildTable('2019-09'),
+  '2020-12': buildTable('2020-12'),
+  'openapi-3.0': buildTable('openapi-3.0'),
+});
+
+/**
+ * Every subschema position any dialect knows, for walks that must find refs and ids wherever a reader of
+ * any dialect would look (reachability, inventories). `items` takes either form; nothing is opaque that a
+ * dialect descends into.
+ */
+export const UNION_KEYWORDS: KeywordTable = (() => {
+  const map = new Map<string, KeywordInfo>();
+  for (const row of ROWS) {
+    const shapes = row.slice(3).filter((s) => s !== '') as KeywordShape[];
+    const shape = shapes.includes('schemaOrArray') ? 'schemaOrArray' : shapes[shapes.length - 1]!;
+    map.set(row[0], Object.freeze({ name: row[0], id: row[1], role: row[2], shape }));
+  }
+  for (const info of OPENAPI_EXTRA) if (!map.has(info.name)) map.set(info.name, Object.freeze({ ...info }));
+  return map;
+})();
+
+/** Keywords that hold definitions, in every dialect. */
+export const DEFINITIONS_KEYWORDS: readonly string[] = Object.freeze(['$defs', 'definitions']);
+
+/** Keywords that reference another schema. */
+export const REFERENCE_KEYWORDS: readonly string[] = Object.freeze(['$ref', '$dynamicRef', '$recursiveRef']);
+
+/** Keywords that name a schema so a reference can find it without a pointer. */
+export const ANCHOR_KEYWORDS: readonly string[] = Object.freeze(['$anchor', '$dynamicAnchor']);
+
+/** Keywords whose value holds data (instances), never schemas: nothing inside them is a keyword. */
+export const INSTANCE_VALUE_KEYWORDS: readonly string[] = Object.freeze(['default', 'const', 'enum', 'examples', 'example']);
+
+/** The keyword info for `name` in `table`, or undefined for an unknown keyword (which is opaque). */
+export function keywordInfo(table: KeywordTable, name: string): KeywordInfo | undefined {
+  return table.get(name);
+}
+
+/** True for a vendor-extension keyword (`x-…`), which is always opaque. */
+export function isExtensionKeyword(name: string): boolean {
+  return name.length > 2 && name.charCodeAt(0) === 120 /* x */ && name.charCodeAt(1) === 45 /* - */;
+}

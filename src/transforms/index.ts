@@ -1,0 +1,7 @@
+import type { AnyTransform } from '../core/define-transform.js';
+import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
+
+/** Every built-in transform, sorted by name. */
+export const builtinTransforms: readonly AnyTransform[] = Object.freeze([pruneUnreachableDefs]);
+
+export { pruneUnreachableDefs };

@@ -1,0 +1,46 @@
+import Ajv from 'ajv';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+type AnyAjv = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
+export type AjvDialect = 'draft7' | 'draft2019' | 'draft2020';
+
+/**
+ * The ajv class a reader would pick for a schema: by its `$schema` (draft-04/06/07 → Ajv, 2019-09 →
+ * Ajv2019, 2020-12 or none → Ajv2020, as MCP says a schema without `$schema` is 2020-12).
+ */
+export function ajvDialectOf(schema: unknown): AjvDialect {
+  const uri = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>).$schema : undefined;
+  if (typeof uri === 'string') {
+    if (/draft-0[4-7]/.test(uri)) return 'draft7';
+    if (/2019-09/.test(uri)) return 'draft2019';
+  }
+  return 'draft2020';
+}
+
+/** A fresh, lenient ajv of the dialect (as the JSON Schema Test Suite cases were checked: strict off, no logger). */
+export function makeAjv(dialect: AjvDialect, formats = true): AnyAjv {
+  const opts = { strict: false, logger: false as const, allErrors: false, validateSchema: false };
+  const ajv = dialect === 'draft7' ? new Ajv(opts) : dialect === 'draft2019' ? new Ajv2019(opts) : new Ajv2020(opts);
+  if (formats) (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+  return ajv;
+}
+
+/** Compiles `schema` in `dialect` (or the one its `$schema` names); throws when ajv refuses it. */
+export function compile(schema: unknown, dialect: AjvDialect = ajvDialectOf(schema), formats = true): (data: unknown) => boolean {
+  const ajv = makeAjv(dialect, formats);
+  const validate = ajv.compile(schema as object);
+  return (data: unknown) => validate(data) as boolean;
+}
+
+/** ajv's verdict on every instance, or `{ error }` when the schema does not compile. */
+export function verdicts(schema: unknown, instances: readonly unknown[], dialect?: AjvDialect): boolean[] | { error: string } {
+  let validate: (d: unknown) => boolean;
+  try {
+    validate = compile(schema, dialect ?? ajvDialectOf(schema));
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+  return instances.map((d) => validate(d));
+}

@@ -1,0 +1,61 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const FIXTURES_DIR = join(import.meta.dirname, '..', 'fixtures');
+
+export interface FixtureInstance {
+  readonly tool?: number;
+  readonly slot?: 'inputSchema' | 'outputSchema';
+  readonly data: unknown;
+  /** Hand-written expectation; when present the verdict must equal it before and after. */
+  readonly valid?: boolean;
+}
+
+export interface FixtureCase {
+  readonly transform: string;
+  readonly name: string;
+  readonly dir: string;
+  readonly input: unknown;
+  readonly options: object;
+  readonly output: unknown;
+  readonly changes: readonly { op: string; path: string; from?: string; code: string; value?: unknown }[];
+  readonly diagnostics?: readonly { severity: string; code: string; path: string }[];
+  readonly skipped?: readonly { toolIndex: number; transform: string }[];
+  readonly instances?: readonly FixtureInstance[];
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function optional(dir: string, file: string): unknown {
+  const p = join(dir, file);
+  return existsSync(p) ? readJson(p) : undefined;
+}
+
+/** Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances, diagnostics, skipped). */
+export function loadFixtures(): FixtureCase[] {
+  if (!existsSync(FIXTURES_DIR)) return [];
+  const cases: FixtureCase[] = [];
+  for (const transform of readdirSync(FIXTURES_DIR).sort()) {
+    const tdir = join(FIXTURES_DIR, transform);
+    if (!statSync(tdir).isDirectory()) continue;
+    for (const name of readdirSync(tdir).sort()) {
+      const dir = join(tdir, name);
+      if (!statSync(dir).isDirectory()) continue;
+      cases.push({
+        transform,
+        name,
+        dir,
+        input: readJson(join(dir, 'input.json')),
+        options: (optional(dir, 'options.json') ?? {}) as object,
+        output: readJson(join(dir, 'output.json')),
+        changes: readJson(join(dir, 'changes.json')) as FixtureCase['changes'],
+        diagnostics: optional(dir, 'diagnostics.json') as FixtureCase['diagnostics'],
+        skipped: optional(dir, 'skipped.json') as FixtureCase['skipped'],
+        instances: optional(dir, 'instances.json') as FixtureCase['instances'],
+      });
+    }
+  }
+  return cases;
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    tokens: 'src/tokens.ts',
+    'cli/bin': 'src/cli/bin.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  clean: true,
+  target: 'node20',
+  platform: 'node',
+  splitting: true,
+  sourcemap: false,
+  treeshake: true,
+});
