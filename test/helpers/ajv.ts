@@ -1,7 +1,10 @@
-import Ajv from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS with a `default` property; under NodeNext the default import is the module.
+const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: AnyAjv) => void;
 
 type AnyAjv = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
 export type AjvDialect = 'draft7' | 'draft2019' | 'draft2020';
@@ -23,7 +26,7 @@ export function ajvDialectOf(schema: unknown): AjvDialect {
 export function makeAjv(dialect: AjvDialect, formats = true): AnyAjv {
   const opts = { strict: false, logger: false as const, allErrors: false, validateSchema: false };
   const ajv = dialect === 'draft7' ? new Ajv(opts) : dialect === 'draft2019' ? new Ajv2019(opts) : new Ajv2020(opts);
-  if (formats) (addFormats as unknown as (a: AnyAjv) => void)(ajv);
+  if (formats) addFormats(ajv);
   return ajv;
 }
 
