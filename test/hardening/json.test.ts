@@ -25,3 +25,15 @@ describe('stringifyJson', () => {
     expect(stringifyIterative(v, 2)).toBe(JSON.stringify(v, null, 2));
   });
 });
+
+describe('utf8LengthPortable (the fallback without Buffer)', () => {
+  it('counts like Buffer.byteLength, surrogate pairs and lone surrogates included', async () => {
+    const { utf8LengthPortable } = await import('../../src/core/measure.js');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        expect(utf8LengthPortable(s)).toBe(Buffer.byteLength(s, 'utf8'));
+      }),
+      { seed: 7, numRuns: 500 },
+    );
+  });
+});
