@@ -10,8 +10,19 @@ export interface Tokenizer {
   count(text: string): number;
 }
 
-/** UTF-8 byte length of a string, without allocating an encoded copy. */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(s: string, enc: 'utf8'): number } }).Buffer;
+
+/** UTF-8 byte length of a string, without allocating an encoded copy (native in Node). */
 export function utf8Length(text: string): number {
+  return nodeBuffer ? nodeBuffer.byteLength(text, 'utf8') : utf8LengthPortable(text);
+}
+
+/**
+ * The same count in plain JavaScript, for runtimes without `Buffer`. A lone surrogate counts 3 bytes,
+ * as the replacement character it is encoded as.
+ * @internal
+ */
+export function utf8LengthPortable(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -7,6 +7,7 @@ import { EditContext } from './context.js';
 import type { AnyTransform, TransformExtras } from './define-transform.js';
 import { ToolslimError } from './errors.js';
 import { checkJsonTool, locateTools, type ToolsInput } from './input.js';
+import { stringifyJson } from './json.js';
 import { utf8Length, type Tokenizer } from './measure.js';
 import type { Change, Diagnostic, Report, Skip, ToolStats, TransformStats } from './report.js';
 
@@ -204,9 +205,10 @@ function joinArray(texts: readonly string[]): string {
   return '[' + texts.join(',') + ']';
 }
 
+/** Compact JSON of a tool that may be too deep for `JSON.stringify`, or undefined when it is not JSON at all. */
 function safeStringify(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value);
+    return stringifyJson(value);
   } catch {
     return undefined;
   }

@@ -37,13 +37,22 @@ export function compile(schema: unknown, dialect: AjvDialect = ajvDialectOf(sche
   return (data: unknown) => validate(data) as boolean;
 }
 
-/** ajv's verdict on every instance, or `{ error }` when the schema does not compile. */
-export function verdicts(schema: unknown, instances: readonly unknown[], dialect?: AjvDialect): boolean[] | { error: string } {
+/**
+ * ajv's verdict on every instance (`'throws'` when validation itself fails, e.g. a `$ref` cycle that
+ * consumes no input overflows the stack), or `{ error }` when the schema does not compile.
+ */
+export function verdicts(schema: unknown, instances: readonly unknown[], dialect?: AjvDialect): (boolean | 'throws')[] | { error: string } {
   let validate: (d: unknown) => boolean;
   try {
     validate = compile(schema, dialect ?? ajvDialectOf(schema));
   } catch (e) {
     return { error: (e as Error).message };
   }
-  return instances.map((d) => validate(d));
+  return instances.map((d) => {
+    try {
+      return validate(d);
+    } catch {
+      return 'throws' as const;
+    }
+  });
 }
