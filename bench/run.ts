@@ -103,7 +103,7 @@ function planRuns(sample: readonly unknown[]): RunInfo[] {
   // The default's steps, and the presets that have exactly those steps (several while presets coincide).
   const same = builtinPresets.filter((p) => p.steps.map((t) => t.name).join() === defaultSteps.join()).map((p) => p.name);
   return [
-    { key: 'default', kind: 'default', name: same.length ? `default (steps of ${same.join(' = ')})` : 'default', steps: defaultSteps },
+    { key: 'default', kind: 'default', name: 'default pipeline', steps: defaultSteps, sameAs: same },
     ...builtinTransforms.map((t): RunInfo => ({ key: `transform:${t.name}`, kind: 'transform', name: t.name, steps: [t.name], safety: t.safety })),
     ...builtinPresets.map((p): RunInfo => ({ key: `preset:${p.name}`, kind: 'preset', name: p.name, steps: p.steps.map((t) => t.name) })),
   ];
@@ -169,17 +169,21 @@ interface Variant {
   readonly label: string;
   readonly group: SpeedRow['group'];
   readonly options: TransformToolsOptions;
+  /** Whether to run an untimed warm-up pass first (default true; the tokenizer is warm from the sizes). */
+  readonly warm?: boolean;
 }
 
 function speedVariants(gate: boolean, defaultStepsLabel: string): Variant[] {
   const out: Variant[] = [];
+  // With the gate, plain rows verify at its default level; the `verify` rows below set it explicitly.
+  const v = gate ? ', verify: default' : '';
   for (const t of builtinTransforms) {
-    for (const measure of [false, true]) out.push({ key: `transform:${t.name}:measure=${measure}`, label: `${t.name} alone, measure: ${measure}`, group: 'transform', options: { transforms: [t], measure } });
+    for (const measure of [false, true]) out.push({ key: `transform:${t.name}:measure=${measure}`, label: `${t.name} alone, measure: ${measure}${v}`, group: 'transform', options: { transforms: [t], measure } });
   }
   for (const p of builtinPresets) {
-    for (const measure of [false, true]) out.push({ key: `preset:${p.name}:measure=${measure}`, label: `preset ${p.name}, measure: ${measure}`, group: 'preset', options: { transforms: [p], measure } });
+    for (const measure of [false, true]) out.push({ key: `preset:${p.name}:measure=${measure}`, label: `preset ${p.name}, measure: ${measure}${v}`, group: 'preset', options: { transforms: [p], measure } });
   }
-  out.push({ key: 'default:tokens', label: `${defaultStepsLabel}, measure: true + o200k tokens`, group: 'tokens', options: { tokenizer: o200k } });
+  out.push({ key: 'default:tokens', label: `${defaultStepsLabel}, measure: true + o200k tokens`, group: 'tokens', options: { tokenizer: o200k }, warm: false });
   if (gate) {
     for (const verify of VERIFY_LEVELS) {
       out.push({ key: `default:verify=${verify}`, label: `${defaultStepsLabel}, measure: false, verify: ${JSON.stringify(verify)}`, group: 'verify', options: { measure: false, verify } as unknown as TransformToolsOptions });
@@ -188,7 +192,17 @@ function speedVariants(gate: boolean, defaultStepsLabel: string): Variant[] {
   return out;
 }
 
-function measureSpeed(corpus: readonly Capture[], variants: readonly Variant[], gate: boolean): BenchResults['speed'] {
+function measureSpeed(corpus: readonly Capture[], allVariants: readonly Variant[], gate: boolean): BenchResults['speed'] {
+  // A variant that throws (an option a transform rejects, say) is reported and left out, not fatal.
+  const variants = allVariants.filter((v) => {
+    try {
+      transformTools(corpus[0]?.tools ?? [], v.options);
+      return true;
+    } catch (e) {
+      warnings.push(`speed: \`${v.label}\` left out, it threw: ${(e as Error)?.message ?? String(e)}`);
+      return false;
+    }
+  });
   const corpusBytes = corpus.reduce((a, c) => a + c.before.bytes, 0);
   const corpusTools = corpus.reduce((a, c) => a + c.tools.length, 0);
   const floorPass = () => {
@@ -199,7 +213,7 @@ function measureSpeed(corpus: readonly Capture[], variants: readonly Variant[], 
   });
   // Warm up every path once, then interleave: floor, every variant, floor, every variant, …
   floorPass();
-  for (const p of passes) p();
+  passes.forEach((p, i) => variants[i]!.warm !== false && p());
   const maxIterations = QUICK ? 3 : 9;
   const perVariantBudget = QUICK ? 1500 : 4000;
   const floor: number[] = [];
@@ -258,7 +272,7 @@ function timeServers(corpus: readonly Capture[]): { timeMs: number; floorMs: num
   for (let i = 0; i < 2; i++) for (const c of corpus) transformTools(c.tools), JSON.stringify(JSON.parse(c.text));
   gc();
   return corpus.map((c) => {
-    const runs = QUICK ? 3 : 7;
+    const runs = QUICK ? 3 : 11;
     const pipeline: number[] = [];
     const floor: number[] = [];
     transformTools(c.tools);
@@ -302,7 +316,7 @@ function scaleVariants(gate: boolean): ScaleVariant[] {
 function samplingFor(count: number, bytes: number) {
   if (count >= 100_000 || bytes >= 50e6) return { warmup: 0, maxRuns: 1, minRuns: 1, budgetMs: 0, gcEach: true };
   if (count >= 10_000 || bytes >= 1e6) return { warmup: bytes >= 5e6 ? 0 : 1, maxRuns: 3, minRuns: 1, budgetMs: 2000, gcEach: true };
-  return { warmup: 2, maxRuns: QUICK ? 3 : 11, minRuns: 1, budgetMs: 1000, gcEach: false };
+  return { warmup: 2, maxRuns: QUICK ? 3 : 11, minRuns: 1, budgetMs: 1000, gcEach: true };
 }
 
 function scalePoint(size: string, build: () => unknown[], variants: readonly ScaleVariant[], count: number, single = false): ScalingPoint {
@@ -316,11 +330,18 @@ function scalePoint(size: string, build: () => unknown[], variants: readonly Sca
   gc();
   const inputHeapBytes = heapUsed() - h0;
   const opts = samplingFor(count, bytes);
-  const measured = variants.map((v) => ({ v, samples: sample(() => v.run(input, text), opts) }));
+  const measured = variants.flatMap((v) => {
+    try {
+      return [{ v, samples: sample(() => v.run(input, text), opts) }];
+    } catch (e) {
+      warnings.push(`scaling ${size}: \`${v.label}\` left out, it threw: ${(e as Error)?.message ?? String(e)}`);
+      return [];
+    }
+  });
   const floorSamples = measured[0]!.samples;
   gc();
   const h1 = heapUsed();
-  let kept: unknown = variants.find((v) => v.key === 'default')!.run(input, text);
+  let kept: unknown = measured.find((m) => m.v.key === 'default')?.v.run(input, text);
   gc();
   const resultHeapBytes = heapUsed() - h1;
   let defsRemoved: number | undefined;
@@ -372,7 +393,7 @@ function scaling(corpus: readonly Capture[], gate: boolean): BenchResults['scali
     log(`scaling: ${label} in ${((now() - t0) / 1000).toFixed(1)} s`);
   }
   const fits: Fit[] = variants.map((v) => {
-    const pts = toolLists.filter((p) => p.rows.length > 0);
+    const pts = toolLists.filter((p) => p.rows.some((r) => r.key === v.key));
     const f = linearFit(
       pts.map((p) => p.tools),
       pts.map((p) => p.rows.find((r) => r.key === v.key)!.medianMs),
@@ -511,7 +532,7 @@ function main(): void {
   for (const info of runs) summaries[info.key] = summarizeRun(servers, info.key);
 
   const gate = detectGate();
-  const speed = measureSpeed(corpus, speedVariants(gate, runs[0]!.name), gate);
+  const speed = measureSpeed(corpus, speedVariants(gate, 'default pipeline'), gate);
   log(`speed: ${speed.rows.length} rows, ${speed.iterations} iterations`);
   const scale = scaling(corpus, gate);
   const imports = importCost();

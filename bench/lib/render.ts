@@ -30,7 +30,7 @@ export function headline(r: BenchResults): string[] {
   const time = r.servers.reduce((a, s) => a + s.timeMs, 0);
   const def = r.runs.find((x) => x.key === 'default');
   return [
-    `Default pipeline ${def ? `(${def.name}: ${def.steps.map((s) => `\`${s}\``).join(' → ')})` : ''} over ${t.servers} servers, ${formatInt(r.corpus.tools)} tools: ` +
+    `Default pipeline${def ? ` (${def.steps.map((s) => `\`${s}\``).join(' → ')}${def.sameAs?.length ? `; the steps of preset ${def.sameAs.map((n) => `\`${n}\``).join(' and ')}` : ''})` : ''} over ${t.servers} servers, ${formatInt(r.corpus.tools)} tools: ` +
       `${formatInt(t.before.bytes)} → ${formatInt(t.after.bytes)} bytes (−${formatPercent(t.pctBytes)}), ${formatInt(t.before.tokens)} → ${formatInt(t.after.tokens)} o200k_base tokens (−${formatPercent(t.pctTokens)}).`,
     `Per server, tokens saved: median ${formatPercent(t.spreadTokens.median)}, min ${formatPercent(t.spreadTokens.min)}, max ${formatPercent(t.spreadTokens.max)} ` +
       `(bytes: median ${formatPercent(t.spreadBytes.median)}, min ${formatPercent(t.spreadBytes.min)}, max ${formatPercent(t.spreadBytes.max)}). Anchor: ${r.anchors.publishedOptimizer.text}.`,
@@ -281,7 +281,9 @@ export function historyEntry(r: BenchResults): Record<string, unknown> {
 }
 
 function runName(info: RunInfo): string {
-  return info.kind === 'transform' ? `\`${info.name}\` alone` : info.kind === 'preset' ? `preset \`${info.name}\`` : info.name;
+  if (info.kind === 'transform') return `\`${info.name}\` alone`;
+  if (info.kind === 'preset') return `preset \`${info.name}\``;
+  return info.sameAs?.length ? `${info.name} (= ${info.sameAs.map((n) => `\`${n}\``).join(' = ')})` : info.name;
 }
 
 function counts(c: Readonly<Record<string, number>>): string {

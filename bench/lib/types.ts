@@ -66,6 +66,8 @@ export interface RunInfo {
   /** Transforms the run applies, in order. */
   readonly steps: readonly string[];
   readonly safety?: string;
+  /** For the default: the presets whose steps are exactly the default's. */
+  readonly sameAs?: readonly string[];
 }
 
 export interface Spread {
