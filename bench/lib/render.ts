@@ -101,17 +101,19 @@ export function findingsTable(r: BenchResults): Table {
   return { header, rows, align: ['l', 'l', 'l'] };
 }
 
-/** Servers with any skip or diagnostic in the default run. */
-export function findingsPerServer(r: BenchResults, key = 'default'): Table {
-  const header = ['server', 'skipped', 'diagnostics'];
+/** Every (server, pipeline) pair with a skip, a diagnostic or a failure. */
+export function findingsPerServer(r: BenchResults): Table {
+  const header = ['server', 'pipeline', 'skipped', 'diagnostics'];
   const rows: string[][] = [];
   for (const s of r.servers) {
-    const run = s.runs[key];
-    if (!run) continue;
-    if (run.failed !== undefined) rows.push([s.label, 'run threw', run.failed]);
-    else if (Object.keys(run.skipped ?? {}).length + Object.keys(run.diagnostics ?? {}).length > 0) rows.push([s.label, counts(run.skipped ?? {}), counts(run.diagnostics ?? {})]);
+    for (const info of r.runs) {
+      const run = s.runs[info.key];
+      if (!run) continue;
+      if (run.failed !== undefined) rows.push([s.label, runName(info), 'the run threw', run.failed]);
+      else if (Object.keys(run.skipped ?? {}).length + Object.keys(run.diagnostics ?? {}).length > 0) rows.push([s.label, runName(info), counts(run.skipped ?? {}), counts(run.diagnostics ?? {})]);
+    }
   }
-  return { header, rows, align: ['l', 'l', 'l'] };
+  return { header, rows, align: ['l', 'l', 'l', 'l'] };
 }
 
 export function speedTable(r: BenchResults): Table {
@@ -210,7 +212,7 @@ export function renderMarkdown(r: BenchResults): string {
 
   out.push('## Skips and diagnostics', '', 'From `report.skipped` (grouped by transform; `verify` is the equivalence gate, `input` the input check) and `report.diagnostics` (grouped by `transform/code`).', '', m(findingsTable(r)), '');
   const per = findingsPerServer(r);
-  out.push(`Servers with findings in the default pipeline: ${per.rows.length}.`, '');
+  out.push(`Per server: ${per.rows.length} (server, pipeline) pairs with a skip, a diagnostic or a failure${per.rows.length ? ':' : '.'}`, '');
   if (per.rows.length) out.push(m(per), '');
 
   out.push('## Speed', '');
