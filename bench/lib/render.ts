@@ -126,7 +126,7 @@ export function scalingTable(points: readonly ScalingPoint[], per: 'tool' | 'MB'
   const variants = points.find((p) => p.rows.length > 0)?.rows.map((x) => ({ key: x.key, label: x.label })) ?? [];
   const header = ['size', 'tools', 'input', ...variants.map((v) => `${v.label}`), per === 'tool' ? 'µs/tool (default)' : 'ms/MB (default)', 'heap: input', 'heap: result'];
   const rows = points.map((p) => {
-    if (p.rows.length === 0) return [p.size, formatInt(p.tools), `skipped: ${p.skipped ?? ''}`, ...variants.map(() => '–'), '–', '–', '–'];
+    if (p.rows.length === 0) return [p.size, formatInt(p.tools), 'skipped', ...variants.map(() => '–'), '–', '–', '–'];
     const def = p.rows.find((x) => x.key === 'default');
     const rate = def ? (per === 'tool' ? def.usPerTool : def.medianMs / (p.bytes / 1e6)) : NaN;
     return [
@@ -143,6 +143,11 @@ export function scalingTable(points: readonly ScalingPoint[], per: 'tool' | 'MB'
     ];
   });
   return { header, rows };
+}
+
+/** Why sizes of a series were skipped, one line each. */
+export function skippedSizes(points: readonly ScalingPoint[]): string[] {
+  return points.filter((p) => p.skipped).map((p) => `${p.size} skipped: ${p.skipped}.`);
 }
 
 export function fitTable(r: BenchResults): Table {
@@ -168,7 +173,7 @@ export function renderConsole(r: BenchResults): string {
   out.push(t(findingsTable(r)), '');
   out.push(`Speed: ratios to the floor (JSON.parse + JSON.stringify of the same text), ${r.speed.iterations} interleaved passes, medians; gate ${r.speed.gateDetected ? 'detected' : 'not detected (no verify option yet)'}.`, t(speedTable(r)), '');
   for (const x of r.speed.targets) out.push(`${x.met ? 'PASS' : 'FAIL'} ${stripTicks(x.what)}: ${formatRatio(x.value)}`);
-  out.push('', 'Scaling: synthetic tool lists (corpus tools repeated and renamed)', t(scalingTable(r.scaling.toolLists)), '', t(fitTable(r)), '');
+  out.push('', 'Scaling: synthetic tool lists (corpus tools repeated and renamed)', t(scalingTable(r.scaling.toolLists)), ...skippedSizes(r.scaling.toolLists), '', t(fitTable(r)), '');
   out.push('Scaling: one tool with a huge input schema', t(scalingTable(r.scaling.schemas, 'MB')), '');
   out.push(...importLines(r).map(stripTicks), '');
   if (r.warnings.length > 0) out.push('Warnings:', ...r.warnings.map((w) => `  ${w}`), '');
@@ -225,7 +230,7 @@ export function renderMarkdown(r: BenchResults): string {
 
   out.push('## Scaling', '');
   out.push('Synthetic tool lists: corpus tools in a fixed pseudo-random order (FNV-1a of `file#index`), repeated and renamed `<name>_<k>`, serialized and parsed again so nothing is shared. Each cell: median time (ratio to the floor of the same text). Heap: what the parsed input holds, and what the default pipeline\'s result holds on top of it (copy-on-write shares unchanged subtrees), each after a full GC.', '');
-  out.push(m(scalingTable(r.scaling.toolLists)), '', m(fitTable(r)), '');
+  out.push(m(scalingTable(r.scaling.toolLists)), '', ...skippedSizes(r.scaling.toolLists).flatMap((l) => [l, '']), m(fitTable(r)), '');
   out.push('One tool with a huge input schema: self-contained corpus input schemas as `$defs` `d0, d1, …`; properties refer to the even ones and every fourth refers to the next, so a quarter of the definitions are unreachable.', '');
   out.push(m(scalingTable(r.scaling.schemas, 'MB')), '');
 
