@@ -35,7 +35,7 @@ import { measureImport, packagesImportedBy } from './lib/import-cost.js';
 import { renderConsole, renderMarkdown, renderReadmeBlock, historyEntry } from './lib/render.js';
 import { countBy, floorRatio, linearFit, median, megabytesPerSecond, percentSaved, perSecond, replaceMarkedBlock, serverLabel } from './lib/stats.js';
 import { largeSchemaTool, orderPool, syntheticToolList, type PoolEntry } from './lib/synthetic.js';
-import { gc, heapUsed, now, sample } from './lib/timing.js';
+import { CLOCK, gc, heapUsed, now, sample, timeOnce } from './lib/timing.js';
 import type { BenchResults, Fit, ImportRow, RunInfo, RunResult, RunSummary, ScalingPoint, ServerResult, SizePair, SpeedRow, Target } from './lib/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -53,7 +53,7 @@ const VERIFY_LEVELS = [false, 'structural', 'verdicts'] as const;
 
 const started = now();
 const warnings: string[] = [];
-const log = (line: string) => process.stderr.write(`[bench ${((now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+const log = (line: string) => process.stderr.write(`[bench ${((now() - started) / 1000).toFixed(1)} s, ${(cpuMs() / 1000).toFixed(1)} s CPU] ${line}\n`);
 
 // ---------------------------------------------------------------------------------------------------------
 // Corpus
@@ -223,17 +223,13 @@ function measureSpeed(corpus: readonly Capture[], allVariants: readonly Variant[
   for (let i = 0; i < maxIterations; i++) {
     iterations++;
     gc();
-    let t0 = now();
-    floorPass();
-    floor.push(now() - t0);
+    floor.push(timeOnce(floorPass));
     for (let v = 0; v < variants.length; v++) {
       // At least 3 passes, unless one pass alone is slow (tokenizing, verifying): then the budget rules.
       const minPasses = (samples[v]![0] ?? 0) > perVariantBudget / 4 ? 1 : 3;
       if (samples[v]!.length >= minPasses && spent[v]! >= perVariantBudget) continue;
       gc();
-      t0 = now();
-      passes[v]!();
-      const ms = now() - t0;
+      const ms = timeOnce(passes[v]!);
       samples[v]!.push(ms);
       spent[v]! += ms;
     }
@@ -278,12 +274,8 @@ function timeServers(corpus: readonly Capture[]): { timeMs: number; floorMs: num
     transformTools(c.tools);
     JSON.stringify(JSON.parse(c.text));
     for (let i = 0; i < runs; i++) {
-      let t0 = now();
-      JSON.stringify(JSON.parse(c.text));
-      floor.push(now() - t0);
-      t0 = now();
-      transformTools(c.tools);
-      pipeline.push(now() - t0);
+      floor.push(timeOnce(() => JSON.stringify(JSON.parse(c.text))));
+      pipeline.push(timeOnce(() => transformTools(c.tools)));
     }
     return { timeMs: round3(median(pipeline)), floorMs: round3(median(floor)) };
   });
@@ -378,9 +370,9 @@ function scaling(corpus: readonly Capture[], gate: boolean): BenchResults['scali
     // The budget counts CPU time, so a machine shared with other work still runs the whole series (a
     // quiet 2-core machine spends about as much CPU as wall time). Estimate: one pass of every variant
     // at the last size, scaled linearly, times the runs planned here, plus building, parsing and
-    // collecting (≈ two more passes), converted from wall to CPU time at the rate seen so far.
+    // collecting (≈ two more passes), converted to CPU time at the rate seen so far when timing wall time.
     const elapsed = cpuMs();
-    const cpuPerWall = Math.min(1.5, Math.max(0.05, elapsed / (now() - started)));
+    const cpuPerWall = CLOCK === 'cpu' ? 1 : Math.min(1.5, Math.max(0.05, elapsed / (now() - started)));
     const plan = samplingFor(count, 0);
     const estimate = last ? ((last.passMs * count) / last.count) * (plan.warmup + plan.maxRuns + 2) * cpuPerWall : 0;
     // Keep room for the schema series and the import cost that follow.
@@ -457,7 +449,7 @@ function importCost(): BenchResults['importCost'] {
     ];
     // Interleave the children so drift hits every row alike.
     const samples = specs.map(() => [] as { ms: number; heapBytes: number }[]);
-    for (let i = 0; i < runs; i++) specs.forEach(([, spec, n], j) => i < n && samples[j]!.push(...measureImport(spec, ROOT, 1)));
+    for (let i = 0; i < runs; i++) specs.forEach(([, spec, n], j) => i < n && samples[j]!.push(...measureImport(spec, ROOT, 1, CLOCK)));
     const rows: ImportRow[] = specs.map(([what, spec], j) => ({
       what,
       spec: spec.startsWith('/') ? spec.slice(ROOT.length + 1) : spec,
@@ -508,6 +500,7 @@ function environment(): BenchResults['environment'] {
     commit: git(['rev-parse', '--short=12', 'HEAD']) || 'unknown',
     dirty,
     quick: QUICK,
+    clock: CLOCK,
   };
 }
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 /** One fresh-process import. */
 export interface ImportSample {
-  /** `performance.now()` around the `await import()` in the child. */
+  /** Milliseconds of the `await import()` in the child: CPU time of the child, or wall time. */
   readonly ms: number;
   /** Heap in use after the import minus before it, each after a full GC. */
   readonly heapBytes: number;
@@ -17,11 +17,13 @@ export interface ImportSample {
 
 const CHILD = `
 const gc = globalThis.gc;
+const cpu = process.env.BENCH_CLOCK !== 'wall';
+const tick = () => (cpu ? (process.cpuUsage().user + process.cpuUsage().system) / 1000 : performance.now());
 gc();
 const h0 = process.memoryUsage().heapUsed;
-const t0 = performance.now();
+const t0 = tick();
 await import(process.env.BENCH_IMPORT_SPEC);
-const ms = performance.now() - t0;
+const ms = tick() - t0;
 gc();
 const heapBytes = process.memoryUsage().heapUsed - h0;
 process.stdout.write(JSON.stringify({ ms, heapBytes }));
@@ -31,13 +33,13 @@ process.stdout.write(JSON.stringify({ ms, heapBytes }));
  * Imports `spec` (a bare package name resolved from `cwd`, or an absolute file path) in a fresh process
  * `runs` times. Throws with the child's stderr when an import fails.
  */
-export function measureImport(spec: string, cwd: string, runs: number): ImportSample[] {
+export function measureImport(spec: string, cwd: string, runs: number, clock: 'cpu' | 'wall' = 'wall'): ImportSample[] {
   const target = spec.startsWith('/') ? pathToFileURL(spec).href : spec;
   const samples: ImportSample[] = [];
   for (let i = 0; i < runs; i++) {
     const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD], {
       cwd,
-      env: { ...process.env, BENCH_IMPORT_SPEC: target, NODE_OPTIONS: '' },
+      env: { ...process.env, BENCH_IMPORT_SPEC: target, BENCH_CLOCK: clock, NODE_OPTIONS: '' },
       encoding: 'utf8',
     });
     if (r.status !== 0) throw new Error(`import of ${spec} failed: ${r.stderr || r.error?.message}`);

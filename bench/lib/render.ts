@@ -171,7 +171,7 @@ export function renderConsole(r: BenchResults): string {
   out.push(t(reductionTable(r)), '');
   out.push(t(notionTable(r)), '', `Anchor: ${r.anchors.notion.text}.`, '');
   out.push(t(findingsTable(r)), '');
-  out.push(`Speed: ratios to the floor (JSON.parse + JSON.stringify of the same text), ${r.speed.iterations} interleaved passes, medians; gate ${r.speed.gateDetected ? 'detected' : 'not detected (no verify option yet)'}.`, t(speedTable(r)), '');
+  out.push(`Speed: ratios to the floor (JSON.parse + JSON.stringify of the same text), ${r.speed.iterations} interleaved passes, medians, ${clockText(r)}; gate ${r.speed.gateDetected ? 'detected' : 'not detected (no verify option yet)'}.`, t(speedTable(r)), '');
   for (const x of r.speed.targets) out.push(`${x.met ? 'PASS' : 'FAIL'} ${stripTicks(x.what)}: ${formatRatio(x.value)}`);
   out.push('', 'Scaling: synthetic tool lists (corpus tools repeated and renamed)', t(scalingTable(r.scaling.toolLists)), ...skippedSizes(r.scaling.toolLists), '', t(fitTable(r)), '');
   out.push('Scaling: one tool with a huge input schema', t(scalingTable(r.scaling.schemas, 'MB')), '');
@@ -206,7 +206,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(`Corpus: ${r.corpus.servers} real \`tools/list\` captures in [corpus/](corpus/) (see [SOURCES.md](SOURCES.md)). Bytes are UTF-8 bytes of the compact JSON of the tools array; tokens are o200k_base (\`toolslim/tokens\`) of the same text. Percentages count any \`instructions\` text a transform produces as added size.`, '');
 
   out.push('## Corpus: default pipeline', '', m(corpusTable(r)), '', ...headline(r), '');
-  out.push('`time` is the median of several runs of `transformTools(tools)` with default options on that server; `× floor` divides it by the median time of `JSON.stringify(JSON.parse(text))` of the same tools in the same run.', '');
+  out.push(`Times are ${clockText(r)}. \`time\` is the median of several runs of \`transformTools(tools)\` with default options on that server; \`× floor\` divides it by the median time of \`JSON.stringify(JSON.parse(text))\` of the same tools in the same run.`, '');
 
   out.push('## Reduction across servers, per pipeline', '', `Percent saved per server (tokens and bytes), median/min/max across servers, beside the anchor: ${r.anchors.publishedOptimizer.text}.`, '', m(reductionTable(r)), '');
 
@@ -221,7 +221,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (per.rows.length) out.push(m(per), '');
 
   out.push('## Speed', '');
-  out.push(`Every row runs over the whole corpus (${formatInt(r.speed.corpusTools)} tools, ${formatMB(r.speed.corpusBytes)}) once per pass; passes are interleaved with the floor (\`JSON.stringify(JSON.parse(text))\` of every server's tools) after one warm-up pass, ${r.speed.iterations} iterations, medians (rows whose passes add up to more than their budget get at least 3 passes). Ratios are what to compare across machines; absolute times mean little. Equivalence gate: ${r.speed.gateDetected ? 'detected; its levels are rows of their own' : 'not detected (`transformTools` has no `verify` option yet)'}.`, '');
+  out.push(`Times are ${clockText(r)}. Every row runs over the whole corpus (${formatInt(r.speed.corpusTools)} tools, ${formatMB(r.speed.corpusBytes)}) once per pass; passes are interleaved with the floor (\`JSON.stringify(JSON.parse(text))\` of every server's tools) after one warm-up pass, ${r.speed.iterations} iterations, medians (rows whose passes add up to more than their budget get at least 3 passes). Ratios are what to compare across machines; absolute times mean little. Equivalence gate: ${r.speed.gateDetected ? 'detected; its levels are rows of their own' : 'not detected (`transformTools` has no `verify` option yet)'}.`, '');
   out.push(m(speedTable(r)), '');
   out.push('Targets (issue 8):', '');
   for (const x of r.speed.targets) out.push(`- ${x.met ? '✅' : '❌'} ${x.what}: ${formatRatio(x.value)}`);
@@ -285,6 +285,10 @@ export function historyEntry(r: BenchResults): Record<string, unknown> {
     importRatio: round2(r.importCost.timeRatio),
     durationS: r.durationS,
   };
+}
+
+function clockText(r: BenchResults): string {
+  return r.environment.clock === 'wall' ? 'wall-clock time' : 'CPU time of the bench process, all threads (steadier than wall time on a shared machine; `BENCH_CLOCK=wall` for wall time)';
 }
 
 function runName(info: RunInfo): string {

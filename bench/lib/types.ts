@@ -13,6 +13,8 @@ export interface Environment {
   /** True when the work tree had uncommitted changes outside bench outputs. */
   readonly dirty: boolean;
   readonly quick: boolean;
+  /** What times count: CPU time of the bench process (default) or wall-clock time. */
+  readonly clock: 'cpu' | 'wall';
 }
 
 /** Bytes and tokens of one tools array (tokens: o200k_base of its compact JSON). */
