@@ -1,0 +1,188 @@
+/** The shape of bench/results.json (version 1). Rendered by render.ts; written by run.ts. */
+
+export interface Environment {
+  readonly date: string;
+  readonly node: string;
+  readonly v8: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGB: number;
+  readonly commit: string;
+  /** True when the work tree had uncommitted changes outside bench outputs. */
+  readonly dirty: boolean;
+  readonly quick: boolean;
+  /** What times count: CPU time of the bench process (default) or wall-clock time. */
+  readonly clock: 'cpu' | 'wall';
+}
+
+/** Bytes and tokens of one tools array (tokens: o200k_base of its compact JSON). */
+export interface SizePair {
+  readonly bytes: number;
+  readonly tokens: number;
+}
+
+/** What one pipeline (the default, a transform alone, or a preset) did to one server. */
+export interface RunResult {
+  /** `default`, `transform:<name>` or `preset:<name>`. */
+  readonly key: string;
+  readonly after?: SizePair;
+  /** Server `instructions` text a transform produced (counted against the savings). */
+  readonly instructions?: SizePair;
+  /** Percent saved, counting instructions text as added. */
+  readonly pctBytes?: number;
+  readonly pctTokens?: number;
+  readonly bytesSaved?: number;
+  readonly tokensSaved?: number;
+  readonly changes?: number;
+  readonly toolsChanged?: number;
+  /** `report.skipped` grouped by transform. */
+  readonly skipped?: Readonly<Record<string, number>>;
+  /** `report.diagnostics` grouped by `transform/code`. */
+  readonly diagnostics?: Readonly<Record<string, number>>;
+  /** Diagnostics of severity `error`. */
+  readonly errors?: number;
+  /** Set when the whole run threw (an input or option error): the server is left out of that run's stats. */
+  readonly failed?: string;
+}
+
+export interface ServerResult {
+  readonly file: string;
+  readonly label: string;
+  readonly package: string;
+  readonly version: string;
+  readonly capturedAt: string;
+  readonly tools: number;
+  readonly before: SizePair;
+  /** Median ms of the default pipeline (default options) and of the floor on this server. */
+  readonly timeMs: number;
+  readonly floorMs: number;
+  readonly runs: Readonly<Record<string, RunResult>>;
+}
+
+export interface RunInfo {
+  readonly key: string;
+  readonly kind: 'default' | 'transform' | 'preset';
+  readonly name: string;
+  /** Transforms the run applies, in order. */
+  readonly steps: readonly string[];
+  readonly safety?: string;
+  /** For the default: the presets whose steps are exactly the default's. */
+  readonly sameAs?: readonly string[];
+}
+
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Totals and spread across servers of one run. */
+export interface RunSummary {
+  readonly key: string;
+  readonly servers: number;
+  readonly before: SizePair;
+  readonly after: SizePair;
+  readonly pctBytes: number;
+  readonly pctTokens: number;
+  readonly spreadBytes: Spread;
+  readonly spreadTokens: Spread;
+  readonly skipped: Readonly<Record<string, number>>;
+  readonly diagnostics: Readonly<Record<string, number>>;
+  readonly errors: number;
+  readonly failedServers: number;
+  /** Tools the gate (`verify`) returned unchanged. */
+  readonly gateFailures: number;
+}
+
+export interface SpeedRow {
+  readonly key: string;
+  readonly label: string;
+  readonly group: 'floor' | 'transform' | 'preset' | 'tokens' | 'verify';
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly samplesMs: readonly number[];
+  readonly medianMs: number;
+  /** Median time ÷ median floor time. */
+  readonly ratio: number;
+  readonly mbPerS: number;
+  readonly toolsPerS: number;
+}
+
+export interface Target {
+  readonly what: string;
+  readonly limit: number;
+  readonly value: number;
+  readonly met: boolean;
+}
+
+export interface ScalingPoint {
+  readonly size: string;
+  readonly tools: number;
+  readonly bytes: number;
+  /** Heap held by the parsed input, and by the default pipeline's result on top of it. */
+  readonly inputHeapBytes: number;
+  readonly resultHeapBytes: number;
+  readonly rows: readonly { readonly key: string; readonly label: string; readonly medianMs: number; readonly samples: number; readonly ratio: number; readonly usPerTool: number; readonly mbPerS: number }[];
+  /** For single-schema points: definitions the pruning run removed, and how many there were. */
+  readonly defsRemoved?: number;
+  readonly defs?: number;
+  readonly skipped?: string;
+}
+
+export interface Fit {
+  readonly key: string;
+  readonly label: string;
+  /** Microseconds per tool (slope), fixed cost (intercept, ms) and r². */
+  readonly usPerTool: number;
+  readonly interceptMs: number;
+  readonly r2: number;
+}
+
+export interface ImportRow {
+  readonly what: string;
+  readonly spec: string;
+  readonly runs: number;
+  readonly medianMs: number;
+  readonly medianHeapBytes: number;
+}
+
+export interface BenchResults {
+  readonly version: 1;
+  readonly environment: Environment;
+  readonly corpus: { readonly servers: number; readonly tools: number; readonly before: SizePair };
+  readonly transforms: readonly { readonly name: string; readonly safety: string; readonly description: string }[];
+  readonly presets: readonly { readonly name: string; readonly steps: readonly string[] }[];
+  readonly runs: readonly RunInfo[];
+  readonly servers: readonly ServerResult[];
+  readonly summaries: Readonly<Record<string, RunSummary>>;
+  readonly anchors: {
+    readonly publishedOptimizer: { readonly text: string; readonly median: number; readonly min: number; readonly max: number; readonly servers: number };
+    readonly notion: { readonly text: string; readonly before: number; readonly after: number; readonly file?: string; readonly label?: string };
+  };
+  readonly speed: {
+    readonly corpusBytes: number;
+    readonly corpusTools: number;
+    readonly iterations: number;
+    readonly floorMs: number;
+    readonly gateDetected: boolean;
+    readonly rows: readonly SpeedRow[];
+    readonly targets: readonly Target[];
+  };
+  readonly scaling: {
+    readonly toolLists: readonly ScalingPoint[];
+    readonly fits: readonly Fit[];
+    readonly schemas: readonly ScalingPoint[];
+  };
+  readonly importCost: {
+    readonly rows: readonly ImportRow[];
+    readonly timeRatio: number;
+    readonly heapRatio: number;
+    /** Packages `dist/index.js` imports, following its chunks. */
+    readonly packagesImported: readonly string[];
+    readonly tokenizerImported: boolean;
+    readonly error?: string;
+  };
+  readonly warnings: readonly string[];
+  readonly durationS: number;
+}

@@ -1,0 +1,578 @@
+/**
+ * `npm run bench`: the corpus benchmark.
+ *
+ * For every capture in bench/corpus it runs the default pipeline, every built-in transform alone and every
+ * built-in preset (all read from `builtinTransforms` / `builtinPresets`, so new ones show up without
+ * changes here), measures bytes and o200k_base tokens before and after, groups skips and diagnostics by
+ * `transform/code`, times everything as a ratio to the floor (`JSON.parse` + `JSON.stringify` of the same
+ * text in the same run), runs a scaling series, and measures the import cost of the built package.
+ *
+ * Writes bench/results.md, bench/results.json, appends to bench/history.jsonl and rewrites the
+ * `<!-- bench:start -->…<!-- bench:end -->` block of README.md.
+ *
+ * Flags: `--quick` (smaller series, fewer runs; writes nothing), `--no-write`.
+ * Env: `BENCH_BUDGET_S` (default 150, CPU seconds): sizes of the scaling series that would not fit are skipped.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import * as toolslim from '../src/index.js';
+import {
+  builtinPresets,
+  builtinTransforms,
+  collectRefInventory,
+  getDeclaredDialect,
+  transformTools,
+  type AnyTransform,
+  type Report,
+  type TransformStepInput,
+  type TransformToolsOptions,
+} from '../src/index.js';
+import { o200k } from '../src/tokens.js';
+import { summarizeRun } from './lib/aggregate.js';
+import { measureImport, packagesImportedBy } from './lib/import-cost.js';
+import { renderConsole, renderMarkdown, renderReadmeBlock, historyEntry } from './lib/render.js';
+import { countBy, floorRatio, linearFit, median, megabytesPerSecond, percentSaved, perSecond, replaceMarkedBlock, serverLabel } from './lib/stats.js';
+import { largeSchemaTool, orderPool, syntheticToolList, type PoolEntry } from './lib/synthetic.js';
+import { CLOCK, gc, heapUsed, now, sample, timeOnce } from './lib/timing.js';
+import type { BenchResults, Fit, ImportRow, RunInfo, RunResult, RunSummary, ScalingPoint, ServerResult, SizePair, SpeedRow, Target } from './lib/types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BENCH = join(ROOT, 'bench');
+const CORPUS = join(BENCH, 'corpus');
+const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const WRITE = !QUICK && !process.argv.includes('--no-write');
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 150) * 1000;
+const RESERVE_MS = 30_000;
+const TOOL_COUNTS = QUICK ? [10, 100, 1_000, 10_000] : [10, 100, 1_000, 10_000, 100_000];
+const SCHEMA_MB = QUICK ? [1, 2] : [1, 2, 5, 10];
+const PUBLISHED = { text: 'a published optimizer: median 12% per server, range 1–38% (35 public servers)', median: 12, min: 1, max: 38, servers: 35 };
+const NOTION = { text: 'Notion MCP server: 76,259 → 23,749 bytes in the upstream PR that first tried per-tool pruning', before: 76_259, after: 23_749 };
+const VERIFY_LEVELS = [false, 'structural', 'verdicts'] as const;
+
+const started = now();
+const warnings: string[] = [];
+const log = (line: string) => process.stderr.write(`[bench ${((now() - started) / 1000).toFixed(1)} s, ${(cpuMs() / 1000).toFixed(1)} s CPU] ${line}\n`);
+
+// ---------------------------------------------------------------------------------------------------------
+// Corpus
+
+interface Capture {
+  readonly file: string;
+  readonly label: string;
+  readonly package: string;
+  readonly version: string;
+  readonly capturedAt: string;
+  readonly tools: readonly Record<string, unknown>[];
+  /** Compact JSON of the tools array: the text the floor parses and serializes. */
+  readonly text: string;
+  readonly before: SizePair;
+}
+
+const tokenCache = new Map<string, number>();
+function tokens(text: string): number {
+  let n = tokenCache.get(text);
+  if (n === undefined) {
+    n = o200k.count(text);
+    tokenCache.set(text, n);
+  }
+  return n;
+}
+const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
+const sizeOf = (text: string): SizePair => ({ bytes: bytesOf(text), tokens: tokens(text) });
+
+function loadCorpus(): Capture[] {
+  return readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const data = JSON.parse(readFileSync(join(CORPUS, file), 'utf8')) as { server: { package: string; version: string; capturedAt: string }; toolsList: { tools: Record<string, unknown>[] } };
+      const { package: pkg, version, capturedAt } = data.server;
+      const tools = data.toolsList.tools;
+      const text = JSON.stringify(tools);
+      return { file, label: serverLabel(file, pkg, version), package: pkg, version, capturedAt, tools, text, before: sizeOf(text) };
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Which pipelines to run: the default, every transform alone, every preset.
+
+function planRuns(sample: readonly unknown[]): RunInfo[] {
+  const defaultSteps = transformTools(sample).report.stats.transforms.map((t) => t.name);
+  // The default's steps, and the presets that have exactly those steps (several while presets coincide).
+  const same = builtinPresets.filter((p) => p.steps.map((t) => t.name).join() === defaultSteps.join()).map((p) => p.name);
+  return [
+    { key: 'default', kind: 'default', name: 'default pipeline', steps: defaultSteps, sameAs: same },
+    ...builtinTransforms.map((t): RunInfo => ({ key: `transform:${t.name}`, kind: 'transform', name: t.name, steps: [t.name], safety: t.safety })),
+    ...builtinPresets.map((p): RunInfo => ({ key: `preset:${p.name}`, kind: 'preset', name: p.name, steps: p.steps.map((t) => t.name) })),
+  ];
+}
+
+function stepsFor(info: RunInfo): TransformStepInput[] | undefined {
+  if (info.kind === 'transform') return [builtinTransforms.find((t) => t.name === info.name)!];
+  if (info.kind === 'preset') return [builtinPresets.find((p) => p.name === info.name)!];
+  return undefined;
+}
+
+function runOne(capture: Capture, info: RunInfo): RunResult {
+  const transforms = stepsFor(info);
+  let result: ReturnType<typeof transformTools>;
+  try {
+    result = transformTools(capture.tools, transforms ? { transforms } : {});
+  } catch (e) {
+    const failed = (e as Error)?.message ?? String(e);
+    warnings.push(`${info.key} threw on ${capture.file}: ${failed}`);
+    return { key: info.key, failed };
+  }
+  const text = JSON.stringify(result.tools);
+  const after = sizeOf(text);
+  const report: Report = result.report;
+  if (report.stats.after.bytes !== 0 && report.stats.after.bytes !== after.bytes) {
+    warnings.push(`${info.key} on ${capture.file}: report says ${report.stats.after.bytes} bytes after, the output has ${after.bytes}`);
+  }
+  const instructions = typeof result.instructions === 'string' && result.instructions !== '' ? sizeOf(result.instructions) : undefined;
+  const netBytes = after.bytes + (instructions?.bytes ?? 0);
+  const netTokens = after.tokens + (instructions?.tokens ?? 0);
+  return {
+    key: info.key,
+    after,
+    ...(instructions ? { instructions } : {}),
+    pctBytes: percentSaved(capture.before.bytes, netBytes),
+    pctTokens: percentSaved(capture.before.tokens, netTokens),
+    bytesSaved: capture.before.bytes - netBytes,
+    tokensSaved: capture.before.tokens - netTokens,
+    changes: report.changes.length,
+    toolsChanged: result.tools.reduce((n: number, t, i) => (t === capture.tools[i] ? n : n + 1), 0),
+    skipped: countBy(report.skipped, (s) => s.transform),
+    diagnostics: countBy(report.diagnostics, (d) => `${d.transform}/${d.code}`),
+    errors: report.diagnostics.filter((d) => d.severity === 'error').length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Speed over the corpus, as ratios to the floor
+
+/** Whether `transformTools` knows a `verify` option (the equivalence gate). */
+function detectGate(): boolean {
+  if (Object.keys(toolslim).some((k) => /^verify/i.test(k))) return true;
+  try {
+    transformTools([{ name: 'probe', inputSchema: { type: 'object' } }], { verify: '__bench_probe__' } as unknown as TransformToolsOptions);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+interface Variant {
+  readonly key: string;
+  readonly label: string;
+  readonly group: SpeedRow['group'];
+  readonly options: TransformToolsOptions;
+  /** Whether to run an untimed warm-up pass first (default true; the tokenizer is warm from the sizes). */
+  readonly warm?: boolean;
+}
+
+function speedVariants(gate: boolean, defaultStepsLabel: string): Variant[] {
+  const out: Variant[] = [];
+  // With the gate, plain rows verify at its default level; the `verify` rows below set it explicitly.
+  const v = gate ? ', verify: default' : '';
+  for (const t of builtinTransforms) {
+    for (const measure of [false, true]) out.push({ key: `transform:${t.name}:measure=${measure}`, label: `${t.name} alone, measure: ${measure}${v}`, group: 'transform', options: { transforms: [t], measure } });
+  }
+  for (const p of builtinPresets) {
+    for (const measure of [false, true]) out.push({ key: `preset:${p.name}:measure=${measure}`, label: `preset ${p.name}, measure: ${measure}${v}`, group: 'preset', options: { transforms: [p], measure } });
+  }
+  out.push({ key: 'default:tokens', label: `${defaultStepsLabel}, measure: true + o200k tokens`, group: 'tokens', options: { tokenizer: o200k }, warm: false });
+  if (gate) {
+    for (const verify of VERIFY_LEVELS) {
+      out.push({ key: `default:verify=${verify}`, label: `${defaultStepsLabel}, measure: false, verify: ${JSON.stringify(verify)}`, group: 'verify', options: { measure: false, verify } as unknown as TransformToolsOptions });
+    }
+  }
+  return out;
+}
+
+function measureSpeed(corpus: readonly Capture[], allVariants: readonly Variant[], gate: boolean): BenchResults['speed'] {
+  // A variant that throws (an option a transform rejects, say) is reported and left out, not fatal.
+  const variants = allVariants.filter((v) => {
+    try {
+      transformTools(corpus[0]?.tools ?? [], v.options);
+      return true;
+    } catch (e) {
+      warnings.push(`speed: \`${v.label}\` left out, it threw: ${(e as Error)?.message ?? String(e)}`);
+      return false;
+    }
+  });
+  const corpusBytes = corpus.reduce((a, c) => a + c.before.bytes, 0);
+  const corpusTools = corpus.reduce((a, c) => a + c.tools.length, 0);
+  const floorPass = () => {
+    for (const c of corpus) JSON.stringify(JSON.parse(c.text));
+  };
+  const passes = variants.map((v) => () => {
+    for (const c of corpus) transformTools(c.tools, v.options);
+  });
+  // Warm up every path once, then interleave: floor, every variant, floor, every variant, …
+  floorPass();
+  passes.forEach((p, i) => variants[i]!.warm !== false && p());
+  const maxIterations = QUICK ? 3 : 9;
+  const perVariantBudget = QUICK ? 1500 : 4000;
+  const floor: number[] = [];
+  const samples: number[][] = variants.map(() => []);
+  const spent = variants.map(() => 0);
+  let iterations = 0;
+  for (let i = 0; i < maxIterations; i++) {
+    iterations++;
+    gc();
+    floor.push(timeOnce(floorPass));
+    for (let v = 0; v < variants.length; v++) {
+      // At least 3 passes, unless one pass alone is slow (tokenizing, verifying): then the budget rules.
+      const minPasses = (samples[v]![0] ?? 0) > perVariantBudget / 4 ? 1 : 3;
+      if (samples[v]!.length >= minPasses && spent[v]! >= perVariantBudget) continue;
+      gc();
+      const ms = timeOnce(passes[v]!);
+      samples[v]!.push(ms);
+      spent[v]! += ms;
+    }
+  }
+  const floorMs = median(floor);
+  const rows: SpeedRow[] = [
+    { key: 'floor', label: 'floor: JSON.parse + JSON.stringify', group: 'floor', options: {}, samplesMs: floor.map(round3), medianMs: round3(floorMs), ratio: 1, mbPerS: megabytesPerSecond(corpusBytes, floorMs), toolsPerS: perSecond(corpusTools, floorMs) },
+    ...variants.map((v, i): SpeedRow => {
+      const m = median(samples[i]!);
+      return { key: v.key, label: v.label, group: v.group, options: describeOptions(v.options), samplesMs: samples[i]!.map(round3), medianMs: round3(m), ratio: floorRatio(samples[i]!, floor), mbPerS: megabytesPerSecond(corpusBytes, m), toolsPerS: perSecond(corpusTools, m) };
+    }),
+  ];
+  const targets: Target[] = [];
+  const prune = rows.find((r) => r.key === 'transform:prune-unreachable-defs:measure=false');
+  if (prune) targets.push({ what: '`prune-unreachable-defs` alone (measure: false) ≤ 3× floor', limit: 3, value: prune.ratio, met: prune.ratio <= 3 });
+  const safe = gate ? rows.find((r) => r.key === 'default:verify=false') : (rows.find((r) => r.key === 'preset:safe:measure=false') ?? rows.find((r) => r.group === 'preset' && r.key.endsWith(':measure=false')));
+  if (safe) targets.push({ what: `${gate ? 'default pipeline' : 'preset `safe`'} with verification off (measure: false) ≤ 10× floor`, limit: 10, value: safe.ratio, met: safe.ratio <= 10 });
+  return { corpusBytes, corpusTools, iterations, floorMs: round3(floorMs), gateDetected: gate, rows, targets };
+}
+
+function describeOptions(o: TransformToolsOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'transforms') out[k] = (v as readonly (AnyTransform | { name: string })[]).map((t) => t.name);
+    else if (k === 'tokenizer') out[k] = (v as { name: string }).name;
+    else out[k] = v;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-server timing (the "time" column)
+
+function timeServers(corpus: readonly Capture[]): { timeMs: number; floorMs: number }[] {
+  // Warm every code path on the whole corpus first, so the first server is not timed cold.
+  for (let i = 0; i < 2; i++) for (const c of corpus) transformTools(c.tools), JSON.stringify(JSON.parse(c.text));
+  gc();
+  return corpus.map((c) => {
+    const runs = QUICK ? 3 : 11;
+    const pipeline: number[] = [];
+    const floor: number[] = [];
+    transformTools(c.tools);
+    JSON.stringify(JSON.parse(c.text));
+    for (let i = 0; i < runs; i++) {
+      floor.push(timeOnce(() => JSON.stringify(JSON.parse(c.text))));
+      pipeline.push(timeOnce(() => transformTools(c.tools)));
+    }
+    return { timeMs: round3(median(pipeline)), floorMs: round3(median(floor)) };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Scaling series
+
+interface ScaleVariant {
+  readonly key: string;
+  readonly label: string;
+  readonly run: (input: unknown, text: string) => unknown;
+}
+
+function scaleVariants(gate: boolean): ScaleVariant[] {
+  const prune = builtinTransforms.find((t) => t.name === 'prune-unreachable-defs');
+  // The gate is measured on the corpus (speed section); here verification stays off so the series
+  // shows the transforms' own growth.
+  const off = gate ? ({ verify: false } as unknown as TransformToolsOptions) : {};
+  const suffix = gate ? ', verify: false' : '';
+  return [
+    { key: 'floor', label: 'floor', run: (_input, text) => JSON.stringify(JSON.parse(text)) },
+    ...(prune ? [{ key: 'prune', label: 'prune-unreachable-defs, measure: false', run: (input: unknown) => transformTools(input, { transforms: [prune], measure: false }) }] : []),
+    { key: 'default', label: `default pipeline, measure: false${suffix}`, run: (input) => transformTools(input, { ...off, measure: false }) },
+    { key: 'default:measure', label: `default pipeline, measure: true${suffix}`, run: (input) => transformTools(input, { ...off }) },
+  ];
+}
+
+/** How often to time one size: many runs when small, one run (already warm) when huge. */
+function samplingFor(count: number, bytes: number) {
+  if (count >= 100_000 || bytes >= 50e6) return { warmup: 0, maxRuns: 1, minRuns: 1, budgetMs: 0, gcEach: true };
+  if (count >= 10_000 || bytes >= 1e6) return { warmup: bytes >= 5e6 ? 0 : 1, maxRuns: 3, minRuns: 1, budgetMs: 2000, gcEach: true };
+  return { warmup: 2, maxRuns: QUICK ? 3 : 11, minRuns: 1, budgetMs: 1000, gcEach: count >= 1000 };
+}
+
+function scalePoint(size: string, build: () => unknown[], variants: readonly ScaleVariant[], count: number, single = false): ScalingPoint {
+  let list: unknown[] | undefined = build();
+  const text = JSON.stringify(list);
+  list = undefined;
+  const bytes = bytesOf(text);
+  gc();
+  const h0 = heapUsed();
+  const input = JSON.parse(text) as unknown[];
+  gc();
+  const inputHeapBytes = heapUsed() - h0;
+  const opts = samplingFor(count, bytes);
+  const measured = variants.flatMap((v) => {
+    try {
+      return [{ v, samples: sample(() => v.run(input, text), opts) }];
+    } catch (e) {
+      warnings.push(`scaling ${size}: \`${v.label}\` left out, it threw: ${(e as Error)?.message ?? String(e)}`);
+      return [];
+    }
+  });
+  const floorSamples = measured[0]!.samples;
+  gc();
+  const h1 = heapUsed();
+  let kept: unknown = measured.find((m) => m.v.key === 'default')?.v.run(input, text);
+  gc();
+  const resultHeapBytes = heapUsed() - h1;
+  let defsRemoved: number | undefined;
+  const prune = builtinTransforms.find((t) => t.name === 'prune-unreachable-defs');
+  if (single && prune) {
+    const r = transformTools(input, { transforms: [prune], measure: false });
+    defsRemoved = r.report.changes.filter((c) => c.op === 'remove').length;
+  }
+  kept = undefined;
+  void kept;
+  const first = input[0] as { inputSchema?: { $defs?: object } } | undefined;
+  const defs = single ? Object.keys(first?.inputSchema?.$defs ?? {}).length : undefined;
+  return {
+    size,
+    tools: count,
+    bytes,
+    inputHeapBytes,
+    resultHeapBytes,
+    rows: measured.map(({ v, samples }) => {
+      const m = median(samples);
+      return { key: v.key, label: v.label, medianMs: round3(m), samples: samples.length, ratio: floorRatio(samples, floorSamples), usPerTool: (1000 * m) / count, mbPerS: megabytesPerSecond(bytes, m) };
+    }),
+    ...(defsRemoved !== undefined ? { defsRemoved, defs } : {}),
+  };
+}
+
+function scaling(corpus: readonly Capture[], gate: boolean): BenchResults['scaling'] {
+  const variants = scaleVariants(gate);
+  const pool = orderPool(corpus.flatMap((c) => c.tools.map((tool, i): PoolEntry => ({ key: `${c.file}#${i}`, tool }))));
+  const toolLists: ScalingPoint[] = [];
+  let last: { count: number; passMs: number } | undefined;
+  for (const count of TOOL_COUNTS) {
+    const label = count >= 1000 ? `${count / 1000}k tools` : `${count} tools`;
+    // The budget counts CPU time, so a machine shared with other work still runs the whole series (a
+    // quiet 2-core machine spends about as much CPU as wall time). Estimate: one pass of every variant
+    // at the last size, scaled linearly, times the runs planned here, plus building, parsing and
+    // collecting (≈ two more passes), converted to CPU time at the rate seen so far when timing wall time.
+    const elapsed = cpuMs();
+    const cpuPerWall = CLOCK === 'cpu' ? 1 : Math.min(1.5, Math.max(0.05, elapsed / (now() - started)));
+    const plan = samplingFor(count, 0);
+    const estimate = last ? ((last.passMs * count) / last.count) * (plan.warmup + plan.maxRuns + 2) * cpuPerWall : 0;
+    // Keep room for the schema series and the import cost that follow.
+    if (elapsed + estimate + RESERVE_MS > BUDGET_MS) {
+      toolLists.push({ size: label, tools: count, bytes: 0, inputHeapBytes: 0, resultHeapBytes: 0, rows: [], skipped: `over the time budget (estimated ${Math.round(estimate / 1000)} s of CPU, ${Math.round((BUDGET_MS - RESERVE_MS - elapsed) / 1000)} s left; raise BENCH_BUDGET_S)` });
+      log(`scaling: skipped ${label} (budget)`);
+      continue;
+    }
+    const t0 = now();
+    const point = scalePoint(label, () => syntheticToolList(pool, count), variants, count);
+    toolLists.push(point);
+    last = { count, passMs: point.rows.reduce((a, r) => a + r.medianMs, 0) };
+    log(`scaling: ${label} in ${((now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const fits: Fit[] = variants.map((v) => {
+    const pts = toolLists.filter((p) => p.rows.some((r) => r.key === v.key));
+    const f = linearFit(
+      pts.map((p) => p.tools),
+      pts.map((p) => p.rows.find((r) => r.key === v.key)!.medianMs),
+    );
+    return { key: v.key, label: v.label, usPerTool: f.slope * 1000, interceptMs: f.intercept, r2: f.r2 };
+  });
+
+  const schemaPool = orderPool(
+    corpus.flatMap((c) =>
+      c.tools.flatMap((tool, i): PoolEntry[] => {
+        const s = tool.inputSchema;
+        if (typeof s !== 'object' || s === null || Array.isArray(s)) return [];
+        const inv = collectRefInventory(s, getDeclaredDialect(s).dialect);
+        return inv.refs.length === 0 && inv.anchors.length === 0 && inv.resources.length === 0 ? [{ key: `${c.file}#${i}`, tool: s as Record<string, unknown> }] : [];
+      }),
+    ),
+  ).map((e) => e.tool);
+  const schemas: ScalingPoint[] = [];
+  for (const mb of SCHEMA_MB) {
+    const t0 = now();
+    schemas.push(scalePoint(`${mb} MB schema`, () => [largeSchemaTool(schemaPool, mb * 1e6, `${mb}MB`)], variants, 1, true));
+    log(`scaling: ${mb} MB schema in ${((now() - t0) / 1000).toFixed(1)} s`);
+  }
+  return { toolLists, fits, schemas };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Import cost
+
+function ensureBuilt(): void {
+  const dist = join(ROOT, 'dist', 'index.js');
+  const newest = newestMtime(join(ROOT, 'src'));
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return;
+  log('building dist with tsup (dist is missing or older than src)…');
+  const r = spawnSync('npx', ['tsup', '--silent'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error('tsup build failed');
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const m = statSync(join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).mtimeMs;
+    if (m > newest) newest = m;
+  }
+  return newest;
+}
+
+function importCost(): BenchResults['importCost'] {
+  try {
+    ensureBuilt();
+    const runs = QUICK ? 3 : 7;
+    // The tokenizer entry is shown for scale only (it is slow to load): fewer runs.
+    const specs: [string, string, number][] = [
+      ['`toolslim` (dist/index.js)', join(ROOT, 'dist', 'index.js'), runs],
+      ['`ajv` alone', 'ajv', runs],
+      ['`toolslim/tokens` (dist/tokens.js)', join(ROOT, 'dist', 'tokens.js'), 3],
+    ];
+    // Interleave the children so drift hits every row alike.
+    const samples = specs.map(() => [] as { ms: number; heapBytes: number }[]);
+    for (let i = 0; i < runs; i++) specs.forEach(([, spec, n], j) => i < n && samples[j]!.push(...measureImport(spec, ROOT, 1, CLOCK)));
+    const rows: ImportRow[] = specs.map(([what, spec], j) => ({
+      what,
+      spec: spec.startsWith('/') ? spec.slice(ROOT.length + 1) : spec,
+      runs: samples[j]!.length,
+      medianMs: round3(median(samples[j]!.map((s) => s.ms))),
+      medianHeapBytes: Math.round(median(samples[j]!.map((s) => s.heapBytes))),
+    }));
+    const packagesImported = packagesImportedBy(join(ROOT, 'dist', 'index.js'));
+    return {
+      rows,
+      timeRatio: rows[0]!.medianMs / rows[1]!.medianMs,
+      heapRatio: rows[0]!.medianHeapBytes / rows[1]!.medianHeapBytes,
+      packagesImported,
+      tokenizerImported: packagesImported.includes('gpt-tokenizer'),
+    };
+  } catch (e) {
+    const error = (e as Error)?.message ?? String(e);
+    warnings.push(`import cost not measured: ${error}`);
+    return { rows: [], timeRatio: NaN, heapRatio: NaN, packagesImported: [], tokenizerImported: false, error };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Environment
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function environment(): BenchResults['environment'] {
+  const generated = ['bench/results.md', 'bench/results.json', 'bench/history.jsonl', 'README.md'];
+  const dirty = git(['status', '--porcelain'])
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !generated.includes(l.slice(3)) && !l.slice(3).startsWith('node_modules')).length > 0;
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    v8: process.versions.v8,
+    platform: process.platform,
+    arch: process.arch,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGB: Math.round(totalmem() / 2 ** 30),
+    commit: git(['rev-parse', '--short=12', 'HEAD']) || 'unknown',
+    dirty,
+    quick: QUICK,
+    clock: CLOCK,
+  };
+}
+
+/** CPU milliseconds this process has used (all threads). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Main
+
+function main(): void {
+  const env = environment();
+  const corpus = loadCorpus();
+  log(`corpus: ${corpus.length} servers, ${corpus.reduce((a, c) => a + c.tools.length, 0)} tools`);
+  const runs = planRuns(corpus[0]?.tools ?? []);
+
+  const timings = timeServers(corpus);
+  const servers: ServerResult[] = corpus.map((c, i) => {
+    const results: Record<string, RunResult> = {};
+    for (const info of runs) results[info.key] = runOne(c, info);
+    return { file: c.file, label: c.label, package: c.package, version: c.version, capturedAt: c.capturedAt, tools: c.tools.length, before: c.before, timeMs: timings[i]!.timeMs, floorMs: timings[i]!.floorMs, runs: results };
+  });
+  log(`sizes: ${runs.length} pipelines × ${servers.length} servers`);
+  const summaries: Record<string, RunSummary> = {};
+  for (const info of runs) summaries[info.key] = summarizeRun(servers, info.key);
+
+  tokenCache.clear();
+  const gate = detectGate();
+  const speed = measureSpeed(corpus, speedVariants(gate, 'default pipeline'), gate);
+  log(`speed: ${speed.rows.length} rows, ${speed.iterations} iterations`);
+  const scale = scaling(corpus, gate);
+  const imports = importCost();
+  log('import cost measured');
+
+  const notion = corpus.find((c) => c.package === '@notionhq/notion-mcp-server' && c.version === '2.5.2');
+  const results: BenchResults = {
+    version: 1,
+    environment: env,
+    corpus: { servers: corpus.length, tools: corpus.reduce((a, c) => a + c.tools.length, 0), before: { bytes: corpus.reduce((a, c) => a + c.before.bytes, 0), tokens: corpus.reduce((a, c) => a + c.before.tokens, 0) } },
+    transforms: builtinTransforms.map((t) => ({ name: t.name, safety: t.safety, description: t.description })),
+    presets: builtinPresets.map((p) => ({ name: p.name, steps: p.steps.map((t) => t.name) })),
+    runs,
+    servers,
+    summaries,
+    anchors: { publishedOptimizer: PUBLISHED, notion: { ...NOTION, ...(notion ? { file: notion.file, label: notion.label } : {}) } },
+    speed,
+    scaling: scale,
+    importCost: imports,
+    warnings,
+    durationS: Math.round((now() - started) / 100) / 10,
+  };
+
+  process.stdout.write(renderConsole(results));
+  if (!WRITE) {
+    log('not writing results (--quick or --no-write)');
+    return;
+  }
+  writeFileSync(join(BENCH, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results));
+  appendFileSync(join(BENCH, 'history.jsonl'), JSON.stringify(historyEntry(results)) + '\n');
+  const readmePath = join(ROOT, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const updated = replaceMarkedBlock(readme, 'bench', renderReadmeBlock(results));
+  if (updated === undefined) log('README.md has no <!-- bench:start --> … <!-- bench:end --> block; left unchanged');
+  else if (updated !== readme) writeFileSync(readmePath, updated);
+  log('wrote bench/results.md, bench/results.json, bench/history.jsonl, README.md');
+}
+
+main();
