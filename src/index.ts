@@ -51,3 +51,21 @@ export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } f
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
 export { SCHEMA_SLOTS } from './mcp/types.js';
+
+// Client profiles
+export {
+  builtinProfiles,
+  defineProfile,
+  getProfile,
+  profileClaude,
+  profileGemini,
+  profileKimi,
+  profileMcp,
+  profileOpenai,
+  profileOpenaiStrict,
+  profileRefFree,
+  REFERENCE_MACHINERY,
+} from './profiles/profiles.js';
+export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
+export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
+export type { ProfileFinding, ToolFinding } from './profiles/check.js';
