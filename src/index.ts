@@ -38,6 +38,8 @@ export type { ToolslimErrorCode } from './core/errors.js';
 // Transforms and presets
 export { builtinTransforms, pruneUnreachableDefs } from './transforms/index.js';
 export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
+export { adaptToClient } from './transforms/adapt-to-client.js';
+export type { AdaptToClientOptions } from './transforms/adapt-to-client.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 
 // Schema utilities
