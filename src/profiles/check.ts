@@ -225,24 +225,36 @@ export function isObjectSchema(node: Record<string, unknown>): boolean {
   return t === 'object' || (Array.isArray(t) && t.includes('object')) || (hasOwn(node, 'properties') && isObject(node.properties));
 }
 
-let metaValidator: ((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } | undefined;
+let metaValidator: (((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }) | undefined;
 
-function checkMetaSchema(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+/**
+ * Where `schema` breaks the JSON Schema 2020-12 meta-schema (one entry per place, in document order).
+ * Compiles the meta-schema once, on first use.
+ */
+export function metaSchemaErrors(schema: unknown): { readonly path: string; readonly message: string }[] {
   if (!metaValidator) {
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
     metaValidator = ajv.getSchema('https://json-schema.org/draft/2020-12/schema') as typeof metaValidator;
-    if (!metaValidator) return;
+    if (!metaValidator) return [];
   }
-  if (metaValidator(schema)) return;
+  if (metaValidator(schema)) return [];
   const seen = new Set<string>();
+  const out: { path: string; message: string }[] = [];
   for (const e of metaValidator.errors ?? []) {
-    if (seen.has(e.instancePath) || seen.size >= 5) continue;
+    if (seen.has(e.instancePath)) continue;
     seen.add(e.instancePath);
+    out.push({ path: e.instancePath, message: e.message ?? 'invalid' });
+  }
+  return out;
+}
+
+function checkMetaSchema(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+  for (const e of metaSchemaErrors(schema).slice(0, 5)) {
     out.push({
       severity: 'error',
       code: 'schema-invalid',
-      path: base + e.instancePath,
-      message: `Found a schema that is not valid JSON Schema 2020-12 here (${e.message ?? 'invalid'}); \`${p.name}\` requires every schema to match the 2020-12 meta-schema`,
+      path: base + e.path,
+      message: `Found a value that is not valid JSON Schema 2020-12 here (${e.message}); \`${p.name}\` requires every schema to match the 2020-12 meta-schema`,
     });
   }
 }

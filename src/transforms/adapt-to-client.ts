@@ -2,7 +2,7 @@ import { EditContext, type MessageData } from '../core/context.js';
 import { defineTransform } from '../core/define-transform.js';
 import { utf8Length } from '../core/measure.js';
 import type { Severity } from '../core/report.js';
-import { checkToolForProfile, isTopLevelDefinitionPath, refProblem } from '../profiles/check.js';
+import { checkToolForProfile, isTopLevelDefinitionPath, metaSchemaErrors, refProblem } from '../profiles/check.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 import { getDeclaredDialect, isModernDialect } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
@@ -45,6 +45,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
     'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
     'dropped-unknown-keyword': 'Dropped unknown keyword `{keyword}` (an annotation), which `{profile}` rejects',
+    'dropped-invalid-annotation': 'Dropped annotation `{keyword}`: its value is not valid JSON Schema {dialect}, which `{profile}` requires',
     'dropped-schema-uri': 'Dropped `$schema`, which `{profile}` rejects; the schema reads as {dialect} either way',
     'recursive-ref': 'Kept every reference: `{name}` is recursive and cannot be inlined, which `{profile}` needs',
     'growth-capped': 'Left the tool as it was: adapting `{slot}` to `{profile}` would grow it from {before} to {after} bytes, more than {cap}×',
@@ -192,6 +193,7 @@ function planSlot(schema: Record<string, unknown>, p: ClientProfile, cap: number
     const after = utf8Length(JSON.stringify(ed.root));
     if (after > cap * before) return { ops: [], notes: ed.notes, capped: { before, after } };
   }
+  if (p.metaSchema) dropInvalidAnnotations(ed, dialect, p);
   dropRejected(ed, dialect, declared.source, p);
   return { ops: ed.ops, notes: ed.notes };
 }
@@ -681,3 +683,20 @@ function dropRejected(ed: Editor, dialect: Dialect, source: 'declared' | 'assume
   }
 }
 
+
+/** Drops annotations whose value breaks the meta-schema (`"description": null`): no verdict depends on them. */
+function dropInvalidAnnotations(ed: Editor, dialect: Dialect, p: ClientProfile): void {
+  const nodes = indexNodes(ed.root);
+  const drops: { path: string; keyword: string }[] = [];
+  for (const e of metaSchemaErrors(ed.root)) {
+    if (e.path === '') continue;
+    const tokens = parsePointer(e.path);
+    const keyword = tokens[tokens.length - 1]!;
+    const parent = e.path.slice(0, e.path.lastIndexOf('/'));
+    if (!isAnnotation(keyword) || !nodes.has(parent)) continue;
+    if (drops.some((d) => within(e.path, d.path))) continue;
+    drops.push({ path: e.path, keyword });
+  }
+  for (let i = drops.length - 1; i >= 0; i--) ed.remove(drops[i]!.path, 'dropped-invalid-annotation', { keyword: drops[i]!.keyword, dialect: p.dialect, profile: p.name });
+  void dialect;
+}
