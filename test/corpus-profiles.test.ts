@@ -86,7 +86,8 @@ function sampleArguments(schema: unknown): unknown[] {
     wrong[k] = typeof good[k] === 'string' ? 12345 : 'not-the-type';
     empty[k] = {};
   }
-  return [{}, good, wrong, empty, 'not-an-object'];
+  // Only objects: MCP sends a tool's arguments as a JSON object, always.
+  return [{}, good, wrong, empty];
 }
 
 function sample(s: unknown): unknown {

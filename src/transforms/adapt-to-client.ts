@@ -46,6 +46,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
     'dropped-unknown-keyword': 'Dropped unknown keyword `{keyword}` (an annotation), which `{profile}` rejects',
     'dropped-invalid-annotation': 'Dropped annotation `{keyword}`: its value is not valid JSON Schema {dialect}, which `{profile}` requires',
+    'added-root-type': 'Added `type: "object"` at the root, which `{profile}` requires (MCP arguments are always an object)',
     'dropped-schema-uri': 'Dropped `$schema`, which `{profile}` rejects; the schema reads as {dialect} either way',
     'recursive-ref': 'Kept every reference: `{name}` is recursive and cannot be inlined, which `{profile}` needs',
     'growth-capped': 'Left the tool as it was: adapting `{slot}` to `{profile}` would grow it from {before} to {after} bytes, more than {cap}×',
@@ -89,7 +90,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     let capped = false;
     for (const slot of p.slots) {
       if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
-      const plan = planSlot(tool[slot] as Record<string, unknown>, p, cap);
+      const plan = planSlot(tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, cap);
       if (plan.capped) {
         capped = true;
         ctx.report('error', 'growth-capped', '/' + slot, { slot, profile: p.name, before: plan.capped.before, after: plan.capped.after, cap });
@@ -180,7 +181,7 @@ function replay(ops: readonly Op[], ctx: EditContext, base: string): void {
   }
 }
 
-function planSlot(schema: Record<string, unknown>, p: ClientProfile, cap: number): SlotPlan {
+function planSlot(schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, cap: number): SlotPlan {
   const declared = getDeclaredDialect(schema, p.dialect);
   const dialect = declared.dialect;
   const ed = new Editor(schema);
@@ -193,7 +194,10 @@ function planSlot(schema: Record<string, unknown>, p: ClientProfile, cap: number
     const after = utf8Length(JSON.stringify(ed.root));
     if (after > cap * before) return { ops: [], notes: ed.notes, capped: { before, after } };
   }
-  if (p.metaSchema) dropInvalidAnnotations(ed, dialect, p);
+  // MCP sends a tool's arguments as a JSON object, always: saying so at the root accepts exactly the
+  // same arguments, and clients that require `type: "object"` there accept the tool.
+  if (p.rootObject && isArguments && isObject(ed.root) && !hasOwn(ed.root, 'type')) ed.add('/type', 'object', 'added-root-type', { profile: p.name });
+  if (p.metaSchema) dropInvalidAnnotations(ed, p);
   dropRejected(ed, dialect, declared.source, p);
   return { ops: ed.ops, notes: ed.notes };
 }
@@ -685,7 +689,7 @@ function dropRejected(ed: Editor, dialect: Dialect, source: 'declared' | 'assume
 
 
 /** Drops annotations whose value breaks the meta-schema (`"description": null`): no verdict depends on them. */
-function dropInvalidAnnotations(ed: Editor, dialect: Dialect, p: ClientProfile): void {
+function dropInvalidAnnotations(ed: Editor, p: ClientProfile): void {
   const nodes = indexNodes(ed.root);
   const drops: { path: string; keyword: string }[] = [];
   for (const e of metaSchemaErrors(ed.root)) {
@@ -698,5 +702,4 @@ function dropInvalidAnnotations(ed: Editor, dialect: Dialect, p: ClientProfile):
     drops.push({ path: e.path, keyword });
   }
   for (let i = drops.length - 1; i >= 0; i--) ed.remove(drops[i]!.path, 'dropped-invalid-annotation', { keyword: drops[i]!.keyword, dialect: p.dialect, profile: p.name });
-  void dialect;
 }
