@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adaptToClient, builtinProfiles, checkToolsForProfile, type ProfileFinding } from '../src/index.js';
+import { adaptToClient, builtinProfiles, checkToolsForProfile, presetForProfile, transformTools, type ProfileFinding } from '../src/index.js';
 
 const dir = join(import.meta.dirname, 'corpus');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
@@ -25,14 +25,18 @@ interface Row {
   changedBefore: number;
   changedAfter: number;
   left: Map<string, number>;
+  cappedTools: string[];
+  /** After the `safe` preset: bytes of the list before adapt-to-client, and what adapt-to-client added. */
+  presetBytes: number;
+  adaptCost: number;
   ms: number;
 }
 
 const rows: Row[] = [];
 for (const p of builtinProfiles) {
-  const row: Row = { profile: p.name, before: 0, after: 0, overCap: 0, changed: 0, capped: 0, recursive: 0, bytesBefore: 0, bytesAfter: 0, changedBefore: 0, changedAfter: 0, left: new Map(), ms: 0 };
+  const row: Row = { profile: p.name, before: 0, after: 0, overCap: 0, changed: 0, capped: 0, recursive: 0, bytesBefore: 0, bytesAfter: 0, changedBefore: 0, changedAfter: 0, left: new Map(), cappedTools: [], presetBytes: 0, adaptCost: 0, ms: 0 };
   const t0 = performance.now();
-  for (const { tools } of corpus) {
+  for (const { file, tools } of corpus) {
     const before = checkToolsForProfile(tools, p);
     const result = adaptToClient(tools, { profile: p.name });
     const after = checkToolsForProfile(result.tools, p);
@@ -47,9 +51,14 @@ for (const p of builtinProfiles) {
       row.changedBefore += t.before.bytes;
       row.changedAfter += t.after.bytes;
     }
+    for (const d of result.report.diagnostics) if (d.code === 'growth-capped') row.cappedTools.push(`${file} \`${d.tool}\`: ${d.message}`);
     row.capped += new Set(result.report.diagnostics.filter((d) => d.code === 'growth-capped').map((d) => d.toolIndex)).size;
     row.recursive += new Set(result.report.diagnostics.filter((d) => d.code === 'recursive-ref').map((d) => d.toolIndex)).size;
     for (const f of after) if (f.severity === 'error') row.left.set(f.code, (row.left.get(f.code) ?? 0) + 1);
+    const piped = transformTools(tools, { transforms: presetForProfile('safe', p.name) });
+    const adaptStat = piped.report.stats.transforms.find((t) => t.name === 'adapt-to-client')!;
+    row.adaptCost += -adaptStat.bytesSaved;
+    row.presetBytes += piped.report.stats.after.bytes + adaptStat.bytesSaved;
   }
   row.ms = Math.round(performance.now() - t0);
   rows.push(row);
@@ -72,6 +81,15 @@ for (const r of rows) {
   );
 }
 lines.push('');
+lines.push('## Byte cost of adaptation after the `safe` preset');
+lines.push('');
+lines.push('`transformTools(tools, { transforms: presetForProfile(\'safe\', profile) })`: the preset runs first (so definitions nothing');
+lines.push('uses are already gone), then `adapt-to-client`; this is what adaptation alone adds to the whole list.');
+lines.push('');
+lines.push('| profile | list bytes after the preset | added by adapt-to-client |');
+lines.push('|---|---:|---:|');
+for (const r of rows) lines.push(`| \`${r.profile}\` | ${r.presetBytes.toLocaleString('en')} | ${r.adaptCost >= 0 ? '+' : ''}${r.adaptCost.toLocaleString('en')} (${pct(r.presetBytes + r.adaptCost, r.presetBytes)}) |`);
+lines.push('');
 lines.push('## What is still rejected after adaptation (error findings by code)');
 lines.push('');
 lines.push('These change which arguments are valid (or are a tool\'s identity), so they are reported, never rewritten.');
@@ -80,6 +98,15 @@ for (const r of rows) {
   const left = [...r.left.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `\`${k}\` ${n}`);
   lines.push(`- \`${r.profile}\`: ${left.length === 0 ? 'nothing' : left.join(', ')}`);
 }
+lines.push('');
+lines.push('## Notes');
+lines.push('');
+lines.push('- For clients that cannot resolve references (`ref-free`, `gemini`) the changed tools shrink: once every reference is inlined, the');
+lines.push('  definitions (often a whole components inventory attached to every tool) are dead and removed. Run a preset first');
+lines.push('  (`presetForProfile`) and `prune-unreachable-defs` takes that share; the remaining cost is the inlined copies.');
+lines.push('- `kimi` and `openai-strict` grow where a target is copied into `$defs` so references can name it (`#/properties/…` references).');
+lines.push('- Tools left as they were because adapting them would pass the growth cap:');
+for (const r of rows) for (const t of r.cappedTools) lines.push(`  - \`${r.profile}\`: ${t}`);
 lines.push('');
 writeFileSync(join(import.meta.dirname, 'profiles.md'), lines.join('\n'));
 console.log(lines.join('\n'));
