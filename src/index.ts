@@ -71,5 +71,5 @@ export {
 export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
-export { presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
+export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
 export type { PresetForProfileOptions } from './profiles/preset-for-profile.js';

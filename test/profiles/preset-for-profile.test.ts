@@ -10,7 +10,16 @@ const fakeDedupe = defineTransform<object, undefined>({
   messages: { x: 'x' },
   apply() {},
 });
+const fakePromote = defineTransform<object, undefined>({
+  name: 'promote-common-params',
+  description: 'stand-in that would move shared parameter text into instructions',
+  safety: 'lossless',
+  defaultOptions: {},
+  messages: { x: 'x' },
+  apply() {},
+});
 const preset: Preset = definePreset('test', 'test preset', [...presetSafe.steps, fakeDedupe]);
+const withPromote: Preset = definePreset('test2', 'test preset', [...presetSafe.steps, fakePromote]);
 
 describe('presetForProfile', () => {
   it('leaves out reference-creating transforms for a client that cannot resolve references, then adapts', () => {
@@ -24,6 +33,12 @@ describe('presetForProfile', () => {
   it('keeps them for clients that resolve references', () => {
     for (const profile of ['mcp', 'openai-strict', 'kimi', 'claude']) {
       expect(resolveSteps(presetForProfile(preset, profile)).map(([t]) => t.name)).toEqual([...preset.steps.map((t) => t.name), 'adapt-to-client']);
+    }
+  });
+  it('leaves out transforms that write server instructions for clients that do not show them', () => {
+    expect(resolveSteps(presetForProfile(withPromote, 'mcp')).map(([t]) => t.name)).toEqual([...withPromote.steps.map((t) => t.name), 'adapt-to-client']);
+    for (const profile of ['claude', 'openai', 'gemini', 'kimi', 'ref-free']) {
+      expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
     }
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
