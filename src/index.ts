@@ -38,6 +38,8 @@ export type { ToolslimErrorCode } from './core/errors.js';
 // Transforms and presets
 export { builtinTransforms, pruneUnreachableDefs } from './transforms/index.js';
 export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
+export { adaptToClient } from './transforms/adapt-to-client.js';
+export type { AdaptToClientOptions } from './transforms/adapt-to-client.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 
 // Schema utilities
@@ -51,3 +53,23 @@ export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } f
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
 export { SCHEMA_SLOTS } from './mcp/types.js';
+
+// Client profiles
+export {
+  builtinProfiles,
+  defineProfile,
+  getProfile,
+  profileClaude,
+  profileGemini,
+  profileKimi,
+  profileMcp,
+  profileOpenai,
+  profileOpenaiStrict,
+  profileRefFree,
+  REFERENCE_MACHINERY,
+} from './profiles/profiles.js';
+export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
+export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
+export type { ProfileFinding, ToolFinding } from './profiles/check.js';
+export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
+export type { PresetForProfileOptions } from './profiles/preset-for-profile.js';

@@ -1,0 +1,264 @@
+/**
+ * What a client would reject of a `tools/list`, found before a user meets it as an error at run time.
+ * Reads a {@link ClientProfile} (data) and reports findings; changes nothing.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { locateTools, type ToolsInput } from '../core/input.js';
+import type { Severity } from '../core/report.js';
+import { toolName } from '../core/run.js';
+import { SCHEMA_SLOTS } from '../mcp/types.js';
+import { getDeclaredDialect } from '../schema/dialect.js';
+import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, isExtensionKeyword } from '../schema/keywords.js';
+import { appendPointer, hasOwn, isObject, parsePointer, getAt } from '../schema/pointer.js';
+import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
+import { walkSchema } from '../schema/walk.js';
+import { getProfile, type ClientProfile } from './profiles.js';
+
+/** One thing a client would reject (or, as a warning, advises against). */
+export interface ProfileFinding {
+  readonly severity: Severity;
+  /** Short kebab-case code: `ref-unsupported`, `keyword-rejected`, `tool-name`, … */
+  readonly code: string;
+  /** The tool's name (`""` for a finding about the whole list). */
+  readonly tool: string;
+  /** The tool's index, or -1 for a finding about the whole list (too many tools). */
+  readonly toolIndex: number;
+  /** JSON Pointer into the tools array (`/3/inputSchema/properties/a/$ref`). */
+  readonly path: string;
+  /** What was found and what the client expects. */
+  readonly message: string;
+}
+
+/** A finding about one tool, with its pointer relative to the tool (`/inputSchema/…`). */
+export interface ToolFinding {
+  readonly severity: Severity;
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * Everything `profile` (a name or a profile object; default `mcp`) would reject in `input` (a tools array,
+ * a `ListToolsResult`, a JSON-RPC response or a capture file), in tool order.
+ */
+export function checkToolsForProfile(input: ToolsInput, profile: string | ClientProfile = 'mcp'): ProfileFinding[] {
+  const p = getProfile(profile);
+  const { tools } = locateTools(input);
+  const out: ProfileFinding[] = [];
+  if (p.maxTools !== undefined && tools.length > p.maxTools) {
+    out.push({
+      severity: 'error',
+      code: 'tool-count',
+      tool: '',
+      toolIndex: -1,
+      path: '',
+      message: `Found ${tools.length} tools; \`${p.name}\` accepts at most ${p.maxTools} per request`,
+    });
+  }
+  for (let i = 0; i < tools.length; i++) {
+    const name = toolName(tools[i]);
+    const prefix = appendPointer('', i);
+    for (const f of checkToolForProfile(tools[i], p)) out.push({ severity: f.severity, code: f.code, tool: name, toolIndex: i, path: prefix + f.path, message: f.message });
+  }
+  return out;
+}
+
+/** What `profile` would reject in one tool; pointers are relative to the tool. */
+export function checkToolForProfile(tool: unknown, profile: string | ClientProfile): ToolFinding[] {
+  const p = getProfile(profile);
+  const out: ToolFinding[] = [];
+  if (!isObject(tool)) {
+    out.push({ severity: 'error', code: 'tool-invalid', path: '', message: 'Found a tool that is not an object' });
+    return out;
+  }
+  checkName(tool, p, out);
+  for (const slot of SCHEMA_SLOTS) {
+    if (!p.slots.includes(slot) || !hasOwn(tool, slot)) continue;
+    checkSchema(tool[slot], '/' + slot, p, out);
+  }
+  return out;
+}
+
+function checkName(tool: Record<string, unknown>, p: ClientProfile, out: ToolFinding[]): void {
+  const rule = p.toolName;
+  if (!rule) return;
+  const name = tool.name;
+  if (typeof name !== 'string' || name.length === 0) {
+    out.push({ severity: 'error', code: 'tool-name', path: '/name', message: `Found a tool without a name; \`${p.name}\` needs one matching \`${rule.pattern}\`` });
+    return;
+  }
+  if (name.length > rule.maxLength) {
+    out.push({ severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\` of ${name.length} characters; \`${p.name}\` accepts at most ${rule.maxLength}` });
+    return;
+  }
+  if (!new RegExp(rule.pattern, 'u').test(name)) {
+    out.push({ severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\`; \`${p.name}\` expects names matching \`${rule.pattern}\`` });
+  }
+}
+
+function checkSchema(schema: unknown, base: string, p: ClientProfile, out: ToolFinding[]): void {
+  if (!isObject(schema)) {
+    if (p.rootObject) out.push({ severity: 'error', code: 'root-not-object', path: base, message: `Found ${schema === null ? 'null' : typeof schema} as the schema; \`${p.name}\` expects an object schema with \`type: "object"\`` });
+    return;
+  }
+  if (p.rootObject && schema.type !== 'object') {
+    out.push({ severity: 'error', code: 'root-not-object', path: base, message: `Found root \`type\` ${JSON.stringify(schema.type) ?? 'missing'}; \`${p.name}\` expects \`"object"\`` });
+  }
+  if (p.rootCombinators === false) {
+    for (const k of ['anyOf', 'oneOf', 'allOf']) {
+      if (hasOwn(schema, k)) out.push({ severity: 'error', code: 'root-combinator', path: appendPointer(base, k), message: `Found \`${k}\` at the root; \`${p.name}\` expects a plain object schema there` });
+    }
+  }
+  if (p.metaSchema) checkMetaSchema(schema, base, p, out);
+  const dialect = getDeclaredDialect(schema, p.dialect).dialect;
+  const inventory = collectRefInventory(schema, dialect);
+  checkRefs(schema, inventory, base, p, out);
+  checkNodes(schema, base, p, out);
+}
+
+function checkRefs(schema: Record<string, unknown>, inventory: RefInventory, base: string, p: ClientProfile, out: ToolFinding[]): void {
+  for (const site of inventory.refs) {
+    if (!site.inSchema) continue;
+    const at = base + site.path;
+    const problem = refProblem(schema, inventory, site, p);
+    if (problem) out.push({ ...problem, path: at });
+    if (site.keyword === '$ref' && p.refSiblings !== 'any') {
+      const node = getAt(schema, parsePointer(site.schemaPath));
+      if (isObject(node)) {
+        const extra = Object.keys(node).filter((k) => k !== '$ref' && !(p.refSiblings as readonly string[]).includes(k));
+        if (extra.length > 0) {
+          out.push({
+            severity: 'error',
+            code: 'ref-sibling',
+            path: base + site.schemaPath,
+            message: `Found ${extra.map((k) => `\`${k}\``).join(', ')} beside \`$ref\` \`${site.ref}\`; \`${p.name}\` accepts only ${listOrNothing(p.refSiblings as readonly string[])} there`,
+          });
+        }
+      }
+    }
+  }
+}
+
+/** Why `profile` cannot use one reference, or undefined when it can. */
+export function refProblem(schema: unknown, inventory: RefInventory, site: RefSite, p: ClientProfile): Omit<ToolFinding, 'path'> | undefined {
+  const kw = `\`${site.keyword}\` \`${site.ref}\``;
+  if (p.refs === 'none') return { severity: 'error', code: 'ref-unsupported', message: `Found ${kw}; \`${p.name}\` cannot resolve references (expected none)` };
+  const resolution = resolveRefSite(schema, inventory, site);
+  if (resolution.status === 'unresolved' || resolution.status === 'undecidable') {
+    return { severity: 'error', code: 'ref-unresolvable', message: `Found ${kw}, which does not resolve (${resolution.reason}); expected a reference to a schema in the document` };
+  }
+  if (resolution.status === 'external') {
+    return { severity: p.refs === 'any' ? 'warning' : 'error', code: 'ref-external', message: `Found ${kw}, which names another document; \`${p.name}\` never fetches one` };
+  }
+  if (p.refs === 'top-level-defs-only') {
+    if (site.keyword !== '$ref' || !isTopLevelDefinitionPath(schema, resolution.path) || !/^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/.test(site.ref)) {
+      return { severity: 'error', code: 'ref-not-top-level', message: `Found ${kw}; \`${p.name}\` accepts only references to definitions at the top level (\`#/$defs/<name>\`) or to \`#\`` };
+    }
+  } else if (p.refs === 'defs-prefix-only') {
+    if (site.keyword !== '$ref' || !site.ref.startsWith('#/$defs/') || !resolution.path.startsWith('/$defs/')) {
+      return { severity: 'error', code: 'ref-not-defs-prefix', message: `Found ${kw}; \`${p.name}\` accepts only references that start with \`#/$defs/\`` };
+    }
+  }
+  return undefined;
+}
+
+/** `""` (the root) or `/$defs/<name>` / `/definitions/<name>` of the root. */
+export function isTopLevelDefinitionPath(schema: unknown, path: string): boolean {
+  if (path === '') return true;
+  const tokens = parsePointer(path);
+  return tokens.length === 2 && DEFINITIONS_KEYWORDS.includes(tokens[0]!) && isObject(schema) && hasOwn(schema, tokens[0]!);
+}
+
+function checkNodes(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+  const rejected = new Set(p.rejected);
+  const annotations = new Set(p.rejectedAnnotations);
+  const allowed = p.allowedKeywords ? new Set(p.allowedKeywords) : undefined;
+  const formats = p.formats ? new Set(p.formats) : undefined;
+  // Object-nesting depth, tracked with a stack of enclosing schema paths (the walk is preorder).
+  const stack: { path: string; depth: number }[] = [];
+  let depthReported = false;
+  walkSchema(schema, '', {
+    table: UNION_KEYWORDS,
+    onSchema(node, path) {
+      while (stack.length > 0 && !path.startsWith(stack[stack.length - 1]!.path + '/')) stack.pop();
+      if (!isObject(node)) return;
+      const isObj = isObjectSchema(node);
+      const depth = (stack.length > 0 ? stack[stack.length - 1]!.depth : 0) + (isObj ? 1 : 0);
+      stack.push({ path, depth });
+      const at = base + path;
+      if (p.maxDepth !== undefined && depth > p.maxDepth && !depthReported) {
+        depthReported = true;
+        out.push({ severity: 'error', code: 'depth-exceeded', path: at, message: `Found object schemas nested ${depth} levels deep; \`${p.name}\` accepts at most ${p.maxDepth}` });
+      }
+      for (const key of Object.keys(node)) {
+        if (rejected.has(key)) {
+          const role = annotations.has(key) ? 'annotation' : 'keyword';
+          out.push({ severity: 'error', code: 'keyword-rejected', path: appendPointer(at, key), message: `Found ${role} \`${key}\`; \`${p.name}\` rejects it` });
+        } else if (p.unknownKeywords === 'reject' && !UNION_KEYWORDS.has(key) && !(allowed?.has(key) ?? false)) {
+          out.push({ severity: 'error', code: 'keyword-unknown', path: appendPointer(at, key), message: `Found \`${key}\`${isExtensionKeyword(key) ? ' (an extension)' : ''}; \`${p.name}\` rejects fields it does not know` });
+        } else if (p.refs === 'none' && (DEFINITIONS_KEYWORDS.includes(key) || key === '$anchor' || key === '$dynamicAnchor' || key === '$recursiveAnchor')) {
+          out.push({ severity: 'error', code: 'defs-unsupported', path: appendPointer(at, key), message: `Found \`${key}\`; \`${p.name}\` cannot use definitions or anchors (expected every schema inline)` });
+        }
+      }
+      if (formats && typeof node.format === 'string' && !formats.has(node.format) && !rejected.has('format')) {
+        out.push({ severity: 'error', code: 'format-unsupported', path: appendPointer(at, 'format'), message: `Found \`format\` \`${node.format}\`; \`${p.name}\` accepts only ${[...formats].map((f) => `\`${f}\``).join(', ')}` });
+      }
+      if (p.strict && isObj) {
+        if (p.strict.closedObjects && node.additionalProperties !== false) {
+          out.push({ severity: 'error', code: 'strict-additional-properties', path: at, message: `Found an object schema without \`additionalProperties: false\`; \`${p.name}\` requires it on every object` });
+        }
+        if (p.strict.allPropertiesRequired && isObject(node.properties)) {
+          const required = Array.isArray(node.required) ? new Set(node.required) : new Set<unknown>();
+          const missing = Object.keys(node.properties).filter((k) => !required.has(k));
+          if (missing.length > 0) {
+            out.push({ severity: 'error', code: 'strict-required', path: at, message: `Found properties ${missing.map((k) => `\`${k}\``).join(', ')} not listed in \`required\`; \`${p.name}\` requires every property there` });
+          }
+        }
+      }
+    },
+  });
+}
+
+/** A schema that describes objects: `type` says `object`, or it has `properties`. */
+export function isObjectSchema(node: Record<string, unknown>): boolean {
+  const t = node.type;
+  return t === 'object' || (Array.isArray(t) && t.includes('object')) || (hasOwn(node, 'properties') && isObject(node.properties));
+}
+
+let metaValidator: (((data: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }) | undefined;
+
+/**
+ * Where `schema` breaks the JSON Schema 2020-12 meta-schema (one entry per place, in document order).
+ * Compiles the meta-schema once, on first use.
+ */
+export function metaSchemaErrors(schema: unknown): { readonly path: string; readonly message: string }[] {
+  if (!metaValidator) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
+    metaValidator = ajv.getSchema('https://json-schema.org/draft/2020-12/schema') as typeof metaValidator;
+    if (!metaValidator) return [];
+  }
+  if (metaValidator(schema)) return [];
+  const seen = new Set<string>();
+  const out: { path: string; message: string }[] = [];
+  for (const e of metaValidator.errors ?? []) {
+    if (seen.has(e.instancePath)) continue;
+    seen.add(e.instancePath);
+    out.push({ path: e.instancePath, message: e.message ?? 'invalid' });
+  }
+  return out;
+}
+
+function checkMetaSchema(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+  for (const e of metaSchemaErrors(schema).slice(0, 5)) {
+    out.push({
+      severity: 'error',
+      code: 'schema-invalid',
+      path: base + e.path,
+      message: `Found a value that is not valid JSON Schema 2020-12 here (${e.message}); \`${p.name}\` requires every schema to match the 2020-12 meta-schema`,
+    });
+  }
+}
+
+function listOrNothing(keys: readonly string[]): string {
+  return keys.length === 0 ? 'nothing' : keys.map((k) => `\`${k}\``).join(', ');
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { adaptToClient, definePreset, defineTransform, presetForProfile, presetSafe, resolveSteps, transformTools, type Preset } from '../../src/index.js';
+
+// A stand-in with the name the real transform will have (issue 4): presetForProfile matches by name.
+const fakeDedupe = defineTransform<object, undefined>({
+  name: 'dedupe-repeated-subtrees',
+  description: 'stand-in that turns every `properties` value into a reference',
+  safety: 'lossless',
+  defaultOptions: {},
+  messages: { x: 'x' },
+  apply() {},
+});
+const fakePromote = defineTransform<object, undefined>({
+  name: 'promote-common-params',
+  description: 'stand-in that would move shared parameter text into instructions',
+  safety: 'lossless',
+  defaultOptions: {},
+  messages: { x: 'x' },
+  apply() {},
+});
+const preset: Preset = definePreset('test', 'test preset', [...presetSafe.steps, fakeDedupe]);
+const withPromote: Preset = definePreset('test2', 'test preset', [...presetSafe.steps, fakePromote]);
+
+describe('presetForProfile', () => {
+  it('leaves out reference-creating transforms for a client that cannot resolve references, then adapts', () => {
+    for (const profile of ['ref-free', 'gemini']) {
+      const steps = resolveSteps(presetForProfile(preset, profile));
+      expect(steps.map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
+      expect(steps[steps.length - 1]![0]).toBe(adaptToClient);
+      expect(steps[steps.length - 1]![1]).toEqual({ profile });
+    }
+  });
+  it('keeps them for clients that resolve references', () => {
+    for (const profile of ['mcp', 'openai-strict', 'kimi', 'claude']) {
+      expect(resolveSteps(presetForProfile(preset, profile)).map(([t]) => t.name)).toEqual([...preset.steps.map((t) => t.name), 'adapt-to-client']);
+    }
+  });
+  it('leaves out transforms that write server instructions for clients that do not show them', () => {
+    expect(resolveSteps(presetForProfile(withPromote, 'mcp')).map(([t]) => t.name)).toEqual([...withPromote.steps.map((t) => t.name), 'adapt-to-client']);
+    for (const profile of ['claude', 'openai', 'gemini', 'kimi', 'ref-free']) {
+      expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
+    }
+  });
+  it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
+    const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
+    expect(steps.map(([, o]) => o)).toEqual([{ keep: ['A'] }, { profile: 'ref-free', growthCap: 3 }]);
+  });
+  it('accepts a preset by name and runs end to end', () => {
+    const tools = [{ name: 'a', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/X' } }, $defs: { X: { type: 'string' }, Unused: { type: 'number' } } } }];
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'ref-free') });
+    expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { x: { type: 'string' } } });
+    expect(r.report.diagnostics).toEqual([]);
+    expect(() => presetForProfile('prune-unreachable-defs', 'mcp')).toThrow(/not a preset/);
+  });
+});
