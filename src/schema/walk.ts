@@ -33,7 +33,11 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
   while (stack.length > 0) {
     const [node, path, keyword, parent] = stack.pop()!;
     if (onSchema && onSchema(node, path, keyword, parent) === false) continue;
-    if (!isObject(node)) continue;
+    if (!isObject(node)) {
+      // An array where a subschema belongs is not a schema; whatever it holds is data, like an unknown keyword's.
+      if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) onOpaque(keyword, node, path, parent);
+      continue;
+    }
     children.length = 0;
     for (const key of Object.keys(node)) {
       const value = node[key];
