@@ -5,11 +5,11 @@
  * what the sources give in this process.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transformTools } from '../src/index.js';
 import { CORPUS_DIR } from './helpers/corpus.js';
 
@@ -43,6 +43,14 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+const tempDirs: string[] = [];
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
+}
+
 /** dist/index.js when it is newer than every source file; otherwise a fresh JS-only build in a temp dir. */
 function builtLibrary(): string {
   const dist = join(ROOT, 'dist', 'index.js');
@@ -51,7 +59,7 @@ function builtLibrary(): string {
   } catch {
     // no dist yet
   }
-  const out = mkdtempSync(join(tmpdir(), 'toolslim-dist-'));
+  const out = tempDir('toolslim-dist-');
   execFileSync('npx', ['tsup', 'src/index.ts', '--format', 'esm', '--no-config', '--silent', '--out-dir', out], { cwd: ROOT, stdio: 'ignore' });
   return join(out, 'index.js');
 }
@@ -61,9 +69,13 @@ let script = '';
 
 beforeAll(() => {
   lib = builtLibrary();
-  script = join(mkdtempSync(join(tmpdir(), 'toolslim-child-')), 'child.mjs');
+  script = join(tempDir('toolslim-child-'), 'child.mjs');
   writeFileSync(script, CHILD);
 }, 120_000);
+
+afterAll(() => {
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function child(file: string, seed: number): Promise<string> {
   const { stdout } = await run(process.execPath, [`--random-seed=${seed}`, `--hash-seed=${seed}`, script, lib, join(CORPUS_DIR, file)], {
