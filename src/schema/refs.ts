@@ -100,6 +100,11 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
         }
       }
       const resource = scopes[scopes.length - 1]!.path;
+      // The other dialects' id keyword (`id` ↔ `$id`) as a plain-name anchor too: readers disagree on which
+      // key a mislabelled schema uses, and an extra anchor only ever keeps more.
+      const otherKey = idKey === 'id' ? '$id' : 'id';
+      const otherId = hasOwn(node, otherKey) ? node[otherKey] : undefined;
+      if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path, name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
       if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path, name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
       if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path, name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
       for (const keyword of REFERENCE_KEYWORDS) {

@@ -147,3 +147,14 @@ describe('findUnresolvedRefs', () => {
     expect(findUnresolvedRefs(schema, '2020-12').map((u) => u.site.path)).toEqual(['/properties/broken/$ref', '/properties/rel/$ref']);
   });
 });
+
+describe('mislabelled id keywords', () => {
+  it('a plain-name `$id: "#x"` in a draft-04 document (or `id: "#x"` elsewhere) is still an anchor', () => {
+    const d4 = { $schema: 'http://json-schema.org/draft-04/schema#', properties: { a: { $ref: '#x' } }, definitions: { X: { $id: '#x' } } };
+    const inv = collectRefInventory(d4, 'draft-04');
+    expect(inv.anchors.map((a) => [a.path, a.name, a.keyword])).toEqual([['/definitions/X', 'x', '$id']]);
+    expect(resolveRefSite(d4, inv, inv.refs[0]!)).toEqual({ status: 'resolved', path: '/definitions/X' });
+    const d7 = collectRefInventory({ definitions: { Y: { id: '#y' } } }, 'draft-07');
+    expect(d7.anchors.map((a) => [a.name, a.keyword])).toEqual([['y', 'id']]);
+  });
+});
