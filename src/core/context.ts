@@ -123,6 +123,8 @@ export class EditContext {
 
   /** Moves a value (removed at `from`, added at `path`). */
   move(from: string, path: string, code: string, data?: MessageData): void {
+    // Checked before anything is removed, so a refused move leaves the working copy as it was.
+    if (path === from || path.startsWith(from + '/')) throw new Error(`cannot move \`${from}\` into itself (\`${path}\`)`);
     const fromTokens = parsePointer(from);
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     let value: unknown;

@@ -121,6 +121,9 @@ describe('operations', () => {
     expect(() => ctx.add('/inputSchema/required/7', 'x', 'plain')).toThrow(/no array position/);
     expect(() => ctx.remove('/inputSchema/required/2', 'plain')).toThrow(/nothing at/);
     expect(() => ctx.remove('/inputSchema/required/01', 'plain')).toThrow(/nothing at/);
+    expect(() => ctx.move('/inputSchema/properties', '/inputSchema/properties/a/x', 'plain')).toThrow(/into itself/);
+    expect(() => ctx.move('/inputSchema/properties', '/inputSchema/properties', 'plain')).toThrow(/into itself/);
+    expect(Object.keys((ctx.root as Rec).inputSchema!)).toEqual(['type', 'properties', '$defs', 'required']);
     expect(ctx.changes).toEqual([]);
   });
 
