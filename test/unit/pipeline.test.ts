@@ -153,6 +153,40 @@ describe('errors and isolation', () => {
     expect(e.code).toBe('unknown-transform');
   });
 
+  it('a throwing prepare skips every tool for that transform; a throwing finish is an error diagnostic', () => {
+    const badPrepare = defineTransform<object, number>({
+      name: 'strip-badprepare',
+      description: 'Its whole-list analysis throws',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: {},
+      prepare: () => {
+        throw new Error('no analysis');
+      },
+      apply: () => undefined,
+    });
+    const badFinish = defineTransform<object, undefined>({
+      name: 'strip-badfinish',
+      description: 'Its finishing step throws',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: {},
+      apply: () => undefined,
+      finish: () => {
+        throw new Error('no finish');
+      },
+    });
+    const r = transformTools(tools(), { transforms: [badPrepare, badFinish, 'prune-unreachable-defs'] });
+    expect(r.report.skipped.map((s) => [s.toolIndex, s.transform, s.reason])).toEqual([
+      [0, 'strip-badprepare', 'prepare threw: no analysis'],
+      [1, 'strip-badprepare', 'prepare threw: no analysis'],
+    ]);
+    expect(r.report.diagnostics.map((d) => [d.severity, d.toolIndex, d.transform, d.code, d.message])).toEqual([['error', -1, 'strip-badfinish', 'finish-failed', 'finish threw: no finish']]);
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(thrown(() => transformTools(tools(), { transforms: [badPrepare], onError: 'throw' })).message).toMatch(/strip-badprepare: prepare threw: no analysis/);
+    expect(thrown(() => transformTools(tools(), { transforms: [badFinish], onError: 'throw' })).code).toBe('transform-failed');
+  });
+
   it('does not call the transform at all when options are invalid', () => {
     let calls = 0;
     const t = defineTransform({ name: 'strip-nothing', description: 'Counts calls only', safety: 'lossless', defaultOptions: { a: 1 }, messages: {}, apply: () => void calls++ });
