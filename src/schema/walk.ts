@@ -8,7 +8,11 @@ import { appendPointer, isObject } from './pointer.js';
  */
 export type SchemaVisitor = (node: unknown, path: string, keyword: string | undefined, parent: Record<string, unknown> | undefined) => void | boolean;
 
-/** Called for the value of every opaque keyword (data such as `enum`, and every unknown keyword). */
+/**
+ * Called for the value of every opaque keyword (data such as `enum`, and every unknown keyword), and for
+ * an array found where a subschema belongs (`not: [...]`, `anyOf: [[...]]`): `keyword` is the keyword that
+ * led there and `path` points at the array itself.
+ */
 export type OpaqueVisitor = (keyword: string, value: unknown, path: string, owner: Record<string, unknown>) => void;
 
 /** Options of {@link walkSchema}. */
