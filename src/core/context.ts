@@ -90,20 +90,16 @@ export class EditContext {
     this.changes.push({ op: 'remove', path, oldValue, code, message: this.#format(code, data) });
   }
 
-  /** Adds a value: a new object member (appended) or an array element (`-` appends). */
+  /**
+   * Adds a value: a new object member (appended) or an array element (`-` appends). The change records
+   * the element's actual index, never `-`, so the report can be inverted.
+   */
   add(path: string, value: unknown, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot add at the root');
     const [parent, key] = this.#parentOf(tokens, path, false);
-    if (Array.isArray(parent)) {
-      const i = key === '-' ? parent.length : Number(key);
-      if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
-      parent.splice(i, 0, value);
-    } else {
-      if (hasOwn(parent as object, key)) throw new Error(`\`${path}\` already exists`);
-      setOwn(parent, key, value);
-    }
-    this.changes.push({ op: 'add', path, value, code, message: this.#format(code, data) });
+    const at = this.#insert(parent, key, value, tokens, path);
+    this.changes.push({ op: 'add', path: at, value, code, message: this.#format(code, data) });
   }
 
   /**
@@ -127,6 +123,8 @@ export class EditContext {
 
   /** Moves a value (removed at `from`, added at `path`). */
   move(from: string, path: string, code: string, data?: MessageData): void {
+    // Checked before anything is removed, so a refused move leaves the working copy as it was.
+    if (path === from || path.startsWith(from + '/')) throw new Error(`cannot move \`${from}\` into itself (\`${path}\`)`);
     const fromTokens = parsePointer(from);
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     let value: unknown;
@@ -137,12 +135,21 @@ export class EditContext {
     }
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
-    if (Array.isArray(parent)) parent.splice(key === '-' ? parent.length : Number(key), 0, value);
-    else {
-      if (hasOwn(parent as object, key)) throw new Error(`\`${path}\` already exists`);
-      setOwn(parent, key, value);
+    const at = this.#insert(parent, key, value, tokens, path);
+    this.changes.push({ op: 'move', from, path: at, code, message: this.#format(code, data) });
+  }
+
+  /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
+  #insert(parent: object, key: string, value: unknown, tokens: readonly string[], path: string): string {
+    if (Array.isArray(parent)) {
+      const i = key === '-' ? parent.length : Number(key);
+      if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
+      parent.splice(i, 0, value);
+      return key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path;
     }
-    this.changes.push({ op: 'move', from, path, code, message: this.#format(code, data) });
+    if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
+    setOwn(parent, key, value);
+    return path;
   }
 
   /** Records a finding without changing anything. */

@@ -41,7 +41,10 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     const tokens = parsePointer(path);
     const parent = own(tokens.slice(0, -1));
     const key = tokens[tokens.length - 1]!;
-    if (Array.isArray(parent)) return parent.splice(Number(key), 1)[0];
+    if (Array.isArray(parent)) {
+      if (!isArrayIndex(key) || Number(key) >= parent.length) throw new ToolslimError('invalid-input', `patch: no array element at \`${path}\``);
+      return parent.splice(Number(key), 1)[0];
+    }
     if (!hasOwn(parent, key)) throw new ToolslimError('invalid-input', `patch: nothing to remove at \`${path}\``);
     const v = parent[key];
     delete parent[key];
@@ -56,8 +59,10 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     const parent = own(tokens.slice(0, -1));
     const key = tokens[tokens.length - 1]!;
     if (Array.isArray(parent)) {
-      if (replace) parent[Number(key)] = value;
-      else parent.splice(key === '-' ? parent.length : Number(key), 0, value);
+      const i = key === '-' && !replace ? parent.length : isArrayIndex(key) ? Number(key) : -1;
+      if (i < 0 || i > parent.length || (replace && i === parent.length)) throw new ToolslimError('invalid-input', `patch: no array position \`${path}\``);
+      if (replace) parent[i] = value;
+      else parent.splice(i, 0, value);
     } else setOwn(parent, key, value);
   };
   for (const op of operations) {
@@ -81,11 +86,19 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
   return root as T;
 }
 
-/** The operations that undo `operations` (apply them to the output to get the input back). */
+/**
+ * The operations that undo `operations` (apply them to the output to get the input back). Needs the
+ * `oldValue` of every `remove` and `replace` (a report's changes have it) and concrete array indices (a
+ * report never records `-`; the inverse of an `add` to an array's `-` fails when applied, rather than
+ * removing the wrong element).
+ */
 export function invertPatch(operations: readonly PatchOperation[]): PatchOperation[] {
   const out: PatchOperation[] = [];
   for (let i = operations.length - 1; i >= 0; i--) {
     const op = operations[i]!;
+    if ((op.op === 'remove' || op.op === 'replace') && !('oldValue' in op)) {
+      throw new ToolslimError('invalid-input', `patch: cannot invert \`${op.op}\` at \`${op.path}\` without its \`oldValue\``);
+    }
     if (op.op === 'add') out.push({ op: 'remove', path: op.path });
     else if (op.op === 'remove') out.push({ op: 'add', path: op.path, value: op.oldValue });
     else if (op.op === 'replace') out.push({ op: 'replace', path: op.path, value: op.oldValue });

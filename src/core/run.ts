@@ -78,13 +78,28 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
 
   for (const [transform, options] of resolved) {
     const t0 = now();
-    const state = transform.prepare ? transform.prepare(tools, options) : undefined;
+    // A throwing `prepare` (it reads the whole list, bad tools included) leaves every tool unchanged by this
+    // transform, named in `skipped`; the rest of the pipeline still runs.
+    let state: unknown;
+    let prepareFailure: string | undefined;
+    if (transform.prepare) {
+      try {
+        state = transform.prepare(tools, options);
+      } catch (e) {
+        prepareFailure = `prepare threw: ${(e as Error)?.message ?? String(e)}`;
+        if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${prepareFailure}`, { transform: transform.name });
+      }
+    }
     let count = 0;
     let toolsChanged = 0;
     let bytesSaved = 0;
     let tokensSaved = 0;
     for (let i = 0; i < n; i++) {
       if (!usable[i]) continue;
+      if (prepareFailure !== undefined) {
+        skipped.push({ tool: names[i]!, toolIndex: i, transform: transform.name, reason: prepareFailure });
+        continue;
+      }
       const tool = tools[i]!;
       const ctx = new EditContext(tool, transform.messages);
       let failure: string | undefined;
@@ -124,7 +139,16 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
         current[i] = size;
       }
     }
-    const extras: TransformExtras | undefined = transform.finish ? transform.finish(state, tools, options) : undefined;
+    let extras: TransformExtras | undefined;
+    if (transform.finish && prepareFailure === undefined) {
+      try {
+        extras = transform.finish(state, tools, options);
+      } catch (e) {
+        const message = `finish threw: ${(e as Error)?.message ?? String(e)}`;
+        if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${message}`, { transform: transform.name });
+        diagnostics.push({ severity: 'error', tool: '', toolIndex: -1, transform: transform.name, code: 'finish-failed', path: '', message });
+      }
+    }
     if (extras?.instructions) instructions = instructions ? `${instructions}\n\n${extras.instructions}` : extras.instructions;
     const stat: TransformStats = { name: transform.name, changes: count, toolsChanged, bytesSaved, timeMs: round(now() - t0) };
     transformStats.push(tokenizer ? { ...stat, tokensSaved } : stat);

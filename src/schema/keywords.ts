@@ -45,8 +45,9 @@ const ROWS: readonly Row[] = [
   ['$id', 'id', 'core', '', 'opaque', 'opaque', 'opaque', 'opaque'],
   ['$ref', 'ref', 'core', 'opaque', 'opaque', 'opaque', 'opaque', 'opaque'],
   ['$anchor', 'anchor', 'core', '', '', '', 'opaque', 'opaque'],
-  ['$recursiveRef', 'recursive-ref', 'core', '', '', '', 'opaque', ''],
-  ['$recursiveAnchor', 'recursive-anchor', 'core', '', '', '', 'opaque', ''],
+  // 2020-12 replaced these with `$dynamic*`, but its meta-schema still describes them (and ajv evaluates them)
+  ['$recursiveRef', 'recursive-ref', 'core', '', '', '', 'opaque', 'opaque'],
+  ['$recursiveAnchor', 'recursive-anchor', 'core', '', '', '', 'opaque', 'opaque'],
   ['$dynamicRef', 'dynamic-ref', 'core', '', '', '', '', 'opaque'],
   ['$dynamicAnchor', 'dynamic-anchor', 'core', '', '', '', '', 'opaque'],
   ['$vocabulary', 'vocabulary', 'core', '', '', '', 'opaque', 'opaque'],
@@ -69,7 +70,8 @@ const ROWS: readonly Row[] = [
   ['properties', 'properties', 'applicator', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap'],
   ['patternProperties', 'pattern-properties', 'applicator', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap', 'schemaMap'],
   ['additionalProperties', 'additional-properties', 'applicator', 'schema', 'schema', 'schema', 'schema', 'schema'],
-  ['dependencies', 'dependencies', 'applicator', 'schemaOrStrings', 'schemaOrStrings', 'schemaOrStrings', '', ''],
+  // split into dependentSchemas/dependentRequired in 2019-09; both later meta-schemas still describe it and ajv evaluates it
+  ['dependencies', 'dependencies', 'applicator', 'schemaOrStrings', 'schemaOrStrings', 'schemaOrStrings', 'schemaOrStrings', 'schemaOrStrings'],
   ['dependentSchemas', 'dependent-schemas', 'applicator', '', '', '', 'schemaMap', 'schemaMap'],
   ['propertyNames', 'property-names', 'applicator', '', 'schema', 'schema', 'schema', 'schema'],
   ['unevaluatedItems', 'unevaluated-items', 'applicator', '', '', '', 'schema', 'schema'],

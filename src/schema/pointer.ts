@@ -102,6 +102,8 @@ export type ParsedRef =
  * fragment are decoded; a malformed escape or pointer is `invalid`.
  */
 export function parseRef(ref: string): ParsedRef {
+  // An empty reference names the current document (RFC 3986 §4.4), like `#`.
+  if (ref === '') return { kind: 'pointer', tokens: [] };
   const hash = ref.indexOf('#');
   if (hash !== 0) {
     return { kind: 'external', uri: hash === -1 ? ref : ref.slice(0, hash), fragment: hash === -1 ? '' : ref.slice(hash + 1) };
@@ -125,6 +127,21 @@ export function parseFragment(fragment: string): ParsedRef {
     }
   }
   return { kind: 'anchor', name: decoded };
+}
+
+/**
+ * Reads a `$ref` fragment the way ajv does: split on `/` first, then percent-decode and unescape each
+ * token. Differs from {@link parseFragment} (RFC 6901 §6: decode, then split) only when the fragment holds
+ * an encoded `/` (`%2F`). Returns undefined when the fragment is not a pointer, has no percent-escape, or
+ * is malformed.
+ */
+export function parsePointerTokenwise(fragment: string): string[] | undefined {
+  if (fragment.charCodeAt(0) !== 47 /* / */ || fragment.indexOf('%') === -1) return undefined;
+  try {
+    return fragment.slice(1).split('/').map((t) => unescapeToken(decodeURIComponent(t)));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -68,8 +68,9 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
 
   const scanData = (value: unknown, path: string, resource: string) => {
     walkJson(value, path, (v, p) => {
-      if (isObject(v) && hasOwn(v, '$ref') && typeof v.$ref === 'string') {
-        refs.push({ path: p + '/$ref', schemaPath: p, keyword: '$ref', ref: v.$ref, inSchema: false, resource });
+      if (!isObject(v)) return;
+      for (const keyword of REFERENCE_KEYWORDS) {
+        if (hasOwn(v, keyword) && typeof v[keyword] === 'string') refs.push({ path: p + '/' + keyword, schemaPath: p, keyword, ref: v[keyword] as string, inSchema: false, resource });
       }
     });
   };
@@ -78,7 +79,16 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     table: UNION_KEYWORDS,
     onSchema(node, path) {
       while (scopes.length > 1 && !isWithin(path, scopes[scopes.length - 1]!.path)) scopes.pop();
-      if (!isObject(node)) return;
+      if (!isObject(node)) {
+        // `"properties": { "$ref": "#/…" }`: a map of subschemas that is itself `$ref`-shaped (a common
+        // mistake); not a schema, but conservatively its target is kept like a reference found in data.
+        const slash = path.lastIndexOf('/');
+        const keyword = path.slice(slash + 1);
+        if (typeof node === 'string' && slash > 0 && REFERENCE_KEYWORDS.includes(keyword)) {
+          refs.push({ path, schemaPath: path.slice(0, slash), keyword, ref: node, inSchema: false, resource: scopes[scopes.length - 1]!.path });
+        }
+        return;
+      }
       const idValue = hasOwn(node, idKey) ? node[idKey] : undefined;
       if (typeof idValue === 'string') {
         if (idValue.startsWith('#')) {
@@ -90,6 +100,11 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
         }
       }
       const resource = scopes[scopes.length - 1]!.path;
+      // The other dialects' id keyword (`id` ↔ `$id`) as a plain-name anchor too: readers disagree on which
+      // key a mislabelled schema uses, and an extra anchor only ever keeps more.
+      const otherKey = idKey === 'id' ? '$id' : 'id';
+      const otherId = hasOwn(node, otherKey) ? node[otherKey] : undefined;
+      if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path, name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
       if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path, name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
       if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path, name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
       for (const keyword of REFERENCE_KEYWORDS) {

@@ -8,7 +8,11 @@ import { appendPointer, isObject } from './pointer.js';
  */
 export type SchemaVisitor = (node: unknown, path: string, keyword: string | undefined, parent: Record<string, unknown> | undefined) => void | boolean;
 
-/** Called for the value of every opaque keyword (data such as `enum`, and every unknown keyword). */
+/**
+ * Called for the value of every opaque keyword (data such as `enum`, and every unknown keyword), and for
+ * an array found where a subschema belongs (`not: [...]`, `anyOf: [[...]]`): `keyword` is the keyword that
+ * led there and `path` points at the array itself.
+ */
 export type OpaqueVisitor = (keyword: string, value: unknown, path: string, owner: Record<string, unknown>) => void;
 
 /** Options of {@link walkSchema}. */
@@ -33,7 +37,11 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
   while (stack.length > 0) {
     const [node, path, keyword, parent] = stack.pop()!;
     if (onSchema && onSchema(node, path, keyword, parent) === false) continue;
-    if (!isObject(node)) continue;
+    if (!isObject(node)) {
+      // An array where a subschema belongs is not a schema; whatever it holds is data, like an unknown keyword's.
+      if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) onOpaque(keyword, node, path, parent);
+      continue;
+    }
     children.length = 0;
     for (const key of Object.keys(node)) {
       const value = node[key];

@@ -3,7 +3,7 @@ import type { EditContext } from '../core/context.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, parseRef } from '../schema/pointer.js';
+import { appendPointer, hasOwn, isObject, parsePointerTokenwise, parseRef } from '../schema/pointer.js';
 import { collectRefInventory, definitionOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 
 /** Options of {@link pruneUnreachableDefs}. */
@@ -45,7 +45,7 @@ export const pruneUnreachableDefs = defineTransform<PruneUnreachableDefsOptions,
 function pruneDocument(schema: Record<string, unknown>, base: string, ctx: EditContext, keep: ReadonlySet<string>): void {
   const containers = DEFINITIONS_KEYWORDS.filter((k) => hasOwn(schema, k) && isObject(schema[k]));
   if (containers.length === 0) return;
-  const reached = findReachedDefinitions(schema);
+  const reached = findReachedDefinitions(schema, keep);
   if ('undecidable' in reached) {
     const { site, reason } = reached.undecidable;
     ctx.report('info', 'undecidable', base + site.path, { ref: site.ref, at: base + site.path, reason });
@@ -54,15 +54,19 @@ function pruneDocument(schema: Record<string, unknown>, base: string, ctx: EditC
   for (const container of containers) {
     const defs = schema[container] as Record<string, unknown>;
     for (const name of Object.keys(defs)) {
-      if (keep.has(name) || reached.keys.has(defKey(container, name))) continue;
+      if (reached.keys.has(defKey(container, name))) continue;
       ctx.remove(appendPointer(appendPointer(base, container), name), 'removed', { name, container });
     }
   }
 }
 
-/** The root definitions a schema's references can reach, or the first reference that makes it undecidable. */
+/**
+ * The root definitions a schema's references can reach (from outside the definitions, from embedded
+ * resources and from the definitions named in `keep`), or the first reference that makes it undecidable.
+ */
 export function findReachedDefinitions(
   schema: Record<string, unknown>,
+  keep: ReadonlySet<string> = new Set(),
 ): { readonly keys: ReadonlySet<string> } | { readonly undecidable: { readonly site: RefSite; readonly reason: string } } {
   const inventory = collectRefInventory(schema, getDeclaredDialect(schema).dialect);
   const byDef = new Map<string, RefSite[]>();
@@ -89,6 +93,12 @@ export function findReachedDefinitions(
   for (const resource of inventory.resources) {
     const def = definitionOf(schema, resource.path);
     if (def) reach(defKey(def[0], def[1]));
+  }
+  // Definitions kept by option stay, and so does everything they reference.
+  for (const name of keep) {
+    for (const c of DEFINITIONS_KEYWORDS) {
+      if (hasOwn(schema, c) && isObject(schema[c]) && hasOwn(schema[c] as object, name)) reach(defKey(c, name));
+    }
   }
   while (queue.length > 0) {
     const site = queue.pop()!;
@@ -126,10 +136,15 @@ function targetsOf(schema: Record<string, unknown>, inventory: RefInventory, sit
     // Read against the document root too, whatever resource the reference sits in: a reader that ignores
     // an embedded `$id` would look there.
     addPath(pointerFrom(parsed.tokens));
+    // ajv splits the fragment before percent-decoding each token (RFC 6901 decodes first): where the two
+    // readings differ (`%2F`), keep both targets.
+    const tokenwise = parsePointerTokenwise(site.ref.slice(1));
+    if (tokenwise !== undefined) addPath(pointerFrom(tokenwise));
   }
   const resolution = resolveRefSite(schema, inventory, site);
   if (resolution.status === 'resolved') addPath(resolution.path);
-  else if (resolution.status === 'undecidable' && site.inSchema) return { undecidable: resolution.reason };
+  // A `$ref`-shaped value in data is treated like a reference here too: its target must be decidable.
+  else if (resolution.status === 'undecidable') return { undecidable: resolution.reason };
   return { keys };
 }
 

@@ -1,0 +1,176 @@
+import jsonPatch from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { EditContext } from '../../src/index.js';
+import { shallowCopy } from '../../src/core/context.js';
+import { deepFreeze, jsonClone } from '../helpers/freeze.js';
+
+const MESSAGES = { removed: 'Removed `{name}` from `{container}`', renamed: 'Renamed to `{to}`', plain: 'Did a thing' };
+
+function tool() {
+  return deepFreeze({
+    name: 't',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      $defs: { A: { type: 'string' }, B: { type: 'integer' }, C: {} },
+      required: ['a', 'b'],
+    },
+    annotations: { readOnlyHint: true },
+  });
+}
+
+type Rec = Record<string, Record<string, unknown>>;
+
+function replay(input: unknown, ctx: EditContext): unknown {
+  const ops = ctx.changes.map(({ op, path, from, value }) => (op === 'move' ? { op, path, from } : op === 'remove' ? { op, path } : { op, path, value })) as jsonPatch.Operation[];
+  return jsonPatch.applyPatch(jsonClone(input), jsonClone(ops), true, false).newDocument;
+}
+
+describe('copy-on-write', () => {
+  it('copies only the containers on the edited path; siblings stay shared; the input is untouched', () => {
+    const input = tool();
+    const text = JSON.stringify(input);
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.remove('/inputSchema/$defs/B', 'removed', { name: 'B', container: '$defs' });
+    const root = ctx.root as Rec;
+    expect(root).not.toBe(input);
+    expect(root.inputSchema).not.toBe(input.inputSchema);
+    expect(root.inputSchema!.$defs).not.toBe(input.inputSchema.$defs);
+    expect(root.inputSchema!.properties).toBe(input.inputSchema.properties);
+    expect(root.inputSchema!.required).toBe(input.inputSchema.required);
+    expect((root.inputSchema!.$defs as Rec).A).toBe(input.inputSchema.$defs.A);
+    expect(root.annotations).toBe(input.annotations);
+    expect(JSON.stringify(input)).toBe(text);
+    expect(Object.keys(root.inputSchema!.$defs as object)).toEqual(['A', 'C']);
+  });
+
+  it('copies a container once, however many edits go through it', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.remove('/inputSchema/$defs/A', 'plain');
+    const defs = (ctx.root as Rec).inputSchema!.$defs;
+    ctx.remove('/inputSchema/$defs/C', 'plain');
+    expect((ctx.root as Rec).inputSchema!.$defs).toBe(defs);
+    expect(Object.keys(defs as object)).toEqual(['B']);
+    expect(ctx.changed).toBe(true);
+  });
+
+  it('keeps the input as the root when nothing is edited', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.report('info', 'plain', '/inputSchema');
+    expect(ctx.root).toBe(input);
+    expect(ctx.changed).toBe(false);
+    expect(ctx.diagnostics).toEqual([{ severity: 'info', code: 'plain', path: '/inputSchema', message: 'Did a thing' }]);
+  });
+});
+
+describe('operations', () => {
+  it('record RFC 6902 operations that fast-json-patch replays to the same result', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.replace('/inputSchema/properties/a/type', 'integer', 'plain');
+    ctx.add('/inputSchema/properties/c', { type: 'null' }, 'plain');
+    ctx.add('/inputSchema/required/-', 'c', 'plain');
+    ctx.add('/inputSchema/required/0', 'first', 'plain');
+    ctx.remove('/inputSchema/required/1', 'plain');
+    ctx.move('/inputSchema/$defs/C', '/inputSchema/properties/d', 'plain');
+    ctx.rename('/inputSchema/$defs/A', 'Alpha', 'renamed', { to: 'Alpha' });
+    ctx.replace('/annotations', { title: 'T' }, 'plain');
+    expect(ctx.changes.map(({ op, path, from }) => (from === undefined ? [op, path] : [op, path, from]))).toEqual([
+      ['replace', '/inputSchema/properties/a/type'],
+      ['add', '/inputSchema/properties/c'],
+      ['add', '/inputSchema/required/2'], // the index `-` stood for, so the report can be inverted
+      ['add', '/inputSchema/required/0'],
+      ['remove', '/inputSchema/required/1'],
+      ['move', '/inputSchema/properties/d', '/inputSchema/$defs/C'],
+      ['move', '/inputSchema/$defs/Alpha', '/inputSchema/$defs/A'],
+      ['replace', '/annotations'],
+    ]);
+    expect(ctx.changes[0]!.oldValue).toBe('string');
+    expect(ctx.changes[4]!.oldValue).toBe('a');
+    expect(ctx.changes[7]!.oldValue).toBe(input.annotations);
+    expect(replay(input, ctx)).toEqual(jsonClone(ctx.root));
+    const s = (ctx.root as Rec).inputSchema!;
+    expect(s.required).toEqual(['first', 'b', 'c']);
+    expect(Object.keys(s.properties as object)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('rename keeps the member’s position among its siblings', () => {
+    const ctx = new EditContext(tool(), MESSAGES);
+    ctx.rename('/inputSchema/$defs/B', 'Beta', 'renamed', { to: 'Beta' });
+    expect(Object.keys((ctx.root as Rec).inputSchema!.$defs as object)).toEqual(['A', 'Beta', 'C']);
+    expect(ctx.changes[0]!.message).toBe('Renamed to `Beta`');
+    expect(() => ctx.rename('/inputSchema/$defs/A', 'C', 'renamed')).toThrow(/already exists/);
+    expect(() => ctx.rename('/inputSchema/$defs/Nope', 'X', 'renamed')).toThrow(/nothing at/);
+  });
+
+  it('fills message placeholders; unknown codes and missing data stay visible', () => {
+    const ctx = new EditContext(tool(), MESSAGES);
+    ctx.remove('/inputSchema/$defs/A', 'removed', { name: 'A' });
+    ctx.remove('/inputSchema/$defs/B', 'no-such-code');
+    expect(ctx.changes.map((c) => c.message)).toEqual(['Removed `A` from `{container}`', 'no-such-code']);
+  });
+
+  it('refuses impossible edits with the pointer in the message', () => {
+    const ctx = new EditContext(tool(), MESSAGES);
+    expect(() => ctx.remove('', 'plain')).toThrow(/root/);
+    expect(() => ctx.remove('/inputSchema/nope', 'plain')).toThrow(/`\/inputSchema\/nope`/);
+    expect(() => ctx.replace('/inputSchema/nope/x', 1, 'plain')).toThrow(/nothing at/);
+    expect(() => ctx.add('/inputSchema/type', 'x', 'plain')).toThrow(/already exists/);
+    expect(() => ctx.add('/inputSchema/required/7', 'x', 'plain')).toThrow(/no array position/);
+    expect(() => ctx.remove('/inputSchema/required/2', 'plain')).toThrow(/nothing at/);
+    expect(() => ctx.remove('/inputSchema/required/01', 'plain')).toThrow(/nothing at/);
+    expect(() => ctx.move('/inputSchema/properties', '/inputSchema/properties/a/x', 'plain')).toThrow(/into itself/);
+    expect(() => ctx.move('/inputSchema/properties', '/inputSchema/properties', 'plain')).toThrow(/into itself/);
+    expect(Object.keys((ctx.root as Rec).inputSchema!)).toEqual(['type', 'properties', '$defs', 'required']);
+    expect(ctx.changes).toEqual([]);
+  });
+
+  it('replace at the root swaps the whole working copy', () => {
+    const ctx = new EditContext(tool(), MESSAGES);
+    ctx.replace('', { name: 'new' }, 'plain');
+    expect(ctx.root).toEqual({ name: 'new' });
+  });
+
+  it('get reads own properties of the working copy only', () => {
+    const ctx = new EditContext(tool(), MESSAGES);
+    expect(ctx.get('/inputSchema/required/1')).toBe('b');
+    expect(ctx.get('/inputSchema/constructor')).toBeUndefined();
+    expect(ctx.get('/inputSchema/__proto__')).toBeUndefined();
+    expect(ctx.get('/inputSchema/required/length')).toBeUndefined();
+  });
+});
+
+describe('__proto__ is data', () => {
+  it('adds, replaces and removes `__proto__` members as own properties; Object.prototype is untouched', () => {
+    const input = deepFreeze(JSON.parse('{"inputSchema":{"properties":{"__proto__":{"type":"string"}},"$defs":{}}}'));
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.add('/inputSchema/$defs/__proto__', { polluted: true }, 'plain');
+    ctx.replace('/inputSchema/properties/__proto__/type', 'number', 'plain');
+    ctx.add('/inputSchema/properties/__proto__/polluted', true, 'plain');
+    const root = ctx.root as Rec;
+    const defs = root.inputSchema!.$defs as Record<string, unknown>;
+    expect(Object.keys(defs)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(defs)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf((root.inputSchema!.properties as object))).toBe(Object.prototype);
+    expect(JSON.stringify(root)).toBe('{"inputSchema":{"properties":{"__proto__":{"type":"number","polluted":true}},"$defs":{"__proto__":{"polluted":true}}}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    ctx.rename('/inputSchema/$defs/__proto__', 'safe', 'plain');
+    expect(Object.keys(defs)).toEqual(['safe']);
+    ctx.rename('/inputSchema/$defs/safe', '__proto__', 'plain');
+    expect(Object.keys(defs)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(defs)).toBe(Object.prototype);
+    ctx.remove('/inputSchema/$defs/__proto__', 'plain');
+    expect(Object.keys(defs)).toEqual([]);
+  });
+
+  it('shallowCopy keeps key order and own `__proto__` members', () => {
+    const src = JSON.parse('{"b":1,"__proto__":{"x":1},"a":2}');
+    const copy = shallowCopy(src);
+    expect(Object.keys(copy)).toEqual(['b', '__proto__', 'a']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(src));
+  });
+});

@@ -1,0 +1,301 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defineTransform,
+  presetLossless,
+  presetSafe,
+  pruneSchemaDefs,
+  pruneUnreachableDefs,
+  ToolslimError,
+  transformTools,
+  type McpTool,
+} from '../../src/index.js';
+import { deepFreeze, jsonClone } from '../helpers/freeze.js';
+
+const schemaWithDead = () => ({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' }, Dead: { type: 'null' } } });
+const tools = (): McpTool[] => deepFreeze([
+  { name: 'one', inputSchema: schemaWithDead() },
+  { name: 'two', inputSchema: { type: 'object' } },
+]);
+const PRUNED = { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' } } };
+
+function thrown(fn: () => unknown): ToolslimError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ToolslimError);
+    return e as ToolslimError;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('envelopes', () => {
+  it('a tools array', () => {
+    const input = tools();
+    const r = transformTools(input);
+    expect(r.output).toBe(r.tools);
+    expect(r.tools).not.toBe(input);
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(r.tools[1]).toBe(input[1]);
+  });
+
+  it('a ListToolsResult keeps nextCursor and key order', () => {
+    const input = deepFreeze({ tools: tools(), nextCursor: 'c1', _meta: { x: 1 } });
+    const r = transformTools(input);
+    const out = r.output as typeof input;
+    expect(Object.keys(out)).toEqual(['tools', 'nextCursor', '_meta']);
+    expect(out.tools).toBe(r.tools);
+    expect(out.nextCursor).toBe('c1');
+    expect(out._meta).toBe(input._meta);
+  });
+
+  it('a JSON-RPC response', () => {
+    const input = deepFreeze({ jsonrpc: '2.0', id: 7, result: { tools: tools(), nextCursor: 'n' } });
+    const out = transformTools(input).output as typeof input;
+    expect(Object.keys(out)).toEqual(['jsonrpc', 'id', 'result']);
+    expect(out.id).toBe(7);
+    expect(out.result.nextCursor).toBe('n');
+    expect(out.result.tools[0]!.inputSchema).toEqual(PRUNED);
+  });
+
+  it('a capture file', () => {
+    const input = deepFreeze({ server: { package: 'p', version: '1' }, initialize: { a: 1 }, toolsList: { tools: tools() } });
+    const out = transformTools(input).output as typeof input;
+    expect(Object.keys(out)).toEqual(['server', 'initialize', 'toolsList']);
+    expect(out.server).toBe(input.server);
+    expect(out.toolsList.tools[0]!.inputSchema).toEqual(PRUNED);
+  });
+
+  it('a transform called alone accepts the same envelopes', () => {
+    const input = deepFreeze({ jsonrpc: '2.0', id: 1, result: { tools: tools() } });
+    const r = pruneUnreachableDefs(input);
+    expect((r.output as typeof input).result.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(r.report.changes.map((c) => c.path)).toEqual(['/0/inputSchema/$defs/Dead']);
+  });
+
+  it('rejects what is not a tools list, saying what it found and where', () => {
+    expect(thrown(() => transformTools(deepFreeze({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } }))).message).toMatch(/JSON-RPC error/);
+    const e = thrown(() => transformTools({ tools: 'nope' } as never));
+    expect(e.code).toBe('invalid-input');
+    expect(e.path).toBe('/tools');
+    expect(thrown(() => transformTools(42 as never)).message).toMatch(/a number/);
+    expect(thrown(() => transformTools({ something: [] } as never)).message).toMatch(/expected a tools array/);
+  });
+});
+
+describe('errors and isolation', () => {
+  const explode = defineTransform<{ victim: string }, undefined>({
+    name: 'strip-explosive',
+    description: 'Throws on one tool, edits the others',
+    safety: 'lossless',
+    defaultOptions: { victim: 'one' },
+    messages: { touched: 'Touched `{name}`' },
+    apply(doc, ctx, options) {
+      if (doc.name === options.victim) throw new Error('boom');
+      ctx.add('/x-touched', true, 'touched', { name: doc.name });
+    },
+  });
+
+  it('onError report: a throwing transform skips only that tool', () => {
+    const input = tools();
+    const r = transformTools(input, { transforms: [explode] });
+    expect(r.report.skipped).toEqual([{ tool: 'one', toolIndex: 0, transform: 'strip-explosive', reason: 'threw: boom' }]);
+    expect(r.tools[0]).toBe(input[0]);
+    expect(r.tools[1]).toEqual({ name: 'two', inputSchema: { type: 'object' }, 'x-touched': true });
+    expect(r.report.changes.map((c) => [c.path, c.tool, c.transform, c.code, c.message])).toEqual([['/1/x-touched', 'two', 'strip-explosive', 'touched', 'Touched `two`']]);
+  });
+
+  it('onError report: later steps still run on the skipped tool', () => {
+    const r = transformTools(tools(), { transforms: [explode, 'prune-unreachable-defs'] });
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+  });
+
+  it('onError throw: the run throws, naming tool and transform', () => {
+    const e = thrown(() => transformTools(tools(), { transforms: [explode], onError: 'throw' }));
+    expect(e.code).toBe('transform-failed');
+    expect(e.tool).toBe('one');
+    expect(e.transform).toBe('strip-explosive');
+    expect(e.message).toMatch(/strip-explosive.*`one`.*boom/);
+  });
+
+  it('a broken post-condition (a $ref left dangling) skips the tool with the reason', () => {
+    const vandal = defineTransform({
+      name: 'prune-everything',
+      description: 'Removes every definition, needed or not',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: { gone: 'Removed' },
+      apply(doc, ctx) {
+        if (doc.name === 'one') ctx.remove('/inputSchema/$defs/A', 'gone');
+      },
+    });
+    const input = tools();
+    const r = transformTools(input, { transforms: [vandal] });
+    expect(r.tools[0]).toBe(input[0]);
+    expect(JSON.stringify(r.tools)).toBe(JSON.stringify(tools()));
+    expect(r.report.changes).toEqual([]);
+    expect(r.report.skipped).toHaveLength(1);
+    expect(r.report.skipped[0]!.reason).toMatch(/#\/\$defs\/A.*\/inputSchema\/properties\/a\/\$ref/);
+  });
+
+  it('unknown options and unknown transforms are errors that name them', () => {
+    let e = thrown(() => transformTools(tools(), { transforms: [['prune-unreachable-defs', { kep: ['x'] }]] }));
+    expect(e.code).toBe('invalid-option');
+    expect(e.message).toMatch(/`kep`/);
+    expect(e.message).toMatch(/keep/);
+    e = thrown(() => transformTools(tools(), { transforms: ['prune-unreachable-def'] }));
+    expect(e.code).toBe('unknown-transform');
+    expect(e.message).toMatch(/`prune-unreachable-def`/);
+    e = thrown(() => pruneUnreachableDefs(tools(), { keep: 'A' as never }));
+    expect(e.message).toMatch(/`keep`/);
+    e = thrown(() => pruneUnreachableDefs(tools(), { slots: ['input'] as never }));
+    expect(e.message).toMatch(/`slots`/);
+    e = thrown(() => transformTools(tools(), { transforms: [{} as never] }));
+    expect(e.code).toBe('unknown-transform');
+  });
+
+  it('a throwing prepare skips every tool for that transform; a throwing finish is an error diagnostic', () => {
+    const badPrepare = defineTransform<object, number>({
+      name: 'strip-badprepare',
+      description: 'Its whole-list analysis throws',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: {},
+      prepare: () => {
+        throw new Error('no analysis');
+      },
+      apply: () => undefined,
+    });
+    const badFinish = defineTransform<object, undefined>({
+      name: 'strip-badfinish',
+      description: 'Its finishing step throws',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: {},
+      apply: () => undefined,
+      finish: () => {
+        throw new Error('no finish');
+      },
+    });
+    const r = transformTools(tools(), { transforms: [badPrepare, badFinish, 'prune-unreachable-defs'] });
+    expect(r.report.skipped.map((s) => [s.toolIndex, s.transform, s.reason])).toEqual([
+      [0, 'strip-badprepare', 'prepare threw: no analysis'],
+      [1, 'strip-badprepare', 'prepare threw: no analysis'],
+    ]);
+    expect(r.report.diagnostics.map((d) => [d.severity, d.toolIndex, d.transform, d.code, d.message])).toEqual([['error', -1, 'strip-badfinish', 'finish-failed', 'finish threw: no finish']]);
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(thrown(() => transformTools(tools(), { transforms: [badPrepare], onError: 'throw' })).message).toMatch(/strip-badprepare: prepare threw: no analysis/);
+    expect(thrown(() => transformTools(tools(), { transforms: [badFinish], onError: 'throw' })).code).toBe('transform-failed');
+  });
+
+  it('does not call the transform at all when options are invalid', () => {
+    let calls = 0;
+    const t = defineTransform({ name: 'strip-nothing', description: 'Counts calls only', safety: 'lossless', defaultOptions: { a: 1 }, messages: {}, apply: () => void calls++ });
+    expect(() => transformTools(tools(), { transforms: [[t, { b: 2 }]] })).toThrow(ToolslimError);
+    expect(calls).toBe(0);
+  });
+});
+
+describe('presets', () => {
+  it('the default is the safe preset, which prunes', () => {
+    expect(transformTools(tools()).report.stats.transforms.map((t) => t.name)).toEqual(presetSafe.steps.map((s) => s.name));
+    expect(presetSafe.steps.map((s) => s.name)).toContain('prune-unreachable-defs');
+    expect(presetLossless.steps.every((s) => s.safety === 'lossless')).toBe(true);
+  });
+
+  it('overrides: false leaves a transform out, an object sets its options', () => {
+    const off = transformTools(tools(), { transforms: [[presetSafe, { overrides: { 'prune-unreachable-defs': false } }]] });
+    expect(off.report.changes).toEqual([]);
+    expect(off.report.stats.transforms.map((t) => t.name)).not.toContain('prune-unreachable-defs');
+    const keep = transformTools(tools(), { transforms: [[presetSafe, { overrides: { 'prune-unreachable-defs': { keep: ['Dead'] } } }]] });
+    expect(keep.report.changes).toEqual([]);
+    const byName = transformTools(tools(), { transforms: [['safe', { overrides: { 'prune-unreachable-defs': { keep: ['Dead'] } } }]] });
+    expect(byName.report.changes).toEqual([]);
+  });
+
+  it('an override for a transform the preset does not have is an error naming it', () => {
+    const e = thrown(() => transformTools(tools(), { transforms: [[presetSafe, { overrides: { 'strip-nothing': false } }]] }));
+    expect(e.code).toBe('invalid-option');
+    expect(e.message).toMatch(/`strip-nothing`/);
+    expect(e.message).toMatch(/`safe`/);
+  });
+});
+
+describe('prune options', () => {
+  const both = deepFreeze([{ name: 'b', inputSchema: schemaWithDead(), outputSchema: schemaWithDead() }]);
+
+  it('keep', () => {
+    const r = pruneUnreachableDefs(both, { keep: ['Dead'] });
+    expect(r.report.changes).toEqual([]);
+  });
+
+  it('slots', () => {
+    expect(pruneUnreachableDefs(both).report.changes.map((c) => c.path)).toEqual(['/0/inputSchema/$defs/Dead', '/0/outputSchema/$defs/Dead']);
+    expect(pruneUnreachableDefs(both, { slots: ['outputSchema'] }).report.changes.map((c) => c.path)).toEqual(['/0/outputSchema/$defs/Dead']);
+    expect(pruneUnreachableDefs(both, { slots: [] }).report.changes).toEqual([]);
+  });
+
+  it('pruneSchemaDefs works on one schema with pointers relative to it', () => {
+    const schema = deepFreeze(schemaWithDead());
+    const r = pruneSchemaDefs(schema, { keep: [] });
+    expect(r.schema).toEqual(PRUNED);
+    expect(r.report.changes.map((c) => [c.op, c.path])).toEqual([['remove', '/$defs/Dead']]);
+    expect(schema.$defs.Dead).toEqual({ type: 'null' });
+  });
+});
+
+describe('bad tools are passed through and named, the rest proceed', () => {
+  const cyclic: Record<string, unknown> = { name: 'cyclic', inputSchema: { type: 'object', properties: {} } };
+  ((cyclic.inputSchema as Record<string, unknown>).properties as Record<string, unknown>).self = cyclic.inputSchema;
+  let deep: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < 1100; i++) deep = { not: deep };
+  const cases: [string, unknown, RegExp][] = [
+    ['not an object', 'just a string', /the tool is a string, expected an object at `\/1`/],
+    ['null', null, /null, expected an object/],
+    ['an array', [1], /an array, expected an object/],
+    ['a cycle', cyclic, /contains itself.*at `\/1\/inputSchema\/properties\/self`/],
+    ['NaN', { name: 'nan', inputSchema: { type: 'number', maximum: NaN } }, /NaN is not a JSON number at `\/1\/inputSchema\/maximum`/],
+    ['Infinity', { name: 'inf', inputSchema: { minimum: -Infinity } }, /-Infinity is not a JSON number at `\/1\/inputSchema\/minimum`/],
+    ['undefined', { name: 'undef', inputSchema: { type: 'object', description: undefined } }, /undefined is not a JSON value at `\/1\/inputSchema\/description`/],
+    ['a function', { name: 'fn', inputSchema: { default: () => 1 } }, /a function is not a JSON value at `\/1\/inputSchema\/default`/],
+    ['a class instance', { name: 'date', inputSchema: { default: new Date(0) } }, /a Date object is not a JSON value at `\/1\/inputSchema\/default`/],
+    ['a sparse array', { name: 'holes', inputSchema: { enum: [1, , 3] } }, /undefined is not a JSON value at `\/1\/inputSchema\/enum\/1`/],
+    ['too deep', { name: 'deep', inputSchema: deep }, /nesting deeper than 1000 levels at `\/1\/inputSchema(\/not){1000}/],
+  ];
+
+  it.each(cases)('%s', (_label, bad, reason) => {
+    const input = [{ name: 'ok', inputSchema: schemaWithDead() }, bad, { name: 'ok2', inputSchema: schemaWithDead() }] as McpTool[];
+    const r = transformTools(input);
+    expect(r.report.skipped).toHaveLength(1);
+    expect(r.report.skipped[0]).toMatchObject({ toolIndex: 1, transform: 'input' });
+    expect(r.report.skipped[0]!.reason).toMatch(reason);
+    expect(r.tools[1]).toBe(bad);
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(r.tools[2]!.inputSchema).toEqual(PRUNED);
+    const e = thrown(() => transformTools(input, { onError: 'throw' }));
+    expect(e.code).toBe('invalid-input');
+    expect(e.path).toMatch(/^\/1/);
+  });
+
+  it('maxDepth is an option', () => {
+    const input = [{ name: 'deep', inputSchema: deep }] as McpTool[];
+    expect(transformTools(input, { maxDepth: 5000 }).report.skipped).toEqual([]);
+    expect(transformTools([{ name: 's', inputSchema: { not: { not: {} } } }], { maxDepth: 2 }).report.skipped).toHaveLength(1);
+  });
+
+  it('an object shared by two places (not a cycle) is fine', () => {
+    const shared = { type: 'string' };
+    const r = transformTools([{ name: 'dag', inputSchema: { properties: { a: shared, b: shared } } }]);
+    expect(r.report.skipped).toEqual([]);
+  });
+});
+
+it('report stats add up on a small list', () => {
+  const input = tools();
+  const r = transformTools(input);
+  const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
+  expect(r.report.stats.before.bytes).toBe(bytes(input));
+  expect(r.report.stats.after.bytes).toBe(bytes(r.tools));
+  expect(r.report.stats.transforms[0]!.bytesSaved).toBe(bytes(input) - bytes(r.tools));
+  expect(transformTools([]).report.stats.before.bytes).toBe(2);
+  expect(jsonClone(input)).toEqual(tools());
+});
