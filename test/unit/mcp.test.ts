@@ -139,15 +139,17 @@ describe('optimizeToolsList with the low-level Server', () => {
       req.params?.cursor === 'p2' ? { tools: [{ ...tools[0]!, name: 'second' }] } : { tools, nextCursor: 'p2' },
     );
     const failures: unknown[] = [];
-    const boom = defineTransform({ name: 'boom', description: 'Test-only: throws from prepare', safety: 'lossless', defaultOptions: {}, messages: { x: 'x' }, prepare: () => { throw new Error('boom'); }, apply() {} });
+    const boom = defineTransform<object, undefined>({ name: 'boom', description: 'Test-only: throws from prepare', safety: 'lossless', defaultOptions: {}, messages: { x: 'x' }, prepare: (): undefined => {
+      throw new Error('boom');
+    }, apply() {} });
     const optimizer = optimizeToolsList(server, { transforms: ['safe'] });
     const { client } = await connect(server);
     const p1 = await client.listTools();
     const p2 = await client.listTools({ cursor: 'p2' });
     expect(p1.nextCursor).toBe('p2');
-    expect(Object.keys((p1.tools[0]!.inputSchema as { $defs: object }).$defs)).toEqual(['Id']);
+    expect(Object.keys((p1.tools[0]!.inputSchema as unknown as { $defs: object }).$defs)).toEqual(['Id']);
     expect(p2.tools[0]!.name).toBe('second');
-    expect(Object.keys((p2.tools[0]!.inputSchema as { $defs: object }).$defs)).toEqual(['Id']);
+    expect(Object.keys((p2.tools[0]!.inputSchema as unknown as { $defs: object }).$defs)).toEqual(['Id']);
     await client.listTools();
     await client.listTools({ cursor: 'p2' });
     expect(optimizer.computations).toBe(2);
