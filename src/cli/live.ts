@@ -119,8 +119,10 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     if (e instanceof CliError) throw e;
     const message = (e as Error)?.message ?? String(e);
     if (/ENOENT/.test(message) && target.kind === 'stdio') throw new CliError(`cannot start ${label}: \`${target.command}\` was not found`);
-    if (closed || /Connection closed/i.test(message)) throw new CliError(`${label} closed the connection before answering ${stage}${tail(stderrTail)}`);
-    throw new CliError(`${label} failed during ${stage}: ${message}${tail(stderrTail)}`);
+    if (target.kind === 'stdio' && (closed || /Connection closed/i.test(message))) throw new CliError(`${label} closed the connection before answering ${stage}${tail(stderrTail)}`);
+    const cause = (e as { cause?: { code?: string; message?: string } })?.cause;
+    const why = cause?.code ?? cause?.message;
+    throw new CliError(`${label} failed during ${stage}: ${message}${why && !message.includes(why) ? ` (${why})` : ''}${tail(stderrTail)}`);
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});
