@@ -10,7 +10,7 @@ import { parseArgs, type FlagSpec, type ParsedArgs } from './args.js';
 import { CliError } from './errors.js';
 import { parseJsonText } from './json.js';
 import type { LiveTarget } from './live.js';
-import { makeStyle, renderFindings, renderReport, type ReportData, type Style, type ToolRow } from './render.js';
+import { makeStyle, renderFindings, renderReport, type ReportData, type Style, type ToolRow } from './format.js';
 
 /** The streams (and environment) the CLI talks through, injected so `main` is unit-testable. */
 export interface CliIo {

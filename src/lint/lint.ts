@@ -109,6 +109,12 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
   return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
 }
 
+/**
+ * Whole-list analyses `lintTools` always runs after its per-tool rules, before `options.checks`. The
+ * tool-surface analysis (description collisions, argument counts across tools) plugs in here.
+ */
+export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([]);
+
 const DEFAULT_MAX_ARGUMENTS = 4;
 const DEFAULT_MAX_DEPTH = 1000;
 // RFC 9110 `token` (tchar+), the form an `x-mcp-header` value must take.
@@ -158,7 +164,7 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
     if (text !== undefined) checkToolBudget(text, out, options, measureTokens);
   }
   if (budgets) checkListBudget(texts, raw, options, measureTokens);
-  for (const check of options.checks ?? []) {
+  for (const check of [...BUILTIN_CHECKS, ...(options.checks ?? [])]) {
     try {
       raw.push(...check(tools, options));
     } catch (e) {

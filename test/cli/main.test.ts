@@ -264,6 +264,15 @@ describe('--url (streamable HTTP, read with the SDK client)', () => {
     expect(seen.every((h) => h.authorization === 'Bearer s3cret')).toBe(true);
   });
 
+  it('shows progress on stderr only when it is a terminal', async () => {
+    const tty = await runMain(['check', '--url', url], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toBe(`toolslim: connecting to ${url}…\ntoolslim: initialized http-demo 2.0.0\ntoolslim: tools/list page 1: 2 tools\ntoolslim: tools/list page 2: 2 tools\n`);
+    const pipe = await runMain(['check', '--url', url]);
+    expect(pipe.code).toBe(0);
+    expect(pipe.stderr).toBe('');
+  });
+
   it('checks a live server, and says so when it cannot be reached', async () => {
     const r = await runMain(['check', '--url', url, '--fail-on', 'warning', '--format', 'json']);
     expect(r.code).toBe(1);
