@@ -36,9 +36,9 @@ describe('capture', () => {
   it('times out with a message naming the command, and leaves no child running', async () => {
     const pidFile = join(dir, 'hung.pid');
     const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); console.error('hung-server: waiting forever'); setInterval(() => {}, 1000);`;
-    const r = await run(['capture', '--timeout', '1', '-o', join(dir, 'never.json'), '--', node, '-e', script]);
+    const r = await run(['capture', '--timeout', '3', '-o', join(dir, 'never.json'), '--', node, '-e', script]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`toolslim capture: timed out after 1s waiting for \`${node} -e `);
+    expect(r.stderr).toContain(`toolslim capture: timed out after 3s waiting for \`${node} -e `);
     expect(r.stderr).toContain('to answer initialize (raise --timeout if the server is just slow)');
     expect(r.stderr).toContain('hung-server: waiting forever');
     expect(existsSync(join(dir, 'never.json'))).toBe(false);

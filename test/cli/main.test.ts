@@ -72,6 +72,12 @@ describe('usage', () => {
     }
   });
 
+  it('proxy exits 2 when the server command cannot be started', async () => {
+    const r = await runMain(['proxy', '--', 'toolslim-no-such-command-xyz']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('toolslim proxy: cannot start `toolslim-no-such-command-xyz`');
+  });
+
   it('exits 2 naming the transform or preset it does not know', async () => {
     const r = await runMain(['optimize', demo, '--preset', 'max-ultra']);
     expect(r.code).toBe(2);
