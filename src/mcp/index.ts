@@ -16,7 +16,7 @@
  *
  * @packageDocumentation
  */
-import { resolveSteps, transformTools, type TransformToolsOptions } from '../core/pipeline.js';
+import { transformTools, type TransformToolsOptions } from '../core/pipeline.js';
 import type { TransformResult } from '../core/run.js';
 
 export type { McpTool, ListToolsResult, JsonSchema } from './types.js';
@@ -76,7 +76,8 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   const marked = low as unknown as Record<symbol, unknown>;
   if (marked[INSTALLED]) throw new Error('optimizeToolsList: already installed on this server');
   const { onResult, onFailure, ...run } = options;
-  resolveSteps(run.transforms ?? ['safe']);
+  // Names and options are checked now (on an empty list), not on the first request.
+  transformTools([], { ...run, measure: false });
 
   const cache = new Map<string, { key: string; output: unknown }>();
   const wrappers = new WeakSet<Handler>();

@@ -97,6 +97,7 @@ describe('optimizeToolsList with McpServer', () => {
 
   it('rejects unknown transforms at install time', () => {
     expect(() => optimizeToolsList(addServer(), { transforms: ['no-such-transform'] })).toThrow(/unknown transform/);
+    expect(() => optimizeToolsList(addServer(), { transforms: [['prune-unreachable-defs', { nope: 1 }]] })).toThrow(/unknown option `nope`/);
     expect(() => optimizeToolsList({} as never)).toThrow(/McpServer or a Server/);
   });
 });
