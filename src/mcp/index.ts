@@ -16,6 +16,7 @@
  *
  * @packageDocumentation
  */
+import { ToolslimError } from '../core/errors.js';
 import { transformTools, type TransformToolsOptions } from '../core/pipeline.js';
 import type { TransformResult } from '../core/run.js';
 
@@ -77,7 +78,11 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   if (marked[INSTALLED]) throw new Error('optimizeToolsList: already installed on this server');
   const { onResult, onFailure, ...run } = options;
   // Names and options are checked now (on an empty list), not on the first request.
-  transformTools([], { ...run, measure: false });
+  try {
+    transformTools([], { ...run, measure: false });
+  } catch (e) {
+    if (e instanceof ToolslimError && (e.code === 'unknown-transform' || e.code === 'invalid-option')) throw e;
+  }
 
   const cache = new Map<string, { key: string; output: unknown }>();
   const wrappers = new WeakSet<Handler>();
