@@ -387,7 +387,11 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   if (args.positional.length > 0) throw new CliError(`unexpected argument ${JSON.stringify(args.positional[0])} (the server command goes after --)`, { usage: true });
   const steps = stepsFrom(args);
   // Names and options are checked now, not on the first tools/list.
-  transformTools([], { transforms: steps, measure: false });
+  try {
+    transformTools([], { transforms: steps, measure: false });
+  } catch (e) {
+    if (e instanceof ToolslimError && (e.code === 'unknown-transform' || e.code === 'invalid-option')) throw e;
+  }
   const { runProxy } = await import('./proxy.js');
   return runProxy({
     command: rest[0]!,
