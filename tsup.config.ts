@@ -5,7 +5,11 @@ export default defineConfig({
     index: 'src/index.ts',
     tokens: 'src/tokens.ts',
     'cli/bin': 'src/cli/bin.ts',
+    mcp: 'src/mcp/index.ts',
+    testing: 'src/testing/index.ts',
   },
+  // Loaded by dynamic import on the CLI's live-server paths only; never bundled.
+  external: [/^@modelcontextprotocol\/sdk(\/|$)/],
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

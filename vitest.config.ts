@@ -1,6 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
 export default defineConfig({
+  // examples/ import the package by name, as users do; in this repo the names map to the sources.
+  resolve: {
+    alias: [
+      { find: /^toolslim$/, replacement: src('index.ts') },
+      { find: /^toolslim\/mcp$/, replacement: src('mcp/index.ts') },
+      { find: /^toolslim\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^toolslim\/tokens$/, replacement: src('tokens.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 60_000,

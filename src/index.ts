@@ -50,6 +50,10 @@ export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
 export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
 
+// Lint (findings for CI)
+export { lintTools, isAtLeast, findDialectContradictions, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint/index.js';
+export type { Finding, FindingCode, LintCheck, LintOptions, DialectContradiction } from './lint/index.js';
+
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
 export { SCHEMA_SLOTS } from './mcp/types.js';

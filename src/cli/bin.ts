@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
+// A reader that stops early (`toolslim report … | head`) is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then((code) => {
   process.exitCode = code;
+  // Exit once stdout and stderr are flushed: a stray timer (a failed SDK request's timeout) must not hold the process.
+  let open = 2;
+  const flushed = () => --open === 0 && process.exit(code);
+  process.stdout.write('', flushed);
+  process.stderr.write('', flushed);
 });

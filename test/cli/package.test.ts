@@ -1,0 +1,61 @@
+/** The built package: entry points resolve by name, and `import 'toolslim'` never loads the SDK or a tokenizer. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild, ROOT } from './helpers.js';
+
+beforeAll(() => requireBuild());
+
+/** Bare specifiers reached from `entry` through relative imports: static only, or dynamic too. */
+function reachable(entry: string, withDynamic: boolean): Set<string> {
+  const bare = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [resolve(ROOT, 'dist', entry)];
+  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\brequire\(\s*['"]([^'"]+)['"]\s*\)/g, ...(withDynamic ? [/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g] : [])];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const re of patterns) {
+      for (const m of text.matchAll(re)) {
+        const spec = m[1]!;
+        if (spec.startsWith('.')) queue.push(resolve(dirname(file), spec));
+        else bare.add(spec);
+      }
+    }
+  }
+  return bare;
+}
+
+describe('the built package', () => {
+  it.each(['index.js', 'index.cjs', 'testing.js', 'testing.cjs', 'mcp.js', 'mcp.cjs'])('%s loads neither the SDK nor a tokenizer', (entry) => {
+    const deps = [...reachable(entry, true)];
+    expect(deps.filter((d) => d.startsWith('@modelcontextprotocol/sdk') || d.startsWith('gpt-tokenizer'))).toEqual([]);
+  });
+
+  it('the scan sees what an entry does load (tokens.js loads gpt-tokenizer)', () => {
+    expect([...reachable('tokens.js', false)].some((d) => d.startsWith('gpt-tokenizer'))).toBe(true);
+  });
+
+  it('the CLI loads the SDK only by dynamic import', () => {
+    const staticDeps = [...reachable('cli/bin.js', false)];
+    expect(staticDeps.filter((d) => d.startsWith('@modelcontextprotocol/sdk'))).toEqual([]);
+    expect([...reachable('cli/bin.js', true)]).toContain('@modelcontextprotocol/sdk/client/index.js');
+  });
+
+  it('resolves toolslim, toolslim/mcp, toolslim/testing and toolslim/tokens by name (import and require)', () => {
+    const script = `
+      const esm = await Promise.all(['toolslim', 'toolslim/mcp', 'toolslim/testing', 'toolslim/tokens'].map((n) => import(n)));
+      const { createRequire } = await import('node:module');
+      const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+      const cjs = ['toolslim', 'toolslim/mcp', 'toolslim/testing', 'toolslim/tokens'].map((n) => require(n));
+      console.log(JSON.stringify([esm, cjs].map((mods) => [typeof mods[0].lintTools, typeof mods[1].optimizeToolsList, typeof mods[2].assertToolsHealthy, typeof mods[3].o200k])));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([
+      ['function', 'function', 'function', 'object'],
+      ['function', 'function', 'function', 'object'],
+    ]);
+  });
+});
