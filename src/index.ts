@@ -51,3 +51,7 @@ export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } f
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
 export { SCHEMA_SLOTS } from './mcp/types.js';
+
+// Tool-surface analysis
+export { analyzeSurface } from './lint/surface.js';
+export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionPair, PartBytes } from './lint/surface.js';
