@@ -1,7 +1,8 @@
 import type { AnyTransform } from '../core/define-transform.js';
+import { compressColdTools } from './compress-cold-tools.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
 
 /** Every built-in transform, sorted by name. */
-export const builtinTransforms: readonly AnyTransform[] = Object.freeze([pruneUnreachableDefs]);
+export const builtinTransforms: readonly AnyTransform[] = Object.freeze([compressColdTools, pruneUnreachableDefs]);
 
-export { pruneUnreachableDefs };
+export { compressColdTools, pruneUnreachableDefs };
