@@ -86,13 +86,13 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, Reado
  * The compressed form of a description: its first sentence, or, when that is longer than `max`
  * characters, its first characters up to a word boundary followed by "…" (at most `max` in all).
  * Whitespace runs become one space. A fixed point: shortening a shortened description changes nothing.
+ * One pass that stops after `max + 1` characters, so a 50 KB description costs no more than a short one.
  */
 export function shortenDescription(text: string, max: number): string {
   if (!Number.isSafeInteger(max) || max < 1) throw new ToolslimError('invalid-option', `shortenDescription: \`max\` must be a positive integer, got ${String(max)}`);
-  const sentence = firstSentence(text);
-  const chars = Array.from(sentence);
-  if (chars.length <= max) return sentence;
-  let keep = chars.slice(0, max - 1).join('');
+  const sentence = firstSentence(text, max + 1);
+  if (sentence.length <= max) return sentence.join('');
+  let keep = sentence.slice(0, max - 1).join('');
   const space = keep.lastIndexOf(' ');
   if (space > 0 && space >= keep.length / 2) keep = keep.slice(0, space);
   keep = keep.replace(/[\s,;:(\[{\-–—]+$/u, '');
@@ -101,20 +101,51 @@ export function shortenDescription(text: string, max: number): string {
 
 // ---------------------------------------------------------------------------------------------------
 
-/** Abbreviations whose period does not end a sentence. */
+/** Abbreviations whose period does not end a sentence (matched against the last few characters). */
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no)\.$/i;
+const SPACE = /\s/;
+const BLANK = /[ \t\r\f\v]/;
 
-/** The first sentence of the first paragraph, whitespace collapsed. */
-function firstSentence(text: string): string {
-  const paragraph = text.trimStart().split(/\n[ \t\r\f\v]*\n/)[0] ?? '';
-  const flat = paragraph.replace(/\s+/g, ' ').trim();
-  const end = /[.!?](?= |$)|[。！？]/g;
-  for (let m = end.exec(flat); m !== null; m = end.exec(flat)) {
-    const upTo = flat.slice(0, m.index + 1);
-    if (m[0] === '.' && ABBREVIATION.test(upTo)) continue;
-    return upTo;
+/**
+ * The first sentence of the first paragraph, whitespace collapsed and trimmed, as code points; at most
+ * `limit` of them (a longer sentence is cut there). A sentence ends at `.`, `!` or `?` followed by
+ * whitespace or the end (not after an abbreviation), at `。`, `！`, `？`, or at a blank line.
+ */
+function firstSentence(text: string, limit: number): string[] {
+  const out: string[] = [];
+  let pendingSpace = false;
+  for (let i = 0; i < text.length && out.length < limit; ) {
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    i += ch.length;
+    if (SPACE.test(ch)) {
+      if (out.length === 0) continue;
+      if (ch === '\n') {
+        let j = i;
+        while (j < text.length && BLANK.test(text[j]!)) j++;
+        if (text[j] === '\n') break; // a blank line ends the paragraph
+      }
+      pendingSpace = true;
+      continue;
+    }
+    if (pendingSpace) {
+      out.push(' ');
+      pendingSpace = false;
+      if (out.length >= limit) break;
+    }
+    out.push(ch);
+    if (ch === '。' || ch === '！' || ch === '？') break;
+    if ((ch === '.' || ch === '!' || ch === '?') && (i >= text.length || SPACE.test(text[i]!))) {
+      if (ch !== '.' || !ABBREVIATION.test(tail(out))) break;
+    }
   }
-  return flat;
+  return out;
+}
+
+/** The last characters of `out`, enough for the longest abbreviation and the character before it. */
+function tail(out: readonly string[]): string {
+  const from = Math.max(0, out.length - 9);
+  // A leading non-space stands in for the cut-off text, so `^` only matches at the real start.
+  return (from > 0 ? 'x' : '') + out.slice(from).join('');
 }
 
 function isOpenObjectSchema(value: unknown): boolean {

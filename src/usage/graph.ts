@@ -26,7 +26,10 @@ export interface UsageWeights {
 export interface ToolUsageGraphOptions {
   /** Calls after which a tool's recency halves (default 4). */
   readonly halfLife?: number;
-  /** Weights of the signals (defaults: transition 0.35, alternation 0.15, recency 0.25, lexical 0.25). */
+  /**
+   * Weights of the signals (defaults: transition 0.3, alternation 0.1, recency 0.2, lexical 0.4: the user's
+   * latest words are the freshest evidence of a new intent; history carries the follow-ups).
+   */
   readonly weights?: Partial<UsageWeights>;
 }
 
@@ -67,7 +70,7 @@ export interface ToolUsageGraphJSON {
 }
 
 const DEFAULT_HALF_LIFE = 4;
-const DEFAULT_WEIGHTS: UsageWeights = Object.freeze({ transition: 0.35, alternation: 0.15, recency: 0.25, lexical: 0.25 });
+const DEFAULT_WEIGHTS: UsageWeights = Object.freeze({ transition: 0.3, alternation: 0.1, recency: 0.2, lexical: 0.4 });
 
 /** A tool list entry: a name, or anything with a string `name` (an MCP tool). */
 export type ToolRef = string | { readonly name: string };
@@ -81,7 +84,7 @@ export class ToolUsageGraph {
   readonly #lastUsed: number[] = [];
   readonly #outWeight: number[] = [];
   readonly #transitions: Map<number, number>[] = [];
-  readonly #nameWords: (Set<string> | undefined)[] = [];
+  readonly #nameWords: (string[] | undefined)[] = [];
   #steps = 0;
   #prev = -1;
   #prevPrev = -1;
@@ -142,22 +145,10 @@ export class ToolUsageGraph {
 
   /** Every tool with its score and signals, best first (ties: list order). */
   rank(context: string | RankContext = {}): RankedTool[] {
-    const text = typeof context === 'string' ? context : context.text ?? '';
-    const words = new Set(splitWords(text).map(stem));
-    const w = this.weights;
-    const total = w.transition + w.alternation + w.recency + w.lexical;
-    const prev = this.#prev;
-    const row = prev >= 0 ? this.#transitions[prev]! : undefined;
-    const out = prev >= 0 ? this.#outWeight[prev]! : 0;
+    const s = this.#signals(context);
     const ranked: RankedTool[] = new Array(this.#tools.length);
-    for (let i = 0; i < this.#tools.length; i++) {
-      const transition = row && out > 0 ? (row.get(i) ?? 0) / out : 0;
-      const alternation = this.#prevPrev === i && prev !== i ? 1 : 0;
-      const last = this.#lastUsed[i]!;
-      const recency = last < 0 ? 0 : Math.pow(2, -(this.#steps - 1 - last) / this.halfLife);
-      const lexical = words.size === 0 ? 0 : this.#lexical(i, words);
-      const score = total === 0 ? 0 : (w.transition * transition + w.alternation * alternation + w.recency * recency + w.lexical * lexical) / total;
-      ranked[i] = { name: this.#tools[i]!, index: i, score, transition, alternation, recency, lexical };
+    for (let i = 0; i < ranked.length; i++) {
+      ranked[i] = { name: this.#tools[i]!, index: i, score: s.score[i]!, transition: s.transition[i]!, alternation: s.alternation[i]!, recency: s.recency[i]!, lexical: s.lexical[i]! };
     }
     ranked.sort((a, b) => b.score - a.score || a.index - b.index);
     return ranked;
@@ -169,9 +160,21 @@ export class ToolUsageGraph {
    */
   hotSet(k: number, context: string | RankContext = {}): string[] {
     if (!Number.isSafeInteger(k) || k < 0) throw new ToolslimError('invalid-option', `ToolUsageGraph.hotSet: \`k\` must be a non-negative integer, got ${String(k)}`);
-    const top = this.rank(context).slice(0, k);
-    top.sort((a, b) => a.index - b.index);
-    return top.map((t) => t.name);
+    const n = this.#tools.length;
+    if (k >= n) return this.#tools.slice();
+    const { score } = this.#signals(context);
+    // Top k by (score desc, index asc), kept sorted; k is small next to n.
+    const top: number[] = [];
+    for (let i = 0; i < n && k > 0; i++) {
+      const v = score[i]!;
+      if (top.length === k && v <= score[top[k - 1]!]!) continue; // ties keep the earlier tool
+      let at = top.length;
+      while (at > 0 && score[top[at - 1]!]! < v) at--;
+      top.splice(at, 0, i);
+      if (top.length > k) top.pop();
+    }
+    top.sort((a, b) => a - b);
+    return top.map((i) => this.#tools[i]!);
   }
 
   /** The whole state, canonical: equal states give equal JSON text. */
@@ -233,6 +236,34 @@ export class ToolUsageGraph {
     return g;
   }
 
+  /** Every signal and the score of every tool, by position. */
+  #signals(context: string | RankContext): { score: Float64Array; transition: Float64Array; alternation: Float64Array; recency: Float64Array; lexical: Float64Array } {
+    const n = this.#tools.length;
+    const text = typeof context === 'string' ? context : context?.text ?? '';
+    if (typeof text !== 'string') throw new ToolslimError('invalid-option', `ToolUsageGraph: the context text must be a string, got ${typeof text}`);
+    const transition = new Float64Array(n);
+    const alternation = new Float64Array(n);
+    const recency = new Float64Array(n);
+    const lexical = new Float64Array(n);
+    const score = new Float64Array(n);
+    const prev = this.#prev;
+    if (prev >= 0 && this.#outWeight[prev]! > 0) {
+      const out = this.#outWeight[prev]!;
+      for (const [to, weight] of this.#transitions[prev]!) transition[to] = weight / out;
+    }
+    if (this.#prevPrev >= 0 && this.#prevPrev !== prev) alternation[this.#prevPrev] = 1;
+    const words = text === '' ? undefined : new Set(splitWords(text).map(stem));
+    const w = this.weights;
+    const total = w.transition + w.alternation + w.recency + w.lexical;
+    for (let i = 0; i < n; i++) {
+      const last = this.#lastUsed[i]!;
+      if (last >= 0) recency[i] = Math.pow(2, -(this.#steps - 1 - last) / this.halfLife);
+      if (words !== undefined && words.size > 0) lexical[i] = this.#lexical(i, words);
+      score[i] = total === 0 ? 0 : (w.transition * transition[i]! + w.alternation * alternation[i]! + w.recency * recency[i]! + w.lexical * lexical[i]!) / total;
+    }
+    return { score, transition, alternation, recency, lexical };
+  }
+
   #intern(name: string): number {
     const known = this.#position.get(name);
     if (known !== undefined) return known;
@@ -249,13 +280,13 @@ export class ToolUsageGraph {
   #lexical(i: number, words: ReadonlySet<string>): number {
     let own = this.#nameWords[i];
     if (own === undefined) {
-      own = new Set(splitWords(this.#tools[i]!).map(stem));
+      own = [...new Set(splitWords(this.#tools[i]!).map(stem))];
       this.#nameWords[i] = own;
     }
-    if (own.size === 0) return 0;
+    if (own.length === 0) return 0;
     let hits = 0;
-    for (const word of own) if (words.has(word)) hits++;
-    return hits / own.size;
+    for (let k = 0; k < own.length; k++) if (words.has(own[k]!)) hits++;
+    return hits / own.length;
   }
 }
 

@@ -29,6 +29,37 @@ describe('shortenDescription', () => {
     expect(() => shortenDescription('x', 0)).toThrow(ToolslimError);
   });
 
+  it('property: agrees with a regex-based oracle written from the documented rules', () => {
+    // The rules, stated the slow way: first paragraph, whitespace collapsed, first terminator that is not
+    // an abbreviation's period; longer than max → cut at a word boundary in the first max − 1 characters.
+    const oracle = (text: string, max: number): string => {
+      const paragraph = text.trimStart().split(/\n[ \t\r\f\v]*\n/)[0] ?? '';
+      const flat = paragraph.replace(/\s+/g, ' ').trim();
+      let sentence = flat;
+      const end = /[.!?](?= |$)|[。！？]/g;
+      for (let m = end.exec(flat); m !== null; m = end.exec(flat)) {
+        const upTo = flat.slice(0, m.index + 1);
+        if (m[0] === '.' && /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no)\.$/i.test(upTo)) continue;
+        sentence = upTo;
+        break;
+      }
+      const cps = [...sentence];
+      if (cps.length <= max) return sentence;
+      let keep = cps.slice(0, max - 1).join('');
+      const space = keep.lastIndexOf(' ');
+      if (space > 0 && space >= keep.length / 2) keep = keep.slice(0, space);
+      return keep.replace(/[\s,;:(\[{\-–—]+$/u, '') + '…';
+    };
+    const piece = fc.constantFrom('Read', 'a', 'file', 'e.g.', 'etc.', 'no.', 'approx.', 'x.', '1.5', '!', '?', '.', '。', '😀', 'é', ',', '(', '—', ' ', '  ', '\n', '\n\n', '\n \t\n', '\t', '\r\n', '\u00a0', 'ΣΑΣ', 'word.');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 60 }), (parts, max) => {
+        const t = parts.join('');
+        expect(shortenDescription(t, max)).toBe(oracle(t, max));
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+  });
+
   it('property: at most max characters, a fixed point, and built from the text’s own words', () => {
     const text = fc.stringMatching(/^[A-Za-z .!?,\n\t😀é-]{0,200}$/);
     fc.assert(

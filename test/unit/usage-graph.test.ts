@@ -103,7 +103,7 @@ describe('hotSet', () => {
 
   it('keeps `__proto__` and `constructor` as ordinary tool names', () => {
     const g = new ToolUsageGraph(['__proto__', 'constructor']).recordAll(['constructor', '__proto__']);
-    // constructor: alternation 1 (0.15) + recency 2^(−1/4) (0.25·0.84) beats __proto__: recency 1 (0.25)
+    // constructor: alternation 1 (0.1) + recency 2^(−1/4) (0.2·0.84) beats __proto__: recency 1 (0.2)
     expect(g.rank().map((r) => r.name)).toEqual(['constructor', '__proto__']);
     expect(ToolUsageGraph.fromJSON(JSON.parse(JSON.stringify(g))).rank()).toEqual(g.rank());
   });
@@ -130,7 +130,7 @@ describe('serialization', () => {
     expect(g.toJSON()).toEqual({
       version: 1,
       halfLife: 2,
-      weights: { transition: 0.35, alternation: 0.15, recency: 0.25, lexical: 0.25 },
+      weights: { transition: 0.3, alternation: 0.1, recency: 0.2, lexical: 0.4 },
       tools: ['c', 'b', 'a'],
       steps: 7,
       recent: ['b', 'a'],
