@@ -13,6 +13,8 @@ import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
 export interface AnalyzeSurfaceOptions {
   /** Pairs whose similarity is at or above this are reported (default 0.30). */
   readonly collisionThreshold?: number;
+  /** Reported pairs at or above this similarity are warnings, the rest `info` (default 0.60). */
+  readonly collisionWarningThreshold?: number;
   /** How many of the most similar pairs `collisions.worst` lists (default 5). */
   readonly worst?: number;
   /** Tools with more top-level arguments than this are reported (default 4). */
@@ -89,6 +91,7 @@ export interface SurfaceAnalysis {
 }
 
 const DEFAULT_COLLISION_THRESHOLD = 0.3;
+const DEFAULT_COLLISION_WARNING = 0.6;
 const DEFAULT_WORST = 5;
 const DEFAULT_MAX_ARGUMENTS = 4;
 
@@ -101,9 +104,11 @@ const DEFAULT_MAX_ARGUMENTS = 4;
  */
 export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions = {}): SurfaceAnalysis {
   const threshold = options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD;
+  const warnAt = options.collisionWarningThreshold ?? DEFAULT_COLLISION_WARNING;
   const worstCount = options.worst ?? DEFAULT_WORST;
   const maxArguments = options.maxArguments ?? DEFAULT_MAX_ARGUMENTS;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new ToolslimError('invalid-option', `analyzeSurface: \`collisionThreshold\` must be a number in [0, 1], got ${String(threshold)}`);
+  if (typeof warnAt !== 'number' || !(warnAt >= 0 && warnAt <= 1)) throw new ToolslimError('invalid-option', `analyzeSurface: \`collisionWarningThreshold\` must be a number in [0, 1], got ${String(warnAt)}`);
   if (!Number.isSafeInteger(worstCount) || worstCount < 0) throw new ToolslimError('invalid-option', `analyzeSurface: \`worst\` must be a non-negative integer, got ${String(worstCount)}`);
   if (!Number.isSafeInteger(maxArguments) || maxArguments < 0) throw new ToolslimError('invalid-option', `analyzeSurface: \`maxArguments\` must be a non-negative integer, got ${String(maxArguments)}`);
 
@@ -117,20 +122,18 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
   const pairs: CollisionPair[] = [];
   const worst: CollisionPair[] = [];
   let sum = 0;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const score = jaccard(sets[i]!, sets[j]!);
-      sum += score;
-      const pair = { a: names[i]!, aIndex: i, b: names[j]!, bIndex: j, score };
-      if (score >= threshold) pairs.push(pair);
-      if (worstCount > 0) keepWorst(worst, pair, worstCount);
-    }
-  }
+  forEachPair(sets, (i, j, score) => {
+    sum += score;
+    if (score < threshold && (worstCount === 0 || (worst.length === worstCount && score <= worst[worstCount - 1]!.score))) return;
+    const pair = { a: names[i]!, aIndex: i, b: names[j]!, bIndex: j, score };
+    if (score >= threshold) pairs.push(pair);
+    if (worstCount > 0) keepWorst(worst, pair, worstCount);
+  });
   pairs.sort(byScore);
   const compared = n < 2 ? 0 : (n * (n - 1)) / 2;
   for (const p of pairs) {
     findings.push({
-      severity: 'warning',
+      severity: p.score >= warnAt ? 'warning' : 'info',
       code: 'description-collision',
       tool: p.a,
       toolIndex: p.aIndex,
@@ -186,15 +189,25 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
  * {@link analyzeSurface} for how words are split). Exposed for tests and for callers that compare texts.
  */
 export function bigramSet(text: string): number[] {
-  const codes: number[] = [];
+  const buf: number[] = [];
   for (const word of splitWords(text)) {
-    const cps = Array.from(word, (c) => c.codePointAt(0)!);
-    for (let k = 0; k + 1 < cps.length; k++) codes.push(cps[k]! * 0x110000 + cps[k + 1]!);
+    let prev = -1;
+    for (let i = 0; i < word.length; i++) {
+      let cp = word.charCodeAt(i);
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < word.length) {
+        const lo = word.charCodeAt(i + 1);
+        if (lo >= 0xdc00 && lo <= 0xdfff) {
+          cp = (cp - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+          i++;
+        }
+      }
+      if (prev >= 0) buf.push(prev * 0x110000 + cp);
+      prev = cp;
+    }
   }
-  codes.sort((x, y) => x - y);
-  let w = 0;
-  for (let r = 0; r < codes.length; r++) if (r === 0 || codes[r] !== codes[w - 1]) codes[w++] = codes[r]!;
-  codes.length = w;
+  const sorted = Float64Array.from(buf).sort();
+  const codes: number[] = [];
+  for (let r = 0; r < sorted.length; r++) if (r === 0 || sorted[r] !== sorted[r - 1]) codes.push(sorted[r]!);
   return codes;
 }
 
@@ -232,6 +245,53 @@ export function splitWords(text: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------
+
+/**
+ * Calls `visit(i, j, jaccard)` for every pair i < j, in order. When the distinct bigrams of the whole list
+ * fit in a few machine words per tool, each set becomes a bitset over dense ids and an intersection is a
+ * popcount of ANDed words; otherwise the sorted arrays are merged.
+ */
+function forEachPair(sets: readonly number[][], visit: (i: number, j: number, score: number) => void): void {
+  const n = sets.length;
+  const ids = new Map<number, number>();
+  let total = 0;
+  for (const set of sets) {
+    total += set.length;
+    for (const code of set) if (!ids.has(code)) ids.set(code, ids.size);
+  }
+  const words = (ids.size + 31) >>> 5;
+  if (n > 1 && words <= (2 * total) / n) {
+    const bits = new Uint32Array(n * words);
+    for (let i = 0; i < n; i++) for (const code of sets[i]!) {
+      const id = ids.get(code)!;
+      bits[i * words + (id >>> 5)]! |= 1 << (id & 31);
+    }
+    for (let i = 0; i < n; i++) {
+      const a = sets[i]!.length;
+      const bi = i * words;
+      for (let j = i + 1; j < n; j++) {
+        const b = sets[j]!.length;
+        if (a === 0 && b === 0) {
+          visit(i, j, 0);
+          continue;
+        }
+        const bj = j * words;
+        let inter = 0;
+        for (let k = 0; k < words; k++) inter += popcount(bits[bi + k]! & bits[bj + k]!);
+        visit(i, j, inter / (a + b - inter));
+      }
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) visit(i, j, jaccard(sets[i]!, sets[j]!));
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
 
 function descriptionOf(tool: unknown): string {
   return isObject(tool) && typeof tool.description === 'string' ? tool.description : '';

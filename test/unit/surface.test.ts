@@ -84,6 +84,10 @@ describe('analyzeSurface', () => {
       { name: 'write_file', description: 'Write a file.', inputSchema: obj },
     ]);
     expect(r.collisions.pairs.map((p) => p.score)).toEqual([0.3]);
+    // Below the warning threshold (0.60) a reported pair is `info`.
+    expect(r.findings.map((f) => [f.severity, f.code])).toEqual([['info', 'description-collision']]);
+    const strict = analyzeSurface([{ name: 'readFile', description: 'Read a file.', inputSchema: obj }, { name: 'write_file', description: 'Write a file.', inputSchema: obj }], { collisionWarningThreshold: 0.3 });
+    expect(strict.findings.map((f) => f.severity)).toEqual(['warning']);
   });
 
   it('breaks score ties by position', () => {
