@@ -2,6 +2,7 @@
  * analyzeSurface. Similarities are worked out by hand in the comments (bigram sets listed), byte parts
  * are counted by hand or by Node's encoder over hand-built member text.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeSurface, ToolslimError } from '../../src/index.js';
 import { bigramSet, jaccard, splitWords } from '../../src/lint/surface.js';
@@ -163,6 +164,40 @@ describe('analyzeSurface', () => {
   it('rejects unusable options', () => {
     expect(() => analyzeSurface(tools, { collisionThreshold: 2 })).toThrow(ToolslimError);
     expect(() => analyzeSurface(tools, { maxArguments: -1 })).toThrow(/maxArguments/);
+  });
+
+  it('property: every pair score equals a naive Set-based Jaccard, on dense (bitset) and sparse (merge) lists', () => {
+    const oracle = (text: string) => {
+      const set = new Set<string>();
+      for (const w of splitWords(text)) {
+        const cps = [...w];
+        for (let k = 0; k + 1 < cps.length; k++) set.add(cps[k]! + '\u0000' + cps[k + 1]!);
+      }
+      return set;
+    };
+    const score = (a: Set<string>, b: Set<string>) => {
+      if (a.size === 0 && b.size === 0) return 0;
+      let inter = 0;
+      for (const x of a) if (b.has(x)) inter++;
+      return inter / (a.size + b.size - inter);
+    };
+    // Dense: long texts over a small alphabet share bigrams (bitset path). Sparse: many short names over a
+    // wide alphabet barely share any (the sorted-merge path).
+    const dense = fc.array(fc.record({ name: fc.stringMatching(/^[a-c_]{0,6}$/), description: fc.stringMatching(/^[a-eA-E .]{0,80}$/) }), { minLength: 2, maxLength: 12 });
+    // (70+ tools of one CJK bigram each: ⌈distinct/32⌉ words exceed twice the mean set size.)
+    const sparse = fc.array(fc.record({ name: fc.stringMatching(/^[\u4e00-\u4e3f]{2}$/), description: fc.constant('') }), { minLength: 70, maxLength: 90 });
+    fc.assert(
+      fc.property(fc.oneof(dense, sparse), (list) => {
+        const tools = list.map((t) => ({ ...t, inputSchema: obj }));
+        const n = tools.length;
+        const r = analyzeSurface(tools, { worst: (n * (n - 1)) / 2, collisionThreshold: 0 });
+        const sets = tools.map((t) => oracle(`${t.name} ${t.description}`));
+        expect(r.collisions.pairs.length).toBe((n * (n - 1)) / 2);
+        for (const p of r.collisions.pairs) expect(p.score).toBeCloseTo(score(sets[p.aIndex]!, sets[p.bIndex]!), 12);
+        expect(r.collisions.worst).toEqual(r.collisions.pairs);
+      }),
+      { seed: 99, numRuns: 300 },
+    );
   });
 
   it('agrees with a naive Set-based oracle on every corpus server and stays cheap', () => {
