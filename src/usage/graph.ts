@@ -190,7 +190,7 @@ export class ToolUsageGraph {
     return { version: 1, halfLife: this.halfLife, weights: { ...this.weights }, tools: this.#tools.slice(), steps: this.#steps, recent, lastUsed, transitions };
   }
 
-  /** Rebuilds a graph from {@link toJSON}'s output (or its parsed text); throws naming what is wrong. */
+  /** Rebuilds a graph from {@link ToolUsageGraph.toJSON}'s output (or its parsed text); throws naming what is wrong. */
   static fromJSON(json: unknown): ToolUsageGraph {
     const fail = (path: string, what: string): never => {
       throw new ToolslimError('invalid-input', `ToolUsageGraph.fromJSON: ${what} at \`${path}\``, { path });

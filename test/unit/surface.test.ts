@@ -193,10 +193,11 @@ describe('analyzeSurface', () => {
         const r = analyzeSurface(tools, { worst: (n * (n - 1)) / 2, collisionThreshold: 0 });
         const sets = tools.map((t) => oracle(`${t.name} ${t.description}`));
         expect(r.collisions.pairs.length).toBe((n * (n - 1)) / 2);
-        for (const p of r.collisions.pairs) expect(p.score).toBeCloseTo(score(sets[p.aIndex]!, sets[p.bIndex]!), 12);
+        const wrong = r.collisions.pairs.filter((p) => Math.abs(p.score - score(sets[p.aIndex]!, sets[p.bIndex]!)) > 1e-12);
+        expect(wrong).toEqual([]);
         expect(r.collisions.worst).toEqual(r.collisions.pairs);
       }),
-      { seed: 99, numRuns: 300 },
+      { seed: 99, numRuns: 150 },
     );
   });
 
