@@ -175,7 +175,8 @@ function main(): void {
 
   const azure = corpusTools('azure__mcp--mode-all.json');
   out.push('Compressing the list once the hot set is known (`compressColdTools(tools, { keep }, { measure: false })`, k = 5;');
-  out.push('most of it is the pipeline\'s per-tool input check, which walks every schema once):', '');
+  out.push('this is the whole pipeline run: the input check that walks every schema once, the edits with their');
+  out.push('change records, and the post-condition on every changed tool):', '');
   out.push('| server | tools | µs per turn |', '|---|---:|---:|');
   out.push(`| @modelcontextprotocol/server-github | ${github.length} | ${compressCost(github, 5).toFixed(1)} |`);
   out.push(`| @azure/mcp (mode all) | ${azure.length} | ${compressCost(azure, 5).toFixed(1)} |`, '');

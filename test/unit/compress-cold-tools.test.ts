@@ -112,6 +112,12 @@ describe('compressColdTools', () => {
     expect(JSON.stringify(applyPatch(input, r.report.changes))).toBe(JSON.stringify(r.tools));
   });
 
+  it('says what it did, counting characters as code points', () => {
+    const r = compressColdTools([{ name: 'emoji', description: '😀😀😀 emoji everywhere in this long description text', inputSchema: { type: 'object' } }], { maxDescriptionLength: 26 });
+    // 3 emoji + " emoji everywhere in this long description text" (47) = 50; "😀😀😀 emoji everywhere in…" = 24
+    expect(r.report.changes.map((c) => c.message)).toEqual(['Shortened the description of cold tool `emoji` from 50 to 24 characters']);
+  });
+
   it('rejects unusable options, naming them', () => {
     expect(() => compressColdTools(tools as never, { keep: 'x' as never })).toThrow(/keep/);
     expect(() => compressColdTools(tools as never, { maxDescriptionLength: 0 })).toThrow(/maxDescriptionLength/);
