@@ -90,7 +90,7 @@ export function pageByByteBudget<T>(rows: readonly T[], options: PageOptions): P
   let bytes = 2; // `[` and `]`
   let i = offset;
   for (; i < rows.length; i++) {
-    const size = utf8Length(recordText(rows[i]));
+    const size = utf8Length(recordText(rows[i], i));
     const next = bytes + size + (page.length > 0 ? 1 : 0);
     if (next > budget) {
       if (page.length === 0) {
@@ -175,17 +175,17 @@ export function measureResponse(result: unknown, options: MeasureResponseOptions
       continue;
     }
     const binary = itemBinary(item);
-    items.push({ index, type, bytes: binary !== undefined ? binary.length : utf8Length(JSON.stringify(item) ?? 'null') });
+    items.push({ index, type, bytes: binary !== undefined ? binary.length : utf8Length(jsonText(item, `/content/${index}`) ?? 'null') });
   }
   const text: Size = tokenizer ? { bytes: textBytes, tokens: textTokens } : { bytes: textBytes };
   let structured: Size | undefined;
   let structuredJson: string | undefined;
   if (hasOwn(r, 'structuredContent') && r.structuredContent !== undefined) {
-    structuredJson = JSON.stringify(r.structuredContent) ?? 'null';
+    structuredJson = jsonText(r.structuredContent, '/structuredContent') ?? 'null';
     structured = tokenizer ? { bytes: utf8Length(structuredJson), tokens: tokenizer.count(structuredJson) } : { bytes: utf8Length(structuredJson) };
   }
   const bytes = text.bytes + (structured?.bytes ?? 0);
-  const wireBytes = utf8Length(JSON.stringify(r) ?? '');
+  const wireBytes = utf8Length(jsonText(r, '') ?? '');
   const duplicated = structuredJson !== undefined && texts.some((t) => sameJson(t, structuredJson!));
   const base = { bytes, ...(tokenizer ? { tokens: textTokens + (structured?.tokens ?? 0) } : {}), text };
   return { ...base, ...(structured ? { structured } : {}), wireBytes, items, structuredDuplicatedInText: duplicated };
@@ -243,8 +243,21 @@ function projectObject(obj: Record<string, unknown>, tree: FieldTree): Record<st
 }
 
 /** The compact JSON of a record as it appears inside an array (`undefined` and functions become `null`). */
-function recordText(row: unknown): string {
-  return JSON.stringify(row) ?? 'null';
+function recordText(row: unknown, index: number): string {
+  try {
+    return JSON.stringify(row) ?? 'null';
+  } catch (e) {
+    throw new ToolslimError('invalid-input', `record ${index} cannot be written as JSON (${(e as Error).message})`, { path: '/' + index, cause: e });
+  }
+}
+
+/** `JSON.stringify`, with a {@link ToolslimError} naming the place when the value cannot be written. */
+function jsonText(value: unknown, path: string): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    throw new ToolslimError('invalid-input', `measureResponse: the value at \`${path}\` cannot be written as JSON (${(e as Error).message})`, { path, cause: e });
+  }
 }
 
 function unwrapResult(result: unknown): Record<string, unknown> {

@@ -148,6 +148,13 @@ describe('pageByByteBudget', () => {
     expect((error as ToolslimError).path).toBe('/1');
   });
 
+  it('names a record that cannot be written as JSON (a cycle, a BigInt) instead of throwing a bare TypeError', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(() => pageByByteBudget([{ ok: 1 }, cyclic], { budget: 100, offset: 1 })).toThrow(/record 1 cannot be written as JSON/);
+    expect(() => pageByByteBudget([1n], { budget: 100 })).toThrow(ToolslimError);
+  });
+
   it('rejects budgets and offsets that make no sense', () => {
     expect(() => pageByByteBudget([1], { budget: 1 })).toThrow(/budget/);
     expect(() => pageByByteBudget([1], { budget: Number.NaN })).toThrow(/budget/);
@@ -261,6 +268,10 @@ describe('measureResponse', () => {
     expect(m.structuredDuplicatedInText).toBe(true);
     expect(m.structured!.bytes).toBe(bytesOf(structured));
     expect(m.wireBytes).toBe(bytesOf(res.result));
+  });
+
+  it('names the place of a value that cannot be written as JSON', () => {
+    expect(() => measureResponse({ content: [], structuredContent: { n: 1n } })).toThrow(/`\/structuredContent` cannot be written/);
   });
 
   it('rejects what is not a result', () => {

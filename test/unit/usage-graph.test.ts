@@ -116,6 +116,12 @@ describe('options', () => {
     expect(() => new ToolUsageGraph([], { weights: { typo: 1 } as never })).toThrow(/unknown weight `typo`/);
   });
 
+  it('rejects a context text that is not a string, and a record that is not a name', () => {
+    const g = new ToolUsageGraph(TOOLS);
+    expect(() => g.rank({ text: 5 as never })).toThrow(/context text must be a string/);
+    expect(() => g.record(3 as never)).toThrow(ToolslimError);
+  });
+
   it('scores 0 everywhere when every weight is 0', () => {
     const g = new ToolUsageGraph(TOOLS, { weights: { transition: 0, alternation: 0, recency: 0, lexical: 0 } }).recordAll(['create-branch']);
     expect(g.hotSet(1, 'branch')).toEqual(['list_issues']);
