@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     tokens: 'src/tokens.ts',
+    response: 'src/response/index.ts',
     'cli/bin': 'src/cli/bin.ts',
     mcp: 'src/mcp/index.ts',
     testing: 'src/testing/index.ts',

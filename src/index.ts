@@ -77,3 +77,16 @@ export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
 export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
 export type { PresetForProfileOptions } from './profiles/preset-for-profile.js';
+// Tool-surface analysis
+export { analyzeSurface } from './lint/surface.js';
+export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionPair, PartBytes } from './lint/surface.js';
+
+// compress-cold-tools (lossy, opt-in)
+export { compressColdTools } from './transforms/compress-cold-tools.js';
+export type { CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
+
+// Usage-driven hot sets
+export { ToolUsageGraph } from './usage/graph.js';
+export type { ToolUsageGraphOptions, ToolUsageGraphJSON, UsageWeights, RankContext, RankedTool, ToolRef } from './usage/graph.js';
+export { removeColdTools } from './usage/remove-cold-tools.js';
+export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remove-cold-tools.js';

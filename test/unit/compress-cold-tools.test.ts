@@ -1,0 +1,179 @@
+/**
+ * compress-cold-tools beyond the fixtures: description shortening as a property, order-independence of
+ * `keep`, pass-through, hostile keys, every corpus server, and removeColdTools.
+ */
+import fc from 'fast-check';
+import jsonPatch from 'fast-json-patch';
+import { describe, expect, it } from 'vitest';
+import { applyPatch, compressColdTools, removeColdTools, ToolslimError, transformTools } from '../../src/index.js';
+import { shortenDescription } from '../../src/transforms/compress-cold-tools.js';
+import { loadCorpus } from '../helpers/corpus.js';
+import { deepFreeze, jsonClone } from '../helpers/freeze.js';
+
+const SEED = 7_007;
+const chars = (s: string) => [...s].length;
+
+describe('shortenDescription', () => {
+  it('keeps the first sentence, or cuts at a word boundary and ends in "…"', () => {
+    expect(shortenDescription('Read a file. Then more.', 80)).toBe('Read a file.');
+    expect(shortenDescription('Read a file! Then more.', 80)).toBe('Read a file!');
+    expect(shortenDescription('Version 1.5 is used. Then more.', 80)).toBe('Version 1.5 is used.');
+    expect(shortenDescription('Visit example.com today. Then more.', 80)).toBe('Visit example.com today.');
+    expect(shortenDescription('Multi\nline\twrapped text. Next.', 80)).toBe('Multi line wrapped text.');
+    expect(shortenDescription('First paragraph\n  \nSecond.', 80)).toBe('First paragraph');
+    expect(shortenDescription('検索します。詳細', 80)).toBe('検索します。');
+    expect(shortenDescription('one two three four', 10)).toBe('one two…');
+    expect(shortenDescription('abcdefghijk', 5)).toBe('abcd…');
+    expect(shortenDescription('abc', 1)).toBe('…');
+    expect(shortenDescription('', 5)).toBe('');
+    expect(() => shortenDescription('x', 0)).toThrow(ToolslimError);
+  });
+
+  it('property: agrees with a regex-based oracle written from the documented rules', () => {
+    // The rules, stated the slow way: first paragraph, whitespace collapsed, first terminator that is not
+    // an abbreviation's period; longer than max → cut at a word boundary in the first max − 1 characters.
+    const oracle = (text: string, max: number): string => {
+      const paragraph = text.trimStart().split(/\n[ \t\r\f\v]*\n/)[0] ?? '';
+      const flat = paragraph.replace(/\s+/g, ' ').trim();
+      let sentence = flat;
+      const end = /[.!?](?= |$)|[。！？]/g;
+      for (let m = end.exec(flat); m !== null; m = end.exec(flat)) {
+        const upTo = flat.slice(0, m.index + 1);
+        if (m[0] === '.' && /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|no)\.$/i.test(upTo)) continue;
+        sentence = upTo;
+        break;
+      }
+      const cps = [...sentence];
+      if (cps.length <= max) return sentence;
+      let keep = cps.slice(0, max - 1).join('');
+      const space = keep.lastIndexOf(' ');
+      if (space > 0 && space >= keep.length / 2) keep = keep.slice(0, space);
+      return keep.replace(/[\s,;:(\[{\-–—]+$/u, '') + '…';
+    };
+    const piece = fc.constantFrom('Read', 'a', 'file', 'e.g.', 'etc.', 'no.', 'approx.', 'x.', '1.5', '!', '?', '.', '。', '😀', 'é', ',', '(', '—', ' ', '  ', '\n', '\n\n', '\n \t\n', '\t', '\r\n', '\u00a0', 'ΣΑΣ', 'word.');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 1, max: 60 }), (parts, max) => {
+        const t = parts.join('');
+        expect(shortenDescription(t, max)).toBe(oracle(t, max));
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+  });
+
+  it('property: at most max characters, a fixed point, and built from the text’s own words', () => {
+    const text = fc.stringMatching(/^[A-Za-z .!?,\n\t😀é-]{0,200}$/);
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 120 }), (t, max) => {
+        const s = shortenDescription(t, max);
+        expect(chars(s)).toBeLessThanOrEqual(max);
+        expect(shortenDescription(s, max)).toBe(s);
+        const flat = t.replace(/\s+/g, ' ').trim();
+        const body = s.endsWith('…') ? s.slice(0, -1) : s;
+        // Whitespace inside a paragraph is collapsed, so the body is a prefix of the flattened text.
+        if (!/\n\s*\n/.test(t)) expect(flat.startsWith(body)).toBe(true);
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+  });
+});
+
+describe('compressColdTools', () => {
+  const github = loadCorpus().find((c) => c.file === 'modelcontextprotocol__server-github.json')!.data.toolsList.tools;
+  const tools = deepFreeze(jsonClone(github));
+  const names = tools.map((t) => t.name as string);
+
+  it('depends on the set of kept names, not their order or duplicates', () => {
+    const keep = [names[3]!, names[0]!, names[10]!];
+    const a = compressColdTools(tools as never, { keep });
+    const b = compressColdTools(tools as never, { keep: [...keep].reverse().concat(keep) });
+    expect(JSON.stringify(b.tools)).toBe(JSON.stringify(a.tools));
+    expect(b.report.changes).toEqual(a.report.changes);
+  });
+
+  it('passes everything through byte for byte when every tool is hot', () => {
+    const r = compressColdTools(tools as never, { keep: names });
+    expect(r.report.changes).toEqual([]);
+    expect(JSON.stringify(r.tools)).toBe(JSON.stringify(github));
+  });
+
+  it('keeps hot tools as the very same objects and positions', () => {
+    const r = compressColdTools(tools as never, { keep: [names[5]!] });
+    expect(r.tools.length).toBe(tools.length);
+    expect(r.tools[5]).toBe(tools[5]);
+    expect(r.tools.map((t) => t.name)).toEqual(names);
+  });
+
+  it('treats a `__proto__` member as data: removed, nothing polluted', () => {
+    const input = deepFreeze(JSON.parse('[{"name":"x","__proto__":{"polluted":true},"inputSchema":{"type":"object"}}]'));
+    const r = compressColdTools(input);
+    expect(JSON.stringify(r.tools)).toBe('[{"name":"x","inputSchema":{"type":"object"}}]');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(r.report.changes.map((c) => [c.op, c.path, c.code])).toEqual([['remove', '/0/__proto__', 'removed-field']]);
+    expect(JSON.stringify(applyPatch(input, r.report.changes))).toBe(JSON.stringify(r.tools));
+  });
+
+  it('says what it did, counting characters as code points', () => {
+    const r = compressColdTools([{ name: 'emoji', description: '😀😀😀 emoji everywhere in this long description text', inputSchema: { type: 'object' } }], { maxDescriptionLength: 26 });
+    // 3 emoji + " emoji everywhere in this long description text" (47) = 50; "😀😀😀 emoji everywhere in…" = 24
+    expect(r.report.changes.map((c) => c.message)).toEqual(['Shortened the description of cold tool `emoji` from 50 to 24 characters']);
+  });
+
+  it('rejects unusable options, naming them', () => {
+    expect(() => compressColdTools(tools as never, { keep: 'x' as never })).toThrow(/keep/);
+    expect(() => compressColdTools(tools as never, { maxDescriptionLength: 0 })).toThrow(/maxDescriptionLength/);
+    expect(() => compressColdTools(tools as never, { keepTitle: 'no' as never })).toThrow(/keepTitle/);
+    expect(() => compressColdTools(tools as never, { remove: true } as never)).toThrow(/unknown option `remove`/);
+  });
+
+  it('is in no preset, and runs by name when asked for', () => {
+    const byName = transformTools(tools, { transforms: [['compress-cold-tools', { keep: [names[0]!] }]] });
+    expect(byName.report.stats.after.bytes).toBeLessThan(byName.report.stats.before.bytes / 3);
+  });
+
+  it('gives a minimal, valid tool for every cold tool of every corpus server, and the patch replays', () => {
+    for (const { file, data } of loadCorpus()) {
+      const input = data.toolsList.tools;
+      const r = compressColdTools(input as never);
+      expect(r.report.skipped, file).toEqual([]);
+      expect(r.tools.length, file).toBe(input.length);
+      for (const [i, t] of r.tools.entries()) {
+        expect(t.name, file).toBe(input[i]!.name);
+        expect(t.inputSchema, file).toEqual({ type: 'object' });
+        expect(Object.keys(t).every((k) => ['name', 'title', 'description', 'inputSchema', 'annotations', '_meta'].includes(k)), `${file} #${i}`).toBe(true);
+        if (t.description !== undefined) expect(chars(t.description), `${file} #${i}`).toBeLessThanOrEqual(80);
+      }
+      const ops = r.report.changes.map(({ op, path, value }) => (op === 'remove' ? { op, path } : { op, path, value })) as jsonPatch.Operation[];
+      expect(jsonPatch.applyPatch(jsonClone(input), ops, true, false).newDocument, file).toEqual(jsonClone(r.tools));
+      expect(compressColdTools(r.tools).report.changes, file).toEqual([]);
+    }
+  });
+});
+
+describe('removeColdTools', () => {
+  const list = deepFreeze([
+    { name: 'a', inputSchema: { type: 'object' } },
+    { name: 'b', inputSchema: { type: 'object' } },
+    { name: 'c', inputSchema: { type: 'object' } },
+    { name: 'd', inputSchema: { type: 'object' } },
+  ]);
+
+  it('removes every tool not kept, keeps order, keeps the envelope, and its patch replays', () => {
+    const r = removeColdTools({ tools: list, nextCursor: 'x' }, { keep: ['d', 'b'] });
+    expect(r.tools.map((t) => t.name)).toEqual(['b', 'd']);
+    expect(r.tools[0]).toBe(list[1]);
+    expect(r.output).toEqual({ tools: r.tools, nextCursor: 'x' });
+    expect(r.removed).toEqual([
+      { name: 'a', index: 0 },
+      { name: 'c', index: 2 },
+    ]);
+    expect(r.patch.map((p) => p.path)).toEqual(['/2', '/0']);
+    const replayed = jsonPatch.applyPatch(jsonClone(list), r.patch.map(({ op, path }) => ({ op, path })) as jsonPatch.Operation[], true, false).newDocument;
+    expect(replayed).toEqual(r.tools);
+  });
+
+  it('removes nothing when everything is kept', () => {
+    const r = removeColdTools(list, { keep: ['a', 'b', 'c', 'd'] });
+    expect(r.patch).toEqual([]);
+    expect(JSON.stringify(r.tools)).toBe(JSON.stringify(list));
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The examples in the docs run: every ```ts block of the pages below is executed against the source, and
+ * each `// → …` line must equal, in order, what the block prints with console.log (util.format rules).
+ * The expected lines were worked out by hand in the pages; this keeps pages and code from drifting.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const PAGES = ['docs/response.md', 'docs/surface.md', 'docs/usage-graph.md', 'docs/transforms/compress-cold-tools.md'];
+const IMPORTS: Readonly<Record<string, string>> = {
+  toolslim: join(root, 'src', 'index.ts'),
+  'toolslim/response': join(root, 'src', 'response', 'index.ts'),
+  'toolslim/tokens': join(root, 'src', 'tokens.ts'),
+};
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-docs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function blocks(markdown: string): { code: string; line: number }[] {
+  const out: { code: string; line: number }[] = [];
+  const re = /^```ts\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(markdown); m !== null; m = re.exec(markdown)) out.push({ code: m[1]!, line: markdown.slice(0, m.index).split('\n').length });
+  return out;
+}
+
+let counter = 0;
+describe.each(PAGES)('%s', (page) => {
+  const markdown = readFileSync(join(root, page), 'utf8');
+  const found = blocks(markdown);
+  it('has examples', () => expect(found.length).toBeGreaterThan(0));
+  it.each(found.map((b) => [b.line, b] as const))('block at line %i runs and prints what the page says', async (_line, block) => {
+    const code = block.code.replace(/from '(toolslim(?:\/\w+)?)'/g, (m, spec: string) => {
+      if (!(spec in IMPORTS)) throw new Error(`unknown import ${spec}`);
+      return `from ${JSON.stringify(IMPORTS[spec])}`;
+    });
+    const expected = block.code.split('\n').filter((l) => /^\s*\/\/ → /.test(l)).map((l) => l.replace(/^\s*\/\/ → /, ''));
+    const file = join(dir, `example-${counter++}.ts`);
+    writeFileSync(file, code);
+    const printed: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => void printed.push(...format(...args).split('\n'));
+    try {
+      await import(file);
+    } finally {
+      console.log = original;
+    }
+    expect(printed).toEqual(expected);
+  });
+});
