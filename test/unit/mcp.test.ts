@@ -140,7 +140,7 @@ describe('optimizeToolsList with the low-level Server', () => {
       req.params?.cursor === 'p2' ? { tools: [{ ...tools[0]!, name: 'second' }] } : { tools, nextCursor: 'p2' },
     );
     const failures: unknown[] = [];
-    const boom = defineTransform<object, undefined>({ name: 'boom', description: 'Test-only: throws from prepare', safety: 'lossless', defaultOptions: {}, messages: { x: 'x' }, prepare: (): undefined => {
+    const boom = defineTransform<object, undefined>({ name: 'boom', description: 'Test-only: throws from prepare (with onError: throw the run fails)', safety: 'lossless', defaultOptions: {}, messages: { x: 'x' }, prepare: (): undefined => {
       throw new Error('boom');
     }, apply() {} });
     const optimizer = optimizeToolsList(server, { transforms: ['safe'] });
@@ -157,7 +157,7 @@ describe('optimizeToolsList with the low-level Server', () => {
 
     const failing = new Server({ name: 'low', version: '1.0.0' }, { capabilities: { tools: {} } });
     failing.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    optimizeToolsList(failing, { transforms: [boom], onFailure: (e) => failures.push(e) });
+    optimizeToolsList(failing, { transforms: [boom], onError: 'throw', onFailure: (e) => failures.push(e) });
     const { client: c2 } = await connect(failing);
     expect((await c2.listTools()).tools).toEqual(tools);
     expect(failures).toHaveLength(1);
