@@ -74,9 +74,11 @@ export interface InputProblem {
 /**
  * Checks that a tool is plain JSON toolslim can rewrite without loss: no object cycles, no values JSON
  * cannot hold (`undefined`, functions, symbols, BigInt, NaN, ±Infinity, class instances), and nesting no
- * deeper than `maxDepth`. Iterative; the first problem found is returned.
+ * deeper than `maxDepth`. Iterative; the first problem found is returned. With `undefinedMembers`, object
+ * members whose value is `undefined` are not problems: their pointers are collected instead (JSON
+ * omits them, so they are absent to every reader); `undefined` array elements still are (JSON writes `null`).
  */
-export function checkJsonTool(tool: unknown, maxDepth: number): InputProblem | undefined {
+export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[]): InputProblem | undefined {
   if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
   // Frames: [value, path, depth]; an `exit` frame (value undefined, depth -1) pops the ancestor set.
   const onPath = new Set<object>();
@@ -116,7 +118,16 @@ export function checkJsonTool(tool: unknown, maxDepth: number): InputProblem | u
     } else {
       const rec = obj as Record<string, unknown>;
       const keys = Object.keys(rec);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push([rec[keys[i]!], appendPointer(path, keys[i]!), depth + 1]);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const member = rec[keys[i]!];
+        // An object member that is `undefined` is absent in JSON (SDK servers build tools with
+        // `title: undefined`): when the caller collects them, they are noted, kept and not descended into.
+        if (member === undefined && undefinedMembers) {
+          undefinedMembers.push(appendPointer(path, keys[i]!));
+          continue;
+        }
+        stack.push([member, appendPointer(path, keys[i]!), depth + 1]);
+      }
     }
   }
   return undefined;

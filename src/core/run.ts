@@ -60,8 +60,20 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
   // Tools that are not plain JSON are passed through untouched.
   const usable: boolean[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const problem = checkJsonTool(tools[i], maxDepth);
+    const undefinedMembers: string[] = [];
+    const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers);
     usable[i] = problem === undefined;
+    for (const path of undefinedMembers) {
+      diagnostics.push({
+        severity: 'info',
+        tool: names[i]!,
+        toolIndex: i,
+        transform: 'input',
+        code: 'undefined-member',
+        path: appendPointer('', i) + path,
+        message: 'Found a member whose value is `undefined`: JSON omits it, so readers see it as absent; it was kept as it is',
+      });
+    }
     if (problem) {
       const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
       if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${quote(names[i]!)} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });

@@ -143,7 +143,7 @@ describe('object graphs JSON cannot hold', () => {
   });
 
   it.each([
-    ['undefined', undefined, /undefined is not a JSON value/],
+    ['undefined (as an array element)', [undefined], /undefined is not a JSON value/],
     ['a function', () => 1, /function is not a JSON value/],
     ['NaN', Number.NaN, /NaN is not a JSON number/],
     ['Infinity', Number.POSITIVE_INFINITY, /Infinity is not a JSON number/],

@@ -255,7 +255,7 @@ describe('bad tools are passed through and named, the rest proceed', () => {
     ['a cycle', cyclic, /contains itself.*at `\/1\/inputSchema\/properties\/self`/],
     ['NaN', { name: 'nan', inputSchema: { type: 'number', maximum: NaN } }, /NaN is not a JSON number at `\/1\/inputSchema\/maximum`/],
     ['Infinity', { name: 'inf', inputSchema: { minimum: -Infinity } }, /-Infinity is not a JSON number at `\/1\/inputSchema\/minimum`/],
-    ['undefined', { name: 'undef', inputSchema: { type: 'object', description: undefined } }, /undefined is not a JSON value at `\/1\/inputSchema\/description`/],
+    ['undefined in an array', { name: 'undef', inputSchema: { type: 'object', examples: [undefined] } }, /undefined is not a JSON value at `\/1\/inputSchema\/examples\/0`/],
     ['a function', { name: 'fn', inputSchema: { default: () => 1 } }, /a function is not a JSON value at `\/1\/inputSchema\/default`/],
     ['a class instance', { name: 'date', inputSchema: { default: new Date(0) } }, /a Date object is not a JSON value at `\/1\/inputSchema\/default`/],
     ['a sparse array', { name: 'holes', inputSchema: { enum: [1, , 3] } }, /undefined is not a JSON value at `\/1\/inputSchema\/enum\/1`/],
@@ -274,6 +274,18 @@ describe('bad tools are passed through and named, the rest proceed', () => {
     const e = thrown(() => transformTools(input, { onError: 'throw' }));
     expect(e.code).toBe('invalid-input');
     expect(e.path).toMatch(/^\/1/);
+  });
+
+  it('an object member that is `undefined` (as SDK servers build tools) is noted, kept, and the tool is processed', () => {
+    const tool = { name: 'sdk', title: undefined, inputSchema: { ...schemaWithDead(), description: undefined } } as unknown as McpTool;
+    const r = transformTools([tool]);
+    expect(r.report.skipped).toEqual([]);
+    expect(r.tools[0]!.inputSchema).toEqual(PRUNED);
+    expect(Object.prototype.hasOwnProperty.call(r.tools[0], 'title')).toBe(true);
+    expect(r.report.diagnostics.filter((d) => d.code === 'undefined-member').map((d) => [d.severity, d.transform, d.path])).toEqual([
+      ['info', 'input', '/0/title'],
+      ['info', 'input', '/0/inputSchema/description'],
+    ]);
   });
 
   it('maxDepth is an option', () => {
