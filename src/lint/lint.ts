@@ -11,6 +11,7 @@ import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../sche
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { findDialectContradictions } from './dialect-stamp.js';
+import { analyzeSurface } from './surface.js';
 
 /** What `lintTools` can find, by code. */
 export type FindingCode =
@@ -30,6 +31,7 @@ export type FindingCode =
   | 'invalid-mcp-header'
   | 'many-arguments'
   | 'over-budget'
+  | 'description-collision'
   | 'lint-failed';
 
 /** One problem `lintTools` found. */
@@ -71,6 +73,10 @@ export interface LintOptions {
   readonly maxArguments?: number;
   /** Changes the severity of a code, or turns it `off`. */
   readonly severity?: Readonly<Record<string, Severity | 'off'>>;
+  /** Pairs at or above this name+description similarity are reported (default 0.30; `false` turns the check off). */
+  readonly collisionThreshold?: number | false;
+  /** Reported pairs at or above this similarity are warnings, the rest `info` (default 0.60). */
+  readonly collisionWarningThreshold?: number;
   /** Extra checks, run after the built-in ones. */
   readonly checks?: readonly LintCheck[];
   /** Tools nested deeper than this are reported as `invalid-tool` and not checked further (default 1000). */
@@ -94,6 +100,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'indirect-mcp-header': 'warning',
   'invalid-mcp-header': 'error',
   'many-arguments': 'info',
+  'description-collision': 'warning',
   'over-budget': 'error',
   'lint-failed': 'error',
 });
@@ -113,7 +120,33 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
  * Whole-list analyses `lintTools` always runs after its per-tool rules, before `options.checks`. The
  * tool-surface analysis (description collisions, argument counts across tools) plugs in here.
  */
-export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([]);
+export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([checkDescriptionCollisions]);
+
+/**
+ * Pairs of tools whose name and description read alike (character-bigram Jaccard, see
+ * `analyzeSurface`): each pair at or above `collisionThreshold`, then one whole-list finding with the
+ * mean similarity and the number of pairs.
+ */
+function checkDescriptionCollisions(tools: readonly unknown[], options: LintOptions): Finding[] {
+  if (options.collisionThreshold === false || tools.length < 2) return [];
+  const analysis = analyzeSurface(tools, {
+    ...(options.collisionThreshold !== undefined ? { collisionThreshold: options.collisionThreshold } : {}),
+    ...(options.collisionWarningThreshold !== undefined ? { collisionWarningThreshold: options.collisionWarningThreshold } : {}),
+  });
+  const out: Finding[] = analysis.findings.filter((f) => f.code === 'description-collision').map((f) => ({ ...f }));
+  const { pairs, mean, compared, threshold } = analysis.collisions;
+  if (pairs.length > 0) {
+    out.push({
+      severity: 'info',
+      code: 'description-collision',
+      tool: '',
+      toolIndex: -1,
+      path: '',
+      message: `${pairs.length} of ${compared} tool pairs read alike (similarity ≥ ${threshold}); mean similarity over all pairs ${mean.toFixed(3)}`,
+    });
+  }
+  return out;
+}
 
 const DEFAULT_MAX_ARGUMENTS = 4;
 const DEFAULT_MAX_DEPTH = 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lintTools, type Finding } from '../../src/lint/index.js';
+import { lintTools as lintAll, type Finding, type LintOptions } from '../../src/lint/index.js';
 import { o200k } from '../../src/tokens.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
@@ -11,6 +11,8 @@ const good = (name: string, extra: Record<string, unknown> = {}) => ({
   inputSchema: obj({ properties: { q: { type: 'string', description: 'query' } } }),
   ...extra,
 });
+/** The per-tool checks alone: these fixtures' short descriptions read alike on purpose (collisions are tested below). */
+const lintTools = (input: unknown, options: LintOptions = {}) => lintAll(input, { collisionThreshold: false, ...options });
 const brief = (fs: readonly Finding[]) => fs.map((f) => `${f.severity} ${f.code} ${f.path}`);
 
 describe('lintTools', () => {
@@ -192,5 +194,29 @@ describe('lintTools', () => {
   it('treats __proto__ and constructor as data', () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","description":"p"},"constructor":{"$ref":"#/$defs/__proto__"}},"$defs":{"__proto__":{"type":"string","description":"c"}}}');
     expect(lintTools([{ name: 'p', description: 'd', inputSchema: schema }])).toEqual([]);
+  });
+});
+
+describe('description collisions (wired from analyzeSurface)', () => {
+  const alike = [
+    { name: 'get_user', description: 'Get a user by id', inputSchema: { type: 'object' } },
+    { name: 'getUser', description: 'Get a user by id.', inputSchema: { type: 'object' } },
+    { name: 'send_invoice_email', description: 'Email an invoice PDF to a customer', inputSchema: { type: 'object' } },
+  ];
+
+  it('reports the pair that reads alike, as a warning, plus the mean over all pairs', () => {
+    const found = lintAll(alike).filter((f) => f.code === 'description-collision');
+    // get_user/getUser split into the same words: identical bigram sets (similarity 1).
+    expect(found.map((f) => [f.severity, f.toolIndex])).toEqual([
+      ['warning', 0],
+      ['info', -1],
+    ]);
+    expect(found[0]!.message).toMatch(/getUser/);
+    expect(found[1]!.message).toMatch(/^1 of 3 tool pairs read alike .* mean similarity over all pairs 0\.\d{3}$/);
+  });
+
+  it('can be tuned or turned off', () => {
+    expect(lintAll(alike, { collisionThreshold: false }).filter((f) => f.code === 'description-collision')).toEqual([]);
+    expect(lintAll(alike, { severity: { 'description-collision': 'off' } }).filter((f) => f.code === 'description-collision')).toEqual([]);
   });
 });
