@@ -231,6 +231,8 @@ function removeMarks(text: string): string {
   return (
     text
       .replace(LINK_LEAD, '$1')
+      // `…; see https://… for details` inside a sentence: the clause goes.
+      .replace(/[ \t]*[,;]?[ \t]*\b(?:see|visit|check)[ \t]+\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?/gi, '')
       // Brackets around nothing but the URL (and a `see`/`i.e.`).
       .replace(/[ \t]*\((?:[ \t]*(?:see(?: also)?|i\.e\.|e\.g\.|cf\.|docs?|at|via))?[ \t,:;]*\u0000[ \t]*\)/gi, '')
       .replace(/[ \t]*\[[ \t]*\u0000[ \t]*\]/g, '')
