@@ -15,6 +15,7 @@ export interface PromoteCommonParamsOptions {
 
 /** What `prepare` found: the description promoted for each parameter name. */
 export interface PromotedParams {
+  /** Parameter name → the description written once into the instructions. */
   readonly descriptions: ReadonlyMap<string, string>;
 }
 

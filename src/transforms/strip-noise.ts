@@ -168,7 +168,7 @@ const VALUE_LEAD = /(?:\be\.g\.|\beg\.|\bfor example|\bsuch as|\blike|\bformat)[
  * A sentence that only points at a link (`See https://…`, `Read more about versioning at https://…`,
  * `API reference: https://…`) goes with it: it starts with such a lead-in and ends at the URL.
  */
-const LINK_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to|documentation|docs?|(?:api )?reference|details)\b[^.!?\n\u0000]{0,80}\u0000[ \t]*\.?(?=[ \t]|\n|$)/gim;
+const LINK_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to|documentation|docs?|(?:api )?reference|details)\b[^.!?\n\u0000]{0,80}\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
 /**
  * Markdown links and images keep their text; autolinks and bare `http(s)` URLs are removed, except URLs
