@@ -88,20 +88,35 @@ describe.each([presetLossless, presetSafe, presetMax].map((p) => [p.name, p] as 
     expect(JSON.stringify(transformTools(input, { transforms: [preset] }).tools)).toBe(JSON.stringify(result.tools));
     expect(transformTools(result.tools, { transforms: [preset] }).report.changes).toEqual([]);
     expect(applyPatch(input, result.report.changes)).toEqual(result.tools);
-    // Every rewritten schema that ajv could compile still compiles.
+    // Every rewritten schema that ajv could compile still compiles. (Compiling is the slow part: the
+    // lossless preset rewrites schemas exactly as safe does, strip-noise only touching descriptions, so
+    // safe and max are compiled.)
+    if (preset === presetLossless) return;
     for (const [i, t] of result.tools.entries()) {
       for (const slot of ['inputSchema', 'outputSchema'] as const) {
         const before = (input[i] as Record<string, unknown>)[slot];
         const after = (t as Record<string, unknown>)[slot];
         if (before === after || after === undefined) continue;
-        let compiled = true;
-        try {
-          compile(before);
-        } catch {
-          compiled = false;
-        }
-        if (compiled) expect(() => compile(after), `${t.name} ${slot}`).not.toThrow();
+        if (originalCompiles(c.file, i, slot, before)) expect(() => compile(after), `${t.name} ${slot}`).not.toThrow();
       }
     }
   });
 });
+
+const compiledOriginals = new Map<string, boolean>();
+
+/** Whether ajv compiles a corpus schema as captured (cached across presets). */
+function originalCompiles(file: string, index: number, slot: string, schema: unknown): boolean {
+  const key = `${file}\u0000${index}\u0000${slot}`;
+  let ok = compiledOriginals.get(key);
+  if (ok === undefined) {
+    try {
+      compile(schema);
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    compiledOriginals.set(key, ok);
+  }
+  return ok;
+}
