@@ -41,6 +41,12 @@ export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable
 export { adaptToClient } from './transforms/adapt-to-client.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
+export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNoise } from './transforms/index.js';
+export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated-subtrees.js';
+export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
+export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
+export type { StripNoiseOptions } from './transforms/strip-noise.js';
+export { presetMax } from './presets/index.js';
 
 // Schema utilities
 export { getDeclaredDialect, dialectFromUri, DIALECT_URIS } from './schema/dialect.js';

@@ -1,9 +1,21 @@
 import type { AnyTransform } from '../core/define-transform.js';
 import { adaptToClient } from './adapt-to-client.js';
 import { compressColdTools } from './compress-cold-tools.js';
+import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';
+import { normalizeSchema } from './normalize-schema.js';
+import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
+import { stripNoise } from './strip-noise.js';
 
 /** Every built-in transform, sorted by name. */
-export const builtinTransforms: readonly AnyTransform[] = Object.freeze([adaptToClient, compressColdTools, pruneUnreachableDefs]);
+export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
+  adaptToClient,
+  compressColdTools,
+  dedupeRepeatedSubtrees,
+  normalizeSchema,
+  promoteCommonParams,
+  pruneUnreachableDefs,
+  stripNoise,
+]);
 
-export { adaptToClient, compressColdTools, pruneUnreachableDefs };
+export { adaptToClient, compressColdTools, dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, pruneUnreachableDefs, stripNoise };

@@ -1,0 +1,109 @@
+import type { EditContext, MessageData } from '../core/context.js';
+import { defineTransform } from '../core/define-transform.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { dialectFromUri } from '../schema/dialect.js';
+import { getSchemaDocuments, type SchemaDocument } from '../schema/documents.js';
+import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
+import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
+import { walkJson, walkSchema } from '../schema/walk.js';
+
+/** Options of {@link normalizeSchema}. */
+export interface NormalizeSchemaOptions {
+  /**
+   * The dialect the reader assumes for a schema without `$schema` (MCP: 2020-12). A `$schema` naming
+   * exactly this dialect is redundant and removed.
+   */
+  readonly assume?: Dialect;
+  /** Which schemas of each tool to normalize (default both). */
+  readonly slots?: readonly SchemaSlot[];
+}
+
+/**
+ * Removes what never changes a verdict: `$comment`, `title` annotations, `additionalProperties: true`,
+ * empty `required`, empty `properties`, empty definitions containers, a `$schema` naming the assumed
+ * dialect; and writes one-element `type` arrays as a string. Only schema positions are touched (never
+ * data such as `default`, `const`, `enum`, `examples`, or `x-*`), never anything a reference may land
+ * on, and nothing that `unevaluatedProperties` could observe in a document that uses it.
+ */
+export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined>({
+  name: 'normalize-schema',
+  description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema',
+  safety: 'annotation',
+  defaultOptions: { assume: '2020-12', slots: SCHEMA_SLOTS },
+  messages: {
+    'removed-comment': 'Removed a `$comment`',
+    'removed-title': 'Removed the `title` annotation',
+    'removed-additional-properties': 'Removed `additionalProperties: true` (the default)',
+    'removed-empty-required': 'Removed an empty `required`',
+    'removed-empty-properties': 'Removed an empty `properties`',
+    'removed-empty-defs': 'Removed an empty `{container}`',
+    'removed-schema-uri': 'Removed `$schema` naming {dialect}, the dialect readers assume',
+    'unwrapped-type': 'Replaced the one-element `type` array with `"{type}"`',
+    'unknown-dialect': 'Left the schema unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
+  },
+  validateOptions(options) {
+    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
+    if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+  },
+  apply(doc, ctx, options) {
+    const assume = options.assume ?? '2020-12';
+    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, assume);
+    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of documents) normalizeDocument(d, ctx, assume);
+  },
+});
+
+interface Edit {
+  readonly path: string;
+  readonly code: string;
+  /** For `unwrapped-type`: the new value. */
+  readonly value?: unknown;
+  readonly data?: MessageData;
+  /** Removing it could change what `unevaluatedProperties` sees. */
+  readonly evaluates?: boolean;
+}
+
+function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect): void {
+  const { schema, table, base } = d;
+  const targets = collectRefTargets(schema, d.dialect);
+  const edits: Edit[] = [];
+  let usesUnevaluatedProperties = false;
+  const knows = (keyword: string) => table.has(keyword);
+
+  walkSchema(schema, '', {
+    table,
+    onSchema(node, path) {
+      if (!isObject(node)) return;
+      if (hasOwn(node, 'unevaluatedProperties')) usesUnevaluatedProperties = true;
+      for (const key of Object.keys(node)) {
+        const value = node[key];
+        const at = appendPointer(path, key);
+        let edit: Edit | undefined;
+        if (key === '$comment' && knows(key) && typeof value === 'string') edit = { path: at, code: 'removed-comment' };
+        else if (key === 'title' && knows(key) && typeof value === 'string') edit = { path: at, code: 'removed-title' };
+        else if (key === 'additionalProperties' && value === true) edit = { path: at, code: 'removed-additional-properties', evaluates: true };
+        else if (key === 'required' && Array.isArray(value) && value.length === 0) edit = { path: at, code: 'removed-empty-required' };
+        // The root `properties` stays: some clients reject an object schema without it.
+        else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) edit = { path: at, code: 'removed-empty-properties', evaluates: true };
+        else if (DEFINITIONS_KEYWORDS.includes(key) && isObject(value) && Object.keys(value).length === 0) edit = { path: at, code: 'removed-empty-defs', data: { container: key } };
+        else if (key === '$schema' && path === '' && d.source === 'declared' && dialectFromUri(value) === assume) edit = { path: at, code: 'removed-schema-uri', data: { dialect: assume } };
+        else if (key === 'type' && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { path: at, code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
+        if (edit && !holdsRefTarget(targets, at)) edits.push(edit);
+      }
+    },
+    onOpaque(_keyword, value) {
+      // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively.
+      if (usesUnevaluatedProperties || value === null || typeof value !== 'object') return;
+      walkJson(value, '', (v) => {
+        if (isObject(v) && hasOwn(v, 'unevaluatedProperties')) usesUnevaluatedProperties = true;
+      });
+    },
+  });
+
+  for (const edit of edits) {
+    if (edit.evaluates && usesUnevaluatedProperties) continue;
+    if (edit.code === 'unwrapped-type') ctx.replace(base + edit.path, edit.value, edit.code, edit.data);
+    else ctx.remove(base + edit.path, edit.code, edit.data);
+  }
+}

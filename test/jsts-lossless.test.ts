@@ -1,0 +1,149 @@
+/**
+ * The JSON Schema Test Suite (test/data/jsts, a copy of ../shared/jsts) as an oracle: for every test group
+ * of draft-07 and 2020-12, each preset must leave ajv's verdict on every instance unchanged. The
+ * expectation is ajv's verdict on the untouched original schema (not the suite's `valid`, where ajv
+ * disagrees with the suite).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dedupeRepeatedSubtrees, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../src/index.js';
+import { makeAjv, type AjvDialect } from './helpers/ajv.js';
+
+interface SuiteCase {
+  readonly dialect: 'draft7' | 'draft2020-12';
+  readonly file: string;
+  readonly description: string;
+  readonly schema: unknown;
+  readonly tests: readonly { description: string; data: unknown; valid: boolean }[];
+  readonly needsRemotes: boolean;
+}
+
+const DATA = join(import.meta.dirname, 'data', 'jsts');
+const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+const cases: SuiteCase[] = readFileSync(join(DATA, 'cases.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as SuiteCase);
+const remotes = listFiles(join(DATA, 'remotes')).map((file) => ({ uri: 'http://localhost:1234/' + relative(join(DATA, 'remotes'), file).split('\\').join('/'), schema: JSON.parse(readFileSync(file, 'utf8')) as object }));
+
+const PRESETS: readonly (readonly [string, TransformStepInput])[] = [
+  ['lossless', presetLossless],
+  ['safe', presetSafe],
+  // Deduplication with a low threshold so that the suite's small schemas exercise it too.
+  ['max (dedupe minBytes 16)', [presetMax, { overrides: { 'dedupe-repeated-subtrees': { minBytes: 16 } } }]],
+];
+
+describe.each(PRESETS)('JSON Schema Test Suite under %s', (_name, step) => {
+  it('keeps ajv’s verdict on every instance of every case, skips nothing, and is idempotent', () => {
+    const failures: string[] = [];
+    let compared = 0;
+    let changedCases = 0;
+    for (const c of cases) {
+      const dialect: AjvDialect = c.dialect === 'draft7' ? 'draft7' : 'draft2020';
+      const formats = c.file.startsWith('optional/format/') || c.file === 'optional/format-assertion.json';
+      const label = `${c.dialect}/${c.file}: ${c.description}`;
+      const before = originalVerdicts(c, dialect, formats);
+      if ('error' in before) continue; // ajv cannot compile the original either: nothing to compare
+      // A tool declares its dialect with `$schema`; a draft-07 case without one gets it stamped.
+      const declared = c.dialect === 'draft7' && isPlainObject(c.schema) && !('$schema' in c.schema) ? { $schema: DRAFT_07, ...c.schema } : c.schema;
+      const input = [{ name: 'case', inputSchema: declared }];
+      const result = transformTools(input, { transforms: [step], measure: false });
+      if (result.report.skipped.length > 0) {
+        failures.push(`${label}: skipped (${result.report.skipped.map((s) => `${s.transform}: ${s.reason}`).join('; ')})`);
+        continue;
+      }
+      if (result.report.changes.length > 0) changedCases++;
+      const again = transformTools(result.tools, { transforms: [step], measure: false });
+      if (again.report.changes.length > 0) failures.push(`${label}: not idempotent (${again.report.changes.map((ch) => `${ch.transform}/${ch.code} ${ch.path}`).join(', ')})`);
+      // Untouched and unstamped: the very same schema, nothing to compile again.
+      if (result.report.changes.length === 0 && declared === c.schema) {
+        compared += c.tests.length;
+        continue;
+      }
+      const after = verdictsOf(result.tools[0]!.inputSchema, dialect, formats, c.needsRemotes, c.tests);
+      if ('error' in after) {
+        failures.push(`${label}: the rewritten schema no longer compiles (${after.error})`);
+        continue;
+      }
+      for (const [i, t] of c.tests.entries()) {
+        compared++;
+        if (after[i] !== before[i]) failures.push(`${label} / ${t.description}: ajv said ${before[i]} before, ${after[i]} after: ${JSON.stringify(result.tools[0]!.inputSchema)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // The oracle saw real work: most of the suite compiles, and the presets changed a fair share of it.
+    expect(compared).toBeGreaterThan(3000);
+    expect(changedCases).toBeGreaterThan(50);
+  });
+});
+
+const originals = new Map<SuiteCase, boolean[] | { error: string }>();
+
+/** ajv's verdicts on the untouched schema, computed once for every preset. */
+function originalVerdicts(c: SuiteCase, dialect: AjvDialect, formats: boolean): boolean[] | { error: string } {
+  let v = originals.get(c);
+  if (v === undefined) originals.set(c, (v = verdictsOf(c.schema, dialect, formats, c.needsRemotes, c.tests)));
+  return v;
+}
+
+describe('JSON Schema Test Suite schemas repeated four times under dedupe-repeated-subtrees', () => {
+  it('moves the repeats into definitions and keeps ajv’s verdict on every instance', () => {
+    const failures: string[] = [];
+    let deduped = 0;
+    for (const c of cases) {
+      // `allOf` of four copies accepts exactly what one copy accepts. References and identifiers would
+      // change meaning once nested, so those schemas are left out.
+      if (!isPlainObject(c.schema) || /"\$(?:ref|id|anchor|dynamic|recursive|defs)|"definitions"|"id"/.test(JSON.stringify(c.schema))) continue;
+      const dialect: AjvDialect = c.dialect === 'draft7' ? 'draft7' : 'draft2020';
+      const formats = c.file.startsWith('optional/format/') || c.file === 'optional/format-assertion.json';
+      const before = originalVerdicts(c, dialect, formats);
+      if ('error' in before) continue;
+      const { $schema: _ignored, ...inner } = c.schema;
+      const wrapped = { $schema: c.dialect === 'draft7' ? DRAFT_07 : 'https://json-schema.org/draft/2020-12/schema', allOf: [inner, inner, inner, inner] };
+      const result = dedupeRepeatedSubtrees([{ name: 'case', inputSchema: wrapped }], { minBytes: 1 }, { measure: false });
+      const label = `${c.dialect}/${c.file}: ${c.description}`;
+      if (result.report.skipped.length > 0) failures.push(`${label}: skipped`);
+      if (result.report.changes.length === 0) continue;
+      deduped++;
+      const after = verdictsOf(result.tools[0]!.inputSchema, dialect, formats, c.needsRemotes, c.tests);
+      if ('error' in after) failures.push(`${label}: no longer compiles (${after.error})`);
+      else for (const [i, t] of c.tests.entries()) if (after[i] !== before[i]) failures.push(`${label} / ${t.description}: ajv said ${before[i]} before, ${after[i]} after`);
+    }
+    expect(failures).toEqual([]);
+    expect(deduped).toBeGreaterThan(150);
+  });
+});
+
+function verdictsOf(schema: unknown, dialect: AjvDialect, formats: boolean, needsRemotes: boolean, tests: SuiteCase['tests']): boolean[] | { error: string } {
+  try {
+    const ajv = makeAjv(dialect, formats);
+    if (needsRemotes) {
+      for (const r of remotes) {
+        try {
+          ajv.addSchema(r.schema, r.uri);
+        } catch {
+          // A remote written for another dialect: the cases of this dialect do not use it.
+        }
+      }
+    }
+    const validate = ajv.compile(schema as object);
+    return tests.map((t) => validate(t.data) as boolean);
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listFiles(p));
+    else if (name.endsWith('.json')) out.push(p);
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
