@@ -38,12 +38,17 @@ export type { ToolslimErrorCode } from './core/errors.js';
 // Transforms and presets
 export { builtinTransforms, pruneUnreachableDefs } from './transforms/index.js';
 export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
+export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
+export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect.js';
+export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 
 // Schema utilities
 export { getDeclaredDialect, dialectFromUri, DIALECT_URIS } from './schema/dialect.js';
 export type { DeclaredDialect } from './schema/dialect.js';
-export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable } from './schema/keywords.js';
+export { findDialectContradictions, keywordFit, isLegacyDialect } from './schema/dialect.js';
+export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions } from './schema/dialect.js';
+export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceType } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
 export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
