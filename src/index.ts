@@ -46,8 +46,8 @@ export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 // Schema utilities
 export { getDeclaredDialect, dialectFromUri, DIALECT_URIS } from './schema/dialect.js';
 export type { DeclaredDialect } from './schema/dialect.js';
-export { findDialectContradictions, keywordFit, isLegacyDialect } from './schema/dialect.js';
-export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions } from './schema/dialect.js';
+export { findDialectContradictions, findToolsDialectContradictions, keywordFit, isLegacyDialect } from './schema/dialect.js';
+export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions, ToolDialectContradictions } from './schema/dialect.js';
 export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceType } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
 export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';

@@ -179,3 +179,29 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
+
+/** The contradictions of one schema of one tool. */
+export interface ToolDialectContradictions {
+  readonly tool: string;
+  readonly toolIndex: number;
+  readonly slot: 'inputSchema' | 'outputSchema';
+  readonly contradictions: readonly DialectContradiction[];
+}
+
+/**
+ * {@link findDialectContradictions} over every `inputSchema` and `outputSchema` of a tools array; only
+ * schemas with at least one contradiction are listed. Pure: for benches and CI checks that count tools
+ * whose declared dialect contradicts their keywords, before and after a pipeline.
+ */
+export function findToolsDialectContradictions(tools: readonly unknown[], options: FindDialectContradictionsOptions = {}): ToolDialectContradictions[] {
+  const out: ToolDialectContradictions[] = [];
+  tools.forEach((tool, toolIndex) => {
+    if (!isObject(tool)) return;
+    for (const slot of ['inputSchema', 'outputSchema'] as const) {
+      if (!hasOwn(tool, slot)) continue;
+      const contradictions = findDialectContradictions(tool[slot], options);
+      if (contradictions.length > 0) out.push({ tool: typeof tool.name === 'string' ? tool.name : '', toolIndex, slot, contradictions });
+    }
+  });
+  return out;
+}

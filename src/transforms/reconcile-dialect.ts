@@ -164,13 +164,21 @@ class StagedEdits {
   readonly #scratch: EditContext;
   readonly #calls: ((ctx: EditContext) => void)[] = [];
   readonly #findings: ((ctx: EditContext) => void)[] = [];
+  #lastPath: string | undefined;
+  #lastValue: unknown;
+  #lastCount = -1;
 
   constructor(scratch: EditContext) {
     this.#scratch = scratch;
   }
 
+  /** The working copy's value at `path` (remembered until the next edit: a walk asks for one node many times). */
   get(path: string): unknown {
-    return this.#scratch.get(path);
+    if (path === this.#lastPath && this.#lastCount === this.#calls.length) return this.#lastValue;
+    this.#lastPath = path;
+    this.#lastCount = this.#calls.length;
+    this.#lastValue = this.#scratch.get(path);
+    return this.#lastValue;
   }
 
   replace(path: string, value: unknown, code: string, data?: MessageData): void {
