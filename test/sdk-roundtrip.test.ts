@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -221,6 +221,29 @@ describe('a real SDK server and client, through the pipeline', () => {
       expect(stampReader(schema), label).toBe('draft7');
       expect(compileError(schema, 'draft7'), label).toBeUndefined();
       expect(rootDefsOnlyFailures(schema, 'definitions'), label).toEqual([]);
+    }
+  });
+
+  it('a client that cannot upgrade the server reconciles the tools it discovers (the README example)', async () => {
+    const server = new Server({ name: 'old-server', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: jsonClone(RAW) as never }));
+    const client = new Client({ name: 'client', version: '1.0.0' }, { jsonSchemaValidator: new AjvJsonSchemaValidator(new Ajv2020({ strict: false }) as never) });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      // listTools() would compile every outputSchema with the 2020-12 validator and throw on the seed tool.
+      const discovered = await client.request({ method: 'tools/list', params: {} }, ListToolsResultSchema);
+      const { tools, report } = transformTools(discovered.tools as McpTool[], { transforms: [reconcileDialect, hoistNestedDefs] });
+      expect(report.skipped).toEqual([]);
+      expect(report.diagnostics.filter((d) => d.code === 'contradiction').map((d) => d.tool)).toContain('search_documents');
+      for (const [label, schema] of schemasOf(tools)) {
+        expect(compileError(schema, 'draft2020'), label).toBeUndefined();
+        expect(rootDefsOnlyFailures(schema, '$defs'), label).toEqual([]);
+      }
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 
