@@ -48,7 +48,7 @@ export { getDeclaredDialect, dialectFromUri, DIALECT_URIS } from './schema/diale
 export type { DeclaredDialect } from './schema/dialect.js';
 export { findDialectContradictions, findToolsDialectContradictions, keywordFit, isLegacyDialect } from './schema/dialect.js';
 export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions, ToolDialectContradictions } from './schema/dialect.js';
-export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceType } from './schema/keywords.js';
+export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceTypeName } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
 export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';

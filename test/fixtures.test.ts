@@ -66,7 +66,8 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
         const tool = inst.tool ?? 0;
         const slot = inst.slot ?? 'inputSchema';
         const source = (c.input as Record<string, unknown>[])[tool]![slot];
-        const after = verdicts((result.tools[tool] as Record<string, unknown>)[slot], [inst.data]);
+        const output = (result.tools[tool] as Record<string, unknown>)[slot];
+        const after = inst.readOutputAs ? readingVerdicts(inst.readOutputAs, output, [inst.data]) : verdicts(output, [inst.data]);
         if (inst.readAs === 'none') {
           expect(inst.valid, 'an instance read as `none` needs a hand-written `valid`').toBeTypeOf('boolean');
           expect(after, `instance ${JSON.stringify(inst.data)}`).toEqual([inst.valid]);

@@ -83,8 +83,8 @@ export function keywordFit(dialect: Dialect, name: string, value: unknown): 'fit
   }
 }
 
-/** How the dialect a document is read in was decided. */
-export type DialectSource = 'declared' | 'assumed' | 'detected';
+/** How the dialect a document is read in was decided: its `$schema` says so, or it has none and it is assumed. */
+export type DialectSource = 'declared' | 'assumed';
 
 /** A keyword whose presence or form belongs to another dialect than the one the document is read in. */
 export interface DialectContradiction {
@@ -94,6 +94,7 @@ export interface DialectContradiction {
   readonly path: string;
   /** The dialect the enclosing schema is read in. */
   readonly dialect: Dialect;
+  /** Whether `dialect` comes from a `$schema` or was assumed. */
   readonly source: DialectSource;
   /**
    * `foreign`: not a keyword of `dialect` (a reader ignores it) but one of `expected`; `misfit`: a keyword
@@ -167,7 +168,7 @@ export function judgeKeyword(dialect: Dialect, keyword: string, value: unknown):
 }
 
 function contradictionMessage(keyword: string, path: string, value: unknown, dialect: Dialect, source: DialectSource, found: { kind: DialectContradiction['kind']; expected: readonly Dialect[] }): string {
-  const how = source === 'declared' ? 'declared by `$schema`' : source === 'assumed' ? 'no `$schema`, so assumed' : 'detected from its keywords';
+  const how = source === 'declared' ? 'declared by `$schema`' : 'no `$schema`, so assumed';
   const usage = found.kind === 'misfit' ? `\`${keyword}\` as ${describeValue(value)}` : `\`${keyword}\``;
   const where = found.expected.join(', ');
   if (found.kind === 'deprecated') return `Found \`${keyword}\` at \`${path}\`, the older name of \`$defs\` (${where}); the schema is read as ${dialect} (${how}), which expects \`$defs\``;
@@ -182,9 +183,13 @@ function describeValue(value: unknown): string {
 
 /** The contradictions of one schema of one tool. */
 export interface ToolDialectContradictions {
+  /** The tool's name (`""` when it has none). */
   readonly tool: string;
+  /** The tool's position in the array. */
   readonly toolIndex: number;
+  /** Which of the tool's schemas. */
   readonly slot: 'inputSchema' | 'outputSchema';
+  /** At least one; paths are relative to the schema. */
   readonly contradictions: readonly DialectContradiction[];
 }
 

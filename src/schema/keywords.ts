@@ -42,11 +42,11 @@ export interface KeywordInfo {
    * The instance types a keyword constrains; an instance of any other type passes it (`minLength` ignores
    * numbers and null). Undefined: it can reject an instance of any type (`type`, `enum`, `allOf`, `$ref`…).
    */
-  readonly appliesTo?: readonly InstanceType[];
+  readonly appliesTo?: readonly InstanceTypeName[];
 }
 
 /** A JSON instance type a keyword can be specific to. */
-export type InstanceType = 'object' | 'array' | 'string' | 'number';
+export type InstanceTypeName = 'object' | 'array' | 'string' | 'number';
 
 /** A dialect's keywords by name. */
 export type KeywordTable = ReadonlyMap<string, KeywordInfo>;
@@ -158,7 +158,7 @@ const VALUE_TYPE_COLUMN: Record<Dialect, number> = { 'draft-04': 1, 'draft-06': 
 const DEPRECATED: Readonly<Partial<Record<Dialect, readonly string[]>>> = { '2019-09': ['definitions'], '2020-12': ['definitions'] };
 
 /** The instance types of type-specific keywords (every dialect agrees). */
-const APPLIES_TO: Readonly<Record<string, readonly InstanceType[]>> = {
+const APPLIES_TO: Readonly<Record<string, readonly InstanceTypeName[]>> = {
   properties: ['object'],
   patternProperties: ['object'],
   additionalProperties: ['object'],
