@@ -4,7 +4,7 @@ import type { Severity } from '../core/report.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
 import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
 import { collectRefInventory, idKeyword, resolveRefSite } from '../schema/refs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
 import { walkSchema } from '../schema/walk.js';
@@ -44,6 +44,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'embedded-dialect': 'Found a subschema declaring `{uri}` inside a {dialect} schema; left it as it is',
   unconvertible: '`{keyword}` ({dialect}) has no equivalent in {target}{reason}; left the whole schema in {dialect}',
   'empty-enum': 'Found `enum: []`: no instance can be valid, and strict readers refuse the schema; expected at least one value',
+  'kept-root-type': 'Kept `type: "object"` beside the root `$ref` ({dialect} ignores it, {target} applies it): MCP requires it, and tool arguments and results are objects',
   'kept-ref-sibling': 'Kept `{keyword}` beside `$ref` because a `$ref` points into it; {target} readers apply it, {dialect} readers ignore it',
   'ref-sibling-applies': '`{keyword}` beside `$ref` is ignored by {dialect} readers and now applies ({target}, option `refSiblings: apply`)',
   'kept-foreign-keyword': 'Kept `{keyword}` ({newer} keyword) although {dialect} readers ignore it: {why}',
@@ -111,6 +112,9 @@ interface Job {
   readonly map: PathMap;
   /** Pointers (in the source) of every location a `$ref` resolves to. */
   readonly targets: readonly string[];
+  /** The source document, and what the `$ref` of each of its schema objects resolves to. */
+  readonly schema: Record<string, unknown>;
+  readonly refTargetOf: ReadonlyMap<string, string>;
 }
 
 /** What a node's rewrite did to its keys, so its children are visited where they now are. */
@@ -137,12 +141,15 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   if (declared.source === 'assumed' && source !== 'openapi-3.0' && usesOpenApiKeywords(schema)) source = 'openapi-3.0';
   const inventory = collectRefInventory(schema, source);
   const targets: string[] = [];
+  const refTargetOf = new Map<string, string>();
   for (const site of inventory.refs) {
     const r = resolveRefSite(schema, inventory, site);
-    if (r.status === 'resolved') targets.push(r.path);
+    if (r.status !== 'resolved') continue;
+    targets.push(r.path);
+    if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
   }
   const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, target: options.target, options, map: new PathMap(), targets };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf };
   walkAndConvert(schema, job);
   const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
@@ -334,11 +341,20 @@ function renameKey(job: Job, cur: string, from: string, to: string, moves: KeyMo
 /** Draft-04/06/07 and OpenAPI 3.0 ignore every keyword beside `$ref`; 2020-12 applies them. */
 function dropRefSiblings(orig: string, cur: string, job: Job, moves: KeyMoves): void {
   const node = current(job, cur);
+  const targetPath = job.refTargetOf.get(orig);
+  const target = targetPath === undefined ? undefined : getAt(job.schema, parsePointer(targetPath));
   for (const key of Object.keys(node)) {
     if (key === '$ref' || key === '$schema' || key === 'nullable') continue;
     const isId = (key === '$id' || (key === 'id' && job.source === 'draft-04')) && typeof node[key] === 'string';
     if (!isId && !affectsVerdicts(job.source, key) && !affectsVerdicts(job.target, key)) continue;
+    // The target says the same thing itself: applying it twice changes nothing.
+    if (!isId && isObject(target) && hasOwn(target, key) && jsonEqual(target[key], node[key])) continue;
     const data = { keyword: key, dialect: job.source, target: job.target };
+    if (orig === '' && key === 'type' && node.type === 'object') {
+      // MCP requires `type: "object"` at the root, and tool arguments and structured results are objects.
+      job.ctx.report('info', 'kept-root-type', at(job, orig, key), data);
+      continue;
+    }
     if (job.options.refSiblings === 'apply') job.ctx.report('info', 'ref-sibling-applies', at(job, orig, key), data);
     else if (isTargeted(job, appendPointer(orig, key))) job.ctx.report('warning', 'kept-ref-sibling', at(job, orig, key), data);
     else removeKey(job, cur, key, moves, 'dropped-ref-sibling', data);
@@ -657,6 +673,28 @@ function writeStamp(node: Record<string, unknown>, cur: string, job: Job, isRoot
   } else if (policy === 'write' && isRoot) {
     job.ctx.add(path, uri, 'wrote-stamp', { uri });
   }
+}
+
+/** Deep equality of two JSON values (key order ignored), without recursion. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+    } else if (isObject(x)) {
+      if (!isObject(y)) return false;
+      const kx = Object.keys(x);
+      if (kx.length !== Object.keys(y).length) return false;
+      for (const k of kx) {
+        if (!hasOwn(y, k)) return false;
+        stack.push([x[k], y[k]]);
+      }
+    } else return false;
+  }
+  return true;
 }
 
 function safeDecode(s: string): string {
