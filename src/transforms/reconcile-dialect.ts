@@ -125,6 +125,9 @@ interface KeyMoves {
   readonly entries: Map<string, Map<string, string>>;
 }
 
+/** Findings about the source schema, reported even when its rewrite is dropped. */
+const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'empty-enum', 'embedded-dialect']);
+
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
 const NEWNESS: Readonly<Record<Dialect, number>> = { 'draft-04': 0, 'openapi-3.0': 0, 'draft-06': 1, 'draft-07': 2, '2019-09': 3, '2020-12': 4 };
 
@@ -170,7 +173,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
 class StagedEdits {
   readonly #scratch: EditContext;
   readonly #calls: ((ctx: EditContext) => void)[] = [];
-  readonly #findings: ((ctx: EditContext) => void)[] = [];
+  readonly #findings: [code: string, replay: (ctx: EditContext) => void][] = [];
   #lastPath: string | undefined;
   #lastValue: unknown;
   #lastCount = -1;
@@ -214,13 +217,16 @@ class StagedEdits {
   }
 
   report(severity: Severity, code: string, path: string, data?: MessageData): void {
-    this.#findings.push((c) => c.report(severity, code, path, data));
+    this.#findings.push([code, (c) => c.report(severity, code, path, data)]);
   }
 
-  /** Replays the findings, and the edits too when `keepEdits`. */
+  /**
+   * Replays the edits and findings onto `ctx`; when the rewrite is dropped (`keepEdits` false), only the
+   * findings about the source itself (not about the rewrite that did not happen).
+   */
   commit(ctx: EditContext, keepEdits: boolean): void {
     if (keepEdits) for (const call of this.#calls) call(ctx);
-    for (const call of this.#findings) call(ctx);
+    for (const [code, call] of this.#findings) if (keepEdits || SOURCE_FINDINGS.has(code)) call(ctx);
   }
 }
 
