@@ -108,6 +108,8 @@ interface Job {
   /** The dialect the source is read in, and the one written. */
   readonly source: Dialect;
   readonly target: ReconcileTarget;
+  /** OpenAPI 3.0 keywords (`example`) are converted: assumed `openapi-3.0`, or detected from `nullable`. */
+  readonly openapi: boolean;
   readonly options: Required<ReconcileDialectOptions>;
   readonly map: PathMap;
   /** Pointers (in the source) of every location a `$ref` resolves to. */
@@ -140,8 +142,10 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   for (const c of findDialectContradictions(schema, { assume: options.assume })) {
     ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
   }
-  let source: Dialect = declared.dialect;
-  if (declared.source === 'assumed' && source !== 'openapi-3.0' && usesOpenApiKeywords(schema)) source = 'openapi-3.0';
+  const source: Dialect = declared.dialect;
+  // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
+  // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
+  const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
   const inventory = collectRefInventory(schema, source);
   const targets: string[] = [];
   const refTargetOf = new Map<string, string>();
@@ -152,7 +156,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
   }
   const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf };
   walkAndConvert(schema, job);
   const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
@@ -301,7 +305,7 @@ function convertNode(node: Record<string, unknown>, orig: string, cur: string, j
   convertExclusiveBounds(cur, job, moves);
   if (legacyTarget) convertToLegacy(node, orig, cur, job, moves);
   else convertToModern(node, orig, cur, job, moves);
-  if (job.source === 'openapi-3.0' && hasOwn(current(job, cur), 'example')) convertExample(orig, cur, job, moves);
+  if (job.openapi && hasOwn(current(job, cur), 'example')) convertExample(orig, cur, job, moves);
   const now = current(job, cur);
   if (Array.isArray(now.enum) && now.enum.length === 0 && hasOwn(now, 'enum')) job.ctx.report('warning', 'empty-enum', job.base + orig + '/enum');
   reportUnconvertible(orig, cur, job);
