@@ -6,6 +6,7 @@ import { DEFINITIONS_KEYWORDS, DIALECTS, UNION_KEYWORDS, definitionsKeyword, typ
 import { appendPointer, formatRefPointer, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
 import { collectRefInventory, resolveRefSite, type RefInventory } from '../schema/refs.js';
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
+import { walkSchema } from '../schema/walk.js';
 
 /** Options of {@link hoistNestedDefs}. */
 export interface HoistNestedDefsOptions {
@@ -83,6 +84,7 @@ function hoistContainers(schema: Record<string, unknown>, base: string, ctx: Edi
   const inventory = collectRefInventory(schema, dialect);
   const targets = resolvedTargets(schema, inventory);
   const resources = inventory.resources.map((r) => r.path);
+  const dialects = subschemasDeclaringDialect(schema);
   const map = new PathMap();
   const rootPath = '/' + rootKey;
   const taken = new Set<string>(hasOwn(schema, rootKey) ? Object.keys(schema[rootKey] as object) : []);
@@ -98,17 +100,20 @@ function hoistContainers(schema: Record<string, unknown>, base: string, ctx: Edi
       for (const keyword of Object.keys(node)) {
         if (!DEFINITIONS_KEYWORDS.includes(keyword) || !isObject(node[keyword])) continue;
         const where = base + appendPointer(cur, keyword);
+        // Findings point into the input, like every finding of a transform.
+        const was = base + appendPointer(orig, keyword);
         const resource = enclosingResource(orig, resources);
         if (resource !== undefined) {
-          ctx.report('info', 'left-in-resource', where, { keyword, at: where, resource: base + resource });
+          ctx.report('info', 'left-in-resource', was, { keyword, at: was, resource: base + resource });
           continue;
         }
-        if (hasOwn(node, '$schema')) {
-          ctx.report('info', 'left-embedded-dialect', where, { keyword, at: where, resource: base + cur });
+        const island = enclosingResource(orig, dialects);
+        if (island !== undefined) {
+          ctx.report('info', 'left-embedded-dialect', was, { keyword, at: was, resource: base + island });
           continue;
         }
         if (targets.has(appendPointer(orig, keyword))) {
-          ctx.report('info', 'kept-referenced-container', where, { keyword, at: where });
+          ctx.report('info', 'kept-referenced-container', was, { keyword, at: was });
           continue;
         }
         if (!rootExists) {
@@ -255,6 +260,17 @@ function collectSchemaNodes(schema: Record<string, unknown>): Map<string, { orde
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
+  return out;
+}
+
+/** Pointers of the subschemas (below the root) that declare a `$schema` of their own. */
+function subschemasDeclaringDialect(schema: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  walkSchema(schema, '', {
+    onSchema(node, path) {
+      if (path !== '' && isObject(node) && hasOwn(node, '$schema')) out.push(path);
+    },
+  });
   return out;
 }
 
