@@ -7,6 +7,7 @@ import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { lookup, type AnyTransform } from '../src/index.js';
 import { verdicts } from './helpers/ajv.js';
+import { readingVerdicts } from './helpers/readings.js';
 import { loadFixtures } from './helpers/fixtures.js';
 import { deepFreeze, jsonClone } from './helpers/freeze.js';
 
@@ -64,8 +65,15 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
       for (const inst of c.instances!) {
         const tool = inst.tool ?? 0;
         const slot = inst.slot ?? 'inputSchema';
-        const before = verdicts((c.input as Record<string, unknown>[])[tool]![slot], [inst.data]);
-        const after = verdicts((result.tools[tool] as Record<string, unknown>)[slot], [inst.data]);
+        const source = (c.input as Record<string, unknown>[])[tool]![slot];
+        const output = (result.tools[tool] as Record<string, unknown>)[slot];
+        const after = inst.readOutputAs ? readingVerdicts(inst.readOutputAs, output, [inst.data]) : verdicts(output, [inst.data]);
+        if (inst.readAs === 'none') {
+          expect(inst.valid, 'an instance read as `none` needs a hand-written `valid`').toBeTypeOf('boolean');
+          expect(after, `instance ${JSON.stringify(inst.data)}`).toEqual([inst.valid]);
+          continue;
+        }
+        const before = inst.readAs ? readingVerdicts(inst.readAs, source, [inst.data]) : verdicts(source, [inst.data]);
         expect(after, `instance ${JSON.stringify(inst.data)}`).toEqual(before);
         if (inst.valid !== undefined) expect(before, `hand-written verdict for ${JSON.stringify(inst.data)}`).toEqual([inst.valid]);
       }

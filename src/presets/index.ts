@@ -1,15 +1,23 @@
 import { definePreset, type Preset } from '../core/preset.js';
 import { dedupeRepeatedSubtrees } from '../transforms/dedupe-repeated-subtrees.js';
+import { hoistNestedDefs } from '../transforms/hoist-nested-defs.js';
 import { normalizeSchema } from '../transforms/normalize-schema.js';
 import { promoteCommonParams } from '../transforms/promote-common-params.js';
 import { pruneUnreachableDefs } from '../transforms/prune-unreachable-defs.js';
+import { reconcileDialect } from '../transforms/reconcile-dialect.js';
 import { stripNoise } from '../transforms/strip-noise.js';
 
 /**
- * Transforms that never change which instances a schema accepts. Annotations a reader sees stay, except
- * `title` and `$comment` (normalize-schema).
+ * Transforms that never change which instances a schema accepts: the dialect a schema is stamped with is
+ * the one its keywords use, nested definitions sit at the root, unreachable ones are gone, and redundant
+ * keywords are removed. Annotations a reader sees stay, except `title` and `$comment` (normalize-schema).
  */
-export const presetLossless: Preset = definePreset('lossless', 'Rewrites that keep every validation verdict (only `title` and `$comment` annotations go)', [pruneUnreachableDefs, normalizeSchema]);
+export const presetLossless: Preset = definePreset('lossless', 'Rewrites that keep every validation verdict (only `title` and `$comment` annotations go)', [
+  reconcileDialect,
+  hoistNestedDefs,
+  pruneUnreachableDefs,
+  normalizeSchema,
+]);
 
 /** The default: `lossless` plus annotation-level cleanups. */
 export const presetSafe: Preset = definePreset('safe', 'The default: lossless rewrites plus annotation-level noise removal', [...presetLossless.steps, stripNoise]);

@@ -1,5 +1,6 @@
-import { isObject, hasOwn } from './pointer.js';
-import { KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
+import { appendPointer, hasOwn, isObject } from './pointer.js';
+import { DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
+import { walkSchema } from './walk.js';
 
 /** The canonical `$schema` URI of each dialect (`openapi-3.0` has none). */
 export const DIALECT_URIS: Readonly<Record<Dialect, string | undefined>> = Object.freeze({
@@ -50,4 +51,162 @@ export function getKeywordTable(dialect: Dialect): KeywordTable {
 /** True when `dialect` has `$defs` and `prefixItems`-era semantics (2019-09 or later). */
 export function isModernDialect(dialect: Dialect): boolean {
   return dialect === '2019-09' || dialect === '2020-12';
+}
+
+/** True for the dialects whose `$ref` ignores its siblings and whose tuples are array-form `items`. */
+export function isLegacyDialect(dialect: Dialect): boolean {
+  return dialect === 'draft-04' || dialect === 'draft-06' || dialect === 'draft-07' || dialect === 'openapi-3.0';
+}
+
+/**
+ * How a keyword with this value fits a dialect: `fits` (a keyword of the dialect, in a form it accepts),
+ * `unknown` (not a keyword there: a reader ignores it) or `misfit` (a keyword there, in a form it refuses,
+ * such as array-form `items` in 2020-12 or a boolean `exclusiveMinimum` in draft-07).
+ */
+export function keywordFit(dialect: Dialect, name: string, value: unknown): 'fits' | 'unknown' | 'misfit' {
+  const info = KEYWORD_TABLES[dialect].get(name);
+  if (!info) return 'unknown';
+  const isSchema = typeof value === 'boolean' || isObject(value);
+  switch (info.shape) {
+    case 'schema':
+      return isSchema ? 'fits' : 'misfit';
+    case 'schemaArray':
+      return Array.isArray(value) ? 'fits' : 'misfit';
+    case 'schemaMap':
+    case 'schemaOrStrings':
+      return isObject(value) ? 'fits' : 'misfit';
+    case 'schemaOrArray':
+      return isSchema || Array.isArray(value) ? 'fits' : 'misfit';
+    default:
+      if (info.valueType === undefined) return 'fits';
+      return typeof value === info.valueType ? 'fits' : 'misfit';
+  }
+}
+
+/** How the dialect a document is read in was decided: its `$schema` says so, or it has none and it is assumed. */
+export type DialectSource = 'declared' | 'assumed';
+
+/** A keyword whose presence or form belongs to another dialect than the one the document is read in. */
+export interface DialectContradiction {
+  /** The keyword. */
+  readonly keyword: string;
+  /** Pointer to the keyword's value, relative to the document. */
+  readonly path: string;
+  /** The dialect the enclosing schema is read in. */
+  readonly dialect: Dialect;
+  /** Whether `dialect` comes from a `$schema` or was assumed. */
+  readonly source: DialectSource;
+  /**
+   * `foreign`: not a keyword of `dialect` (a reader ignores it) but one of `expected`; `misfit`: a keyword
+   * of `dialect` in a form only `expected` accept; `deprecated`: accepted, but the name `expected` used.
+   */
+  readonly kind: 'foreign' | 'misfit' | 'deprecated';
+  /** The dialects this usage belongs to. */
+  readonly expected: readonly Dialect[];
+  /** What was found and what was expected, for people. */
+  readonly message: string;
+}
+
+/** Options of {@link findDialectContradictions}. */
+export interface FindDialectContradictionsOptions {
+  /** The dialect of a document without `$schema` (default `2020-12`, as MCP specifies). */
+  readonly assume?: Dialect;
+}
+
+/**
+ * Every keyword of a document that contradicts the dialect the document declares (or, without `$schema`,
+ * the assumed one): keywords of another dialect that change verdicts (`$defs`, `prefixItems`,
+ * `dependentRequired` in draft-07; `dependencies`, `additionalItems`, `nullable` in 2020-12), forms another
+ * dialect uses (array `items` or boolean `exclusiveMinimum` in 2020-12), and `definitions` where `$defs` is
+ * the name. Annotations of other dialects (`deprecated`, `$comment`) are not contradictions. A subschema
+ * with its own `$schema` is judged by it. Pure; a document with an unknown `$schema` has none.
+ */
+export function findDialectContradictions(schema: unknown, options: FindDialectContradictionsOptions = {}): DialectContradiction[] {
+  const declared = getDeclaredDialect(schema, options.assume ?? '2020-12');
+  if (declared.source === 'unknown' || !isObject(schema)) return [];
+  const out: DialectContradiction[] = [];
+  const scopes: { path: string; dialect: Dialect; source: DialectSource }[] = [{ path: '', dialect: declared.dialect, source: declared.source === 'declared' ? 'declared' : 'assumed' }];
+  let skipUnder: string | undefined;
+  walkSchema(schema, '', {
+    onSchema(node, path) {
+      if (skipUnder !== undefined && (path === skipUnder || path.startsWith(skipUnder + '/'))) return false;
+      skipUnder = undefined;
+      while (scopes.length > 1 && !(path === scopes[scopes.length - 1]!.path || path.startsWith(scopes[scopes.length - 1]!.path + '/'))) scopes.pop();
+      if (!isObject(node)) return;
+      if (path !== '' && hasOwn(node, '$schema')) {
+        const inner = dialectFromUri(node.$schema);
+        if (inner === undefined) {
+          skipUnder = path;
+          return false;
+        }
+        scopes.push({ path, dialect: inner, source: 'declared' });
+      }
+      const scope = scopes[scopes.length - 1]!;
+      for (const keyword of Object.keys(node)) {
+        if (keyword === '$schema') continue;
+        const found = judgeKeyword(scope.dialect, keyword, node[keyword]);
+        if (!found) continue;
+        const at = appendPointer(path, keyword);
+        out.push({ keyword, path: at, dialect: scope.dialect, source: scope.source, kind: found.kind, expected: found.expected, message: contradictionMessage(keyword, at, node[keyword], scope.dialect, scope.source, found) });
+      }
+    },
+  });
+  return out;
+}
+
+/** Whether a keyword contradicts `dialect`, and which dialects its usage belongs to. */
+export function judgeKeyword(dialect: Dialect, keyword: string, value: unknown): { kind: DialectContradiction['kind']; expected: Dialect[] } | undefined {
+  const fit = keywordFit(dialect, keyword, value);
+  if (fit === 'fits') {
+    if (!KEYWORD_TABLES[dialect].get(keyword)!.deprecated) return undefined;
+    const expected = DIALECTS.filter((d) => d !== dialect && keywordFit(d, keyword, value) === 'fits' && !KEYWORD_TABLES[d].get(keyword)!.deprecated);
+    return { kind: 'deprecated', expected };
+  }
+  const expected = DIALECTS.filter((d) => d !== dialect && keywordFit(d, keyword, value) === 'fits' && KEYWORD_TABLES[d].get(keyword)!.role !== 'annotation');
+  if (expected.length === 0) return undefined;
+  return { kind: fit === 'unknown' ? 'foreign' : 'misfit', expected };
+}
+
+function contradictionMessage(keyword: string, path: string, value: unknown, dialect: Dialect, source: DialectSource, found: { kind: DialectContradiction['kind']; expected: readonly Dialect[] }): string {
+  const how = source === 'declared' ? 'declared by `$schema`' : 'no `$schema`, so assumed';
+  const usage = found.kind === 'misfit' ? `\`${keyword}\` as ${describeValue(value)}` : `\`${keyword}\``;
+  const where = found.expected.join(', ');
+  if (found.kind === 'deprecated') return `Found \`${keyword}\` at \`${path}\`, the older name of \`$defs\` (${where}); the schema is read as ${dialect} (${how}), which expects \`$defs\``;
+  return `Found ${usage} at \`${path}\`, which is ${where} usage; the schema is read as ${dialect} (${how})${found.kind === 'foreign' ? `, where \`${keyword}\` is not a keyword` : ''}`;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** The contradictions of one schema of one tool. */
+export interface ToolDialectContradictions {
+  /** The tool's name (`""` when it has none). */
+  readonly tool: string;
+  /** The tool's position in the array. */
+  readonly toolIndex: number;
+  /** Which of the tool's schemas. */
+  readonly slot: 'inputSchema' | 'outputSchema';
+  /** At least one; paths are relative to the schema. */
+  readonly contradictions: readonly DialectContradiction[];
+}
+
+/**
+ * {@link findDialectContradictions} over every `inputSchema` and `outputSchema` of a tools array; only
+ * schemas with at least one contradiction are listed. Pure: for benches and CI checks that count tools
+ * whose declared dialect contradicts their keywords, before and after a pipeline.
+ */
+export function findToolsDialectContradictions(tools: readonly unknown[], options: FindDialectContradictionsOptions = {}): ToolDialectContradictions[] {
+  const out: ToolDialectContradictions[] = [];
+  tools.forEach((tool, toolIndex) => {
+    if (!isObject(tool)) return;
+    for (const slot of ['inputSchema', 'outputSchema'] as const) {
+      if (!hasOwn(tool, slot)) continue;
+      const contradictions = findDialectContradictions(tool[slot], options);
+      if (contradictions.length > 0) out.push({ tool: typeof tool.name === 'string' ? tool.name : '', toolIndex, slot, contradictions });
+    }
+  });
+  return out;
 }

@@ -31,7 +31,22 @@ export interface KeywordInfo {
   readonly role: KeywordRole;
   /** Dialect-independent id: `$defs` and `definitions` are both `defs`. */
   readonly id: string;
+  /**
+   * The JSON type the value must have, for opaque keywords whose form differs between dialects
+   * (`exclusiveMinimum` is a boolean modifier in draft-04 and OpenAPI 3.0, a number from draft-06 on).
+   */
+  readonly valueType?: 'boolean' | 'number' | 'string';
+  /** Still accepted but superseded in this dialect (`definitions` in 2019-09 and 2020-12, replaced by `$defs`). */
+  readonly deprecated?: boolean;
+  /**
+   * The instance types a keyword constrains; an instance of any other type passes it (`minLength` ignores
+   * numbers and null). Undefined: it can reject an instance of any type (`type`, `enum`, `allOf`, `$ref`…).
+   */
+  readonly appliesTo?: readonly InstanceTypeName[];
 }
+
+/** A JSON instance type a keyword can be specific to. */
+export type InstanceTypeName = 'object' | 'array' | 'string' | 'number';
 
 /** A dialect's keywords by name. */
 export type KeywordTable = ReadonlyMap<string, KeywordInfo>;
@@ -125,6 +140,75 @@ const OPENAPI_EXTRA: readonly KeywordInfo[] = [
   { name: 'items', id: 'items', role: 'applicator', shape: 'schema' },
 ];
 
+// Value types of opaque keywords whose form differs between dialects. Columns: name, then draft-04,
+// draft-06, draft-07, 2019-09, 2020-12, openapi-3.0 ('' = no constraint recorded).
+type ValueTypeRow = readonly [string, string, string, string, string, string, string];
+const VALUE_TYPE_ROWS: readonly ValueTypeRow[] = [
+  ['exclusiveMinimum', 'boolean', 'number', 'number', 'number', 'number', 'boolean'],
+  ['exclusiveMaximum', 'boolean', 'number', 'number', 'number', 'number', 'boolean'],
+  ['id', 'string', '', '', '', '', ''],
+  ['$id', '', 'string', 'string', 'string', 'string', ''],
+  ['$anchor', '', '', '', 'string', 'string', ''],
+  ['$ref', 'string', 'string', 'string', 'string', 'string', 'string'],
+  ['$dynamicRef', '', '', '', '', 'string', ''],
+  ['$recursiveRef', '', '', '', 'string', '', ''],
+  ['nullable', '', '', '', '', '', 'boolean'],
+];
+const VALUE_TYPE_COLUMN: Record<Dialect, number> = { 'draft-04': 1, 'draft-06': 2, 'draft-07': 3, '2019-09': 4, '2020-12': 5, 'openapi-3.0': 6 };
+
+/** Keywords a dialect still accepts but that an older dialect's style left behind. */
+const DEPRECATED: Readonly<Partial<Record<Dialect, readonly string[]>>> = { '2019-09': ['definitions'], '2020-12': ['definitions'] };
+
+/** The instance types of type-specific keywords (every dialect agrees). */
+const APPLIES_TO: Readonly<Record<string, readonly InstanceTypeName[]>> = {
+  properties: ['object'],
+  patternProperties: ['object'],
+  additionalProperties: ['object'],
+  required: ['object'],
+  minProperties: ['object'],
+  maxProperties: ['object'],
+  dependencies: ['object'],
+  dependentRequired: ['object'],
+  dependentSchemas: ['object'],
+  propertyNames: ['object'],
+  unevaluatedProperties: ['object'],
+  items: ['array'],
+  additionalItems: ['array'],
+  prefixItems: ['array'],
+  contains: ['array'],
+  minContains: ['array'],
+  maxContains: ['array'],
+  minItems: ['array'],
+  maxItems: ['array'],
+  uniqueItems: ['array'],
+  unevaluatedItems: ['array'],
+  minLength: ['string'],
+  maxLength: ['string'],
+  pattern: ['string'],
+  contentMediaType: ['string'],
+  contentEncoding: ['string'],
+  // string formats and the numeric formats of ajv-formats (int32, double, …)
+  format: ['string', 'number'],
+  minimum: ['number'],
+  maximum: ['number'],
+  exclusiveMinimum: ['number'],
+  exclusiveMaximum: ['number'],
+  multipleOf: ['number'],
+};
+
+function decorate(dialect: Dialect, info: KeywordInfo): KeywordInfo {
+  const row = VALUE_TYPE_ROWS.find((r) => r[0] === info.name);
+  const valueType = row ? (row[VALUE_TYPE_COLUMN[dialect]] as 'boolean' | 'number' | 'string' | '') : '';
+  const deprecated = DEPRECATED[dialect]?.includes(info.name) ?? false;
+  const appliesTo = Object.prototype.hasOwnProperty.call(APPLIES_TO, info.name) ? APPLIES_TO[info.name] : undefined;
+  return Object.freeze({
+    ...info,
+    ...(valueType ? { valueType } : {}),
+    ...(deprecated ? { deprecated } : {}),
+    ...(appliesTo ? { appliesTo: Object.freeze([...appliesTo]) } : {}),
+  });
+}
+
 const COLUMN: Record<Exclude<Dialect, 'openapi-3.0'>, number> = {
   'draft-04': 3,
   'draft-06': 4,
@@ -139,12 +223,12 @@ function buildTable(dialect: Dialect): KeywordTable {
   for (const row of ROWS) {
     const shape = row[column] as KeywordShape | '';
     if (shape === '') continue;
-    map.set(row[0], Object.freeze({ name: row[0], id: row[1], role: row[2], shape }));
+    map.set(row[0], decorate(dialect, { name: row[0], id: row[1], role: row[2], shape }));
   }
   if (dialect === 'openapi-3.0') {
     map.delete('id');
     map.delete('definitions');
-    for (const info of OPENAPI_EXTRA) map.set(info.name, Object.freeze({ ...info }));
+    for (const info of OPENAPI_EXTRA) map.set(info.name, decorate(dialect, info));
   }
   return map;
 }
@@ -169,11 +253,17 @@ export const UNION_KEYWORDS: KeywordTable = (() => {
   for (const row of ROWS) {
     const shapes = row.slice(3).filter((s) => s !== '') as KeywordShape[];
     const shape = shapes.includes('schemaOrArray') ? 'schemaOrArray' : shapes[shapes.length - 1]!;
-    map.set(row[0], Object.freeze({ name: row[0], id: row[1], role: row[2], shape }));
+    const appliesTo = Object.prototype.hasOwnProperty.call(APPLIES_TO, row[0]) ? { appliesTo: Object.freeze([...APPLIES_TO[row[0]]!]) } : {};
+    map.set(row[0], Object.freeze({ name: row[0], id: row[1], role: row[2], shape, ...appliesTo }));
   }
   for (const info of OPENAPI_EXTRA) if (!map.has(info.name)) map.set(info.name, Object.freeze({ ...info }));
   return map;
 })();
+
+/** The keyword that holds a resource's reusable definitions in a dialect (`$defs` from 2019-09 on). */
+export function definitionsKeyword(dialect: Dialect): '$defs' | 'definitions' {
+  return dialect === '2019-09' || dialect === '2020-12' ? '$defs' : 'definitions';
+}
 
 /** Keywords that hold definitions, in every dialect. */
 export const DEFINITIONS_KEYWORDS: readonly string[] = Object.freeze(['$defs', 'definitions']);

@@ -126,8 +126,11 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
 
 /** How a reference resolves within its document. */
 export type RefResolution =
-  /** `path` is the target's pointer from the document root. */
-  | { readonly status: 'resolved'; readonly path: string }
+  /**
+   * `path` is the target's pointer from the document root. For a JSON Pointer fragment, `base` is the
+   * pointer of the resource it is read against and `tokens` the fragment's tokens (`path` = `base` + `tokens`).
+   */
+  | { readonly status: 'resolved'; readonly path: string; readonly base?: string; readonly tokens?: readonly string[] }
   /** Local, well-formed, but nothing is there. */
   | { readonly status: 'unresolved'; readonly reason: string }
   /** Names another document (never fetched). */
@@ -169,7 +172,7 @@ function resolveFragment(schema: unknown, inventory: RefInventory, resource: str
     const base = parsePointer(resource);
     const tokens = [...base, ...parsed.tokens];
     if (getAt(schema, tokens) === undefined) return { status: 'unresolved', reason: `nothing at \`#${pointerOf(parsed.tokens)}\`` };
-    return { status: 'resolved', path: pointerOf(tokens) };
+    return { status: 'resolved', path: pointerOf(tokens), base: resource, tokens: parsed.tokens };
   }
   if (parsed.kind === 'anchor') {
     // A `$dynamicRef` starts where a `$ref` would; its dynamic scope can only widen the set of candidates,

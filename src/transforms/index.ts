@@ -2,9 +2,11 @@ import type { AnyTransform } from '../core/define-transform.js';
 import { adaptToClient } from './adapt-to-client.js';
 import { compressColdTools } from './compress-cold-tools.js';
 import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';
+import { hoistNestedDefs } from './hoist-nested-defs.js';
 import { normalizeSchema } from './normalize-schema.js';
 import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
+import { reconcileDialect } from './reconcile-dialect.js';
 import { stripNoise } from './strip-noise.js';
 
 /** Every built-in transform, sorted by name. */
@@ -12,10 +14,22 @@ export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
   adaptToClient,
   compressColdTools,
   dedupeRepeatedSubtrees,
+  hoistNestedDefs,
   normalizeSchema,
   promoteCommonParams,
   pruneUnreachableDefs,
+  reconcileDialect,
   stripNoise,
 ]);
 
-export { adaptToClient, compressColdTools, dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, pruneUnreachableDefs, stripNoise };
+export {
+  adaptToClient,
+  compressColdTools,
+  dedupeRepeatedSubtrees,
+  hoistNestedDefs,
+  normalizeSchema,
+  promoteCommonParams,
+  pruneUnreachableDefs,
+  reconcileDialect,
+  stripNoise,
+};

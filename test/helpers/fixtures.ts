@@ -9,6 +9,10 @@ export interface FixtureInstance {
   readonly data: unknown;
   /** Hand-written expectation; when present the verdict must equal it before and after. */
   readonly valid?: boolean;
+  /** How to read the input when its `$schema` alone does not say (see helpers/readings.ts); default: by `$schema`. */
+  readonly readAs?: import('./readings.js').Reading;
+  /** How to read the output, when not by its `$schema` (a reading other than `none`). */
+  readonly readOutputAs?: Exclude<import('./readings.js').Reading, 'none'>;
 }
 
 export interface FixtureCase {

@@ -1,0 +1,716 @@
+import { EditContext, setOwn, type MessageData } from '../core/context.js';
+import { defineTransform } from '../core/define-transform.js';
+import type { Severity } from '../core/report.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
+import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
+import { appendPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
+import { collectRefInventory, idKeyword, resolveRefSite } from '../schema/refs.js';
+import { PathMap, planRefRewrites } from '../schema/relocate.js';
+import { walkSchema } from '../schema/walk.js';
+
+/** The dialects reconcile-dialect writes. */
+export type ReconcileTarget = '2020-12' | 'draft-07';
+
+/** Options of {@link reconcileDialect}. */
+export interface ReconcileDialectOptions {
+  /** The dialect to write (default `2020-12`, the MCP default). */
+  readonly target?: ReconcileTarget;
+  /** The dialect of a schema without `$schema` (default `2020-12`; `openapi-3.0` for OpenAPI 3.0 schema objects). */
+  readonly assume?: Dialect;
+  /**
+   * The output's `$schema`: `omit` removes it, `write` sets the target's URI, `keep` keeps it present only
+   * where it was (naming the target). Default: `omit` for a 2020-12 target, `write` otherwise.
+   */
+  readonly stamp?: 'omit' | 'write' | 'keep';
+  /**
+   * Keywords beside a `$ref` of a draft-04/06/07 (or OpenAPI 3.0) schema, which those dialects ignore and
+   * 2020-12 applies: `drop-validation` (default) removes those that can change a verdict and keeps
+   * annotations; `apply` keeps them all (verdicts may change).
+   */
+  readonly refSiblings?: 'drop-validation' | 'apply';
+  /**
+   * Keywords of a newer dialect in an older schema (`prefixItems` in draft-07), which its readers ignore
+   * and the target's apply: `drop` (default) removes those that can change a verdict, `keep` keeps them.
+   */
+  readonly foreignKeywords?: 'drop' | 'keep';
+  /** Which schemas of each tool to rewrite (default both). */
+  readonly slots?: readonly SchemaSlot[];
+}
+
+const MESSAGES: Readonly<Record<string, string>> = {
+  contradiction: 'Tool `{tool}`: {detail}',
+  'unknown-dialect': '`$schema` is `{uri}`, not a dialect toolslim knows (draft-04, -06, -07, 2019-09, 2020-12); left the schema as it is',
+  'embedded-dialect': 'Found a subschema declaring `{uri}` inside a {dialect} schema; left it as it is',
+  unconvertible: '`{keyword}` ({dialect}) has no equivalent in {target}{reason}; left the whole schema in {dialect}',
+  'empty-enum': 'Found `enum: []`: no instance can be valid, and strict readers refuse the schema; expected at least one value',
+  'kept-root-type': 'Kept `type: "object"` beside the root `$ref` ({dialect} ignores it, {target} applies it): MCP requires it, and tool arguments and results are objects',
+  'kept-ref-sibling': 'Kept `{keyword}` beside `$ref` because a `$ref` points into it; {target} readers apply it, {dialect} readers ignore it',
+  'ref-sibling-applies': '`{keyword}` beside `$ref` is ignored by {dialect} readers and now applies ({target}, option `refSiblings: apply`)',
+  'kept-foreign-keyword': 'Kept `{keyword}` ({newer} keyword) although {dialect} readers ignore it: {why}',
+  'kept-definitions': 'Kept `{from}` beside `{to}`: a `$ref` addresses the container itself',
+  'kept-example': 'Kept OpenAPI `example` because `examples` is already present',
+  'dropped-ref-sibling': 'Dropped `{keyword}` beside `$ref`: {dialect} ignores it, {target} would apply it',
+  'dropped-foreign-keyword': 'Dropped `{keyword}`: it is a {newer} keyword that {dialect} ignores, and {target} would apply it',
+  'dropped-inert-keyword': 'Dropped `{keyword}`, which has no effect here ({why})',
+  'renamed-definitions': 'Renamed `{from}` to `{to}`',
+  'merged-definition': 'Moved definition `{name}` from `{from}` into `{to}` as `{newName}`',
+  'removed-empty-container': 'Removed `{keyword}`, emptied by the merge into `{to}`',
+  'converted-tuple': 'Renamed `{from}` to `{to}` (tuple form of {target})',
+  'converted-dependencies': 'Rewrote `{from}` as `{to}`',
+  'converted-id': 'Rewrote `{from}` as `{to}`',
+  'converted-exclusive': 'Rewrote boolean `{keyword}` with `{bound}` as numeric `{keyword}`',
+  'converted-nullable': 'Rewrote OpenAPI `nullable: true` as {how}',
+  'removed-nullable': 'Removed OpenAPI `nullable: {value}`, which allows nothing more',
+  'converted-example': 'Rewrote OpenAPI `example` as `examples: [..]`',
+  'wrapped-ref': 'Moved `$ref` into `allOf` so that its siblings still apply in {target}',
+  'rewrote-ref': 'Pointed `$ref` at `{to}` (was `{from}`)',
+  'removed-stamp': 'Removed `$schema` (`{uri}`): a schema without one is read as 2020-12',
+  'wrote-stamp': 'Set `$schema` to `{uri}`',
+};
+
+/**
+ * Makes each schema speak the dialect it will be read in: reports every keyword that contradicts the
+ * declared (or assumed) dialect, and rewrites the schema into the target dialect so that every validation
+ * verdict stays what the source dialect gave. Also converts OpenAPI 3.0 schema objects.
+ */
+export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefined>({
+  name: 'reconcile-dialect',
+  description: 'Rewrite each schema into one dialect (2020-12 by default) with the same verdicts, reporting contradicted dialect stamps',
+  safety: 'lossless',
+  defaultOptions: { target: '2020-12', assume: '2020-12', stamp: undefined, refSiblings: 'drop-validation', foreignKeywords: 'drop', slots: SCHEMA_SLOTS },
+  messages: MESSAGES,
+  validateOptions(options) {
+    if (options.target !== '2020-12' && options.target !== 'draft-07') throw new Error('`target` must be `2020-12` or `draft-07`');
+    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
+    if (options.stamp !== undefined && !['omit', 'write', 'keep'].includes(options.stamp)) throw new Error('`stamp` must be `omit`, `write` or `keep`');
+    if (options.refSiblings !== 'drop-validation' && options.refSiblings !== 'apply') throw new Error('`refSiblings` must be `drop-validation` or `apply`');
+    if (options.foreignKeywords !== 'drop' && options.foreignKeywords !== 'keep') throw new Error('`foreignKeywords` must be `drop` or `keep`');
+    if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+  },
+  apply(doc, ctx, options) {
+    for (const slot of options.slots ?? SCHEMA_SLOTS) {
+      const schema = (doc.tool as Record<string, unknown>)[slot];
+      if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
+      reconcileDocument(schema, '/' + slot, ctx, options as Required<ReconcileDialectOptions>, doc.name);
+    }
+  },
+});
+
+/** Everything one document's rewrite needs. */
+interface Job {
+  /** Edits go to a scratch copy first; they reach the tool only when nothing was unconvertible. */
+  readonly ctx: StagedEdits;
+  /** How many keywords had no equivalent in the target. */
+  unconvertible: number;
+  /** Pointer of the document inside the tool (`/inputSchema`). */
+  readonly base: string;
+  /** The dialect the source is read in, and the one written. */
+  readonly source: Dialect;
+  readonly target: ReconcileTarget;
+  /** OpenAPI 3.0 keywords (`example`) are converted: assumed `openapi-3.0`, or detected from `nullable`. */
+  readonly openapi: boolean;
+  readonly options: Required<ReconcileDialectOptions>;
+  readonly map: PathMap;
+  /** Pointers (in the source) of every location a `$ref` resolves to. */
+  readonly targets: readonly string[];
+  /** The source document, and what the `$ref` of each of its schema objects resolves to. */
+  readonly schema: Record<string, unknown>;
+  readonly refTargetOf: ReadonlyMap<string, string>;
+}
+
+/** What a node's rewrite did to its keys, so its children are visited where they now are. */
+interface KeyMoves {
+  /** Original keyword → current pointer of its value (`null`: removed). */
+  readonly keys: Map<string, string | null>;
+  /** Original keyword → (entry → current pointer), for maps whose entries moved one by one. */
+  readonly entries: Map<string, Map<string, string>>;
+}
+
+/** Findings about the source schema, reported even when its rewrite is dropped. */
+const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'empty-enum', 'embedded-dialect']);
+
+const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
+const NEWNESS: Readonly<Record<Dialect, number>> = { 'draft-04': 0, 'openapi-3.0': 0, 'draft-06': 1, 'draft-07': 2, '2019-09': 3, '2020-12': 4 };
+
+function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: EditContext, options: Required<ReconcileDialectOptions>, tool: string): void {
+  const declared = getDeclaredDialect(schema, options.assume);
+  if (declared.source === 'unknown') {
+    ctx.report('info', 'unknown-dialect', base + '/$schema', { uri: String(declared.uri) });
+    return;
+  }
+  for (const c of findDialectContradictions(schema, { assume: options.assume })) {
+    ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
+  }
+  const source: Dialect = declared.dialect;
+  // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
+  // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
+  const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
+  const inventory = collectRefInventory(schema, source);
+  const targets: string[] = [];
+  const refTargetOf = new Map<string, string>();
+  for (const site of inventory.refs) {
+    const r = resolveRefSite(schema, inventory, site);
+    if (r.status !== 'resolved') continue;
+    targets.push(r.path);
+    if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
+  }
+  const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf };
+  walkAndConvert(schema, job);
+  const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
+  if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
+  for (const r of rewrites) {
+    const at = job.map.map(r.site.path);
+    if (at === undefined) continue;
+    staged.replace(base + at, r.ref, 'rewrote-ref', { from: r.site.ref, to: r.ref });
+  }
+  writeStamp(schema, '', job, true);
+  // A schema that cannot be fully expressed in the target keeps its own dialect, stamp and all.
+  staged.commit(ctx, job.unconvertible === 0);
+}
+
+/**
+ * Edits applied to a scratch context and recorded, so that a document's rewrite can be dropped as a whole
+ * (only its findings kept) or replayed onto the tool's context, with the same operations in the same order.
+ */
+class StagedEdits {
+  readonly #scratch: EditContext;
+  readonly #calls: ((ctx: EditContext) => void)[] = [];
+  readonly #findings: [code: string, replay: (ctx: EditContext) => void][] = [];
+  #lastPath: string | undefined;
+  #lastValue: unknown;
+  #lastCount = -1;
+
+  constructor(scratch: EditContext) {
+    this.#scratch = scratch;
+  }
+
+  /** The working copy's value at `path` (remembered until the next edit: a walk asks for one node many times). */
+  get(path: string): unknown {
+    if (path === this.#lastPath && this.#lastCount === this.#calls.length) return this.#lastValue;
+    this.#lastPath = path;
+    this.#lastCount = this.#calls.length;
+    this.#lastValue = this.#scratch.get(path);
+    return this.#lastValue;
+  }
+
+  replace(path: string, value: unknown, code: string, data?: MessageData): void {
+    this.#scratch.replace(path, value, code, data);
+    this.#calls.push((c) => c.replace(path, value, code, data));
+  }
+
+  remove(path: string, code: string, data?: MessageData): void {
+    this.#scratch.remove(path, code, data);
+    this.#calls.push((c) => c.remove(path, code, data));
+  }
+
+  add(path: string, value: unknown, code: string, data?: MessageData): void {
+    this.#scratch.add(path, value, code, data);
+    this.#calls.push((c) => c.add(path, value, code, data));
+  }
+
+  rename(path: string, newKey: string, code: string, data?: MessageData): void {
+    this.#scratch.rename(path, newKey, code, data);
+    this.#calls.push((c) => c.rename(path, newKey, code, data));
+  }
+
+  move(from: string, path: string, code: string, data?: MessageData): void {
+    this.#scratch.move(from, path, code, data);
+    this.#calls.push((c) => c.move(from, path, code, data));
+  }
+
+  report(severity: Severity, code: string, path: string, data?: MessageData): void {
+    this.#findings.push([code, (c) => c.report(severity, code, path, data)]);
+  }
+
+  /**
+   * Replays the edits and findings onto `ctx`; when the rewrite is dropped (`keepEdits` false), only the
+   * findings about the source itself (not about the rewrite that did not happen).
+   */
+  commit(ctx: EditContext, keepEdits: boolean): void {
+    if (keepEdits) for (const call of this.#calls) call(ctx);
+    for (const [code, call] of this.#findings) if (keepEdits || SOURCE_FINDINGS.has(code)) call(ctx);
+  }
+}
+
+/** True when the schema uses a keyword only OpenAPI 3.0 schema objects have that changes verdicts (`nullable`). */
+function usesOpenApiKeywords(schema: unknown): boolean {
+  let found = false;
+  walkSchema(schema, '', {
+    onSchema(node) {
+      if (found) return false;
+      if (isObject(node) && hasOwn(node, 'nullable') && typeof node.nullable === 'boolean') found = true;
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** Walks the source top-down, rewriting each schema object at the place its ancestors' rewrites left it. */
+function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
+  const stack: [node: unknown, orig: string, cur: string][] = [[schema, '', '']];
+  while (stack.length > 0) {
+    const [node, orig, cur] = stack.pop()!;
+    if (orig !== cur) job.map.set(orig, cur);
+    if (!isObject(node)) continue;
+    if (orig !== '' && hasOwn(node, '$schema')) {
+      const inner = dialectFromUri(node.$schema);
+      if (inner !== job.source) {
+        job.ctx.report('info', 'embedded-dialect', job.base + orig + '/$schema', { uri: String(node.$schema), dialect: job.source });
+        continue;
+      }
+      writeStamp(node, cur, job, false);
+    }
+    const moves: KeyMoves = { keys: new Map(), entries: new Map() };
+    convertNode(node, orig, cur, job, moves);
+    const children: [unknown, string, string][] = [];
+    for (const key of Object.keys(node)) {
+      const origKey = appendPointer(orig, key);
+      const moved = moves.keys.get(key);
+      const curKey = moved === undefined ? appendPointer(cur, key) : moved;
+      if (curKey !== origKey) job.map.set(origKey, curKey);
+      const info = UNION_KEYWORDS.get(key);
+      if (!info || info.shape === 'opaque') continue;
+      const value = node[key];
+      const entryMoves = moves.entries.get(key);
+      if (curKey === null && entryMoves === undefined) continue;
+      const entryAt = (entry: string | number) => entryMoves?.get(String(entry)) ?? appendPointer(curKey ?? '', entry);
+      if (Array.isArray(value)) {
+        if (info.shape === 'schemaArray' || info.shape === 'schemaOrArray') for (let i = 0; i < value.length; i++) children.push([value[i], appendPointer(origKey, i), entryAt(i)]);
+      } else if (info.shape === 'schema' || info.shape === 'schemaOrArray') {
+        if (curKey !== null) children.push([value, origKey, curKey]);
+      } else if ((info.shape === 'schemaMap' || info.shape === 'schemaOrStrings') && isObject(value)) {
+        for (const k of Object.keys(value)) {
+          const v = value[k];
+          const entryOrig = appendPointer(origKey, k);
+          if (Array.isArray(v)) {
+            const to = entryAt(k);
+            if (to !== entryOrig) job.map.set(entryOrig, to);
+          } else children.push([v, entryOrig, entryAt(k)]);
+        }
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+/** Rewrites one schema object's own keywords (never its children's). */
+function convertNode(node: Record<string, unknown>, orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  const legacySource = isLegacyDialect(job.source);
+  const legacyTarget = isLegacyDialect(job.target);
+  if (legacySource && !legacyTarget && typeof node.$ref === 'string' && hasOwn(node, '$ref')) dropRefSiblings(orig, cur, job, moves);
+  if (hasOwn(node, 'nullable')) convertNullable(orig, cur, job, moves);
+  dropForeignKeywords(orig, cur, job, moves);
+  convertExclusiveBounds(cur, job, moves);
+  if (legacyTarget) convertToLegacy(node, orig, cur, job, moves);
+  else convertToModern(node, orig, cur, job, moves);
+  if (job.openapi && hasOwn(current(job, cur), 'example')) convertExample(orig, cur, job, moves);
+  const now = current(job, cur);
+  if (Array.isArray(now.enum) && now.enum.length === 0 && hasOwn(now, 'enum')) job.ctx.report('warning', 'empty-enum', job.base + orig + '/enum');
+  reportUnconvertible(orig, cur, job);
+}
+
+/** The working copy of the schema object at `cur`. */
+function current(job: Job, cur: string): Record<string, unknown> {
+  return job.ctx.get(job.base + cur) as Record<string, unknown>;
+}
+
+function at(job: Job, cur: string, key: string): string {
+  return job.base + appendPointer(cur, key);
+}
+
+/** True when a `$ref` resolves to `path` or below it. */
+function isTargeted(job: Job, path: string): boolean {
+  for (const t of job.targets) if (t === path || t.startsWith(path + '/')) return true;
+  return false;
+}
+
+/** True when a keyword can change a verdict in `dialect` (a validation keyword, an applicator or a reference). */
+function affectsVerdicts(dialect: Dialect, keyword: string): boolean {
+  const info = KEYWORD_TABLES[dialect].get(keyword);
+  return info !== undefined && (VERDICT_ROLES.has(info.role) || REFERENCE_KEYWORDS.includes(keyword));
+}
+
+/** True when losing the keyword in `dialect` can change a verdict: {@link affectsVerdicts}, or an anchor a reference may find. */
+function mattersIn(dialect: Dialect, keyword: string): boolean {
+  const info = KEYWORD_TABLES[dialect].get(keyword);
+  return affectsVerdicts(dialect, keyword) || ANCHOR_KEYWORDS.includes(keyword) || info?.id === 'recursive-anchor';
+}
+
+function removeKey(job: Job, cur: string, key: string, moves: KeyMoves, code: string, data?: MessageData): void {
+  job.ctx.remove(at(job, cur, key), code, data);
+  moves.keys.set(key, null);
+}
+
+function renameKey(job: Job, cur: string, from: string, to: string, moves: KeyMoves, code: string, data?: MessageData): void {
+  job.ctx.rename(at(job, cur, from), to, code, data);
+  moves.keys.set(from, appendPointer(cur, to));
+}
+
+/** Draft-04/06/07 and OpenAPI 3.0 ignore every keyword beside `$ref`; 2020-12 applies them. */
+function dropRefSiblings(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  const node = current(job, cur);
+  const targetPath = job.refTargetOf.get(orig);
+  const target = targetPath === undefined ? undefined : getAt(job.schema, parsePointer(targetPath));
+  for (const key of Object.keys(node)) {
+    if (key === '$ref' || key === '$schema' || key === 'nullable') continue;
+    const isId = (key === '$id' || (key === 'id' && job.source === 'draft-04')) && typeof node[key] === 'string';
+    if (!isId && !affectsVerdicts(job.source, key) && !affectsVerdicts(job.target, key)) continue;
+    // The target says the same thing itself: applying it twice changes nothing.
+    if (!isId && isObject(target) && hasOwn(target, key) && jsonEqual(target[key], node[key])) continue;
+    const data = { keyword: key, dialect: job.source, target: job.target };
+    if (orig === '' && key === 'type' && node.type === 'object') {
+      // MCP requires `type: "object"` at the root, and tool arguments and structured results are objects.
+      job.ctx.report('info', 'kept-root-type', at(job, orig, key), data);
+      continue;
+    }
+    if (job.options.refSiblings === 'apply') job.ctx.report('info', 'ref-sibling-applies', at(job, orig, key), data);
+    else if (isTargeted(job, appendPointer(orig, key))) job.ctx.report('warning', 'kept-ref-sibling', at(job, orig, key), data);
+    else removeKey(job, cur, key, moves, 'dropped-ref-sibling', data);
+  }
+}
+
+/** OpenAPI 3.0 `nullable: true`: `null` joins the type (and the enum), or the schema becomes `anyOf [schema, null]`. */
+function convertNullable(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  void orig;
+  const node = current(job, cur);
+  const flag = node.nullable;
+  if (flag !== true) {
+    removeKey(job, cur, 'nullable', moves, 'removed-nullable', { value: JSON.stringify(flag) });
+    return;
+  }
+  const verdictKeys = Object.keys(node).filter((k) => k !== 'nullable' && k !== '$schema' && isVerdictKeyword(k));
+  const transparent = verdictKeys.every((k) => k === 'type' || k === 'enum' || UNION_KEYWORDS.get(k)?.appliesTo !== undefined);
+  if (transparent) {
+    const type = node.type;
+    let how = 'nothing: it already allowed `null`';
+    if (hasOwn(node, 'type') && (typeof type === 'string' || Array.isArray(type))) {
+      const list = typeof type === 'string' ? [type] : type;
+      if (!list.includes('null')) {
+        job.ctx.replace(at(job, cur, 'type'), [...list, 'null'], 'converted-nullable', { how: '`"null"` in `type`' });
+      }
+      how = '`"null"` in `type`';
+    }
+    const values = node.enum;
+    if (hasOwn(node, 'enum') && Array.isArray(values) && !values.includes(null)) {
+      job.ctx.replace(at(job, cur, 'enum'), [...values, null], 'converted-nullable', { how: '`null` in `enum`' });
+      how = how.startsWith('nothing') ? '`null` in `enum`' : how + ' and `enum`';
+    }
+    removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how });
+    return;
+  }
+  // Something here can reject `null` (a `$ref`, a composition, `const`): allow `null` beside all of it.
+  const branch: Record<string, unknown> = {};
+  for (const k of verdictKeys) setOwn(branch, k, node[k]);
+  const first = verdictKeys[0]!;
+  for (const k of verdictKeys.slice(1)) job.ctx.remove(at(job, cur, k), 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
+  if (first !== 'anyOf') job.ctx.rename(at(job, cur, first), 'anyOf', 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
+  job.ctx.replace(at(job, cur, 'anyOf'), [branch, { type: 'null' }], 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
+  const inBranch = appendPointer(appendPointer(cur, 'anyOf'), 0);
+  for (const k of verdictKeys) moves.keys.set(k, appendPointer(inBranch, k));
+  removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
+}
+
+/** A keyword any dialect lets change a verdict. */
+function isVerdictKeyword(keyword: string): boolean {
+  const info = UNION_KEYWORDS.get(keyword);
+  return info !== undefined && (VERDICT_ROLES.has(info.role) || REFERENCE_KEYWORDS.includes(keyword));
+}
+
+/** Keywords of a newer dialect than the source's: its readers ignore them, the target's would apply them. */
+function dropForeignKeywords(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  const node = current(job, cur);
+  for (const key of Object.keys(node)) {
+    if (key === 'nullable' || key === '$ref') continue;
+    const value = node[key];
+    if (keywordFit(job.source, key, value) !== 'unknown' || keywordFit(job.target, key, value) !== 'fits' || !affectsVerdicts(job.target, key)) continue;
+    const older = DIALECTS.filter((d) => keywordFit(d, key, value) === 'fits' && NEWNESS[d] <= NEWNESS[job.source]);
+    if (older.length > 0) continue;
+    const newer = DIALECTS.filter((d) => keywordFit(d, key, value) === 'fits').join('/');
+    const data = { keyword: key, dialect: job.source, target: job.target, newer };
+    if (job.options.foreignKeywords === 'keep') job.ctx.report('info', 'kept-foreign-keyword', at(job, orig, key), { ...data, why: 'option `foreignKeywords: keep`' });
+    else if (isTargeted(job, appendPointer(orig, key))) job.ctx.report('warning', 'kept-foreign-keyword', at(job, orig, key), { ...data, why: 'a `$ref` points into it' });
+    else removeKey(job, cur, key, moves, 'dropped-foreign-keyword', data);
+  }
+}
+
+/** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` modify `minimum`/`maximum`; later dialects take the bound itself. */
+function convertExclusiveBounds(cur: string, job: Job, moves: KeyMoves): void {
+  for (const [keyword, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    const node = current(job, cur);
+    if (!hasOwn(node, keyword) || typeof node[keyword] !== 'boolean') continue;
+    if (node[keyword] === true && typeof node[bound] === 'number' && hasOwn(node, bound)) {
+      job.ctx.remove(at(job, cur, keyword), 'converted-exclusive', { keyword, bound });
+      renameKey(job, cur, bound, keyword, moves, 'converted-exclusive', { keyword, bound });
+    } else {
+      removeKey(job, cur, keyword, moves, 'dropped-inert-keyword', { keyword, why: node[keyword] === true ? `no \`${bound}\` to make exclusive` : '`false` is the default' });
+    }
+  }
+}
+
+function convertToModern(node: Record<string, unknown>, orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  // Tuples: array `items` → `prefixItems`, `additionalItems` → `items`.
+  let now = current(job, cur);
+  if (Array.isArray(now.items) && hasOwn(now, 'items')) {
+    if (!hasOwn(now, 'prefixItems')) {
+      renameKey(job, cur, 'items', 'prefixItems', moves, 'converted-tuple', { from: 'items', to: 'prefixItems', target: job.target });
+      if (hasOwn(now, 'additionalItems')) renameKey(job, cur, 'additionalItems', 'items', moves, 'converted-tuple', { from: 'additionalItems', to: 'items', target: job.target });
+    }
+  } else if (hasOwn(now, 'additionalItems') && !isTargeted(job, appendPointer(orig, 'additionalItems'))) {
+    removeKey(job, cur, 'additionalItems', moves, 'dropped-inert-keyword', { keyword: 'additionalItems', why: '`items` is not an array' });
+  }
+  // `dependencies` → `dependentRequired` (string arrays) + `dependentSchemas` (schemas).
+  now = current(job, cur);
+  if (hasOwn(now, 'dependencies') && isObject(now.dependencies) && !hasOwn(now, 'dependentRequired') && !hasOwn(now, 'dependentSchemas')) {
+    splitDependencies(now.dependencies, cur, job, moves);
+  }
+  // Identifiers: draft-04 `id` → `$id`; a plain-name fragment id → `$anchor`.
+  convertIdToModern(orig, cur, job, moves);
+  // The resource's definitions container: `definitions` → `$defs`.
+  if (isResourceRoot(node, orig, job.source)) reconcileContainer(orig, cur, job, moves, 'definitions', '$defs');
+}
+
+function convertToLegacy(node: Record<string, unknown>, orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  let now = current(job, cur);
+  // Tuples: `items` → `additionalItems`, `prefixItems` → array `items`.
+  if (Array.isArray(now.prefixItems) && hasOwn(now, 'prefixItems') && !hasOwn(now, 'additionalItems')) {
+    if (hasOwn(now, 'items')) renameKey(job, cur, 'items', 'additionalItems', moves, 'converted-tuple', { from: 'items', to: 'additionalItems', target: job.target });
+    renameKey(job, cur, 'prefixItems', 'items', moves, 'converted-tuple', { from: 'prefixItems', to: 'items', target: job.target });
+  }
+  // `dependentRequired` + `dependentSchemas` → `dependencies`.
+  now = current(job, cur);
+  if ((hasOwn(now, 'dependentRequired') || hasOwn(now, 'dependentSchemas')) && !hasOwn(now, 'dependencies')) joinDependencies(cur, job, moves);
+  // Identifiers: draft-04 `id` → `$id`; `$anchor` → `$id: "#name"`.
+  now = current(job, cur);
+  if (job.source === 'draft-04' && typeof now.id === 'string' && hasOwn(now, 'id') && !hasOwn(now, '$id')) {
+    renameKey(job, cur, 'id', '$id', moves, 'converted-id', { from: 'id', to: '$id' });
+  }
+  now = current(job, cur);
+  if (typeof now.$anchor === 'string' && hasOwn(now, '$anchor') && !hasOwn(now, '$id')) {
+    const name = now.$anchor;
+    renameKey(job, cur, '$anchor', '$id', moves, 'converted-id', { from: '$anchor', to: '$id' });
+    job.ctx.replace(at(job, cur, '$id'), '#' + name, 'converted-id', { from: `$anchor: ${name}`, to: `$id: #${name}` });
+  }
+  // A `$ref` with siblings that change verdicts: draft-07 would ignore them, so the `$ref` moves into `allOf`.
+  now = current(job, cur);
+  if (!isLegacyDialect(job.source) && typeof now.$ref === 'string' && hasOwn(now, '$ref')) {
+    const verdictSiblings = Object.keys(now).filter((k) => k !== '$ref' && (affectsVerdicts(job.source, k) || affectsVerdicts(job.target, k) || k === '$id'));
+    if (verdictSiblings.length > 0) {
+      const ref = now.$ref;
+      if (Array.isArray(now.allOf) && hasOwn(now, 'allOf')) {
+        const index = now.allOf.length;
+        job.ctx.add(appendPointer(at(job, cur, 'allOf'), '-'), { $ref: ref }, 'wrapped-ref', { target: job.target });
+        job.ctx.remove(at(job, cur, '$ref'), 'wrapped-ref', { target: job.target });
+        moves.keys.set('$ref', appendPointer(appendPointer(appendPointer(cur, 'allOf'), index), '$ref'));
+      } else if (!hasOwn(now, 'allOf')) {
+        job.ctx.rename(at(job, cur, '$ref'), 'allOf', 'wrapped-ref', { target: job.target });
+        job.ctx.replace(at(job, cur, 'allOf'), [{ $ref: ref }], 'wrapped-ref', { target: job.target });
+        moves.keys.set('$ref', appendPointer(appendPointer(appendPointer(cur, 'allOf'), 0), '$ref'));
+      }
+    }
+  }
+  if (isResourceRoot(node, orig, job.source)) reconcileContainer(orig, cur, job, moves, '$defs', 'definitions');
+}
+
+/** The document root, or a subschema that starts a resource of its own (an `$id` that is not just a fragment). */
+function isResourceRoot(node: Record<string, unknown>, orig: string, dialect: Dialect): boolean {
+  if (orig === '') return true;
+  const key = idKeyword(dialect);
+  const id = hasOwn(node, key) ? node[key] : undefined;
+  return typeof id === 'string' && !id.startsWith('#') && !(typeof node.$ref === 'string' && isLegacyDialect(dialect));
+}
+
+/** Renames (or merges) a resource's `from` definitions container into `to`. */
+function reconcileContainer(orig: string, cur: string, job: Job, moves: KeyMoves, from: string, to: string): void {
+  const now = current(job, cur);
+  if (!hasOwn(now, from) || !isObject(now[from])) return;
+  if (!hasOwn(now, to)) {
+    renameKey(job, cur, from, to, moves, 'renamed-definitions', { from, to });
+    return;
+  }
+  if (!isObject(now[to])) return;
+  const fromPath = appendPointer(orig, from);
+  if (job.targets.includes(fromPath)) {
+    job.ctx.report('warning', 'kept-definitions', at(job, orig, from), { from, to });
+    return;
+  }
+  const taken = new Set(Object.keys(now[to]));
+  const entries = new Map<string, string>();
+  const source = now[from];
+  for (const name of Object.keys(source)) {
+    const newName = uniqueName(name, taken);
+    taken.add(newName);
+    const dest = appendPointer(appendPointer(cur, to), newName);
+    job.ctx.move(appendPointer(at(job, cur, from), name), job.base + dest, 'merged-definition', { name, from, to, newName });
+    entries.set(name, dest);
+  }
+  removeKey(job, cur, from, moves, 'removed-empty-container', { keyword: from, to });
+  moves.entries.set(from, entries);
+}
+
+/** `name`, or `name_2`, `name_3`… : the first not in `taken`. */
+export function uniqueName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  for (let i = 2; ; i++) {
+    const candidate = `${name}_${i}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function splitDependencies(deps: Record<string, unknown>, cur: string, job: Job, moves: KeyMoves): void {
+  const names = Object.keys(deps);
+  const isRequired = (v: unknown) => Array.isArray(v);
+  const isSchema = (v: unknown) => isObject(v) || typeof v === 'boolean';
+  if (names.some((n) => !isRequired(deps[n]) && !isSchema(deps[n]))) return;
+  const required = names.filter((n) => isRequired(deps[n]));
+  const schemas = names.filter((n) => isSchema(deps[n]));
+  const firstKeyword = names.length > 0 && isRequired(deps[names[0]!]) ? 'dependentRequired' : 'dependentSchemas';
+  const data = { from: 'dependencies', to: required.length > 0 && schemas.length > 0 ? 'dependentRequired` and `dependentSchemas' : firstKeyword };
+  renameKey(job, cur, 'dependencies', firstKeyword, moves, 'converted-dependencies', data);
+  const entries = new Map<string, string>();
+  moves.entries.set('dependencies', entries);
+  for (const n of required) entries.set(n, appendPointer(appendPointer(cur, 'dependentRequired'), n));
+  for (const n of schemas) entries.set(n, appendPointer(appendPointer(cur, 'dependentSchemas'), n));
+  if (required.length === 0 || schemas.length === 0) return;
+  const pick = (list: readonly string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const n of list) setOwn(out, n, deps[n]);
+    return out;
+  };
+  const otherKeyword = firstKeyword === 'dependentRequired' ? 'dependentSchemas' : 'dependentRequired';
+  job.ctx.replace(at(job, cur, firstKeyword), pick(firstKeyword === 'dependentRequired' ? required : schemas), 'converted-dependencies', data);
+  job.ctx.add(at(job, cur, otherKeyword), pick(otherKeyword === 'dependentRequired' ? required : schemas), 'converted-dependencies', data);
+}
+
+function joinDependencies(cur: string, job: Job, moves: KeyMoves): void {
+  const now = current(job, cur);
+  const req = hasOwn(now, 'dependentRequired') ? now.dependentRequired : undefined;
+  const sch = hasOwn(now, 'dependentSchemas') ? now.dependentSchemas : undefined;
+  if ((req !== undefined && !isObject(req)) || (sch !== undefined && !isObject(sch))) return;
+  const order = Object.keys(now).filter((k) => k === 'dependentRequired' || k === 'dependentSchemas');
+  const merged: Record<string, unknown> = {};
+  const reqEntries = new Map<string, string>();
+  const schEntries = new Map<string, string>();
+  const dep = appendPointer(cur, 'dependencies');
+  for (const keyword of order) {
+    const map = (keyword === 'dependentRequired' ? req : sch) as Record<string, unknown>;
+    for (const name of Object.keys(map)) {
+      const value = map[name];
+      if (!hasOwn(merged, name)) {
+        setOwn(merged, name, value);
+        (keyword === 'dependentRequired' ? reqEntries : schEntries).set(name, appendPointer(dep, name));
+        continue;
+      }
+      // Both kinds for one property: a schema that requires the names and applies the schema.
+      const reqValue = keyword === 'dependentRequired' ? value : merged[name];
+      const schValue = keyword === 'dependentSchemas' ? value : merged[name];
+      setOwn(merged, name, { allOf: [{ required: reqValue }, schValue] });
+      const holder = appendPointer(appendPointer(dep, name), 'allOf');
+      reqEntries.set(name, appendPointer(appendPointer(holder, 0), 'required'));
+      schEntries.set(name, appendPointer(holder, 1));
+    }
+  }
+  const data = { from: order.join('` and `'), to: 'dependencies' };
+  renameKey(job, cur, order[0]!, 'dependencies', moves, 'converted-dependencies', data);
+  job.ctx.replace(at(job, cur, 'dependencies'), merged, 'converted-dependencies', data);
+  if (order.length > 1) removeKey(job, cur, order[1]!, moves, 'converted-dependencies', data);
+  moves.entries.set('dependentRequired', reqEntries);
+  moves.entries.set('dependentSchemas', schEntries);
+}
+
+function convertIdToModern(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  const now = current(job, cur);
+  const key = job.source === 'draft-04' ? 'id' : job.source === 'openapi-3.0' ? undefined : '$id';
+  if (key === undefined || !hasOwn(now, key) || typeof now[key] !== 'string') return;
+  const id = now[key] as string;
+  const hash = id.indexOf('#');
+  if (hash === 0) {
+    const name = safeDecode(id.slice(1));
+    if (name === '' || hasOwn(now, '$anchor') || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(name)) return;
+    renameKey(job, cur, key, '$anchor', moves, 'converted-id', { from: key, to: '$anchor' });
+    job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
+    return;
+  }
+  if (hash !== -1 && hash !== id.length - 1) {
+    job.unconvertible++;
+    job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason: ` with a fragment (\`${id}\`); use \`$anchor\`` });
+    return;
+  }
+  if (key === 'id' && !hasOwn(now, '$id')) renameKey(job, cur, 'id', '$id', moves, 'converted-id', { from: 'id', to: '$id' });
+}
+
+function convertExample(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  const now = current(job, cur);
+  if (hasOwn(now, 'examples')) {
+    job.ctx.report('info', 'kept-example', at(job, orig, 'example'));
+    return;
+  }
+  const value = now.example;
+  renameKey(job, cur, 'example', 'examples', moves, 'converted-example');
+  job.ctx.replace(at(job, cur, 'examples'), [value], 'converted-example');
+}
+
+/** Keywords that change verdicts in the source and that nothing above could express in the target. */
+function reportUnconvertible(orig: string, cur: string, job: Job): void {
+  if (job.source === job.target) return;
+  const now = current(job, cur);
+  for (const key of Object.keys(now)) {
+    if (key === '$schema') continue;
+    const value = now[key];
+    if (keywordFit(job.source, key, value) !== 'fits' || !mattersIn(job.source, key) || keywordFit(job.target, key, value) === 'fits') continue;
+    const reason = key === '$anchor' ? ' here (the schema already has an `$id`)' : '';
+    job.unconvertible++;
+    job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason });
+  }
+}
+
+/** The stamp policy for a `$schema` (the root's, or an embedded one naming the source dialect). */
+function writeStamp(node: Record<string, unknown>, cur: string, job: Job, isRoot: boolean): void {
+  const policy = job.options.stamp ?? (job.target === '2020-12' ? 'omit' : 'write');
+  const uri = DIALECT_URIS[job.target]!;
+  const present = hasOwn(node, '$schema');
+  const path = at(job, cur, '$schema');
+  if (policy === 'omit') {
+    if (present) job.ctx.remove(path, 'removed-stamp', { uri: String(node.$schema) });
+    return;
+  }
+  if (present) {
+    if (dialectFromUri(node.$schema) !== job.target) job.ctx.replace(path, uri, 'wrote-stamp', { uri });
+  } else if (policy === 'write' && isRoot) {
+    job.ctx.add(path, uri, 'wrote-stamp', { uri });
+  }
+}
+
+/** Deep equality of two JSON values (key order ignored), without recursion. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+    } else if (isObject(x)) {
+      if (!isObject(y)) return false;
+      const kx = Object.keys(x);
+      if (kx.length !== Object.keys(y).length) return false;
+      for (const k of kx) {
+        if (!hasOwn(y, k)) return false;
+        stack.push([x[k], y[k]]);
+      }
+    } else return false;
+  }
+  return true;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
