@@ -62,8 +62,8 @@ export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schem
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
 
 // Lint (findings for CI)
-export { lintTools, isAtLeast, findDialectContradictions, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint/index.js';
-export type { Finding, FindingCode, LintCheck, LintOptions, DialectContradiction } from './lint/index.js';
+export { lintTools, isAtLeast, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint/index.js';
+export type { Finding, FindingCode, LintCheck, LintOptions } from './lint/index.js';
 
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';

@@ -1,4 +1,2 @@
 export { lintTools, isAtLeast, BUILTIN_CHECKS, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint.js';
 export type { Finding, FindingCode, LintCheck, LintOptions } from './lint.js';
-export { findDialectContradictions } from './dialect-stamp.js';
-export type { DialectContradiction } from './dialect-stamp.js';

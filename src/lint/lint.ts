@@ -4,13 +4,12 @@ import { utf8Length, type Tokenizer } from '../core/measure.js';
 import type { Severity } from '../core/report.js';
 import { toolName } from '../core/run.js';
 import { SCHEMA_SLOTS } from '../mcp/types.js';
-import { DIALECT_URIS, getDeclaredDialect } from '../schema/dialect.js';
+import { findDialectContradictions, getDeclaredDialect, type DialectContradiction } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, getAt, hasOwn, isObject, parsePointer, parseRef } from '../schema/pointer.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
-import { findDialectContradictions } from './dialect-stamp.js';
 import { analyzeSurface } from './surface.js';
 
 /** What `lintTools` can find, by code. */
@@ -292,14 +291,17 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
 }
 
 function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings): void {
-  for (const c of findDialectContradictions(schema, dialect)) {
-    const where = c.count === 1 ? `at \`${base}${c.path}\`` : `${c.count} times, first at \`${base}${c.path}\``;
-    const form = c.kind === 'wrong-shape' ? `in its ${c.dialects.join('/')} form` : `(a ${c.dialects.join('/')} keyword)`;
-    out.add(
-      'contradicted-dialect',
-      base + c.path,
-      `\`$schema\` declares ${dialect} (\`${String(DIALECT_URIS[dialect] ?? dialect)}\`) but \`${c.keyword}\` is used ${form} ${where}; a ${dialect} validator ${c.kind === 'wrong-shape' ? 'reads it differently' : 'ignores it'}`,
-    );
+  // One finding per keyword and kind: the first place, and how many more there are.
+  const groups = new Map<string, { first: DialectContradiction; count: number }>();
+  for (const c of findDialectContradictions(schema, { assume: dialect })) {
+    const key = `${c.kind}\u0000${c.keyword}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { first: c, count: 1 });
+  }
+  for (const { first, count } of groups.values()) {
+    const more = count === 1 ? '' : ` (${count} places, first shown)`;
+    out.add('contradicted-dialect', base + first.path, `${first.message}${more}`);
   }
 }
 

@@ -18,7 +18,7 @@ const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv0
 export type Reading = AjvDialect | 'draft4' | 'draft7-spec' | 'none';
 
 /** The verdicts of `schema` on `instances` under `reading`, or `{ error }` when it does not compile. */
-export function readingVerdicts(reading: Exclude<Reading, 'none'>, schema: unknown, instances: readonly unknown[]): boolean[] | { error: string } {
+export function readingVerdicts(reading: Exclude<Reading, 'none'>, schema: unknown, instances: readonly unknown[]): (boolean | 'throws')[] | { error: string } {
   if (reading !== 'draft4' && reading !== 'draft7-spec') return verdicts(schema, instances, reading);
   const opts = { strict: false, logger: false as const, validateSchema: false, ...(reading === 'draft7-spec' ? { ignoreKeywordsWithRef: true } : {}) };
   const ajv = reading === 'draft4' ? new Ajv04(opts) : new Ajv(opts);
