@@ -1,5 +1,5 @@
 import { appendPointer, hasOwn, isObject } from './pointer.js';
-import { DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
+import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
 import { walkSchema } from './walk.js';
 
 /** The canonical `$schema` URI of each dialect (`openapi-3.0` has none). */
@@ -171,7 +171,10 @@ function contradictionMessage(keyword: string, path: string, value: unknown, dia
   const how = source === 'declared' ? 'declared by `$schema`' : 'no `$schema`, so assumed';
   const usage = found.kind === 'misfit' ? `\`${keyword}\` as ${describeValue(value)}` : `\`${keyword}\``;
   const where = found.expected.join(', ');
-  if (found.kind === 'deprecated') return `Found \`${keyword}\` at \`${path}\`, the older name of \`$defs\` (${where}); the schema is read as ${dialect} (${how}), which expects \`$defs\``;
+  if (found.kind === 'deprecated') {
+    const replacement = DEPRECATED_REPLACEMENTS[keyword] ?? 'its replacement';
+    return `Found \`${keyword}\` at \`${path}\`, ${where ? `${where} usage` : 'an older form'}; the schema is read as ${dialect} (${how}), which expects ${replacement}`;
+  }
   return `Found ${usage} at \`${path}\`, which is ${where} usage; the schema is read as ${dialect} (${how})${found.kind === 'foreign' ? `, where \`${keyword}\` is not a keyword` : ''}`;
 }
 

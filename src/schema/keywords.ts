@@ -156,8 +156,22 @@ const VALUE_TYPE_ROWS: readonly ValueTypeRow[] = [
 ];
 const VALUE_TYPE_COLUMN: Record<Dialect, number> = { 'draft-04': 1, 'draft-06': 2, 'draft-07': 3, '2019-09': 4, '2020-12': 5, 'openapi-3.0': 6 };
 
-/** Keywords a dialect still accepts but that an older dialect's style left behind. */
-const DEPRECATED: Readonly<Partial<Record<Dialect, readonly string[]>>> = { '2019-09': ['definitions'], '2020-12': ['definitions'] };
+/**
+ * Keywords a dialect's meta-schema still describes (so walkers must descend into them, and ajv enforces
+ * some) but that an older dialect's style left behind: using them contradicts the dialect.
+ */
+const DEPRECATED: Readonly<Partial<Record<Dialect, readonly string[]>>> = {
+  '2019-09': ['definitions', 'dependencies'],
+  '2020-12': ['definitions', 'dependencies', '$recursiveRef', '$recursiveAnchor'],
+};
+
+/** What each deprecated keyword was replaced by. */
+export const DEPRECATED_REPLACEMENTS: Readonly<Record<string, string>> = Object.freeze({
+  definitions: '`$defs`',
+  dependencies: '`dependentRequired` / `dependentSchemas`',
+  $recursiveRef: '`$dynamicRef`',
+  $recursiveAnchor: '`$dynamicAnchor`',
+});
 
 /** The instance types of type-specific keywords (every dialect agrees). */
 const APPLIES_TO: Readonly<Record<string, readonly InstanceTypeName[]>> = {

@@ -661,11 +661,22 @@ function reportUnconvertible(orig: string, cur: string, job: Job): void {
   for (const key of Object.keys(now)) {
     if (key === '$schema') continue;
     const value = now[key];
-    if (keywordFit(job.source, key, value) !== 'fits' || !mattersIn(job.source, key) || keywordFit(job.target, key, value) === 'fits') continue;
+    if (keywordFit(job.source, key, value) !== 'fits' || !mattersIn(job.source, key) || expressibleIn(job.target, job.source, key, value)) continue;
     const reason = key === '$anchor' ? ' here (the schema already has an `$id`)' : '';
     job.unconvertible++;
     job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason });
   }
+}
+
+/**
+ * Whether a keyword means the same in the target: a keyword of the target, and not one the target only
+ * describes as deprecated (`$recursiveRef` in 2020-12) unless it is deprecated in the source too or is a
+ * definitions container (which any reader resolves by pointer).
+ */
+function expressibleIn(target: Dialect, source: Dialect, key: string, value: unknown): boolean {
+  if (keywordFit(target, key, value) !== 'fits') return false;
+  const info = KEYWORD_TABLES[target].get(key);
+  return !info?.deprecated || info.role === 'definitions' || KEYWORD_TABLES[source].get(key)?.deprecated === true;
 }
 
 /** The stamp policy for a `$schema` (the root's, or an embedded one naming the source dialect). */
