@@ -62,9 +62,12 @@ describe('tuning a preset', () => {
     expect(result.tools[0]!.description).toBe(tools[0]!.description);
   });
   it('passes options to a transform', () => {
-    const result = transformTools(tools, { transforms: [[presetSafe, { overrides: { 'normalize-schema': { assume: 'draft-07' } } }]] });
+    // Without reconcile-dialect (which rewrites the stamp), normalize-schema drops a `$schema` only when it
+    // names the dialect it is told readers assume.
+    const noReconcile = { 'reconcile-dialect': false as const };
+    const result = transformTools(tools, { transforms: [[presetSafe, { overrides: { ...noReconcile, 'normalize-schema': { assume: 'draft-07' } } }]] });
     expect(result.tools[0]!.inputSchema).toEqual({ type: 'object', properties: {} });
-    expect(transformTools(tools).tools[0]!.inputSchema).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} });
+    expect(transformTools(tools, { transforms: [[presetSafe, { overrides: noReconcile }]] }).tools[0]!.inputSchema).toEqual({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: {} });
   });
   it('rejects a transform the preset does not hold', () => {
     expect(() => transformTools(tools, { transforms: [[presetSafe, { overrides: { 'promote-common-params': false } }]] })).toThrow(/has no transform `promote-common-params`/);

@@ -7,6 +7,9 @@ import { ToolslimError, pruneUnreachableDefs, transformTools } from '../../src/i
 import { stringifyJson } from '../../src/core/json.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
+/** These tests pin down prune-unreachable-defs' exact changes on hostile input; the presets are covered elsewhere. */
+const pruneOnly = (input: unknown, options: Record<string, unknown> = {}) => transformTools(input, { transforms: ['prune-unreachable-defs'], ...options });
+
 function nested(depth: number): unknown {
   return JSON.parse('{"type":"object","properties":{"a":'.repeat(depth) + '{}' + '}}'.repeat(depth));
 }
@@ -30,7 +33,7 @@ describe('input shape', () => {
     for (const bad of [{ tools: 'x' }, { tools: null }, { tools: {} }, 42, 'tools', null, { result: { tools: 1 } }]) {
       let err: unknown;
       try {
-        transformTools(bad);
+        pruneOnly(bad);
       } catch (e) {
         err = e;
       }
@@ -49,7 +52,7 @@ describe('input shape', () => {
       { name: 'array-schema', inputSchema: [{ type: 'object' }] },
       { name: 'bool-inside', inputSchema: { type: 'object', properties: { a: true, b: false }, $defs: { X: false, Y: true }, additionalProperties: { $ref: '#/$defs/Y' } } },
     ]);
-    const r = transformTools(tools);
+    const r = pruneOnly(tools);
     expect(r.tools.length).toBe(6);
     expect(r.report.skipped).toEqual([]);
     for (let i = 0; i < 5; i++) expect(r.tools[i]).toBe(tools[i]);
@@ -59,7 +62,7 @@ describe('input shape', () => {
 
   it('reports a tool that is not an object and processes the rest', () => {
     const tools = deepFreeze([42, 'x', null, { name: 'ok', inputSchema: { type: 'object', $defs: { Unused: {} } } }]);
-    const r = transformTools(tools as never);
+    const r = pruneOnly(tools as never);
     expect(r.report.skipped.map((s) => [s.toolIndex, s.transform])).toEqual([
       [0, 'input'],
       [1, 'input'],
@@ -75,7 +78,7 @@ describe('deep nesting', () => {
   it.each([10_000, 100_000])('handles %i levels without overflowing the stack', (depth) => {
     const deep = { name: 'deep', inputSchema: nested(depth) };
     const fine = { name: 'fine', inputSchema: { type: 'object', $defs: { U: {} } } };
-    const r = transformTools([deep, fine]);
+    const r = pruneOnly([deep, fine]);
     expect(r.tools[0]).toBe(deep);
     expect(r.report.skipped).toHaveLength(1);
     expect(r.report.skipped[0]).toMatchObject({ tool: 'deep', toolIndex: 0, transform: 'input' });
@@ -91,7 +94,7 @@ describe('__proto__, constructor and prototype are data', () => {
   it('as property names, definition names and pointer tokens', () => {
     const text = `[{"name":"p","inputSchema":{"type":"object","properties":{"__proto__":{"$ref":"#/$defs/__proto__"},"constructor":{"$ref":"#/$defs/constructor"}},"$defs":{"__proto__":{"type":"string","polluted":true},"constructor":{"type":"number"},"prototype":{"type":"boolean"},"toString":{"$ref":"#/$defs/prototype"}}}}]`;
     const tools = deepFreeze(JSON.parse(text));
-    const r = transformTools(tools);
+    const r = pruneOnly(tools);
     const defs = (r.tools[0]!.inputSchema as Record<string, Record<string, unknown>>).$defs!;
     expect(Object.keys(defs)).toEqual(['__proto__', 'constructor']);
     expect(Object.getOwnPropertyDescriptor(defs, '__proto__')?.value).toEqual({ type: 'string', polluted: true });
@@ -102,7 +105,7 @@ describe('__proto__, constructor and prototype are data', () => {
 
   it.each(protoKeys)('a $ref to #/$defs/%s that does not exist is not resolved through the prototype chain', (key) => {
     const tools = deepFreeze([{ name: 't', inputSchema: { type: 'object', properties: { a: { $ref: `#/$defs/${key}` } }, $defs: { Other: {} } } }]);
-    const r = transformTools(tools);
+    const r = pruneOnly(tools);
     expect(r.report.skipped).toEqual([]);
     expect(r.report.changes.map((c) => c.path)).toEqual(['/0/inputSchema/$defs/Other']);
   });
@@ -113,11 +116,11 @@ describe('object graphs JSON cannot hold', () => {
     const schema: Record<string, unknown> = { type: 'object', properties: {} };
     (schema.properties as Record<string, unknown>).self = schema;
     const tools = [{ name: 'cyclic', inputSchema: schema }, { name: 'ok', inputSchema: { $defs: { U: {} } } }];
-    const r = transformTools(tools);
+    const r = pruneOnly(tools);
     expect(r.report.skipped).toEqual([{ tool: 'cyclic', toolIndex: 0, transform: 'input', reason: expect.stringMatching(/cycle.*`\/0\/inputSchema\/properties\/self`/) }]);
     expect(r.tools[0]).toBe(tools[0]);
     expect(r.report.changes).toHaveLength(1);
-    expect(() => transformTools(tools, { onError: 'throw' })).toThrow(/`cyclic`.*cycle/);
+    expect(() => pruneOnly(tools, { onError: 'throw' })).toThrow(/`cyclic`.*cycle/);
   });
 
   it('shared subobjects (the same object in two places) are rewritten correctly in both, and the input never changes', () => {
@@ -127,7 +130,7 @@ describe('object graphs JSON cannot hold', () => {
       { name: 'b', inputSchema: shared, outputSchema: shared },
     ]);
     const before = JSON.stringify(tools);
-    const r = transformTools(tools);
+    const r = pruneOnly(tools);
     expect(JSON.stringify(tools)).toBe(before);
     const expected = { type: 'object', properties: { x: { $ref: '#/$defs/Used' } }, $defs: { Used: { type: 'string' } } };
     expect(r.tools[0]!.inputSchema).toEqual(expected);
@@ -151,7 +154,7 @@ describe('object graphs JSON cannot hold', () => {
     ['a Date', new Date(0), /Date object is not a JSON value/],
   ])('%s inside a tool is reported, and the tool is left exactly as it was', (_label, value, reason) => {
     const tool = { name: 'odd', inputSchema: { type: 'object', default: { v: value }, $defs: { U: {} } } };
-    const r = transformTools([tool]);
+    const r = pruneOnly([tool]);
     expect(r.tools[0]).toBe(tool);
     expect(r.report.skipped).toHaveLength(1);
     expect(r.report.skipped[0]!.reason).toMatch(reason);
@@ -205,7 +208,7 @@ describe('hostile references', () => {
 describe('scale', () => {
   it('100,000 small tools complete and keep their order', () => {
     const tools = Array.from({ length: 100_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' }, B: {} } } }));
-    const r = transformTools(tools, { measure: false });
+    const r = pruneOnly(tools, { measure: false });
     expect(r.tools.length).toBe(100_000);
     expect(r.tools[99_999]!.name).toBe('t99999');
     expect(r.report.changes.length).toBe(100_000);

@@ -43,7 +43,11 @@ describe('presetForProfile', () => {
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
     const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
-    expect(steps.map(([, o]) => o)).toEqual([{ keep: ['A'] }, { profile: 'ref-free', growthCap: 3 }]);
+    const byName = new Map(steps.map(([t, o]) => [t.name, o]));
+    expect(byName.has('dedupe-repeated-subtrees')).toBe(false);
+    expect(byName.get('prune-unreachable-defs')).toEqual({ keep: ['A'] });
+    expect(steps[steps.length - 1]![0].name).toBe('adapt-to-client');
+    expect(steps[steps.length - 1]![1]).toEqual({ profile: 'ref-free', growthCap: 3 });
   });
   it('accepts a preset by name and runs end to end', () => {
     const tools = [{ name: 'a', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/X' } }, $defs: { X: { type: 'string' }, Unused: { type: 'number' } } } }];

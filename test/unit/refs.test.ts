@@ -13,7 +13,7 @@ function byPath<T extends readonly unknown[]>(rows: T[]): T[] {
   return [...rows].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
 }
 
-function resolveAll(schema: object, dialect: Parameters<typeof collectRefInventory>[1] = '2020-12'): Record<string, RefResolution> {
+function resolveAll(schema: object, dialect: Parameters<typeof collectRefInventory>[1] = '2020-12'): Record<string, Record<string, unknown>> {
   const inv = collectRefInventory(schema, dialect);
   return Object.fromEntries(inv.refs.map((site) => [site.path, outcome(resolveRefSite(schema, inv, site))]));
 }
