@@ -113,7 +113,8 @@ describe('proxy', () => {
       await waitFor(() => changed.length === 1, 5000, 'notifications/tools/list_changed');
       const after = (await client.listTools()).tools;
       expect(after.map((t) => t.name)).toEqual(['get_pet', 'echo', 'add_tool', 'exit_server', 'late_tool']);
-      expect(after[4]!.inputSchema).toEqual({ type: 'object', properties: { n: { $ref: '#/$defs/N', description: 'n' } }, $defs: { N: { type: 'number' } } });
+      // The default preset: `n`'s description "n" only restates its name (strip-noise removes it).
+      expect(after[4]!.inputSchema).toEqual({ type: 'object', properties: { n: { $ref: '#/$defs/N' } }, $defs: { N: { type: 'number' } } });
       expect(await client.callTool({ name: 'late_tool', arguments: { n: 2 } })).toEqual({ content: [{ type: 'text', text: '{"n":2}' }] });
     } finally {
       await client.close();
