@@ -5,7 +5,10 @@ import { formatReport, type ReportFormat } from '../core/format.js';
 import { locateTools } from '../core/input.js';
 import { transformTools, type TransformStepInput, type TransformToolsOptions } from '../core/pipeline.js';
 import type { Severity } from '../core/report.js';
-import { isAtLeast, lintTools, type LintOptions } from '../lint/index.js';
+import { isAtLeast, lintTools, type Finding, type LintOptions } from '../lint/index.js';
+import { checkToolsForProfile } from '../profiles/check.js';
+import { presetForProfile } from '../profiles/preset-for-profile.js';
+import { builtinProfiles } from '../profiles/profiles.js';
 import { parseArgs, type FlagSpec, type ParsedArgs } from './args.js';
 import { CliError } from './errors.js';
 import { parseJsonText } from './json.js';
@@ -46,10 +49,8 @@ const INPUT_FLAGS: readonly FlagSpec[] = [
   { name: 'header', short: 'H', type: 'string', repeat: true },
   { name: 'timeout', type: 'number' },
 ];
-const STEP_FLAGS: readonly FlagSpec[] = [
-  { name: 'preset', type: 'string' },
-  { name: 'transform', short: 't', type: 'string', repeat: true },
-];
+const PROFILE_FLAG: FlagSpec = { name: 'profile', type: 'string' };
+const STEP_FLAGS: readonly FlagSpec[] = [{ name: 'preset', type: 'string' }, { name: 'transform', short: 't', type: 'string', repeat: true }, PROFILE_FLAG];
 const BUDGET_FLAGS: readonly FlagSpec[] = [
   { name: 'max-bytes', type: 'number' },
   { name: 'max-tool-bytes', type: 'number' },
@@ -69,9 +70,11 @@ const INPUT_HELP = `Input (one of):
 Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
 tools/list following nextCursor).`;
 
-const STEP_HELP = `  --preset <name>           safe (default) or lossless; later presets by name as they land
+const STEP_HELP = `  --preset <name>           safe (default), lossless or max
   -t, --transform <name>[=<json-options>]
-                            run this transform (repeatable, in order; after --preset if both given)`;
+                            run this transform (repeatable, in order; after --preset if both given)
+  --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
+                            claude, openai, openai-strict, gemini, kimi, ref-free`;
 
 const COMMANDS: Record<string, Command> = {
   capture: {
@@ -150,13 +153,14 @@ Examples:
   },
   check: {
     summary: 'findings for CI; exit 1 when one is at or above --fail-on',
-    usage: 'toolslim check <input> [--max-bytes N] [--max-tool-bytes N] [--max-tokens N] [--fail-on error|warning|info] [--format text|json]',
-    flags: [HELP, { name: 'fail-on', type: 'string', choices: ['error', 'warning', 'info'] }, { name: 'format', short: 'f', type: 'string', choices: ['text', 'json'] }, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+    usage: 'toolslim check <input> [--max-bytes N] [--max-tool-bytes N] [--max-tokens N] [--profile client] [--fail-on error|warning|info] [--format text|json]',
+    flags: [HELP, { name: 'fail-on', type: 'string', choices: ['error', 'warning', 'info'] }, { name: 'format', short: 'f', type: 'string', choices: ['text', 'json'] }, PROFILE_FLAG, ...BUDGET_FLAGS, ...INPUT_FLAGS],
     help: `Checks the tools for what breaks clients or wastes tokens: unresolvable \`$ref\`s, \`$schema\` stamps
 contradicted by the keywords used, unreachable definitions (bytes wasted), duplicate names, names
 outside the MCP rule (1–128 of A–Z a–z 0–9 _ - .), a root inputSchema without \`type: "object"\`,
 missing descriptions, \`x-mcp-header\` parameters behind \`$ref\`/composition or invalid, more than 4
-arguments (info), and budgets.
+arguments (info), tools whose name and description read alike, and budgets. With --profile, also what
+that client would reject (codes \`profile-…\`), before a user finds out at run time.
 
 Options:
   --max-bytes <n>           budget for the whole list (compact JSON bytes)
@@ -164,6 +168,8 @@ Options:
   --max-tokens <n>          budget for the whole list in o200k_base tokens
   --max-tool-tokens <n>     budget for any one tool in o200k_base tokens
   --max-arguments <n>       arguments above which a tool gets an info finding (default 4)
+  --profile <client>        also check against a client: claude, openai, openai-strict, gemini, kimi,
+                            ref-free, mcp
   --fail-on <severity>      error (default), warning or info
   -f, --format <f>          text (default) or json
 
@@ -174,7 +180,8 @@ ${INPUT_HELP}
 Examples:
   toolslim check tools.json
   toolslim check tools.json --max-tokens 20000 --max-tool-bytes 4000 --fail-on warning
-  toolslim check --format json -- node server.mjs`,
+  toolslim check --format json -- node server.mjs
+  toolslim check tools.json --profile gemini`,
     run: runCheck,
   },
   proxy: {
@@ -368,7 +375,8 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const { value } = await loadInput(args, ctx);
   const budgets = budgetOptions(args);
   const tokenizer = budgets.maxTokens !== undefined || budgets.maxToolTokens !== undefined ? (await import('../tokens.js')).o200k : undefined;
-  const findings = lintTools(value, { ...budgets, ...(tokenizer ? { tokenizer } : {}) });
+  const profile = flagString(args, 'profile');
+  const findings = [...lintTools(value, { ...budgets, ...(tokenizer ? { tokenizer } : {}) }), ...(profile ? profileFindings(value, profile) : [])];
   const failOn = (flagString(args, 'fail-on') ?? 'error') as Severity;
   const failing = findings.filter((f) => isAtLeast(f.severity, failOn)).length;
   if (flagString(args, 'format') === 'json') {
@@ -474,6 +482,29 @@ async function writeFileOrFail(path: string, text: string): Promise<void> {
 }
 
 function stepsFrom(args: ParsedArgs): TransformStepInput[] {
+  const profile = flagString(args, 'profile');
+  const steps = baseSteps(args);
+  if (profile === undefined) return steps;
+  checkProfileName(profile);
+  const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
+  // A preset alone is tuned for the client (no ref-creating steps for ref-free clients, …) then adapted.
+  if (transforms.length === 0) return presetForProfile(flagString(args, 'preset') ?? 'safe', profile);
+  return [...steps, ['adapt-to-client', { profile }]];
+}
+
+/** What a client profile would reject, as check findings. */
+function profileFindings(value: unknown, profile: string): Finding[] {
+  checkProfileName(profile);
+  return checkToolsForProfile(value, profile).map((f) => ({ ...f, code: `profile-${f.code}` }));
+}
+
+function checkProfileName(profile: string): void {
+  if (!builtinProfiles.some((p) => p.name === profile)) {
+    throw new CliError(`unknown profile \`${profile}\` (known: ${builtinProfiles.map((p) => p.name).join(', ')})`, { usage: true });
+  }
+}
+
+function baseSteps(args: ParsedArgs): TransformStepInput[] {
   const preset = flagString(args, 'preset');
   const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
   if (transforms.length === 0) return [preset ?? 'safe'];
@@ -498,10 +529,12 @@ function stepsFrom(args: ParsedArgs): TransformStepInput[] {
 
 function describeSteps(args: ParsedArgs): string {
   const preset = flagString(args, 'preset');
+  const profile = flagString(args, 'profile');
   const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
-  if (transforms.length === 0) return `preset ${preset ?? 'safe'}`;
+  const tail = profile ? ` + adapt-to-client (${profile})` : '';
+  if (transforms.length === 0) return `preset ${preset ?? 'safe'}${tail}`;
   const names = transforms.map((t) => (t.includes('=') ? t.slice(0, t.indexOf('=')) : t));
-  return [...(preset ? [`preset ${preset}`] : []), ...names].join(' + ');
+  return [...(preset ? [`preset ${preset}`] : []), ...names].join(' + ') + tail;
 }
 
 function budgetOptions(args: ParsedArgs): LintOptions {

@@ -140,6 +140,24 @@ describe('check', () => {
     ]);
   });
 
+  it('--profile adds what that client would reject; optimize --profile makes the tools acceptable', async () => {
+    // A `$ref` is something a ref-free client cannot resolve (hand-built: one ref, one definition).
+    const dir = mkdtempSync(join(tmpdir(), 'toolslim-profile-'));
+    const file = join(dir, 'ref.json');
+    writeFileSync(file, JSON.stringify([{ name: 'get_pet', description: 'Get a pet by its id', inputSchema: { type: 'object', properties: { id: { $ref: '#/$defs/Id' } }, $defs: { Id: { type: 'string', description: 'Pet id' } } } }]));
+    expect((await runMain(['check', file])).code).toBe(0);
+    const refFree = await runMain(['check', file, '--profile', 'ref-free']);
+    expect(refFree.code).toBe(1);
+    expect(refFree.stdout).toMatch(/^error +profile-ref-unsupported get_pet \/0\/inputSchema\/properties\/id\/\$ref /m);
+    const out = join(dir, 'slim.json');
+    expect((await runMain(['optimize', file, '--profile', 'ref-free', '-o', out])).code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))[0].inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string', description: 'Pet id' } } });
+    expect((await runMain(['check', out, '--profile', 'ref-free'])).code).toBe(0);
+    const unknown = await runMain(['check', file, '--profile', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown profile `nope` \(known: .*gemini/);
+  });
+
   it('checks budgets, token budgets in o200k_base', async () => {
     const total = Buffer.byteLength(JSON.stringify(DEMO_TOOLS));
     expect((await runMain(['check', demo, '--max-bytes', String(total)])).code).toBe(0);
