@@ -25,7 +25,7 @@ export { definePreset } from './core/preset.js';
 export type { Preset, PresetOptions } from './core/preset.js';
 
 // Report
-export type { Change, Diagnostic, Skip, Report, ReportStats, ToolStats, TransformStats, Safety, Severity } from './core/report.js';
+export type { Change, Diagnostic, Skip, Report, ReportStats, ToolStats, TransformStats, Safety, Severity, ToolFindingBase } from './core/report.js';
 export { formatReport } from './core/format.js';
 export type { ReportFormat } from './core/format.js';
 export { applyPatch, invertPatch } from './core/patch.js';

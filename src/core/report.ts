@@ -28,6 +28,24 @@ export interface Change {
 /** Severity of a finding. */
 export type Severity = 'error' | 'warning' | 'info';
 
+/**
+ * Something found about a place in a tools list: the shape shared by lint findings, client-profile
+ * findings, surface findings and (with `transform`) report diagnostics.
+ */
+export interface ToolFindingBase {
+  readonly severity: Severity;
+  /** Short kebab-case code. */
+  readonly code: string;
+  /** The tool's name (`""` for the whole list or a tool without a name). */
+  readonly tool: string;
+  /** The tool's position, -1 for findings about the whole list. */
+  readonly toolIndex: number;
+  /** JSON Pointer into the tools array (`/3/inputSchema/$defs/Foo`); `""` for the whole list. */
+  readonly path: string;
+  /** What was found and what was expected. */
+  readonly message: string;
+}
+
 /** Something a transform or check found, which may or may not have led to a change. */
 export interface Diagnostic {
   readonly severity: Severity;

@@ -1,7 +1,7 @@
 import { checkJsonTool, describe as describeValue, locateTools, type ToolsInput } from '../core/input.js';
 import { ToolslimError } from '../core/errors.js';
 import { utf8Length, type Tokenizer } from '../core/measure.js';
-import type { Severity } from '../core/report.js';
+import type { Severity, ToolFindingBase } from '../core/report.js';
 import { toolName } from '../core/run.js';
 import { SCHEMA_SLOTS } from '../mcp/types.js';
 import { findDialectContradictions, getDeclaredDialect, type DialectContradiction } from '../schema/dialect.js';
@@ -33,19 +33,8 @@ export type FindingCode =
   | 'description-collision'
   | 'lint-failed';
 
-/** One problem `lintTools` found. */
-export interface Finding {
-  readonly severity: Severity;
-  /** A {@link FindingCode}, or the code of a check passed in `LintOptions.checks`. */
-  readonly code: string;
-  /** The tool's name (`""` for findings about the whole list or a tool without a name). */
-  readonly tool: string;
-  /** The tool's position, -1 for findings about the whole list. */
-  readonly toolIndex: number;
-  /** JSON Pointer into the tools array (`/3/inputSchema/$defs/Foo`); `""` for the whole list. */
-  readonly path: string;
-  /** What was found and what was expected. */
-  readonly message: string;
+/** One problem `lintTools` found; `code` is a {@link FindingCode} or the code of a check passed in `LintOptions.checks`. */
+export interface Finding extends ToolFindingBase {
   /** For `unreachable-def`: bytes of compact JSON the definition costs. */
   readonly bytes?: number;
 }

@@ -6,7 +6,7 @@
 import { ToolslimError } from '../core/errors.js';
 import { locateTools, type ToolsInput } from '../core/input.js';
 import { utf8Length } from '../core/measure.js';
-import type { Severity } from '../core/report.js';
+import type { Severity, ToolFindingBase } from '../core/report.js';
 import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
 
 /** Options of {@link analyzeSurface}. */
@@ -38,19 +38,8 @@ export interface PartBytes {
   readonly share: number;
 }
 
-/** A finding, in the same shape as lint findings and report diagnostics. */
-export interface SurfaceFinding {
-  readonly severity: Severity;
-  /** `description-collision`, `too-many-arguments` or `missing-description`. */
-  readonly code: string;
-  /** The tool's name (`""` when it has none). */
-  readonly tool: string;
-  readonly toolIndex: number;
-  /** JSON Pointer into the tools array. */
-  readonly path: string;
-  /** What was found and what was expected. */
-  readonly message: string;
-}
+/** A finding (`description-collision`, `too-many-arguments` or `missing-description`), shaped like lint findings. */
+export type SurfaceFinding = ToolFindingBase;
 
 /** What {@link analyzeSurface} found. */
 export interface SurfaceAnalysis {

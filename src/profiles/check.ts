@@ -4,7 +4,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { locateTools, type ToolsInput } from '../core/input.js';
-import type { Severity } from '../core/report.js';
+import type { Severity, ToolFindingBase } from '../core/report.js';
 import { toolName } from '../core/run.js';
 import { SCHEMA_SLOTS } from '../mcp/types.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
@@ -15,19 +15,7 @@ import { walkSchema } from '../schema/walk.js';
 import { getProfile, type ClientProfile } from './profiles.js';
 
 /** One thing a client would reject (or, as a warning, advises against). */
-export interface ProfileFinding {
-  readonly severity: Severity;
-  /** Short kebab-case code: `ref-unsupported`, `keyword-rejected`, `tool-name`, … */
-  readonly code: string;
-  /** The tool's name (`""` for a finding about the whole list). */
-  readonly tool: string;
-  /** The tool's index, or -1 for a finding about the whole list (too many tools). */
-  readonly toolIndex: number;
-  /** JSON Pointer into the tools array (`/3/inputSchema/properties/a/$ref`). */
-  readonly path: string;
-  /** What was found and what the client expects. */
-  readonly message: string;
-}
+export type ProfileFinding = ToolFindingBase;
 
 /** A finding about one tool, with its pointer relative to the tool (`/inputSchema/…`). */
 export interface ToolFinding {
