@@ -80,3 +80,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * A cheap identity text for a JSON value: `JSON.stringify` (key order matters), falling back to
+ * {@link canonicalJson} for values too deep for it.
+ */
+export function jsonKey(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return canonicalJson(value);
+  }
+}

@@ -5,8 +5,8 @@
  * missing, wrong types, values just outside a bound, an extra member where none is allowed, `null`s).
  * Whether each one is valid is not decided here: the gate asks ajv, before and after a rewrite.
  *
- * Deterministic: the only randomness is a mulberry32 stream seeded from a hash of the schema's canonical
- * JSON, so the same schema always yields the same instances, whatever its key order. Bounded: data depth,
+ * Deterministic: the only randomness is a mulberry32 stream seeded from a hash of the schema's JSON
+ * text, so the same schema always yields the same instances. Bounded: data depth,
  * `$ref`/`allOf` hops, candidates per node and total work all have ceilings, so recursive and hostile
  * schemas terminate quickly. Recursion depth is bounded by {@link InstanceOptions.maxDepth} (a small
  * constant), never by the size of the schema; merging `$ref`/`allOf` chains is iterative.
@@ -17,8 +17,9 @@ import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
 import type { Dialect, KeywordTable } from '../schema/keywords.js';
 import { appendPointer, getAt, hasOwn, isObject, parseRef } from '../schema/pointer.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
-import { canonicalJson, hashString } from './canonical.js';
+import { hashString, jsonKey } from './canonical.js';
 import { FORMATS } from './formats.js';
+import { samplePattern } from './pattern-sample.js';
 
 /** Options of {@link generateInstances}. */
 export interface InstanceOptions {
@@ -43,7 +44,7 @@ export function generateInstances(schema: unknown, options: InstanceOptions = {}
   const count = Math.max(1, options.count ?? DEFAULT_COUNT);
   const max = Math.max(count, options.max ?? DEFAULT_MAX);
   const dialect = options.dialect ?? getDeclaredDialect(schema).dialect;
-  const seed = (hashString(canonicalJson(schema)) ^ (options.seed ?? 0)) >>> 0;
+  const seed = (hashString(jsonKey(schema)) ^ (options.seed ?? 0)) >>> 0;
   const gen = new Generator(schema, dialect, seed, Math.max(1, options.maxDepth ?? DEFAULT_DEPTH), max);
   return gen.run(count, max);
 }
@@ -166,7 +167,7 @@ class Generator {
     const seen = new Set<string>();
     const push = (v: unknown) => {
       if (out.length >= max) return;
-      const key = canonicalJson(v);
+      const key = jsonKey(v);
       if (seen.has(key)) return;
       seen.add(key);
       out.push(v);
@@ -269,11 +270,6 @@ class Generator {
 
   #merge(v: View, node: Record<string, unknown>, key: string, path: string, queue: NodeRef[], choose: (group: number) => number): void {
     const value = node[key];
-    const at = (k: string | number, base = appendPointer(path, key)) => appendPointer(base, k);
-    const sub = (x: unknown, p: string): NodeRef => ({ node: x, path: p });
-    const nums = (list: number[]) => {
-      if (typeof value === 'number' && Number.isFinite(value)) list.push(value);
-    };
     const info = this.#table.get(key);
     switch (key) {
       case '$ref':
@@ -312,32 +308,32 @@ class Generator {
         if (Array.isArray(value)) for (const r of value) if (typeof r === 'string' && !v.required.includes(r)) v.required.push(r);
         return;
       case 'minimum':
-        return nums(v.minimum);
+        return pushNumber(v.minimum, value);
       case 'maximum':
-        return nums(v.maximum);
+        return pushNumber(v.maximum, value);
       case 'exclusiveMinimum':
         if (value === true) v.exclusiveMinimum.push(...numbersOf(node.minimum));
-        else nums(v.exclusiveMinimum);
+        else pushNumber(v.exclusiveMinimum, value);
         return;
       case 'exclusiveMaximum':
         if (value === true) v.exclusiveMaximum.push(...numbersOf(node.maximum));
-        else nums(v.exclusiveMaximum);
+        else pushNumber(v.exclusiveMaximum, value);
         return;
       case 'multipleOf':
         if (typeof value === 'number' && value > 0 && Number.isFinite(value)) v.multipleOf.push(value);
         return;
       case 'minLength':
-        return nums(v.minLength);
+        return pushNumber(v.minLength, value);
       case 'maxLength':
-        return nums(v.maxLength);
+        return pushNumber(v.maxLength, value);
       case 'minItems':
-        return nums(v.minItems);
+        return pushNumber(v.minItems, value);
       case 'maxItems':
-        return nums(v.maxItems);
+        return pushNumber(v.maxItems, value);
       case 'minProperties':
-        return nums(v.minProperties);
+        return pushNumber(v.minProperties, value);
       case 'maxProperties':
-        return nums(v.maxProperties);
+        return pushNumber(v.maxProperties, value);
       case 'uniqueItems':
         if (value === true) v.uniqueItems = true;
         return;
@@ -357,37 +353,38 @@ class Generator {
         return;
     }
     if (!info) return;
+    const kp = appendPointer(path, key);
     switch (key) {
       case 'properties':
         if (!isObject(value)) return;
         for (const k of Object.keys(value)) {
           const list = v.props.get(k);
-          const r = sub(value[k], at(k));
+          const r = { node: value[k], path: appendPointer(kp, k) };
           if (list) list.push(r);
           else v.props.set(k, [r]);
         }
         return;
       case 'patternProperties':
-        if (isObject(value)) for (const k of Object.keys(value)) v.patternProps.push([k, sub(value[k], at(k))]);
+        if (isObject(value)) for (const k of Object.keys(value)) v.patternProps.push([k, { node: value[k], path: appendPointer(kp, k) }]);
         return;
       case 'additionalProperties':
       case 'unevaluatedProperties':
         if (value === false) v.closed = true;
-        else if (key === 'additionalProperties') v.additional.push(sub(value, appendPointer(path, key)));
+        else if (key === 'additionalProperties') v.additional.push({ node: value, path: kp });
         return;
       case 'items':
         if (Array.isArray(value)) {
           if (info.shape !== 'schemaOrArray') return;
           value.forEach((x, i) => {
-            (v.prefix[i] ??= []).push(sub(x, at(i)));
+            (v.prefix[i] ??= []).push({ node: x, path: appendPointer(kp, i) });
           });
-        } else if (v.prefix.length > 0 && info.shape === 'schema' && this.#table.has('prefixItems')) v.extraItems.push(sub(value, appendPointer(path, key)));
-        else v.items.push(sub(value, appendPointer(path, key)));
+        } else if (v.prefix.length > 0 && info.shape === 'schema' && this.#table.has('prefixItems')) v.extraItems.push({ node: value, path: kp });
+        else v.items.push({ node: value, path: kp });
         return;
       case 'prefixItems':
         if (Array.isArray(value))
           value.forEach((x, i) => {
-            (v.prefix[i] ??= []).push(sub(x, at(i)));
+            (v.prefix[i] ??= []).push({ node: x, path: appendPointer(kp, i) });
           });
         if (v.items.length > 0 && v.extraItems.length === 0) {
           v.extraItems.push(...v.items);
@@ -395,29 +392,29 @@ class Generator {
         }
         return;
       case 'additionalItems':
-        v.extraItems.push(sub(value, appendPointer(path, key)));
+        v.extraItems.push({ node: value, path: kp });
         return;
       case 'contains':
-        v.contains.push(sub(value, appendPointer(path, key)));
+        v.contains.push({ node: value, path: kp });
         return;
       case 'allOf':
-        if (Array.isArray(value)) value.forEach((x, i) => queue.push(sub(x, at(i))));
+        if (Array.isArray(value)) value.forEach((x, i) => queue.push({ node: x, path: appendPointer(kp, i) }));
         return;
       case 'anyOf':
       case 'oneOf': {
         if (!Array.isArray(value) || value.length === 0) return;
-        const branches = value.slice(0, MAX_BRANCHES).map((x, i) => [sub(x, at(i))]);
+        const branches = value.slice(0, MAX_BRANCHES).map((x, i) => [{ node: x, path: appendPointer(kp, i) }]);
         this.#addGroup(v, branches, queue, choose);
         return;
       }
       case 'if': {
-        const then = hasOwn(node, 'then') && this.#table.has('then') ? [sub(node.then, appendPointer(path, 'then'))] : [];
-        const otherwise = hasOwn(node, 'else') && this.#table.has('else') ? [sub(node.else, appendPointer(path, 'else'))] : [];
-        this.#addGroup(v, [[sub(value, appendPointer(path, key)), ...then], otherwise], queue, choose);
+        const then = hasOwn(node, 'then') && this.#table.has('then') ? [{ node: node.then, path: appendPointer(path, 'then') }] : [];
+        const otherwise = hasOwn(node, 'else') && this.#table.has('else') ? [{ node: node.else, path: appendPointer(path, 'else') }] : [];
+        this.#addGroup(v, [[{ node: value, path: kp }, ...then], otherwise], queue, choose);
         return;
       }
       case 'not':
-        v.nots.push(sub(value, appendPointer(path, key)));
+        v.nots.push({ node: value, path: kp });
         return;
     }
   }
@@ -522,17 +519,24 @@ class Generator {
   }
 
   #stringBase(v: View): string {
-    for (const f of v.formats) {
-      const spec = hasOwn(FORMATS, f) ? FORMATS[f] : undefined;
-      if (spec) return spec.valid[0]!;
-    }
+    const formats = v.formats.map((f) => (hasOwn(FORMATS, f) ? FORMATS[f] : undefined)).filter((f) => f !== undefined);
     const min = Math.max(0, ...v.minLength);
     const max = Math.min(...v.maxLength, Infinity);
-    for (const probe of STRING_PROBES) {
+    const pool = [...formats.flatMap((f) => f.valid), ...v.patterns.slice(0, 4).flatMap((p) => this.#patternSamples(p)), ...STRING_PROBES];
+    for (const probe of pool) {
       const len = [...probe].length;
-      if (len >= min && len <= max && v.patterns.every((p) => this.#regexp(p)?.test(probe) ?? true)) return probe;
+      if (len >= min && len <= max && v.patterns.every((p) => this.#regexp(p)?.test(probe) ?? true) && formats.every((f) => f.check(probe))) return probe;
     }
     return 'a'.repeat(Math.min(MAX_STRING, Math.max(1, min)));
+  }
+
+  /** Strings that match `pattern` (built from it, or among the probes). */
+  #patternSamples(pattern: string): string[] {
+    const re = this.#regexp(pattern);
+    if (!re) return [];
+    const built = samplePattern(pattern).filter((s) => re.test(s));
+    const probe = STRING_PROBES.find((s) => re.test(s));
+    return probe === undefined ? built : [...built, probe];
   }
 
   #regexp(pattern: string): RegExp | null {
@@ -617,7 +621,7 @@ class Generator {
     if (v.additional.length > 0) extra.push(withMember(minimal, extraKey, wrongTypes(undefined)[0]));
     for (const [pattern, ref] of v.patternProps.slice(0, 4)) {
       const re = this.#regexp(pattern);
-      const name = re ? STRING_PROBES.find((p) => p !== '' && re.test(p) && !v.props.has(p)) : undefined;
+      const name = re ? this.#patternSamples(pattern).find((p) => p !== '' && !v.props.has(p)) : undefined;
       if (name !== undefined) extra.push(withMember(minimal, name, this.#childBase([ref], depth)), withMember(minimal, name, { [EXTRA_KEY]: [] }));
     }
     for (const [trigger, deps] of v.dependentRequired.slice(0, 8)) {
@@ -669,7 +673,7 @@ class Generator {
   }
 
   #stringVariants(v: View): unknown[] {
-    const out: unknown[] = ['', 'a', 'A longer sample string', 'é🙂', '123', 'null'];
+    const out: unknown[] = [];
     for (const n of v.minLength) for (const len of [n - 1, n]) if (len >= 0 && len <= MAX_STRING) out.push('b'.repeat(len));
     for (const n of v.maxLength) for (const len of [n, n + 1]) if (len >= 0 && len <= MAX_STRING) out.push('c'.repeat(len));
     for (const f of v.formats) {
@@ -679,11 +683,11 @@ class Generator {
     for (const p of v.patterns.slice(0, 4)) {
       const re = this.#regexp(p);
       if (!re) continue;
-      const yes = STRING_PROBES.find((s) => re.test(s));
+      out.push(...this.#patternSamples(p));
       const no = STRING_PROBES.find((s) => !re.test(s));
-      if (yes !== undefined) out.push(yes);
       if (no !== undefined) out.push(no);
     }
+    out.push('', 'a', 'A longer sample string', 'é🙂', '123', 'null');
     return out;
   }
 
@@ -754,6 +758,10 @@ function pointerOf(tokens: readonly string[]): string {
   return out;
 }
 
+function pushNumber(list: number[], x: unknown): void {
+  if (typeof x === 'number' && Number.isFinite(x)) list.push(x);
+}
+
 function numbersOf(x: unknown): number[] {
   return typeof x === 'number' && Number.isFinite(x) ? [x] : [];
 }
@@ -819,12 +827,15 @@ function isMultiple(x: number, step: number): boolean {
 
 /** Values around every bound: on it, just inside and just outside; a fraction for integers; multiples. */
 function numberVariants(v: View, integer: boolean): unknown[] {
-  const out: number[] = [0, 1, -1, 1.5, 100, -100, 1e6];
+  const out: number[] = [];
   const d = integer ? 1 : 0.5;
-  for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b, b - 1, b + 1, b - d, b + d, b - 0.001, b + 0.001);
-  for (const m of v.multipleOf) out.push(m, m * 2, m * 3, m * 1.5, m / 2);
+  for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b, b - 1, b + 1);
+  for (const m of v.multipleOf) out.push(m, m * 1.5, m * 2);
   if (integer) out.push(2.5);
-  return out.filter((x) => Number.isFinite(x)).map((x) => (Object.is(x, -0) ? 0 : x));
+  out.push(0, 1, -1, 1.5, 100, -100, 1e6);
+  for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b - d, b + d, b - 0.001, b + 0.001);
+  for (const m of v.multipleOf) out.push(m * 3, m / 2);
+  return [...new Set(out.filter((x) => Number.isFinite(x)).map((x) => (Object.is(x, -0) ? 0 : x)))];
 }
 
 /** Round-robin over the categories until `cap` values are taken. */
