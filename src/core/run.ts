@@ -169,10 +169,9 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       const culprit = versions[result.step]!;
       const by = [...new Set(versions.map((v) => v.transform))];
       const where = appendPointer('', i) + result.failure.path;
-      const instance = result.failure.instance === undefined ? '' : `; first differing instance: ${previewJson(result.failure.instance)}`;
       const message =
-        `toolslim defect: after \`${culprit.transform}\` (${culprit.safety}), tool ${quote(names[i]!)} failed the ${verify} check at \`${where}\`: ${result.failure.message}${instance}. ` +
-        `Changed by: ${by.map((t) => `\`${t}\``).join(', ')}. The tool is returned unchanged; please report this as a bug in toolslim.`;
+        `toolslim defect: \`${culprit.transform}\` (${culprit.safety}) broke tool ${quote(names[i]!)} at \`${where}\`: ${result.failure.message}. ` +
+        `Transforms that changed the tool: ${by.map((t) => `\`${t}\``).join(', ')}. The tool is returned unchanged; please report this as a bug in toolslim.`;
       if (onError === 'throw') throw new ToolslimError('verification-failed', message, { tool: names[i], path: where, transform: culprit.transform });
       reverted.add(i);
       tools[i] = original;
@@ -225,16 +224,6 @@ interface ToolVersion {
   readonly changes: number;
   bytesSaved: number;
   tokensSaved: number;
-}
-
-function previewJson(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? 'undefined';
-  } catch {
-    text = '(too deep to show)';
-  }
-  return text.length > 200 ? `\`${text.slice(0, 197)}...\`` : `\`${text}\``;
 }
 
 /**

@@ -63,7 +63,10 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
   const safety = options.safety ?? 'lossless';
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';
-  return checkDocuments(before, after, safety, assume) ?? checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances);
+  const failure = checkDocuments(before, after, safety, assume);
+  // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
+  if (failure || safety === 'annotation') return failure;
+  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances);
 }
 
 /** One step of a tool's rewrite history: the transform that made it and the tool after it. */
@@ -84,7 +87,9 @@ export interface AttributedFailure {
  * Document checks (fields, annotations) run per step, by that step's safety. The ajv checks run once per
  * stretch of non-lossy steps (original → last version; a lossy step starts a new stretch and is itself
  * held to `structural`); only when a stretch fails are its prefixes checked, to find the first step after
- * which the tool stops being equivalent. Cost: one or two compiles per changed schema when nothing fails.
+ * which the tool stops being equivalent. A stretch of `annotation` steps alone needs no ajv at all: the
+ * document check has shown the schemas equal once annotations are removed, and ajv reads no annotation.
+ * Cost: one or two compiles per changed schema when nothing fails.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();
@@ -107,6 +112,11 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
     }
     let end = start;
     while (end + 1 < steps.length && steps[end + 1]!.safety !== 'lossy') end++;
+    if (steps.slice(start, end + 1).every((s) => s.safety === 'annotation')) {
+      from = steps[end]!.tool;
+      start = end + 1;
+      continue;
+    }
     const failure = checkSchemas(from, steps[end]!.tool, options.level, assume, pool, options.instances);
     if (failure) {
       for (let j = start; j < end; j++) {
@@ -152,6 +162,8 @@ const AJV_OPTIONS: AjvOptions = {
 export class AjvPool {
   readonly #shared = new Map<AjvClass, AnyAjv>();
   readonly #memo = new WeakMap<object, CompileResult>();
+  /** By dialect and JSON text: tools of one server often share a schema. */
+  readonly #byText = new Map<string, CompileResult>();
   #compiled = 0;
   #validated = 0;
 
@@ -171,15 +183,20 @@ export class AjvPool {
     const known = memoKey ? this.#memo.get(memoKey) : undefined;
     if (known) return known;
     const kind: AjvClass = dialect === '2019-09' || dialect === '2020-12' ? dialect : 'draft-07';
-    let result: CompileResult;
+    let result: CompileResult | undefined;
     if (typeof schema !== 'boolean' && !isObject(schema)) result = { ok: false, error: `a schema must be an object or a boolean, found ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
     else {
-      this.#compiled++;
-      const ajv = hasIdentifiers(schema, dialect) ? createAjv(kind) : this.#instance(kind);
-      try {
-        result = { ok: true, validate: ajv.compile(schema as object) };
-      } catch (e) {
-        result = { ok: false, error: errorMessage(e) };
+      const textKey = kind + '\u0000' + jsonKey(schema);
+      result = this.#byText.get(textKey);
+      if (!result) {
+        this.#compiled++;
+        const ajv = hasIdentifiers(schema, dialect) ? createAjv(kind) : this.#instance(kind);
+        try {
+          result = { ok: true, validate: ajv.compile(schema as object) };
+        } catch (e) {
+          result = { ok: false, error: errorMessage(e) };
+        }
+        this.#byText.set(textKey, result);
       }
     }
     if (memoKey) this.#memo.set(memoKey, result);

@@ -25,7 +25,7 @@ import { samplePattern } from './pattern-sample.js';
 export interface InstanceOptions {
   /** At least this many distinct instances (default 64). */
   readonly count?: number;
-  /** At most this many (default 256). */
+  /** At most this many (default 128). */
   readonly max?: number;
   /** How to read the schema (default: the dialect its `$schema` names, else 2020-12). */
   readonly dialect?: Dialect;
@@ -50,7 +50,7 @@ export function generateInstances(schema: unknown, options: InstanceOptions = {}
 }
 
 const DEFAULT_COUNT = 64;
-const DEFAULT_MAX = 256;
+const DEFAULT_MAX = 128;
 const DEFAULT_DEPTH = 6;
 /** Values created per schema before the generator stops elaborating (keeps hostile schemas cheap). */
 const WORK_BUDGET = 200_000;
