@@ -73,6 +73,7 @@ export interface TransformStats {
 
 /** What the equivalence gate did in a run (see docs/verify.md). */
 export interface VerifyStats {
+  /** The `verify` level the run used. */
   readonly level: 'structural' | 'verdicts';
   /** Changed tools checked against their originals. */
   readonly tools: number;

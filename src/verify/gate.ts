@@ -46,6 +46,7 @@ export interface VerifyToolOptions {
 
 /** Why a rewritten tool is not equivalent to its original. */
 export interface VerifyFailure {
+  /** Which check failed. */
   readonly check: VerifyCheck;
   /** JSON Pointer inside the tool (`/inputSchema`, `/inputSchema/properties/a/description`). */
   readonly path: string;
@@ -71,14 +72,18 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
 
 /** One step of a tool's rewrite history: the transform that made it and the tool after it. */
 export interface VerifyStep {
+  /** The transform's name. */
   readonly transform: string;
+  /** The transform's declared safety: it decides what this step is held to. */
   readonly safety: Safety;
+  /** The tool as this step left it. */
   readonly tool: McpTool;
 }
 
 /** A failure with the step blamed for it (an index into the steps). */
 export interface AttributedFailure {
   readonly failure: VerifyFailure;
+  /** Index into the steps of the first step after which the tool fails. */
   readonly step: number;
 }
 

@@ -65,6 +65,8 @@ const MAX_VARIED_PROPS = 64;
 const MAX_ENUM = 16;
 /** Strings longer than this are not built for a length bound. */
 const MAX_STRING = 4096;
+/** Strings longer than this are not built for a length bound when the schema also has a `pattern`. */
+const MAX_PATTERN_STRING = 64;
 /** Arrays longer than this are not built for an items bound. */
 const MAX_ARRAY = 64;
 /** A member name no real schema is likely to declare, for "extra member" instances. */
@@ -688,7 +690,9 @@ class Generator {
       if (no !== undefined) out.push(no);
     }
     out.push('', 'a', 'A longer sample string', 'é🙂', '123', 'null');
-    return out;
+    // A long run of one character against a pattern with nested quantifiers can make the regex engine
+    // backtrack for ages; under a pattern, length bounds are probed only up to a modest length.
+    return v.patterns.length > 0 ? out.filter((x) => typeof x !== 'string' || x.length <= MAX_PATTERN_STRING) : out;
   }
 
   // ---- random combinations -----------------------------------------------------------------------
