@@ -164,7 +164,13 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       checked++;
       const original = located.tools[i] as McpTool;
       const steps: VerifyStep[] = versions.map((v) => ({ transform: v.transform, safety: v.safety, tool: v.tool }));
-      const result = verifyHistory(original, steps, { level: verify, pool });
+      let result: ReturnType<typeof verifyHistory>;
+      try {
+        result = verifyHistory(original, steps, { level: verify, pool });
+      } catch (e) {
+        // The gate itself failed on this tool: it cannot vouch for the rewrite, so the tool is reverted.
+        result = { step: versions.length - 1, failure: { check: 'error', path: '', message: `the gate could not check the rewrite (${(e as Error)?.message ?? String(e)})` } };
+      }
       if (!result) continue;
       const culprit = versions[result.step]!;
       const by = [...new Set(versions.map((v) => v.transform))];

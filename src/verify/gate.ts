@@ -28,8 +28,8 @@ import { generateInstances } from './instances.js';
 /** How thoroughly the gate checks: see the module comment. */
 export type VerifyLevel = 'structural' | 'verdicts';
 
-/** What failed, in the order the checks run. */
-export type VerifyCheck = 'fields' | 'annotations' | 'compile' | 'verdict';
+/** What failed, in the order the checks run (`error`: the gate itself could not check the rewrite). */
+export type VerifyCheck = 'fields' | 'annotations' | 'compile' | 'verdict' | 'error';
 
 /** Options of {@link verifyTool}. */
 export interface VerifyToolOptions {

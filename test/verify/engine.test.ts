@@ -254,6 +254,24 @@ describe('cost', () => {
     }
   });
 
+  it('if the gate itself fails on a tool, that tool is reverted and the batch goes on', () => {
+    const spy = vi.spyOn(AjvPool.prototype, 'compile').mockImplementation(() => {
+      throw new Error('boom');
+    });
+    try {
+      const { input, result } = run([removeComments], { verify: 'structural' });
+      expect(result.tools).toEqual(input);
+      expect(result.report.changes).toEqual([]);
+      expect(result.report.diagnostics.map((d) => [d.toolIndex, d.transform, d.code])).toEqual([
+        [0, 'verify', 'error'],
+        [1, 'verify', 'error'],
+      ]);
+      expect(result.report.diagnostics[0]!.message).toContain('boom');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('rejects an unknown verify level', () => {
     expect(() => transformTools([], { verify: 'yes' as never })).toThrow(ToolslimError);
   });
