@@ -23,7 +23,7 @@ import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
 import { walkSchema } from '../schema/walk.js';
 import { canonicalJson, jsonEqual, jsonKey } from './canonical.js';
 import { FORMATS } from './formats.js';
-import { generateInstances } from './instances.js';
+import { generateKeyedInstances } from './instances.js';
 
 /** How thoroughly the gate checks: see the module comment. */
 export type VerifyLevel = 'structural' | 'verdicts';
@@ -286,10 +286,11 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
 
 function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Dialect, va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, count: number): VerifyFailure | undefined {
   const seen = new Set<string>();
-  const lists = [generateInstances(a, { dialect: aDialect, count }), generateInstances(b, { dialect: bDialect, count })];
+  const lists = [generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })];
   for (const list of lists) {
-    for (const data of list) {
-      const key = jsonKey(data);
+    for (let i = 0; i < list.values.length; i++) {
+      const data = list.values[i];
+      const key = list.keys[i]!;
       if (seen.has(key)) continue;
       seen.add(key);
       const x = pool.judge(va, data);

@@ -25,7 +25,10 @@ import { samplePattern } from './pattern-sample.js';
 export interface InstanceOptions {
   /** At least this many distinct instances (default 64). */
   readonly count?: number;
-  /** At most this many (default 128). */
+  /**
+   * At most this many. Default: 128, raised up to 512 for a schema whose root has many categories of
+   * candidates (properties, bounds, branches), up to 64 each, so every property gets its share.
+   */
   readonly max?: number;
   /** How to read the schema (default: the dialect its `$schema` names, else 2020-12). */
   readonly dialect?: Dialect;
@@ -41,16 +44,28 @@ export interface InstanceOptions {
  * treated as unconstrained.
  */
 export function generateInstances(schema: unknown, options: InstanceOptions = {}): unknown[] {
+  return generateKeyedInstances(schema, options).values;
+}
+
+/** {@link generateInstances} with the JSON text of each instance (for callers that deduplicate further). */
+export function generateKeyedInstances(schema: unknown, options: InstanceOptions = {}): { values: unknown[]; keys: string[] } {
   const count = Math.max(1, options.count ?? DEFAULT_COUNT);
   const max = Math.max(count, options.max ?? DEFAULT_MAX);
+  // Without an explicit `max`, schemas with many properties get more instances (each its share).
+  const limit = options.max === undefined ? Math.max(max, ADAPTIVE_MAX) : max;
   const dialect = options.dialect ?? getDeclaredDialect(schema).dialect;
   const seed = (hashString(jsonKey(schema)) ^ (options.seed ?? 0)) >>> 0;
-  const gen = new Generator(schema, dialect, seed, Math.max(1, options.maxDepth ?? DEFAULT_DEPTH), max);
-  return gen.run(count, max);
+  const gen = new Generator(schema, dialect, seed, Math.max(1, options.maxDepth ?? DEFAULT_DEPTH), max, limit);
+  return gen.run(count);
 }
 
 const DEFAULT_COUNT = 64;
 const DEFAULT_MAX = 128;
+/** The ceiling of the adaptive size: up to 64 instances per category of the root (property, bound, branch…). */
+const ADAPTIVE_MAX = 512;
+const ROOT_SHARE = 64;
+/** Below the root: at most 128 candidates per node at depth 1, halving with each level (at least 8). */
+const INNER_CEILING = 128;
 const DEFAULT_DEPTH = 6;
 /** Values created per schema before the generator stops elaborating (keeps hostile schemas cheap). */
 const WORK_BUDGET = 200_000;
@@ -64,9 +79,7 @@ const MAX_VARIED_PROPS = 64;
 /** `enum` members used per node. */
 const MAX_ENUM = 16;
 /** Strings longer than this are not built for a length bound. */
-const MAX_STRING = 4096;
-/** Strings longer than this are not built for a length bound when the schema also has a `pattern`. */
-const MAX_PATTERN_STRING = 64;
+const MAX_STRING = 1 << 20;
 /** Arrays longer than this are not built for an items bound. */
 const MAX_ARRAY = 64;
 /** A member name no real schema is likely to declare, for "extra member" instances. */
@@ -145,6 +158,7 @@ class Generator {
   readonly #table: KeywordTable;
   readonly #maxDepth: number;
   readonly #max: number;
+  readonly #limit: number;
   #state: number;
   #work = 0;
   #inventory: RefInventory | undefined;
@@ -154,18 +168,22 @@ class Generator {
   readonly #candidates = new Map<string, unknown[]>();
   readonly #regexps = new Map<string, RegExp | null>();
 
-  constructor(root: unknown, dialect: Dialect, seed: number, maxDepth: number, max: number) {
+  constructor(root: unknown, dialect: Dialect, seed: number, maxDepth: number, max: number, limit: number) {
     this.#root = root;
     this.#dialect = dialect;
     this.#table = getKeywordTable(dialect);
     this.#state = seed;
     this.#maxDepth = maxDepth;
     this.#max = max;
+    this.#limit = limit;
   }
 
-  run(count: number, max: number): unknown[] {
+  run(count: number): { values: unknown[]; keys: string[] } {
     const seeds: NodeRef[] = [{ node: this.#root, path: '' }];
+    const structured = this.#candidatesOf(seeds, 0);
+    const max = Math.max(count, Math.min(this.#limit, structured.length));
     const out: unknown[] = [];
+    const keys: string[] = [];
     const seen = new Set<string>();
     const push = (v: unknown) => {
       if (out.length >= max) return;
@@ -173,14 +191,15 @@ class Generator {
       if (seen.has(key)) return;
       seen.add(key);
       out.push(v);
+      keys.push(key);
     };
-    for (const v of this.#candidatesOf(seeds, 0)) push(v);
+    for (const v of structured) push(v);
     // Random combinations of the structured candidates, then arbitrary JSON, until `count` is reached.
     for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) {
       push(attempts % 4 === 3 ? this.#arbitrary(3) : this.#random(seeds, 0));
     }
     for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) push(this.#arbitrary(4));
-    return out;
+    return { values: out, keys };
   }
 
   // ---- randomness --------------------------------------------------------------------------------
@@ -570,7 +589,6 @@ class Generator {
     const cached = this.#candidates.get(key);
     if (cached) return cached;
     this.#candidates.set(key, [this.#baseOf(seeds, depth)]);
-    const cap = depth === 0 ? this.#max : Math.max(4, 32 >> (depth - 1));
     const v = this.#view(seeds);
     const categories: unknown[][] = [[this.#baseOf(seeds, depth)]];
     if (this.#work < WORK_BUDGET) {
@@ -595,10 +613,15 @@ class Generator {
           list.push(this.#baseOfView(other, depth));
         }
         if (list.length > 0) categories.push(list);
-        if (depth + 1 <= this.#maxDepth) for (const branch of branches.slice(0, MAX_BRANCHES)) categories.push(this.#candidatesOf(branch, depth + 1).slice(0, 4));
+        if (depth + 1 <= this.#maxDepth) for (const branch of branches.slice(0, MAX_BRANCHES)) categories.push(this.#candidatesOf(branch, depth + 1));
       });
       if (depth < this.#maxDepth) for (const n of v.nots) categories.push([this.#baseOf([n], depth + 1)]);
     }
+    // At the root each category (a property, the bounds, a branch…) earns up to ROOT_SHARE instances;
+    // below it a ceiling halves with depth. The round-robin keeps every category represented.
+    let share = 0;
+    if (depth === 0) for (const c of categories) share += Math.min(c.length, ROOT_SHARE);
+    const cap = depth === 0 ? Math.max(this.#max, Math.min(this.#limit, share)) : Math.max(8, INNER_CEILING >> (depth - 1));
     const out = interleave(categories, cap);
     this.#work += out.length;
     this.#candidates.set(key, out);
@@ -638,13 +661,18 @@ class Generator {
       extra.push(o);
     }
     lists.push(shapes, missing, extra);
+    if (depth < this.#maxDepth && v.additional.length > 0 && !v.closed) {
+      lists.push(this.#candidatesOf(v.additional, depth + 1).map((c) => withMember(minimal, extraKey, c)));
+    }
     // Each property varied alone, on top of the minimal object.
     if (depth < this.#maxDepth) {
       const ordered = [...v.required.filter((r) => v.props.has(r)), ...names.filter((n) => !v.required.includes(n))].slice(0, MAX_VARIED_PROPS);
       const size = Object.keys(minimal).length + 1;
       for (const name of ordered) {
         if (this.#work >= WORK_BUDGET) break;
-        const values = this.#candidatesOf(this.#memberSchemas(v, name), depth + 1);
+        // A required member's first candidate is its base value: that is the minimal object again.
+        const all = this.#candidatesOf(this.#memberSchemas(v, name), depth + 1);
+        const values = v.required.includes(name) ? all.slice(1) : all;
         // Each variant copies the minimal object: a huge `required` list costs in proportion.
         const take = Math.max(1, Math.min(values.length, Math.floor((WORK_BUDGET - this.#work) / size)));
         this.#work += take * size;
@@ -676,23 +704,29 @@ class Generator {
 
   #stringVariants(v: View): unknown[] {
     const out: unknown[] = [];
-    for (const n of v.minLength) for (const len of [n - 1, n]) if (len >= 0 && len <= MAX_STRING) out.push('b'.repeat(len));
-    for (const n of v.maxLength) for (const len of [n, n + 1]) if (len >= 0 && len <= MAX_STRING) out.push('c'.repeat(len));
-    for (const f of v.formats) {
-      const spec = hasOwn(FORMATS, f) ? FORMATS[f] : undefined;
-      if (spec) out.push(...spec.valid, ...spec.invalid);
-    }
-    for (const p of v.patterns.slice(0, 4)) {
-      const re = this.#regexp(p);
-      if (!re) continue;
-      out.push(...this.#patternSamples(p));
-      const no = STRING_PROBES.find((s) => !re.test(s));
+    // Under a pattern, strings of a bounding length are built by stretching a matching sample.
+    const seed = v.patterns.length > 0 ? this.#patternSamples(v.patterns[0]!).find((x) => x.length > 0) : undefined;
+    const ofLength = (len: number, fill: string) => (seed === undefined ? fill.repeat(len) : stretch(seed, len));
+    const length = (n: number, fill: string) => {
+      if (n >= 0 && n <= MAX_STRING) out.push(ofLength(n, fill));
+    };
+    const formats = v.formats.map((f) => (hasOwn(FORMATS, f) ? FORMATS[f] : undefined)).filter((f) => f !== undefined);
+    const patterns = v.patterns.slice(0, 4).filter((p) => this.#regexp(p) !== null);
+    // Just outside each bound first (they are what tells a dropped constraint), then on the bounds.
+    for (const n of v.minLength) length(n - 1, 'b');
+    for (const n of v.maxLength) length(n + 1, 'c');
+    for (const f of formats) out.push(f.invalid[0]!);
+    for (const p of patterns) {
+      const re = this.#regexp(p)!;
+      const no = STRING_PROBES.find((x) => !re.test(x));
       if (no !== undefined) out.push(no);
     }
+    for (const n of v.minLength) length(n, 'b');
+    for (const n of v.maxLength) length(n, 'c');
+    for (const f of formats) out.push(...f.valid, ...f.invalid.slice(1));
+    for (const p of patterns) out.push(...this.#patternSamples(p));
     out.push('', 'a', 'A longer sample string', 'é🙂', '123', 'null');
-    // A long run of one character against a pattern with nested quantifiers can make the regex engine
-    // backtrack for ages; under a pattern, length bounds are probed only up to a modest length.
-    return v.patterns.length > 0 ? out.filter((x) => typeof x !== 'string' || x.length <= MAX_PATTERN_STRING) : out;
+    return out;
   }
 
   // ---- random combinations -----------------------------------------------------------------------
@@ -833,9 +867,16 @@ function isMultiple(x: number, step: number): boolean {
 function numberVariants(v: View, integer: boolean): unknown[] {
   const out: number[] = [];
   const d = integer ? 1 : 0.5;
-  for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b, b - 1, b + 1);
-  for (const m of v.multipleOf) out.push(m, m * 1.5, m * 2);
+  // Just outside each bound first (they are what tells a dropped constraint), then on and inside.
+  for (const b of v.minimum) out.push(b - 1);
+  for (const b of v.maximum) out.push(b + 1);
+  out.push(...v.exclusiveMinimum, ...v.exclusiveMaximum);
+  for (const m of v.multipleOf) out.push(m * 1.5);
   if (integer) out.push(2.5);
+  out.push(...v.minimum, ...v.maximum);
+  for (const b of v.exclusiveMinimum) out.push(b + d);
+  for (const b of v.exclusiveMaximum) out.push(b - d);
+  for (const m of v.multipleOf) out.push(m, m * 2);
   out.push(0, 1, -1, 1.5, 100, -100, 1e6);
   for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b - d, b + d, b - 0.001, b + 0.001);
   for (const m of v.multipleOf) out.push(m * 3, m / 2);
@@ -845,14 +886,30 @@ function numberVariants(v: View, integer: boolean): unknown[] {
 /** Round-robin over the categories until `cap` values are taken. */
 function interleave(categories: readonly (readonly unknown[])[], cap: number): unknown[] {
   const out: unknown[] = [];
-  const longest = Math.max(0, ...categories.map((c) => c.length));
+  // Cheap deduplication: equal primitives and the same object; equal objects built apart may repeat
+  // here (the root deduplicates by JSON text).
+  const seen = new Set<unknown>();
+  let longest = 0;
+  for (const c of categories) longest = Math.max(longest, c.length);
   for (let i = 0; i < longest && out.length < cap; i++) {
     for (const c of categories) {
-      if (i < c.length) out.push(c[i]);
+      if (i >= c.length) continue;
+      const v = c[i];
+      const key = typeof v === 'string' ? 's' + v : typeof v === 'object' && v !== null ? v : typeof v + String(v);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(v);
       if (out.length >= cap) break;
     }
   }
   return out;
+}
+
+/** `sample` made `len` characters long by repeating its last character (or cut). */
+function stretch(sample: string, len: number): string {
+  const chars = [...sample];
+  if (chars.length >= len) return chars.slice(0, len).join('');
+  return sample + chars[chars.length - 1]!.repeat(len - chars.length);
 }
 
 function copyOwn(o: Record<string, unknown>): Record<string, unknown> {
