@@ -80,6 +80,11 @@ const MAX_VARIED_PROPS = 64;
 const MAX_ENUM = 16;
 /** Strings longer than this are not built for a length bound. */
 const MAX_STRING = 1 << 20;
+/**
+ * The same under a `pattern`: ajv runs the schema's own regex on them, and a long string against nested
+ * quantifiers can backtrack for a very long time.
+ */
+const MAX_PATTERN_STRING = 4096;
 /** Arrays longer than this are not built for an items bound. */
 const MAX_ARRAY = 64;
 /** A member name no real schema is likely to declare, for "extra member" instances. */
@@ -707,8 +712,9 @@ class Generator {
     // Under a pattern, strings of a bounding length are built by stretching a matching sample.
     const seed = v.patterns.length > 0 ? this.#patternSamples(v.patterns[0]!).find((x) => x.length > 0) : undefined;
     const ofLength = (len: number, fill: string) => (seed === undefined ? fill.repeat(len) : stretch(seed, len));
+    const longest = seed === undefined ? MAX_STRING : MAX_PATTERN_STRING;
     const length = (n: number, fill: string) => {
-      if (n >= 0 && n <= MAX_STRING) out.push(ofLength(n, fill));
+      if (n >= 0 && n <= longest) out.push(ofLength(n, fill));
     };
     const formats = v.formats.map((f) => (hasOwn(FORMATS, f) ? FORMATS[f] : undefined)).filter((f) => f !== undefined);
     const patterns = v.patterns.slice(0, 4).filter((p) => this.#regexp(p) !== null);
