@@ -55,5 +55,7 @@ export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './mcp/types.js';
 // The equivalence gate
 export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
 export type { VerifyLevel, VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
+export { registerAjv } from './verify/ajv-loader.js';
+export type { AjvClasses } from './verify/ajv-loader.js';
 export { generateInstances } from './verify/instances.js';
 export type { InstanceOptions } from './verify/instances.js';

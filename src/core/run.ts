@@ -168,6 +168,8 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       try {
         result = verifyHistory(original, steps, { level: verify, pool });
       } catch (e) {
+        // ajv cannot be loaded here: a setup problem, not a tool's.
+        if (e instanceof ToolslimError) throw e;
         // The gate itself failed on this tool: it cannot vouch for the rewrite, so the tool is reverted.
         result = { step: versions.length - 1, failure: { check: 'error', path: '', message: `the gate could not check the rewrite (${(e as Error)?.message ?? String(e)})` } };
       }

@@ -10,10 +10,9 @@
  *   the original does not have, and leaves every tool field outside the schemas alone.
  */
 
-import { Ajv } from 'ajv';
-import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Safety } from '../core/report.js';
 import type { McpTool } from '../mcp/types.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../mcp/types.js';
@@ -22,6 +21,7 @@ import { UNION_KEYWORDS, type Dialect, type KeywordTable } from '../schema/keywo
 import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
 import { walkSchema } from '../schema/walk.js';
 import { canonicalJson, jsonEqual, jsonKey } from './canonical.js';
+import { loadAjv } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances } from './instances.js';
 
@@ -229,9 +229,10 @@ export class AjvPool {
 }
 
 function createAjv(kind: AjvClass): AnyAjv {
-  if (kind === '2020-12') return new Ajv2020(AJV_OPTIONS);
-  if (kind === '2019-09') return new Ajv2019(AJV_OPTIONS);
-  return new Ajv(AJV_OPTIONS);
+  const classes = loadAjv();
+  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
+  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
+  return new classes.Ajv(AJV_OPTIONS);
 }
 
 /** True when any schema position holds an identifier (`$id`, or `id` in draft-04), which ajv registers globally. */

@@ -3,9 +3,12 @@
  * returned unchanged and the report kept consistent (fast-json-patch, a third-party RFC 6902
  * implementation, replays report.changes on the input to exactly the output); legit transforms pass.
  */
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it, vi } from 'vitest';
-import { AjvPool, defineTransform, presetSafe, pruneUnreachableDefs, ToolslimError, transformTools, type AnyTransform, type EditContext, type McpTool, type Safety, type TransformResult } from '../../src/index.js';
+import { AjvPool, defineTransform, presetSafe, pruneUnreachableDefs, registerAjv, ToolslimError, transformTools, type AnyTransform, type EditContext, type McpTool, type Safety, type TransformResult } from '../../src/index.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 type Schema = Record<string, any>;
@@ -269,6 +272,24 @@ describe('cost', () => {
       expect(result.report.diagnostics[0]!.message).toContain('boom');
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('uses the ajv classes handed over with registerAjv', () => {
+    let made = 0;
+    class Counting2020 extends Ajv2020 {
+      constructor(o?: ConstructorParameters<typeof Ajv2020>[0]) {
+        super(o);
+        made++;
+      }
+    }
+    registerAjv({ Ajv, Ajv2019, Ajv2020: Counting2020 });
+    try {
+      const { result } = run([dropRequired]);
+      expect(result.report.stats.verify?.failed).toBe(1);
+      expect(made).toBeGreaterThan(0);
+    } finally {
+      registerAjv({ Ajv, Ajv2019, Ajv2020 });
     }
   });
 
