@@ -5,9 +5,12 @@
  *   every local `$ref` resolving) still compiles after the rewrite.
  * - `verdicts`: structural, and on instances generated from both schemas (see `generateInstances`) ajv
  *   gives the same verdict before and after.
- * - At either level, by the declared safety of the rewrite: an `annotation` rewrite must leave the tool
- *   equal once annotations are removed; a `lossless` rewrite may drop annotations but never write one
- *   the original does not have, and leaves every tool field outside the schemas alone.
+ * - At either level, by the declared safety of the rewrite: a `lossless` rewrite leaves every tool field
+ *   outside the schemas alone and may drop annotations but never write one the original does not have;
+ *   an `annotation` rewrite may also change annotations and the tool's `title`/`description`, nothing
+ *   else outside the schemas. When an `annotation` rewrite leaves the schemas equal once annotations are
+ *   removed, that is proof enough (ajv reads no annotation) and no compile is needed; otherwise it is
+ *   held to the level's ajv checks like any other rewrite. `lossy` rewrites are held to `structural`.
  */
 
 import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
@@ -66,7 +69,7 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
   const assume = options.assume ?? '2020-12';
   const failure = checkDocuments(before, after, safety, assume);
   // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
-  if (failure || safety === 'annotation') return failure;
+  if (failure || (safety === 'annotation' && onlyAnnotationsDiffer(before, after, assume))) return failure;
   return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances);
 }
 
@@ -92,18 +95,21 @@ export interface AttributedFailure {
  * Document checks (fields, annotations) run per step, by that step's safety. The ajv checks run once per
  * stretch of non-lossy steps (original → last version; a lossy step starts a new stretch and is itself
  * held to `structural`); only when a stretch fails are its prefixes checked, to find the first step after
- * which the tool stops being equivalent. A stretch of `annotation` steps alone needs no ajv at all: the
- * document check has shown the schemas equal once annotations are removed, and ajv reads no annotation.
+ * which the tool stops being equivalent. A stretch of `annotation` steps that each changed nothing but
+ * annotations needs no ajv at all: ajv reads no annotation.
  * Cost: one or two compiles per changed schema when nothing fails.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';
   let prev = original;
+  const proven: boolean[] = [];
   for (let k = 0; k < steps.length; k++) {
-    const failure = checkDocuments(prev, steps[k]!.tool, steps[k]!.safety, assume);
+    const step = steps[k]!;
+    const failure = checkDocuments(prev, step.tool, step.safety, assume);
     if (failure) return { failure, step: k };
-    prev = steps[k]!.tool;
+    proven.push(step.safety === 'annotation' && onlyAnnotationsDiffer(prev, step.tool, assume));
+    prev = step.tool;
   }
   let start = 0;
   let from = original;
@@ -117,7 +123,7 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
     }
     let end = start;
     while (end + 1 < steps.length && steps[end + 1]!.safety !== 'lossy') end++;
-    if (steps.slice(start, end + 1).every((s) => s.safety === 'annotation')) {
+    if (proven.slice(start, end + 1).every(Boolean)) {
       from = steps[end]!.tool;
       start = end + 1;
       continue;
@@ -339,10 +345,22 @@ function checkDocuments(before: McpTool, after: McpTool, safety: Safety, assume:
     const a = (before as Record<string, unknown>)[slot];
     const b = (after as Record<string, unknown>)[slot];
     if (a === b) continue;
-    const f = safety === 'annotation' ? equalBesidesAnnotations(a, b, getKeywordTable(getDeclaredDialect(a, assume).dialect)) : noAnnotationWritten(a, b);
+    if (safety !== 'lossless') continue;
+    const f = noAnnotationWritten(a, b);
     if (f) return { ...f, path: '/' + slot + f.path };
   }
   return undefined;
+}
+
+/** True when every schema of `after` equals the one of `before` once annotations are removed. */
+function onlyAnnotationsDiffer(before: McpTool, after: McpTool, assume: Dialect): boolean {
+  for (const slot of SCHEMA_SLOTS) {
+    const a = (before as Record<string, unknown>)[slot];
+    const b = (after as Record<string, unknown>)[slot];
+    if (a === b) continue;
+    if (!equalBesidesAnnotations(a, b, getKeywordTable(getDeclaredDialect(a, assume).dialect))) return false;
+  }
+  return true;
 }
 
 /** Every tool field outside the schema slots is unchanged (an annotation rewrite may change `title` and `description`). */
@@ -362,43 +380,41 @@ function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFai
 }
 
 /**
- * For an `annotation` rewrite: the two schemas are equal once every annotation keyword (by the keyword
- * table's role) is removed from every schema position. Data (`const`, `enum`, `default` values, unknown
- * keywords) is compared whole, never stripped inside.
+ * The two schemas are equal once every annotation keyword (by the keyword table's role) is removed from
+ * every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
+ * never stripped inside; property names are names, not annotations.
  */
-function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): VerifyFailure | undefined {
-  const fail = (path: string, what: string) => ({ check: 'annotations' as const, path, message: `an annotation rewrite changed more than annotations: ${what}` });
+function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): boolean {
   const isAnnotation = (k: string) => table.get(k)?.role === 'annotation';
-  const stack: [unknown, unknown, string, boolean][] = [[a, b, '', true]];
+  const stack: [unknown, unknown, boolean][] = [[a, b, true]];
   while (stack.length > 0) {
-    const [x, y, path, schema] = stack.pop()!;
+    const [x, y, schema] = stack.pop()!;
     if (x === y) continue;
     if (!schema || !isObject(x) || !isObject(y)) {
-      if (!jsonEqual(x, y)) return fail(path, `\`${path || '/'}\` differs`);
+      if (!jsonEqual(x, y)) return false;
       continue;
     }
     const kx = Object.keys(x).filter((k) => !isAnnotation(k));
     const ky = Object.keys(y).filter((k) => !isAnnotation(k));
-    for (const k of ky) if (!hasOwn(x, k)) return fail(appendPointer(path, k), `\`${k}\` was added`);
+    if (kx.length !== ky.length) return false;
     for (const k of kx) {
-      const p = appendPointer(path, k);
-      if (!hasOwn(y, k)) return fail(p, `\`${k}\` was removed`);
+      if (!hasOwn(y, k)) return false;
       const vx = x[k];
       const vy = y[k];
       const shape = table.get(k)?.shape ?? 'opaque';
-      if (shape === 'schema') stack.push([vx, vy, p, true]);
+      if (shape === 'schema') stack.push([vx, vy, true]);
       else if ((shape === 'schemaArray' || shape === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy)) {
-        if (vx.length !== vy.length) return fail(p, `\`${k}\` has ${vy.length} subschemas instead of ${vx.length}`);
-        for (let i = 0; i < vx.length; i++) stack.push([vx[i], vy[i], appendPointer(p, i), true]);
-      } else if (shape === 'schemaOrArray' && !Array.isArray(vx) && !Array.isArray(vy)) stack.push([vx, vy, p, true]);
+        if (vx.length !== vy.length) return false;
+        for (let i = 0; i < vx.length; i++) stack.push([vx[i], vy[i], true]);
+      } else if (shape === 'schemaOrArray' && !Array.isArray(vx) && !Array.isArray(vy)) stack.push([vx, vy, true]);
       else if ((shape === 'schemaMap' || shape === 'schemaOrStrings') && isObject(vx) && isObject(vy)) {
         const mx = Object.keys(vx);
-        if (mx.length !== Object.keys(vy).length || mx.some((m) => !hasOwn(vy, m))) return fail(p, `the members of \`${k}\` changed`);
-        for (const m of mx) stack.push([vx[m], vy[m], appendPointer(p, m), !(shape === 'schemaOrStrings' && Array.isArray(vx[m]))]);
-      } else stack.push([vx, vy, p, false]);
+        if (mx.length !== Object.keys(vy).length || mx.some((m) => !hasOwn(vy, m))) return false;
+        for (const m of mx) stack.push([vx[m], vy[m], !(shape === 'schemaOrStrings' && Array.isArray(vx[m]))]);
+      } else stack.push([vx, vy, false]);
     }
   }
-  return undefined;
+  return true;
 }
 
 /**

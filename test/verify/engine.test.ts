@@ -106,8 +106,8 @@ describe('broken transforms are caught and reverted', () => {
     [redirectRef, 'verdict'],
     [stripMinimum, 'verdict'],
     [rewordDescription, 'annotations'],
-    [breakType, 'annotations'],
-    [annotationTouchesEnum, 'annotations'],
+    [breakType, 'compile'],
+    [annotationTouchesEnum, 'verdict'],
   ];
   for (const [transform, check] of broken) {
     for (const order of ['broken first', 'broken last'] as const) {

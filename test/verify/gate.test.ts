@@ -167,28 +167,39 @@ describe('verifyTool: annotations and fields', () => {
     expect(verifyTool(tool(BASE), tool(after, { description: 'Short' }), { level: 'verdicts', safety: 'annotation' })).toBeUndefined();
   });
 
-  it('an annotation rewrite that touches anything else fails, with the path', () => {
-    const cases: [string, unknown, string][] = [
-      ['a validation keyword', edit((s) => (s.properties.path.minLength = 2)), '/inputSchema/properties/path/minLength'],
-      ['a property named title', edit((s) => delete s.properties.title), '/inputSchema/properties'],
+  it('an annotation rewrite that changes more than annotations is held to the ajv checks', () => {
+    const cases: [string, unknown, unknown][] = [
+      ['a validation keyword', BASE, edit((s) => (s.properties.path.minLength = 2))],
+      ['a property named title', BASE, edit((s) => delete s.properties.title)],
+      // A property called `description` is a property, not an annotation.
+      ['a property named description', { type: 'object', properties: { description: { type: 'string' } } }, { type: 'object', properties: {} }],
     ];
-    for (const [name, after, path] of cases) {
-      const failure = verifyTool(tool(BASE), tool(after), { level: 'structural', safety: 'annotation' });
-      expect(failure?.check, name).toBe('annotations');
-      expect(failure!.path, name).toBe(path);
+    for (const [name, before, after] of cases) {
+      confirmVerdict(before, after, verifyTool(tool(before), tool(after), { level: 'verdicts', safety: 'annotation' }));
+      // Structural only asks that it still compiles, which it does.
+      expect(verifyTool(tool(before), tool(after), { level: 'structural', safety: 'annotation' }), name).toBeUndefined();
     }
-    // A property called `description` is a property, not an annotation.
-    const withDescriptionProp = { type: 'object', properties: { description: { type: 'string' } } };
-    const failure = verifyTool(tool(withDescriptionProp), tool({ type: 'object', properties: {} }), { level: 'structural', safety: 'annotation' });
-    expect(failure?.check).toBe('annotations');
+    // Verdict-neutral edits beyond annotations pass (normalize-schema's empty `required`, `additionalProperties: true`).
+    const noise = { ...BASE, required: [], properties: { ...BASE.properties, path: { type: 'string', additionalProperties: true } } };
+    const clean = { ...BASE, properties: { ...BASE.properties, path: { type: 'string' } } };
+    delete (clean as Record<string, unknown>).required;
+    expect(verifyTool(tool(noise), tool(clean), { level: 'verdicts', safety: 'annotation' })).toBeUndefined();
   });
 
-  it('data is compared whole: a description inside const, enum or default is not an annotation', () => {
-    const before = { type: 'object', properties: { cfg: { const: { description: 'data', additionalProperties: false } } }, default: { description: 'x' } };
-    const a = edit((s) => (s.properties.cfg.const.description = 'changed'), before);
-    expect(verifyTool(tool(before), tool(a), { level: 'structural', safety: 'annotation' })?.path).toBe('/inputSchema/properties/cfg/const');
-    const b = edit((s) => delete s.properties.cfg.const.additionalProperties, before);
-    expect(verifyTool(tool(before), tool(b), { level: 'structural', safety: 'annotation' })?.check).toBe('annotations');
+  it('an annotation-only rewrite needs no compile', () => {
+    const pool = new AjvPool();
+    const after = edit((s) => (s.properties.path.description = 'P'));
+    expect(verifyTool(tool(BASE), tool(after), { level: 'verdicts', safety: 'annotation', pool })).toBeUndefined();
+    expect(pool.compiled).toBe(0);
+    expect(verifyTool(tool(BASE), tool(edit((s) => (s.properties.path.minLength = 2))), { level: 'structural', safety: 'annotation', pool })).toBeUndefined();
+    expect(pool.compiled).toBe(1);
+  });
+
+  it('data is compared whole: a description inside const is data, not an annotation', () => {
+    const before = { type: 'object', properties: { cfg: { const: { description: 'data', additionalProperties: false } } } };
+    for (const after of [edit((s) => (s.properties.cfg.const.description = 'changed'), before), edit((s) => delete s.properties.cfg.const.additionalProperties, before)]) {
+      confirmVerdict(before, after, verifyTool(tool(before), tool(after), { level: 'verdicts', safety: 'annotation' }));
+    }
   });
 
   it('annotation rewrites may not change other tool fields', () => {
