@@ -70,7 +70,7 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
   const failure = checkDocuments(before, after, safety, assume);
   // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
   if (failure || (safety === 'annotation' && onlyAnnotationsDiffer(before, after, assume))) return failure;
-  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances);
+  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances, safety === 'lossy');
 }
 
 /** One step of a tool's rewrite history: the transform that made it and the tool after it. */
@@ -115,7 +115,7 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
   let from = original;
   while (start < steps.length) {
     if (steps[start]!.safety === 'lossy') {
-      const failure = checkSchemas(from, steps[start]!.tool, 'structural', assume, pool, options.instances);
+      const failure = checkSchemas(from, steps[start]!.tool, 'structural', assume, pool, options.instances, true);
       if (failure) return { failure, step: start };
       from = steps[start]!.tool;
       start++;
@@ -262,14 +262,15 @@ function errorMessage(e: unknown): string {
 
 // ---- schema checks -----------------------------------------------------------------------------------
 
-function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assume: Dialect, pool: AjvPool, count: number | undefined): VerifyFailure | undefined {
+/** The ajv checks of one rewrite; `lossy` rewrites may remove a schema (a removed schema cannot stop compiling). */
+function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assume: Dialect, pool: AjvPool, count: number | undefined, lossy = false): VerifyFailure | undefined {
   for (const slot of SCHEMA_SLOTS) {
     const a = (before as Record<string, unknown>)[slot];
     const b = (after as Record<string, unknown>)[slot];
     if (a === b) continue;
     const path = '/' + slot;
     if (b === undefined) {
-      if (a !== undefined) return { check: 'compile', path, message: `\`${slot}\` was removed` };
+      if (a !== undefined && !lossy) return { check: 'compile', path, message: `\`${slot}\` was removed` };
       continue;
     }
     const bDialect = getDeclaredDialect(b, assume).dialect;
@@ -418,33 +419,37 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
 }
 
 /**
- * For a `lossless` rewrite: every annotation in the rewritten schema (keyword and value, wherever it
- * sits) is one the original has somewhere. Dropping an annotation (normalize-schema drops `title` and
- * `$comment`) or moving one (into `$defs`) passes; writing or altering one does not. Read with every
- * dialect's keywords, so a dialect rewrite that moves an annotation still finds it.
+ * For a `lossless` rewrite: every annotation value in the rewritten schema (wherever it sits, under
+ * whichever annotation keyword) is one the original holds somewhere, whole or as an element of an
+ * array-valued annotation; an array-valued annotation may also gather such values (OpenAPI's
+ * `example: x` read as `examples: [x]`). Dropping an annotation (normalize-schema drops `title` and
+ * `$comment`) or moving one (into `$defs`) passes; writing new text or altering a value does not. Read
+ * with every dialect's keywords, so a dialect rewrite that renames the keyword holding it still finds it.
  */
 function noAnnotationWritten(a: unknown, b: unknown): VerifyFailure | undefined {
   const have = new Set<string>();
-  collectAnnotations(a, (key) => {
-    have.add(key);
+  collectAnnotations(a, (_keyword, value) => {
+    have.add(canonicalJson(value));
+    if (Array.isArray(value)) for (const v of value) have.add(canonicalJson(v));
   });
   let found: { path: string; keyword: string } | undefined;
-  collectAnnotations(b, (key, keyword, path) => {
-    if (found || have.has(key)) return;
+  collectAnnotations(b, (keyword, value, path) => {
+    if (found || have.has(canonicalJson(value))) return;
+    if (Array.isArray(value) && value.every((v) => have.has(canonicalJson(v)))) return;
     found = { path, keyword };
   });
   if (!found) return undefined;
   return { check: 'annotations', path: found.path, message: `a lossless rewrite wrote an annotation the original does not have: \`${found.keyword}\` at \`${found.path}\`` };
 }
 
-function collectAnnotations(schema: unknown, visit: (key: string, keyword: string, path: string) => void): void {
+function collectAnnotations(schema: unknown, visit: (keyword: string, value: unknown, path: string) => void): void {
   walkSchema(schema, '', {
     table: UNION_KEYWORDS,
     onOpaque(keyword, value, path, owner) {
       // onOpaque also reports malformed applicator values; only annotation keywords of a schema object count.
       const info = UNION_KEYWORDS.get(keyword);
       if (!info || info.role !== 'annotation' || owner[keyword] !== value) return;
-      visit(info.id + '\u0000' + canonicalJson(value), keyword, path);
+      visit(keyword, value, path);
     },
   });
 }

@@ -221,6 +221,20 @@ describe('verifyTool: annotations and fields', () => {
     expect(verifyTool(tool(BASE), tool(newDefault), { level: 'verdicts' })?.check).toBe('annotations');
   });
 
+  it('a lossless rewrite may regroup annotation values it already has (OpenAPI example → examples)', () => {
+    const before = { type: 'object', properties: { s: { type: 'string', example: 'open' } } };
+    const after = { type: 'object', properties: { s: { type: 'string', examples: ['open'] } } };
+    expect(verifyTool(tool(before), tool(after), { level: 'verdicts' })).toBeUndefined();
+    const invented = { type: 'object', properties: { s: { type: 'string', examples: ['open', 'closed'] } } };
+    expect(verifyTool(tool(before), tool(invented), { level: 'verdicts' })).toMatchObject({ check: 'annotations', path: '/inputSchema/properties/s/examples' });
+  });
+
+  it('only a lossy rewrite may remove a schema', () => {
+    const out = { type: 'object' };
+    expect(verifyTool(tool(BASE, { outputSchema: out }), tool(BASE), { level: 'structural', safety: 'lossy' })).toBeUndefined();
+    expect(verifyTool(tool(BASE, { outputSchema: out }), tool(BASE), { level: 'structural' })).toMatchObject({ check: 'compile', path: '/outputSchema' });
+  });
+
   it('a lossless rewrite may not change the tool description', () => {
     expect(verifyTool(tool(BASE), tool(BASE, { description: 'Other' }), { level: 'structural' })).toMatchObject({ check: 'fields', path: '/description' });
   });
