@@ -101,6 +101,15 @@ describe('verifyTool: verdicts', () => {
     expect(verifyTool(tool(before), tool(after), { level: 'verdicts' })).toBeUndefined();
   });
 
+  it('only objects at the root count (MCP arguments are always an object)', () => {
+    const before = { properties: { a: { type: 'string' } } };
+    expect(verifyTool(tool(before), tool({ type: 'object', ...before }), { level: 'verdicts' })).toBeUndefined();
+    const nested = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'integer' } } } } };
+    const failure = verifyTool(tool(nested), tool(edit((s) => delete s.properties.a.type, nested)), { level: 'verdicts' });
+    confirmVerdict(nested, edit((s) => delete s.properties.a.type, nested), failure);
+    expect(typeof failure!.instance === 'object' && failure!.instance !== null && !Array.isArray(failure!.instance)).toBe(true);
+  });
+
   it('a lossy rewrite is held to structural only', () => {
     const after = edit((s) => delete s.properties.count.maximum);
     expect(verifyTool(tool(BASE), tool(after), { level: 'verdicts', safety: 'lossy' })).toBeUndefined();
@@ -141,7 +150,7 @@ describe('verifyTool: structural', () => {
     const { $schema: _, ...unstamped } = d7;
     expect(verifyTool(tool(d7), tool(unstamped), { level: 'verdicts' })?.check).toBe('compile');
     // `prefixItems` is not a draft-07 keyword: dropping the stamp makes it apply, and verdicts change.
-    const tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', prefixItems: [{ type: 'string' }] };
+    const tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', prefixItems: [{ type: 'string' }] } } };
     const { $schema: __, ...tupleUnstamped } = tuple;
     confirmVerdict(tuple, tupleUnstamped, verifyTool(tool(tuple), tool(tupleUnstamped), { level: 'verdicts' }));
   });

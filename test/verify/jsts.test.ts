@@ -47,7 +47,8 @@ describe('JSON Schema Test Suite', () => {
       if (failure) alarms.push(`${g.dialect}/${g.file} — ${g.description}: ${failure.message}`);
     }
     expect(alarms).toEqual([]);
-    expect(pool.validated).toBeGreaterThan(782 * 50);
+    // Only instances that are objects at the root are compared (MCP validates nothing else).
+    expect(pool.validated).toBeGreaterThan(782 * 20);
   });
 
   it('the generator gives at least 50 instances for every schema', () => {
