@@ -4,7 +4,7 @@
  * boolean schemas). A rewrite that changes nothing (a deep copy) must pass at the `verdicts` level for
  * every one of them: no false alarm, no crash, no hang, on schemas far stranger than MCP tools.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AjvPool, generateInstances, verifyTool, type McpTool } from '../../src/index.js';
@@ -18,7 +18,8 @@ interface Group {
   readonly needsRemotes: boolean;
 }
 
-const JSTS = join(import.meta.dirname, '..', '..', '..', 'shared', 'jsts', 'cases.jsonl');
+// The suite as bundled with the tests (test/data/jsts), else the shared copy beside the repository.
+const JSTS = [join(import.meta.dirname, '..', 'data', 'jsts', 'cases.jsonl'), join(import.meta.dirname, '..', '..', '..', 'shared', 'jsts', 'cases.jsonl')].find((p) => existsSync(p)) ?? 'test/data/jsts/cases.jsonl';
 const groups: Group[] = readFileSync(JSTS, 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
