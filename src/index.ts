@@ -25,7 +25,7 @@ export { definePreset } from './core/preset.js';
 export type { Preset, PresetOptions } from './core/preset.js';
 
 // Report
-export type { Change, Diagnostic, Skip, Report, ReportStats, ToolStats, TransformStats, Safety, Severity, ToolFindingBase } from './core/report.js';
+export type { Change, Diagnostic, Skip, Report, ReportStats, ToolStats, TransformStats, VerifyStats, Safety, Severity, ToolFindingBase } from './core/report.js';
 export { formatReport } from './core/format.js';
 export type { ReportFormat } from './core/format.js';
 export { applyPatch, invertPatch } from './core/patch.js';
@@ -67,7 +67,15 @@ export type { Finding, FindingCode, LintCheck, LintOptions } from './lint/index.
 
 // MCP types
 export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
-export { SCHEMA_SLOTS } from './mcp/types.js';
+export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './mcp/types.js';
+
+// The equivalence gate
+export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
+export type { VerifyLevel, VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
+export { registerAjv } from './verify/ajv-loader.js';
+export type { AjvClasses } from './verify/ajv-loader.js';
+export { generateInstances } from './verify/instances.js';
+export type { InstanceOptions } from './verify/instances.js';
 
 // Client profiles
 export {

@@ -89,6 +89,22 @@ export interface TransformStats {
   readonly timeMs: number;
 }
 
+/** What the equivalence gate did in a run (see docs/verify.md). */
+export interface VerifyStats {
+  /** The `verify` level the run used. */
+  readonly level: 'structural' | 'verdicts';
+  /** Changed tools checked against their originals. */
+  readonly tools: number;
+  /** Tools that failed the check and were returned unchanged (each has an `error` diagnostic). */
+  readonly failed: number;
+  /** Schemas compiled with ajv. */
+  readonly compiled: number;
+  /** Instances validated with ajv (`verdicts` level). */
+  readonly instances: number;
+  /** Time spent in the gate (included in the run's `timeMs`). */
+  readonly timeMs: number;
+}
+
 /** Sizes and timings of a run. */
 export interface ReportStats {
   /** The whole tools array, before and after. */
@@ -98,6 +114,8 @@ export interface ReportStats {
   readonly transforms: readonly TransformStats[];
   /** The tokenizer used for `tokens`, when one was given. */
   readonly tokenizer?: string;
+  /** The equivalence gate's work, when `verify` was on. */
+  readonly verify?: VerifyStats;
   readonly timeMs: number;
 }
 

@@ -9,7 +9,8 @@ import { ToolslimError } from './errors.js';
 import { checkJsonTool, locateTools, type ToolsInput } from './input.js';
 import { stringifyJson } from './json.js';
 import { utf8Length, type Tokenizer } from './measure.js';
-import type { Change, Diagnostic, Report, Skip, ToolStats, TransformStats } from './report.js';
+import type { Change, Diagnostic, Report, Safety, Skip, ToolStats, TransformStats, VerifyStats } from './report.js';
+import { AjvPool, verifyHistory, type VerifyLevel, type VerifyStep } from '../verify/gate.js';
 
 export type { ToolsInput } from './input.js';
 
@@ -23,6 +24,13 @@ export interface RunOptions {
   readonly measure?: boolean;
   /** Tools nested deeper than this are passed through unchanged and reported (default 1000). */
   readonly maxDepth?: number;
+  /**
+   * The equivalence gate (default `structural`): every changed tool is checked against its original and
+   * returned unchanged, with an `error` diagnostic, when the check fails. `structural`: schemas that
+   * compiled with ajv still compile; `verdicts`: also the same ajv verdict on generated instances;
+   * `false`: no check (and no ajv work). See docs/verify.md.
+   */
+  readonly verify?: VerifyLevel | false;
 }
 
 /** One resolved pipeline step. */
@@ -49,6 +57,10 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const measure = run.measure ?? true;
   const tokenizer = run.tokenizer;
   const maxDepth = run.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const verify = run.verify === undefined ? 'structural' : run.verify;
+  if (verify !== false && verify !== 'structural' && verify !== 'verdicts') {
+    throw new ToolslimError('invalid-option', `\`verify\` is ${JSON.stringify(verify)}, expected 'structural', 'verdicts' or false`);
+  }
   const tools = located.tools.slice() as McpTool[];
   const n = tools.length;
   const names = tools.map(toolName);
@@ -85,10 +97,12 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const beforeTexts = texts.slice();
   const before = measure ? texts.map(sizeOf(tokenizer)) : [];
   const current = before.slice();
-  const transformStats: TransformStats[] = [];
+  const transformStats: Mutable<TransformStats>[] = [];
   let instructions: string | undefined;
+  // With the gate on: every version of every changed tool, with what each step contributed to the stats.
+  const history: (ToolVersion[] | undefined)[] = verify === false ? [] : new Array(n);
 
-  for (const [transform, options] of resolved) {
+  for (const [step, [transform, options]] of resolved.entries()) {
     const t0 = now();
     // A throwing `prepare` (it reads the whole list, bad tools included) leaves every tool unchanged by this
     // transform, named in `skipped`; the rest of the pipeline still runs.
@@ -133,6 +147,8 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       if (!ctx.changed) continue;
       tools[i] = ctx.root as McpTool;
       toolsChanged++;
+      const version: ToolVersion | undefined = verify === false ? undefined : { step, transform: transform.name, safety: transform.safety, tool: tools[i]!, changes: ctx.changes.length, bytesSaved: 0, tokensSaved: 0 };
+      if (version) (history[i] ??= []).push(version);
       for (const c of ctx.changes) {
         const change: Record<string, unknown> = { op: c.op, path: prefix + c.path };
         if (c.from !== undefined) change.from = prefix + c.from;
@@ -146,8 +162,14 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
         const text = JSON.stringify(tools[i]);
         texts[i] = text;
         const size = sizeOf(tokenizer)(text);
-        bytesSaved += current[i]!.bytes - size.bytes;
-        if (tokenizer) tokensSaved += (current[i]!.tokens ?? 0) - (size.tokens ?? 0);
+        const saved = current[i]!.bytes - size.bytes;
+        const savedTokens = tokenizer ? (current[i]!.tokens ?? 0) - (size.tokens ?? 0) : 0;
+        bytesSaved += saved;
+        tokensSaved += savedTokens;
+        if (version) {
+          version.bytesSaved = saved;
+          version.tokensSaved = savedTokens;
+        }
         current[i] = size;
       }
     }
@@ -162,14 +184,64 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       }
     }
     if (extras?.instructions) instructions = instructions ? `${instructions}\n\n${extras.instructions}` : extras.instructions;
-    const stat: TransformStats = { name: transform.name, changes: count, toolsChanged, bytesSaved, timeMs: round(now() - t0) };
+    const stat: Mutable<TransformStats> = { name: transform.name, changes: count, toolsChanged, bytesSaved, timeMs: round(now() - t0) };
     transformStats.push(tokenizer ? { ...stat, tokensSaved } : stat);
+  }
+
+  let verifyStats: VerifyStats | undefined;
+  let kept: Change[] = changes;
+  if (verify !== false) {
+    const t0 = now();
+    const pool = new AjvPool();
+    const reverted = new Set<number>();
+    let checked = 0;
+    for (let i = 0; i < n; i++) {
+      const versions = history[i];
+      if (!versions || versions.length === 0) continue;
+      checked++;
+      const original = located.tools[i] as McpTool;
+      const steps: VerifyStep[] = versions.map((v) => ({ transform: v.transform, safety: v.safety, tool: v.tool }));
+      let result: ReturnType<typeof verifyHistory>;
+      try {
+        result = verifyHistory(original, steps, { level: verify, pool });
+      } catch (e) {
+        // ajv cannot be loaded here: a setup problem, not a tool's.
+        if (e instanceof ToolslimError) throw e;
+        // The gate itself failed on this tool: it cannot vouch for the rewrite, so the tool is reverted.
+        result = { step: versions.length - 1, failure: { check: 'error', path: '', message: `the gate could not check the rewrite (${(e as Error)?.message ?? String(e)})` } };
+      }
+      if (!result) continue;
+      const culprit = versions[result.step]!;
+      const by = [...new Set(versions.map((v) => v.transform))];
+      const where = appendPointer('', i) + result.failure.path;
+      const message =
+        `toolslim defect: \`${culprit.transform}\` (${culprit.safety}) broke tool ${quote(names[i]!)} at \`${where}\`: ${result.failure.message}. ` +
+        `Transforms that changed the tool: ${by.map((t) => `\`${t}\``).join(', ')}. The tool is returned unchanged; please report this as a bug in toolslim.`;
+      if (onError === 'throw') throw new ToolslimError('verification-failed', message, { tool: names[i], path: where, transform: culprit.transform });
+      reverted.add(i);
+      tools[i] = original;
+      if (measure) {
+        texts[i] = beforeTexts[i];
+        current[i] = before[i]!;
+      }
+      for (const v of versions) {
+        const stat = transformStats[v.step]!;
+        stat.changes -= v.changes;
+        stat.toolsChanged -= 1;
+        stat.bytesSaved -= v.bytesSaved;
+        if (stat.tokensSaved !== undefined) stat.tokensSaved -= v.tokensSaved;
+      }
+      diagnostics.push({ severity: 'error', tool: names[i]!, toolIndex: i, transform: 'verify', code: result.failure.check, path: where, message });
+      skipped.push({ tool: names[i]!, toolIndex: i, transform: 'verify', reason: message });
+    }
+    if (reverted.size > 0) kept = changes.filter((c) => !reverted.has(c.toolIndex));
+    verifyStats = { level: verify, tools: checked, failed: reverted.size, compiled: pool.compiled, instances: pool.validated, timeMs: round(now() - t0) };
   }
   const toolStats: ToolStats[] = measure ? tools.map((_, i) => ({ index: i, name: names[i]!, before: before[i]!, after: current[i]! })) : [];
   const beforeTotal = measure ? totalSize(before, beforeTexts, tokenizer) : { bytes: 0 };
   const afterTotal = measure ? totalSize(current, texts, tokenizer) : { bytes: 0 };
   const report: Report = {
-    changes,
+    changes: kept,
     diagnostics,
     skipped,
     stats: {
@@ -178,11 +250,25 @@ export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOpti
       tools: toolStats,
       transforms: transformStats,
       ...(tokenizer ? { tokenizer: tokenizer.name } : {}),
+      ...(verifyStats ? { verify: verifyStats } : {}),
       timeMs: round(now() - started),
     },
   };
   const result: TransformResult = { tools, report, output: located.wrap(tools) };
   return instructions === undefined ? result : { ...result, instructions };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** One version of a changed tool: the step that made it, and what that step contributed to the stats. */
+interface ToolVersion {
+  readonly step: number;
+  readonly transform: string;
+  readonly safety: Safety;
+  readonly tool: McpTool;
+  readonly changes: number;
+  bytesSaved: number;
+  tokensSaved: number;
 }
 
 /**

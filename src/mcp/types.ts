@@ -30,3 +30,9 @@ export type SchemaSlot = 'inputSchema' | 'outputSchema';
 
 /** Both schema slots, in the order they are processed. */
 export const SCHEMA_SLOTS: readonly SchemaSlot[] = Object.freeze(['inputSchema', 'outputSchema']);
+
+/**
+ * Tool fields that only describe the tool to people and models: an `annotation`-level transform may
+ * rewrite them (every other field must stay as it was).
+ */
+export const TOOL_ANNOTATION_FIELDS: readonly string[] = Object.freeze(['title', 'description']);

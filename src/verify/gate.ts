@@ -1,0 +1,458 @@
+/**
+ * The equivalence gate: checks that a rewritten tool still means what the original meant.
+ *
+ * - `structural`: every schema the original could be compiled by ajv (in its declared or assumed dialect,
+ *   every local `$ref` resolving) still compiles after the rewrite.
+ * - `verdicts`: structural, and on instances generated from both schemas (see `generateInstances`) ajv
+ *   gives the same verdict before and after.
+ * - At either level, by the declared safety of the rewrite: a `lossless` rewrite leaves every tool field
+ *   outside the schemas alone and may drop annotations but never write one the original does not have;
+ *   an `annotation` rewrite may also change annotations and the tool's `title`/`description`, nothing
+ *   else outside the schemas. When an `annotation` rewrite leaves the schemas equal once annotations are
+ *   removed, that is proof enough (ajv reads no annotation) and no compile is needed; otherwise it is
+ *   held to the level's ajv checks like any other rewrite. `lossy` rewrites are held to `structural`.
+ */
+
+import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Safety } from '../core/report.js';
+import type { McpTool } from '../mcp/types.js';
+import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../mcp/types.js';
+import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
+import { UNION_KEYWORDS, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { walkSchema } from '../schema/walk.js';
+import { canonicalJson, jsonEqual, jsonKey } from './canonical.js';
+import { loadAjv } from './ajv-loader.js';
+import { FORMATS } from './formats.js';
+import { generateKeyedInstances } from './instances.js';
+
+/** How thoroughly the gate checks: see the module comment. */
+export type VerifyLevel = 'structural' | 'verdicts';
+
+/** What failed, in the order the checks run (`error`: the gate itself could not check the rewrite). */
+export type VerifyCheck = 'fields' | 'annotations' | 'compile' | 'verdict' | 'error';
+
+/** Options of {@link verifyTool}. */
+export interface VerifyToolOptions {
+  readonly level: VerifyLevel;
+  /** The declared safety of the rewrite (default `lossless`): `lossy` rewrites are held to `structural` only. */
+  readonly safety?: Safety;
+  /** The dialect of a schema without `$schema` (default 2020-12, as MCP says). */
+  readonly assume?: Dialect;
+  /** Instances generated per schema at the `verdicts` level (default 64; at most 4× that are used). */
+  readonly instances?: number;
+  /** ajv instances and compiled schemas to reuse across calls (one run); a fresh one per call when absent. */
+  readonly pool?: AjvPool;
+}
+
+/** Why a rewritten tool is not equivalent to its original. */
+export interface VerifyFailure {
+  /** Which check failed. */
+  readonly check: VerifyCheck;
+  /** JSON Pointer inside the tool (`/inputSchema`, `/inputSchema/properties/a/description`). */
+  readonly path: string;
+  /** What was found and what was expected. */
+  readonly message: string;
+  /** For `verdict`: the first instance the two schemas judge differently. */
+  readonly instance?: unknown;
+}
+
+/**
+ * Checks one rewrite of one tool. Returns undefined when `after` is equivalent to `before` at the given
+ * level, else the first failure found. Neither tool is changed.
+ */
+export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolOptions): VerifyFailure | undefined {
+  const safety = options.safety ?? 'lossless';
+  const pool = options.pool ?? new AjvPool();
+  const assume = options.assume ?? '2020-12';
+  const failure = checkDocuments(before, after, safety, assume);
+  // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
+  if (failure || (safety === 'annotation' && onlyAnnotationsDiffer(before, after, assume))) return failure;
+  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances, safety === 'lossy');
+}
+
+/** One step of a tool's rewrite history: the transform that made it and the tool after it. */
+export interface VerifyStep {
+  /** The transform's name. */
+  readonly transform: string;
+  /** The transform's declared safety: it decides what this step is held to. */
+  readonly safety: Safety;
+  /** The tool as this step left it. */
+  readonly tool: McpTool;
+}
+
+/** A failure with the step blamed for it (an index into the steps). */
+export interface AttributedFailure {
+  readonly failure: VerifyFailure;
+  /** Index into the steps of the first step after which the tool fails. */
+  readonly step: number;
+}
+
+/**
+ * Checks a tool's whole rewrite history against its original and names the first step to blame.
+ * Document checks (fields, annotations) run per step, by that step's safety. The ajv checks run once per
+ * stretch of non-lossy steps (original → last version; a lossy step starts a new stretch and is itself
+ * held to `structural`); only when a stretch fails are its prefixes checked, to find the first step after
+ * which the tool stops being equivalent. A stretch of `annotation` steps that each changed nothing but
+ * annotations needs no ajv at all: ajv reads no annotation.
+ * Cost: one or two compiles per changed schema when nothing fails.
+ */
+export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
+  const pool = options.pool ?? new AjvPool();
+  const assume = options.assume ?? '2020-12';
+  let prev = original;
+  const proven: boolean[] = [];
+  for (let k = 0; k < steps.length; k++) {
+    const step = steps[k]!;
+    const failure = checkDocuments(prev, step.tool, step.safety, assume);
+    if (failure) return { failure, step: k };
+    proven.push(step.safety === 'annotation' && onlyAnnotationsDiffer(prev, step.tool, assume));
+    prev = step.tool;
+  }
+  let start = 0;
+  let from = original;
+  while (start < steps.length) {
+    if (steps[start]!.safety === 'lossy') {
+      const failure = checkSchemas(from, steps[start]!.tool, 'structural', assume, pool, options.instances, true);
+      if (failure) return { failure, step: start };
+      from = steps[start]!.tool;
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end + 1 < steps.length && steps[end + 1]!.safety !== 'lossy') end++;
+    if (proven.slice(start, end + 1).every(Boolean)) {
+      from = steps[end]!.tool;
+      start = end + 1;
+      continue;
+    }
+    const failure = checkSchemas(from, steps[end]!.tool, options.level, assume, pool, options.instances);
+    if (failure) {
+      for (let j = start; j < end; j++) {
+        const early = checkSchemas(from, steps[j]!.tool, options.level, assume, pool, options.instances);
+        if (early) return { failure: early, step: j };
+      }
+      return { failure, step: end };
+    }
+    from = steps[end]!.tool;
+    start = end + 1;
+  }
+  return undefined;
+}
+
+// ---- ajv ---------------------------------------------------------------------------------------------
+
+type AnyAjv = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
+type AjvClass = 'draft-07' | '2019-09' | '2020-12';
+
+/** What compiling one schema gave. */
+export type CompileResult = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly error: string };
+
+const AJV_OPTIONS: AjvOptions = {
+  strict: false,
+  logger: false,
+  // Compiling is the check: a schema ajv can compile is usable; meta-schema validation would cost a
+  // meta-schema compile per fresh instance and reject nothing ajv cannot handle.
+  validateSchema: false,
+  validateFormats: true,
+  // Unoptimized code compiles about twice as fast and validates the same.
+  code: { optimize: false },
+  formats: Object.fromEntries(Object.entries(FORMATS).map(([name, spec]) => [name, { type: 'string', validate: spec.check }])),
+};
+
+/**
+ * ajv instances for one run: one per ajv class, reused for schemas without identifiers; a schema with an
+ * `$id`/`id` anywhere gets a fresh instance, so two tools declaring the same `$id` never collide and a
+ * reference never resolves into another tool. Compiled results are remembered per schema object.
+ * draft-04 and -06 schemas are compiled by ajv's draft-07 class (ajv 8 has no draft-04 class in its
+ * main package): a draft-04 boolean `exclusiveMinimum` does not compile there, so such a schema is
+ * not held to compiling and its verdicts are not compared.
+ */
+export class AjvPool {
+  readonly #shared = new Map<AjvClass, AnyAjv>();
+  readonly #memo = new WeakMap<object, CompileResult>();
+  /** By dialect and JSON text: tools of one server often share a schema. */
+  readonly #byText = new Map<string, CompileResult>();
+  #compiled = 0;
+  #validated = 0;
+
+  /** Schemas compiled so far. */
+  get compiled(): number {
+    return this.#compiled;
+  }
+
+  /** Instances validated so far. */
+  get validated(): number {
+    return this.#validated;
+  }
+
+  /** Compiles `schema` as `dialect` reads it (ajv never throws out of here). */
+  compile(schema: unknown, dialect: Dialect): CompileResult {
+    const memoKey = typeof schema === 'object' && schema !== null ? schema : undefined;
+    const known = memoKey ? this.#memo.get(memoKey) : undefined;
+    if (known) return known;
+    const kind: AjvClass = dialect === '2019-09' || dialect === '2020-12' ? dialect : 'draft-07';
+    let result: CompileResult | undefined;
+    if (typeof schema !== 'boolean' && !isObject(schema)) result = { ok: false, error: `a schema must be an object or a boolean, found ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
+    else {
+      const textKey = kind + '\u0000' + jsonKey(schema);
+      result = this.#byText.get(textKey);
+      if (!result) {
+        this.#compiled++;
+        const ajv = hasIdentifiers(schema, dialect) ? createAjv(kind) : this.#instance(kind);
+        try {
+          result = { ok: true, validate: ajv.compile(schema as object) };
+        } catch (e) {
+          result = { ok: false, error: errorMessage(e) };
+        }
+        this.#byText.set(textKey, result);
+      }
+    }
+    if (memoKey) this.#memo.set(memoKey, result);
+    return result;
+  }
+
+  /** ajv's verdict: true, false, or `throws` (validation itself failed, e.g. a `$ref` cycle that consumes no input). */
+  judge(validate: ValidateFunction, data: unknown): boolean | 'throws' {
+    this.#validated++;
+    try {
+      return validate(data) as boolean;
+    } catch {
+      return 'throws';
+    }
+  }
+
+  #instance(kind: AjvClass): AnyAjv {
+    let ajv = this.#shared.get(kind);
+    if (!ajv) {
+      ajv = createAjv(kind);
+      this.#shared.set(kind, ajv);
+    }
+    return ajv;
+  }
+}
+
+function createAjv(kind: AjvClass): AnyAjv {
+  const classes = loadAjv();
+  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
+  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
+  return new classes.Ajv(AJV_OPTIONS);
+}
+
+/** True when any schema position holds an identifier (`$id`, or `id` in draft-04), which ajv registers globally. */
+function hasIdentifiers(schema: unknown, dialect: Dialect): boolean {
+  let found = false;
+  walkSchema(schema, '', {
+    onSchema(node) {
+      if (found) return false;
+      if (isObject(node) && ((hasOwn(node, '$id') && typeof node.$id === 'string') || (hasOwn(node, 'id') && typeof node.id === 'string' && (dialect === 'draft-04' || dialect === 'openapi-3.0')))) found = true;
+      return !found;
+    },
+  });
+  return found;
+}
+
+function errorMessage(e: unknown): string {
+  if (e instanceof RangeError) return 'ajv ran out of stack compiling it (nesting too deep)';
+  const m = (e as Error)?.message;
+  return typeof m === 'string' ? m : String(e);
+}
+
+// ---- schema checks -----------------------------------------------------------------------------------
+
+/** The ajv checks of one rewrite; `lossy` rewrites may remove a schema (a removed schema cannot stop compiling). */
+function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assume: Dialect, pool: AjvPool, count: number | undefined, lossy = false): VerifyFailure | undefined {
+  for (const slot of SCHEMA_SLOTS) {
+    const a = (before as Record<string, unknown>)[slot];
+    const b = (after as Record<string, unknown>)[slot];
+    if (a === b) continue;
+    const path = '/' + slot;
+    if (b === undefined) {
+      if (a !== undefined && !lossy) return { check: 'compile', path, message: `\`${slot}\` was removed` };
+      continue;
+    }
+    const bDialect = getDeclaredDialect(b, assume).dialect;
+    const after_ = pool.compile(b, bDialect);
+    if (level === 'structural' && after_.ok) continue;
+    if (a === undefined) {
+      if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` was added and ajv cannot compile it: ${after_.error}` };
+      continue;
+    }
+    const aDialect = getDeclaredDialect(a, assume).dialect;
+    const before_ = pool.compile(a, aDialect);
+    // A schema that did not compile before is not held to compiling after.
+    if (!before_.ok) continue;
+    if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` compiled before the rewrite and no longer does (${dialectName(bDialect)}): ${after_.error}` };
+    if (level !== 'verdicts') continue;
+    const failure = compareVerdicts(a, b, aDialect, bDialect, before_.validate, after_.validate, pool, count ?? 64);
+    if (failure) return { ...failure, path: path + failure.path };
+  }
+  return undefined;
+}
+
+function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Dialect, va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, count: number): VerifyFailure | undefined {
+  const seen = new Set<string>();
+  const lists = [generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })];
+  for (const list of lists) {
+    for (let i = 0; i < list.values.length; i++) {
+      const data = list.values[i];
+      // MCP only ever validates an object against these schemas (`arguments`, `structuredContent`):
+      // a verdict on `null` or `7` at the root is one no client or server can observe.
+      if (!isObject(data)) continue;
+      const key = list.keys[i]!;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const x = pool.judge(va, data);
+      const y = pool.judge(vb, data);
+      if (x === y) continue;
+      const why = x === false ? explain(va.errors, 'before') : y === false ? explain(vb.errors, 'after') : '';
+      return {
+        check: 'verdict',
+        path: '',
+        instance: data,
+        message: `the rewrite changed a verdict: ${preview(data)} was ${verdictWord(x)} before and is ${verdictWord(y)} after${why}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+function verdictWord(v: boolean | 'throws'): string {
+  return v === 'throws' ? 'a validation error (ajv threw)' : v ? 'valid' : 'invalid';
+}
+
+function explain(errors: ErrorObject[] | null | undefined, when: string): string {
+  const e = errors?.[0];
+  if (!e) return '';
+  return ` (${when}: ${e.message ?? e.keyword} at \`${e.instancePath}\`, schema \`${e.schemaPath}\`)`;
+}
+
+function preview(data: unknown): string {
+  const text = canonicalJson(data);
+  return text.length > 200 ? `\`${text.slice(0, 197)}...\`` : `\`${text}\``;
+}
+
+function dialectName(d: Dialect): string {
+  return d === 'draft-04' || d === 'draft-06' ? `${d}, read by ajv's draft-07 class` : d;
+}
+
+// ---- document checks ---------------------------------------------------------------------------------
+
+/** Tool fields and annotations, by the safety of the rewrite. */
+function checkDocuments(before: McpTool, after: McpTool, safety: Safety, assume: Dialect): VerifyFailure | undefined {
+  if (safety === 'lossy' || before === after) return undefined;
+  const failure = checkFields(before, after, safety);
+  if (failure) return failure;
+  for (const slot of SCHEMA_SLOTS) {
+    const a = (before as Record<string, unknown>)[slot];
+    const b = (after as Record<string, unknown>)[slot];
+    if (a === b) continue;
+    if (safety !== 'lossless') continue;
+    const f = noAnnotationWritten(a, b);
+    if (f) return { ...f, path: '/' + slot + f.path };
+  }
+  return undefined;
+}
+
+/** True when every schema of `after` equals the one of `before` once annotations are removed. */
+function onlyAnnotationsDiffer(before: McpTool, after: McpTool, assume: Dialect): boolean {
+  for (const slot of SCHEMA_SLOTS) {
+    const a = (before as Record<string, unknown>)[slot];
+    const b = (after as Record<string, unknown>)[slot];
+    if (a === b) continue;
+    if (!equalBesidesAnnotations(a, b, getKeywordTable(getDeclaredDialect(a, assume).dialect))) return false;
+  }
+  return true;
+}
+
+/** Every tool field outside the schema slots is unchanged (an annotation rewrite may change `title` and `description`). */
+function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFailure | undefined {
+  const skip = (k: string) => (SCHEMA_SLOTS as readonly string[]).includes(k) || (safety === 'annotation' && (TOOL_ANNOTATION_FIELDS as readonly string[]).includes(k));
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  for (const k of Object.keys(a)) {
+    if (skip(k)) continue;
+    if (!hasOwn(b, k)) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite removed the tool field \`${k}\`` };
+    if (!jsonEqual(a[k], b[k])) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite changed the tool field \`${k}\`` };
+  }
+  for (const k of Object.keys(b)) {
+    if (!skip(k) && !hasOwn(a, k)) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite added the tool field \`${k}\`` };
+  }
+  return undefined;
+}
+
+/**
+ * The two schemas are equal once every annotation keyword (by the keyword table's role) is removed from
+ * every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
+ * never stripped inside; property names are names, not annotations.
+ */
+function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): boolean {
+  const isAnnotation = (k: string) => table.get(k)?.role === 'annotation';
+  const stack: [unknown, unknown, boolean][] = [[a, b, true]];
+  while (stack.length > 0) {
+    const [x, y, schema] = stack.pop()!;
+    if (x === y) continue;
+    if (!schema || !isObject(x) || !isObject(y)) {
+      if (!jsonEqual(x, y)) return false;
+      continue;
+    }
+    const kx = Object.keys(x).filter((k) => !isAnnotation(k));
+    const ky = Object.keys(y).filter((k) => !isAnnotation(k));
+    if (kx.length !== ky.length) return false;
+    for (const k of kx) {
+      if (!hasOwn(y, k)) return false;
+      const vx = x[k];
+      const vy = y[k];
+      const shape = table.get(k)?.shape ?? 'opaque';
+      if (shape === 'schema') stack.push([vx, vy, true]);
+      else if ((shape === 'schemaArray' || shape === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy)) {
+        if (vx.length !== vy.length) return false;
+        for (let i = 0; i < vx.length; i++) stack.push([vx[i], vy[i], true]);
+      } else if (shape === 'schemaOrArray' && !Array.isArray(vx) && !Array.isArray(vy)) stack.push([vx, vy, true]);
+      else if ((shape === 'schemaMap' || shape === 'schemaOrStrings') && isObject(vx) && isObject(vy)) {
+        const mx = Object.keys(vx);
+        if (mx.length !== Object.keys(vy).length || mx.some((m) => !hasOwn(vy, m))) return false;
+        for (const m of mx) stack.push([vx[m], vy[m], !(shape === 'schemaOrStrings' && Array.isArray(vx[m]))]);
+      } else stack.push([vx, vy, false]);
+    }
+  }
+  return true;
+}
+
+/**
+ * For a `lossless` rewrite: every annotation value in the rewritten schema (wherever it sits, under
+ * whichever annotation keyword) is one the original holds somewhere, whole or as an element of an
+ * array-valued annotation; an array-valued annotation may also gather such values (OpenAPI's
+ * `example: x` read as `examples: [x]`). Dropping an annotation (normalize-schema drops `title` and
+ * `$comment`) or moving one (into `$defs`) passes; writing new text or altering a value does not. Read
+ * with every dialect's keywords, so a dialect rewrite that renames the keyword holding it still finds it.
+ */
+function noAnnotationWritten(a: unknown, b: unknown): VerifyFailure | undefined {
+  const have = new Set<string>();
+  collectAnnotations(a, (_keyword, value) => {
+    have.add(canonicalJson(value));
+    if (Array.isArray(value)) for (const v of value) have.add(canonicalJson(v));
+  });
+  let found: { path: string; keyword: string } | undefined;
+  collectAnnotations(b, (keyword, value, path) => {
+    if (found || have.has(canonicalJson(value))) return;
+    if (Array.isArray(value) && value.every((v) => have.has(canonicalJson(v)))) return;
+    found = { path, keyword };
+  });
+  if (!found) return undefined;
+  return { check: 'annotations', path: found.path, message: `a lossless rewrite wrote an annotation the original does not have: \`${found.keyword}\` at \`${found.path}\`` };
+}
+
+function collectAnnotations(schema: unknown, visit: (keyword: string, value: unknown, path: string) => void): void {
+  walkSchema(schema, '', {
+    table: UNION_KEYWORDS,
+    onOpaque(keyword, value, path, owner) {
+      // onOpaque also reports malformed applicator values; only annotation keywords of a schema object count.
+      const info = UNION_KEYWORDS.get(keyword);
+      if (!info || info.role !== 'annotation' || owner[keyword] !== value) return;
+      visit(keyword, value, path);
+    },
+  });
+}

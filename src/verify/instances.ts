@@ -1,0 +1,945 @@
+/**
+ * A deterministic instance generator for the equivalence gate: for one JSON Schema it produces a mix of
+ * instances the schema likely accepts (defaults, examples, `enum`/`const` members, minimal objects built
+ * from `required`, boundary values, format samples) and instances it likely rejects (a required member
+ * missing, wrong types, values just outside a bound, an extra member where none is allowed, `null`s).
+ * Whether each one is valid is not decided here: the gate asks ajv, before and after a rewrite.
+ *
+ * Deterministic: the only randomness is a mulberry32 stream seeded from a hash of the schema's JSON
+ * text, so the same schema always yields the same instances. Bounded: data depth,
+ * `$ref`/`allOf` hops, candidates per node and total work all have ceilings, so recursive and hostile
+ * schemas terminate quickly. Recursion depth is bounded by {@link InstanceOptions.maxDepth} (a small
+ * constant), never by the size of the schema; merging `$ref`/`allOf` chains is iterative.
+ */
+
+import { setOwn } from '../core/context.js';
+import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
+import type { Dialect, KeywordTable } from '../schema/keywords.js';
+import { appendPointer, getAt, hasOwn, isObject, parseRef } from '../schema/pointer.js';
+import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
+import { hashString, jsonKey } from './canonical.js';
+import { FORMATS } from './formats.js';
+import { samplePattern } from './pattern-sample.js';
+
+/** Options of {@link generateInstances}. */
+export interface InstanceOptions {
+  /** At least this many distinct instances (default 64). */
+  readonly count?: number;
+  /**
+   * At most this many. Default: 128, raised up to 512 for a schema whose root has many categories of
+   * candidates (properties, bounds, branches), up to 64 each, so every property gets its share.
+   */
+  readonly max?: number;
+  /** How to read the schema (default: the dialect its `$schema` names, else 2020-12). */
+  readonly dialect?: Dialect;
+  /** How deep generated data nests (default 6). */
+  readonly maxDepth?: number;
+  /** Mixed into the seed (default 0), for callers that want a second, different sample. */
+  readonly seed?: number;
+}
+
+/**
+ * Instances for `schema`: at least `count` distinct JSON values (fewer only if the work budget runs out),
+ * at most `max`, the same ones on every call. Never throws on a malformed schema: unknown shapes are
+ * treated as unconstrained.
+ */
+export function generateInstances(schema: unknown, options: InstanceOptions = {}): unknown[] {
+  return generateKeyedInstances(schema, options).values;
+}
+
+/** {@link generateInstances} with the JSON text of each instance (for callers that deduplicate further). */
+export function generateKeyedInstances(schema: unknown, options: InstanceOptions = {}): { values: unknown[]; keys: string[] } {
+  const count = Math.max(1, options.count ?? DEFAULT_COUNT);
+  const max = Math.max(count, options.max ?? DEFAULT_MAX);
+  // Without an explicit `max`, schemas with many properties get more instances (each its share).
+  const limit = options.max === undefined ? Math.max(max, ADAPTIVE_MAX) : max;
+  const dialect = options.dialect ?? getDeclaredDialect(schema).dialect;
+  const seed = (hashString(jsonKey(schema)) ^ (options.seed ?? 0)) >>> 0;
+  const gen = new Generator(schema, dialect, seed, Math.max(1, options.maxDepth ?? DEFAULT_DEPTH), max, limit);
+  return gen.run(count);
+}
+
+const DEFAULT_COUNT = 64;
+const DEFAULT_MAX = 128;
+/** The ceiling of the adaptive size: up to 64 instances per category of the root (property, bound, branch…). */
+const ADAPTIVE_MAX = 512;
+const ROOT_SHARE = 64;
+/** Below the root: at most 128 candidates per node at depth 1, halving with each level (at least 8). */
+const INNER_CEILING = 128;
+const DEFAULT_DEPTH = 6;
+/** Values created per schema before the generator stops elaborating (keeps hostile schemas cheap). */
+const WORK_BUDGET = 200_000;
+/** Nodes merged into one view through `$ref`, `allOf` and chosen `anyOf`/`oneOf` branches. */
+const MAX_MERGED = 48;
+/** `anyOf`/`oneOf` groups whose other branches are explored per node, and branches per group. */
+const MAX_GROUPS = 4;
+const MAX_BRANCHES = 8;
+/** Properties varied one at a time per object. */
+const MAX_VARIED_PROPS = 64;
+/** `enum` members used per node. */
+const MAX_ENUM = 16;
+/** Strings longer than this are not built for a length bound. */
+const MAX_STRING = 1 << 20;
+/**
+ * The same under a `pattern`: ajv runs the schema's own regex on them, and a long string against nested
+ * quantifiers can backtrack for a very long time.
+ */
+const MAX_PATTERN_STRING = 4096;
+/** Arrays longer than this are not built for an items bound. */
+const MAX_ARRAY = 64;
+/** A member name no real schema is likely to declare, for "extra member" instances. */
+const EXTRA_KEY = 'toolslimExtraMember';
+
+/** A subschema and its pointer in the document (the pointer names it for caches and `$ref` resolution). */
+interface NodeRef {
+  readonly node: unknown;
+  readonly path: string;
+}
+
+/** What a set of merged subschemas (one node, its `$ref` targets, `allOf` members, chosen branches) says. */
+interface View {
+  isFalse: boolean;
+  types: string[] | undefined;
+  consts: unknown[];
+  hasConsts: boolean;
+  samples: unknown[];
+  props: Map<string, NodeRef[]>;
+  required: string[];
+  closed: boolean;
+  additional: NodeRef[];
+  patternProps: [string, NodeRef][];
+  items: NodeRef[];
+  prefix: NodeRef[][];
+  extraItems: NodeRef[];
+  contains: NodeRef[];
+  minimum: number[];
+  maximum: number[];
+  exclusiveMinimum: number[];
+  exclusiveMaximum: number[];
+  multipleOf: number[];
+  minLength: number[];
+  maxLength: number[];
+  minItems: number[];
+  maxItems: number[];
+  minProperties: number[];
+  maxProperties: number[];
+  uniqueItems: boolean;
+  formats: string[];
+  patterns: string[];
+  groups: NodeRef[][][];
+  nots: NodeRef[];
+  dependentRequired: [string, string[]][];
+}
+
+const ALL_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'] as const;
+const WRONG_TYPE_SAMPLE: Readonly<Record<string, unknown>> = { null: null, boolean: true, integer: 7, number: 2.5, string: 'text', array: [], object: {} };
+const STRING_PROBES: readonly string[] = [
+  'a',
+  'abc',
+  'ABC',
+  'a1',
+  'x-a',
+  'a_b',
+  'a-b',
+  'a.b',
+  'A1b2',
+  '123',
+  '1',
+  '0',
+  'true',
+  'user@example.com',
+  'https://example.com',
+  '2024-01-15',
+  '2024-01-15T10:30:00Z',
+  '123e4567-e89b-12d3-a456-426614174000',
+  '#fff',
+  'hello world',
+  '',
+];
+
+class Generator {
+  readonly #root: unknown;
+  readonly #dialect: Dialect;
+  readonly #table: KeywordTable;
+  readonly #maxDepth: number;
+  readonly #max: number;
+  readonly #limit: number;
+  #state: number;
+  #work = 0;
+  #inventory: RefInventory | undefined;
+  #refSites: Map<string, RefSite> | undefined;
+  readonly #views = new Map<string, View>();
+  readonly #bases = new Map<string, unknown>();
+  readonly #candidates = new Map<string, unknown[]>();
+  readonly #regexps = new Map<string, RegExp | null>();
+
+  constructor(root: unknown, dialect: Dialect, seed: number, maxDepth: number, max: number, limit: number) {
+    this.#root = root;
+    this.#dialect = dialect;
+    this.#table = getKeywordTable(dialect);
+    this.#state = seed;
+    this.#maxDepth = maxDepth;
+    this.#max = max;
+    this.#limit = limit;
+  }
+
+  run(count: number): { values: unknown[]; keys: string[] } {
+    const seeds: NodeRef[] = [{ node: this.#root, path: '' }];
+    const structured = this.#candidatesOf(seeds, 0);
+    const max = Math.max(count, Math.min(this.#limit, structured.length));
+    const out: unknown[] = [];
+    const keys: string[] = [];
+    const seen = new Set<string>();
+    const push = (v: unknown) => {
+      if (out.length >= max) return;
+      const key = jsonKey(v);
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push(v);
+      keys.push(key);
+    };
+    for (const v of structured) push(v);
+    // Random combinations of the structured candidates, then arbitrary JSON, until `count` is reached.
+    for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) {
+      push(attempts % 4 === 3 ? this.#arbitrary(3) : this.#random(seeds, 0));
+    }
+    for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) push(this.#arbitrary(4));
+    return { values: out, keys };
+  }
+
+  // ---- randomness --------------------------------------------------------------------------------
+
+  /** mulberry32: a float in [0, 1). */
+  #next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  #int(n: number): number {
+    return Math.floor(this.#next() * n);
+  }
+
+  #pick<T>(list: readonly T[]): T {
+    return list[this.#int(list.length)]!;
+  }
+
+  // ---- views -------------------------------------------------------------------------------------
+
+  /**
+   * Merges `seeds` with everything they pull in: `$ref` targets, `allOf` members, and for each
+   * `anyOf`/`oneOf` group met (and `if`/`then`/`else`) the branch `choose(groupIndex)` names.
+   */
+  #view(seeds: readonly NodeRef[], choose?: (group: number) => number): View {
+    const key = choose ? undefined : keyOf(seeds);
+    const cached = key === undefined ? undefined : this.#views.get(key);
+    if (cached) return cached;
+    const v = this.#collect(seeds, choose ?? (() => 0));
+    if (key !== undefined) this.#views.set(key, v);
+    return v;
+  }
+
+  #collect(seeds: readonly NodeRef[], choose: (group: number) => number): View {
+    const v: View = {
+      isFalse: false,
+      types: undefined,
+      consts: [],
+      hasConsts: false,
+      samples: [],
+      props: new Map(),
+      required: [],
+      closed: false,
+      additional: [],
+      patternProps: [],
+      items: [],
+      prefix: [],
+      extraItems: [],
+      contains: [],
+      minimum: [],
+      maximum: [],
+      exclusiveMinimum: [],
+      exclusiveMaximum: [],
+      multipleOf: [],
+      minLength: [],
+      maxLength: [],
+      minItems: [],
+      maxItems: [],
+      minProperties: [],
+      maxProperties: [],
+      uniqueItems: false,
+      formats: [],
+      patterns: [],
+      groups: [],
+      nots: [],
+      dependentRequired: [],
+    };
+    const queue: NodeRef[] = [...seeds];
+    const visited = new Set<string>();
+    let merged = 0;
+    while (queue.length > 0 && merged < MAX_MERGED) {
+      const ref = queue.shift()!;
+      if (visited.has(ref.path)) continue;
+      visited.add(ref.path);
+      merged++;
+      const node = ref.node;
+      if (node === false) {
+        v.isFalse = true;
+        continue;
+      }
+      if (!isObject(node)) continue;
+      for (const key of Object.keys(node)) this.#merge(v, node, key, ref.path, queue, choose);
+    }
+    return v;
+  }
+
+  #merge(v: View, node: Record<string, unknown>, key: string, path: string, queue: NodeRef[], choose: (group: number) => number): void {
+    const value = node[key];
+    const info = this.#table.get(key);
+    switch (key) {
+      case '$ref':
+      case '$dynamicRef':
+      case '$recursiveRef': {
+        if (typeof value !== 'string' || !info) return;
+        const target = this.#resolve(path, key, value);
+        if (target !== undefined) queue.push(target);
+        return;
+      }
+      case 'type': {
+        const list = (Array.isArray(value) ? value : [value]).filter((t): t is string => typeof t === 'string');
+        v.types = v.types === undefined ? list : intersectTypes(v.types, list);
+        return;
+      }
+      case 'const':
+        if (!info) return;
+        v.consts.unshift(value);
+        v.hasConsts = true;
+        return;
+      case 'enum':
+        if (!Array.isArray(value)) return;
+        v.consts.push(...value.slice(0, MAX_ENUM));
+        v.hasConsts = true;
+        return;
+      case 'default':
+        v.samples.push(value);
+        return;
+      case 'examples':
+        if (Array.isArray(value)) v.samples.push(...value.slice(0, MAX_ENUM));
+        return;
+      case 'example':
+        v.samples.push(value);
+        return;
+      case 'required':
+        if (Array.isArray(value)) for (const r of value) if (typeof r === 'string' && !v.required.includes(r)) v.required.push(r);
+        return;
+      case 'minimum':
+        return pushNumber(v.minimum, value);
+      case 'maximum':
+        return pushNumber(v.maximum, value);
+      case 'exclusiveMinimum':
+        if (value === true) v.exclusiveMinimum.push(...numbersOf(node.minimum));
+        else pushNumber(v.exclusiveMinimum, value);
+        return;
+      case 'exclusiveMaximum':
+        if (value === true) v.exclusiveMaximum.push(...numbersOf(node.maximum));
+        else pushNumber(v.exclusiveMaximum, value);
+        return;
+      case 'multipleOf':
+        if (typeof value === 'number' && value > 0 && Number.isFinite(value)) v.multipleOf.push(value);
+        return;
+      case 'minLength':
+        return pushNumber(v.minLength, value);
+      case 'maxLength':
+        return pushNumber(v.maxLength, value);
+      case 'minItems':
+        return pushNumber(v.minItems, value);
+      case 'maxItems':
+        return pushNumber(v.maxItems, value);
+      case 'minProperties':
+        return pushNumber(v.minProperties, value);
+      case 'maxProperties':
+        return pushNumber(v.maxProperties, value);
+      case 'uniqueItems':
+        if (value === true) v.uniqueItems = true;
+        return;
+      case 'format':
+        if (typeof value === 'string') v.formats.push(value);
+        return;
+      case 'pattern':
+        if (typeof value === 'string') v.patterns.push(value);
+        return;
+      case 'dependentRequired':
+        if (isObject(value)) for (const k of Object.keys(value)) if (Array.isArray(value[k])) v.dependentRequired.push([k, (value[k] as unknown[]).filter((x): x is string => typeof x === 'string')]);
+        return;
+      case 'dependencies':
+        if (isObject(value)) for (const k of Object.keys(value)) if (Array.isArray(value[k])) v.dependentRequired.push([k, (value[k] as unknown[]).filter((x): x is string => typeof x === 'string')]);
+        return;
+      case 'nullable':
+        return;
+    }
+    if (!info) return;
+    const kp = appendPointer(path, key);
+    switch (key) {
+      case 'properties':
+        if (!isObject(value)) return;
+        for (const k of Object.keys(value)) {
+          const list = v.props.get(k);
+          const r = { node: value[k], path: appendPointer(kp, k) };
+          if (list) list.push(r);
+          else v.props.set(k, [r]);
+        }
+        return;
+      case 'patternProperties':
+        if (isObject(value)) for (const k of Object.keys(value)) v.patternProps.push([k, { node: value[k], path: appendPointer(kp, k) }]);
+        return;
+      case 'additionalProperties':
+      case 'unevaluatedProperties':
+        if (value === false) v.closed = true;
+        else if (key === 'additionalProperties') v.additional.push({ node: value, path: kp });
+        return;
+      case 'items':
+        if (Array.isArray(value)) {
+          if (info.shape !== 'schemaOrArray') return;
+          value.forEach((x, i) => {
+            (v.prefix[i] ??= []).push({ node: x, path: appendPointer(kp, i) });
+          });
+        } else if (v.prefix.length > 0 && info.shape === 'schema' && this.#table.has('prefixItems')) v.extraItems.push({ node: value, path: kp });
+        else v.items.push({ node: value, path: kp });
+        return;
+      case 'prefixItems':
+        if (Array.isArray(value))
+          value.forEach((x, i) => {
+            (v.prefix[i] ??= []).push({ node: x, path: appendPointer(kp, i) });
+          });
+        if (v.items.length > 0 && v.extraItems.length === 0) {
+          v.extraItems.push(...v.items);
+          v.items = [];
+        }
+        return;
+      case 'additionalItems':
+        v.extraItems.push({ node: value, path: kp });
+        return;
+      case 'contains':
+        v.contains.push({ node: value, path: kp });
+        return;
+      case 'allOf':
+        if (Array.isArray(value)) value.forEach((x, i) => queue.push({ node: x, path: appendPointer(kp, i) }));
+        return;
+      case 'anyOf':
+      case 'oneOf': {
+        if (!Array.isArray(value) || value.length === 0) return;
+        const branches = value.slice(0, MAX_BRANCHES).map((x, i) => [{ node: x, path: appendPointer(kp, i) }]);
+        this.#addGroup(v, branches, queue, choose);
+        return;
+      }
+      case 'if': {
+        const then = hasOwn(node, 'then') && this.#table.has('then') ? [{ node: node.then, path: appendPointer(path, 'then') }] : [];
+        const otherwise = hasOwn(node, 'else') && this.#table.has('else') ? [{ node: node.else, path: appendPointer(path, 'else') }] : [];
+        this.#addGroup(v, [[{ node: value, path: kp }, ...then], otherwise], queue, choose);
+        return;
+      }
+      case 'not':
+        v.nots.push({ node: value, path: kp });
+        return;
+    }
+  }
+
+  #addGroup(v: View, branches: NodeRef[][], queue: NodeRef[], choose: (group: number) => number): void {
+    const index = v.groups.length;
+    v.groups.push(branches);
+    const chosen = branches[choose(index) % branches.length]!;
+    queue.push(...chosen);
+  }
+
+  /** The subschema a reference names, or undefined when it does not resolve locally. */
+  #resolve(path: string, keyword: string, ref: string): NodeRef | undefined {
+    if (this.#inventory === undefined) {
+      // One walk per schema, only when it has references at all.
+      this.#inventory = collectRefInventory(this.#root, this.#dialect);
+      this.#refSites = new Map(this.#inventory.refs.map((s) => [s.path, s]));
+    }
+    const site = this.#refSites!.get(appendPointer(path, keyword));
+    if (site) {
+      const r = resolveRefSite(this.#root, this.#inventory, site);
+      return r.status === 'resolved' ? { node: getAt(this.#root, pointerTokens(r.path)), path: r.path } : undefined;
+    }
+    const parsed = parseRef(ref);
+    if (parsed.kind !== 'pointer') return undefined;
+    const node = getAt(this.#root, parsed.tokens);
+    return node === undefined ? undefined : { node, path: pointerOf(parsed.tokens) };
+  }
+
+  // ---- base values -------------------------------------------------------------------------------
+
+  /** One value the merged schema most likely accepts (its first `const`/`enum` member, default, or a built one). */
+  #baseOf(seeds: readonly NodeRef[], depth: number): unknown {
+    const key = keyOf(seeds) + '@' + depth;
+    if (this.#bases.has(key)) return this.#bases.get(key);
+    // Recursive schemas: the entry is set before descending, so a cycle reads a placeholder.
+    this.#bases.set(key, null);
+    const value = this.#baseOfView(this.#view(seeds), depth);
+    this.#bases.set(key, value);
+    return value;
+  }
+
+  #baseOfView(v: View, depth: number): unknown {
+    this.#work++;
+    if (v.consts.length > 0) return v.consts[0];
+    if (v.samples.length > 0) return v.samples[0];
+    const type = primaryType(v);
+    switch (type) {
+      case 'object':
+        return this.#minimalObject(v, depth);
+      case 'array': {
+        const min = Math.min(MAX_ARRAY, Math.max(0, ...v.minItems, v.contains.length > 0 ? 1 : 0));
+        const out: unknown[] = v.prefix.slice(0, MAX_ARRAY).map((p) => this.#childBase(p, depth));
+        if (out.length === 0 && v.contains.length > 0 && depth < this.#maxDepth) out.push(this.#childBase(v.contains, depth));
+        while (out.length < min) out.push(this.#childBase(v.items, depth));
+        return out;
+      }
+      case 'string':
+        return this.#stringBase(v);
+      case 'integer':
+      case 'number':
+        return numberBase(v, type === 'integer');
+      case 'boolean':
+        return true;
+      case 'null':
+        return null;
+      default:
+        return 'value';
+    }
+  }
+
+  #childBase(seeds: readonly NodeRef[], depth: number): unknown {
+    if (depth + 1 > this.#maxDepth) return null;
+    return seeds.length === 0 ? 'value' : this.#baseOf(seeds, depth + 1);
+  }
+
+  /** The object with only its required members (and enough optional ones for `minProperties`). */
+  #minimalObject(v: View, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const name of v.required) setOwn(out, name, this.#memberBase(v, name, depth));
+    const min = Math.max(0, ...v.minProperties);
+    if (Object.keys(out).length < min) {
+      for (const name of v.props.keys()) {
+        if (Object.keys(out).length >= min) break;
+        if (!hasOwn(out, name)) setOwn(out, name, this.#memberBase(v, name, depth));
+      }
+    }
+    return out;
+  }
+
+  /** The base value of member `name`: its property schema, else a matching pattern's, else `additionalProperties`. */
+  #memberBase(v: View, name: string, depth: number): unknown {
+    return this.#childBase(this.#memberSchemas(v, name), depth);
+  }
+
+  #memberSchemas(v: View, name: string): NodeRef[] {
+    const own = v.props.get(name);
+    if (own) return own;
+    const byPattern = v.patternProps.filter(([p]) => this.#regexp(p)?.test(name)).map(([, r]) => r);
+    if (byPattern.length > 0) return byPattern;
+    return v.additional;
+  }
+
+  #stringBase(v: View): string {
+    const formats = v.formats.map((f) => (hasOwn(FORMATS, f) ? FORMATS[f] : undefined)).filter((f) => f !== undefined);
+    const min = Math.max(0, ...v.minLength);
+    const max = Math.min(...v.maxLength, Infinity);
+    const pool = [...formats.flatMap((f) => f.valid), ...v.patterns.slice(0, 4).flatMap((p) => this.#patternSamples(p)), ...STRING_PROBES];
+    for (const probe of pool) {
+      const len = [...probe].length;
+      if (len >= min && len <= max && v.patterns.every((p) => this.#regexp(p)?.test(probe) ?? true) && formats.every((f) => f.check(probe))) return probe;
+    }
+    return 'a'.repeat(Math.min(MAX_STRING, Math.max(1, min)));
+  }
+
+  /** Strings that match `pattern` (built from it, or among the probes). */
+  #patternSamples(pattern: string): string[] {
+    const re = this.#regexp(pattern);
+    if (!re) return [];
+    const built = samplePattern(pattern).filter((s) => re.test(s));
+    const probe = STRING_PROBES.find((s) => re.test(s));
+    return probe === undefined ? built : [...built, probe];
+  }
+
+  #regexp(pattern: string): RegExp | null {
+    let r = this.#regexps.get(pattern);
+    if (r === undefined) {
+      try {
+        r = new RegExp(pattern, 'u');
+      } catch {
+        try {
+          r = new RegExp(pattern);
+        } catch {
+          r = null;
+        }
+      }
+      this.#regexps.set(pattern, r);
+    }
+    return r;
+  }
+
+  // ---- candidates --------------------------------------------------------------------------------
+
+  /**
+   * Candidate values for the merged schema at `depth`, base value first, then variants interleaved by
+   * category (so a cap keeps some of every kind): `enum`/`const` members and a non-member, defaults and
+   * examples, boundary and format values, wrong types, each property varied alone, other branches.
+   */
+  #candidatesOf(seeds: readonly NodeRef[], depth: number): unknown[] {
+    const key = keyOf(seeds) + '@' + depth;
+    const cached = this.#candidates.get(key);
+    if (cached) return cached;
+    this.#candidates.set(key, [this.#baseOf(seeds, depth)]);
+    const v = this.#view(seeds);
+    const categories: unknown[][] = [[this.#baseOf(seeds, depth)]];
+    if (this.#work < WORK_BUDGET) {
+      if (v.isFalse) categories.push([{}, 0, 'value']);
+      if (v.hasConsts) categories.push([...v.consts, { [EXTRA_KEY]: 'not a member' }, 'not a member', 987654]);
+      if (v.samples.length > 0) categories.push(v.samples);
+      const types = effectiveTypes(v);
+      for (const t of types) {
+        if (t === 'object') categories.push(...this.#objectVariants(v, depth));
+        else if (t === 'array') categories.push(...this.#arrayVariants(v, depth));
+        else if (t === 'string') categories.push(this.#stringVariants(v));
+        else if (t === 'number' || t === 'integer') categories.push(numberVariants(v, t === 'integer' || !types.includes('number')));
+        else if (t === 'boolean') categories.push([true, false]);
+        else if (t === 'null') categories.push([null]);
+      }
+      categories.push(wrongTypes(v.types));
+      // Other branches of each `anyOf`/`oneOf`/`if` group.
+      v.groups.slice(0, MAX_GROUPS).forEach((branches, g) => {
+        const list: unknown[] = [];
+        for (let b = 1; b < branches.length; b++) {
+          const other = this.#view(seeds, (i) => (i === g ? b : 0));
+          list.push(this.#baseOfView(other, depth));
+        }
+        if (list.length > 0) categories.push(list);
+        if (depth + 1 <= this.#maxDepth) for (const branch of branches.slice(0, MAX_BRANCHES)) categories.push(this.#candidatesOf(branch, depth + 1));
+      });
+      if (depth < this.#maxDepth) for (const n of v.nots) categories.push([this.#baseOf([n], depth + 1)]);
+    }
+    // At the root each category (a property, the bounds, a branch…) earns up to ROOT_SHARE instances;
+    // below it a ceiling halves with depth. The round-robin keeps every category represented.
+    let share = 0;
+    if (depth === 0) for (const c of categories) share += Math.min(c.length, ROOT_SHARE);
+    const cap = depth === 0 ? Math.max(this.#max, Math.min(this.#limit, share)) : Math.max(8, INNER_CEILING >> (depth - 1));
+    const out = interleave(categories, cap);
+    this.#work += out.length;
+    this.#candidates.set(key, out);
+    return out;
+  }
+
+  #objectVariants(v: View, depth: number): unknown[][] {
+    const minimal = this.#minimalObject(v, depth);
+    const lists: unknown[][] = [];
+    const shapes: unknown[] = [minimal, {}];
+    const names = [...v.props.keys()];
+    const full = copyOwn(minimal);
+    for (const name of names.slice(0, MAX_VARIED_PROPS * 4)) if (!hasOwn(full, name)) setOwn(full, name, this.#memberBase(v, name, depth));
+    shapes.push(full);
+    // Missing each required member.
+    const missing = v.required.slice(0, MAX_VARIED_PROPS).map((r) => without(minimal, r));
+    // An extra member (rejected where additionalProperties/unevaluatedProperties is false).
+    const extra: unknown[] = [];
+    let extraKey = EXTRA_KEY;
+    while (v.props.has(extraKey)) extraKey += '_';
+    extra.push(withMember(minimal, extraKey, v.additional.length > 0 ? this.#childBase(v.additional, depth) : 'value'));
+    if (v.additional.length > 0) extra.push(withMember(minimal, extraKey, wrongTypes(undefined)[0]));
+    for (const [pattern, ref] of v.patternProps.slice(0, 4)) {
+      const re = this.#regexp(pattern);
+      const name = re ? this.#patternSamples(pattern).find((p) => p !== '' && !v.props.has(p)) : undefined;
+      if (name !== undefined) extra.push(withMember(minimal, name, this.#childBase([ref], depth)), withMember(minimal, name, { [EXTRA_KEY]: [] }));
+    }
+    for (const [trigger, deps] of v.dependentRequired.slice(0, 8)) {
+      let o = withMember(minimal, trigger, this.#memberBase(v, trigger, depth));
+      for (const d of deps) o = without(o, d);
+      extra.push(o);
+    }
+    const maxProps = Math.min(...v.maxProperties, Infinity);
+    if (Number.isFinite(maxProps) && maxProps < MAX_VARIED_PROPS) {
+      let o = full;
+      for (let i = 0; Object.keys(o).length <= maxProps; i++) o = withMember(o, `${extraKey}${i}`, 'value');
+      extra.push(o);
+    }
+    lists.push(shapes, missing, extra);
+    if (depth < this.#maxDepth && v.additional.length > 0 && !v.closed) {
+      lists.push(this.#candidatesOf(v.additional, depth + 1).map((c) => withMember(minimal, extraKey, c)));
+    }
+    // Each property varied alone, on top of the minimal object.
+    if (depth < this.#maxDepth) {
+      const ordered = [...v.required.filter((r) => v.props.has(r)), ...names.filter((n) => !v.required.includes(n))].slice(0, MAX_VARIED_PROPS);
+      const size = Object.keys(minimal).length + 1;
+      for (const name of ordered) {
+        if (this.#work >= WORK_BUDGET) break;
+        // A required member's first candidate is its base value: that is the minimal object again.
+        const all = this.#candidatesOf(this.#memberSchemas(v, name), depth + 1);
+        const values = v.required.includes(name) ? all.slice(1) : all;
+        // Each variant copies the minimal object: a huge `required` list costs in proportion.
+        const take = Math.max(1, Math.min(values.length, Math.floor((WORK_BUDGET - this.#work) / size)));
+        this.#work += take * size;
+        lists.push(values.slice(0, take).map((c) => withMember(minimal, name, c)));
+      }
+    }
+    return lists;
+  }
+
+  #arrayVariants(v: View, depth: number): unknown[][] {
+    const base = this.#baseOfView(v, depth) as unknown[];
+    if (!Array.isArray(base)) return [];
+    const item = v.items.length > 0 ? this.#childBase(v.items, depth) : 'value';
+    const shapes: unknown[] = [[], base, [...base, item], [item, item]];
+    for (const n of [...v.minItems, ...v.maxItems]) {
+      for (const len of [n - 1, n, n + 1]) if (len >= 0 && len <= MAX_ARRAY) shapes.push(Array.from({ length: len }, (_, i) => (i < base.length ? base[i] : item)));
+    }
+    const lists: unknown[][] = [shapes];
+    if (depth < this.#maxDepth) {
+      if (v.items.length > 0) lists.push(this.#candidatesOf(v.items, depth + 1).map((c) => [...base, c]));
+      if (v.extraItems.length > 0) lists.push(this.#candidatesOf(v.extraItems, depth + 1).map((c) => [...base, c]));
+      v.prefix.slice(0, 16).forEach((refs, i) => {
+        lists.push(this.#candidatesOf(refs, depth + 1).map((c) => replaceAt(base, i, c)));
+      });
+      if (v.contains.length > 0) lists.push(this.#candidatesOf(v.contains, depth + 1).slice(0, 8).map((c) => [c]));
+    }
+    return lists;
+  }
+
+  #stringVariants(v: View): unknown[] {
+    const out: unknown[] = [];
+    // Under a pattern, strings of a bounding length are built by stretching a matching sample.
+    const seed = v.patterns.length > 0 ? this.#patternSamples(v.patterns[0]!).find((x) => x.length > 0) : undefined;
+    const ofLength = (len: number, fill: string) => (seed === undefined ? fill.repeat(len) : stretch(seed, len));
+    const longest = seed === undefined ? MAX_STRING : MAX_PATTERN_STRING;
+    const length = (n: number, fill: string) => {
+      if (n >= 0 && n <= longest) out.push(ofLength(n, fill));
+    };
+    const formats = v.formats.map((f) => (hasOwn(FORMATS, f) ? FORMATS[f] : undefined)).filter((f) => f !== undefined);
+    const patterns = v.patterns.slice(0, 4).filter((p) => this.#regexp(p) !== null);
+    // Just outside each bound first (they are what tells a dropped constraint), then on the bounds.
+    for (const n of v.minLength) length(n - 1, 'b');
+    for (const n of v.maxLength) length(n + 1, 'c');
+    for (const f of formats) out.push(f.invalid[0]!);
+    for (const p of patterns) {
+      const re = this.#regexp(p)!;
+      const no = STRING_PROBES.find((x) => !re.test(x));
+      if (no !== undefined) out.push(no);
+    }
+    for (const n of v.minLength) length(n, 'b');
+    for (const n of v.maxLength) length(n, 'c');
+    for (const f of formats) out.push(...f.valid, ...f.invalid.slice(1));
+    for (const p of patterns) out.push(...this.#patternSamples(p));
+    out.push('', 'a', 'A longer sample string', 'é🙂', '123', 'null');
+    return out;
+  }
+
+  // ---- random combinations -----------------------------------------------------------------------
+
+  /** A random value built from the candidates: objects get a random subset of members, each a random candidate. */
+  #random(seeds: readonly NodeRef[], depth: number): unknown {
+    const v = this.#view(seeds, () => this.#int(MAX_BRANCHES));
+    const types = effectiveTypes(v);
+    const roll = this.#next();
+    if (depth >= this.#maxDepth || roll < 0.15) return this.#pick(this.#candidatesOf(seeds, Math.min(depth, this.#maxDepth)));
+    if (types.includes('object') && (types.length === 1 || roll < 0.7)) {
+      const out: Record<string, unknown> = {};
+      for (const name of v.required) if (this.#next() < 0.9) setOwn(out, name, this.#random(this.#memberSchemas(v, name), depth + 1));
+      for (const name of [...v.props.keys()].slice(0, MAX_VARIED_PROPS)) if (!hasOwn(out, name) && this.#next() < 0.4) setOwn(out, name, this.#random(v.props.get(name)!, depth + 1));
+      if (this.#next() < 0.1) setOwn(out, EXTRA_KEY, this.#arbitrary(1));
+      return out;
+    }
+    if (types.includes('array') && (types.length === 1 || roll < 0.7)) {
+      const len = this.#int(4);
+      const out: unknown[] = [];
+      for (let i = 0; i < len; i++) out.push(this.#random(v.prefix[i] ?? (v.items.length > 0 ? v.items : v.extraItems), depth + 1));
+      return out;
+    }
+    return this.#pick(this.#candidatesOf(seeds, depth));
+  }
+
+  /** Arbitrary JSON of bounded depth, from the seeded stream. */
+  #arbitrary(depth: number): unknown {
+    const k = this.#int(depth > 0 ? 8 : 5);
+    switch (k) {
+      case 0:
+        return null;
+      case 1:
+        return this.#next() < 0.5;
+      case 2:
+        return this.#int(2001) - 1000;
+      case 3:
+        return Math.round((this.#next() * 200 - 100) * 1000) / 1000;
+      case 4:
+        return `s${this.#int(100000)}`;
+      case 5:
+      case 6: {
+        const len = this.#int(4);
+        return Array.from({ length: len }, () => this.#arbitrary(depth - 1));
+      }
+      default: {
+        const out: Record<string, unknown> = {};
+        const len = this.#int(4);
+        for (let i = 0; i < len; i++) setOwn(out, `k${this.#int(10)}`, this.#arbitrary(depth - 1));
+        return out;
+      }
+    }
+  }
+}
+
+function keyOf(seeds: readonly NodeRef[]): string {
+  return seeds.map((s) => s.path).join('\u0000');
+}
+
+function pointerTokens(path: string): string[] {
+  return path === '' ? [] : path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function pointerOf(tokens: readonly string[]): string {
+  let out = '';
+  for (const t of tokens) out = appendPointer(out, t);
+  return out;
+}
+
+function pushNumber(list: number[], x: unknown): void {
+  if (typeof x === 'number' && Number.isFinite(x)) list.push(x);
+}
+
+function numbersOf(x: unknown): number[] {
+  return typeof x === 'number' && Number.isFinite(x) ? [x] : [];
+}
+
+/** `type` lists intersected (an `integer` meets a `number`). */
+function intersectTypes(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const t of a) {
+    if (b.includes(t)) out.push(t);
+    else if (t === 'integer' && b.includes('number')) out.push('integer');
+    else if (t === 'number' && b.includes('integer')) out.push('integer');
+  }
+  return out;
+}
+
+/** The types to build values of: the declared ones, else those the keywords present suggest, else none. */
+function effectiveTypes(v: View): string[] {
+  if (v.types !== undefined) return v.types.filter((t) => (ALL_TYPES as readonly string[]).includes(t));
+  const out: string[] = [];
+  if (v.props.size > 0 || v.required.length > 0 || v.closed || v.additional.length > 0 || v.patternProps.length > 0 || v.minProperties.length > 0 || v.maxProperties.length > 0) out.push('object');
+  if (v.items.length > 0 || v.prefix.length > 0 || v.contains.length > 0 || v.minItems.length > 0 || v.maxItems.length > 0) out.push('array');
+  if (v.minLength.length > 0 || v.maxLength.length > 0 || v.patterns.length > 0 || v.formats.length > 0) out.push('string');
+  if (v.minimum.length + v.maximum.length + v.exclusiveMinimum.length + v.exclusiveMaximum.length + v.multipleOf.length > 0) out.push('number');
+  return out;
+}
+
+function primaryType(v: View): string | undefined {
+  const types = effectiveTypes(v);
+  if (v.types !== undefined && v.types.length === 0) return undefined;
+  for (const t of ['object', 'array', 'string', 'integer', 'number', 'boolean', 'null']) if (types.includes(t)) return t;
+  return undefined;
+}
+
+/** One sample of every JSON type the `type` list does not allow (all of them when there is no list). */
+function wrongTypes(types: readonly string[] | undefined): unknown[] {
+  const out: unknown[] = [];
+  for (const t of ALL_TYPES) {
+    if (types === undefined || !(types.includes(t) || (t === 'integer' && types.includes('number')))) out.push(WRONG_TYPE_SAMPLE[t]);
+  }
+  return out;
+}
+
+/** A number inside the bounds (and a multiple of `multipleOf`) when one is easy to find, else the lower bound. */
+function numberBase(v: View, integer: boolean): number {
+  const lo = Math.max(...v.minimum, ...v.exclusiveMinimum.map((x) => x + (integer ? 1 : 0.5)), -Infinity);
+  const hi = Math.min(...v.maximum, ...v.exclusiveMaximum.map((x) => x - (integer ? 1 : 0.5)), Infinity);
+  const step = v.multipleOf[0];
+  const candidates = [1, 0, lo, Math.ceil(lo), hi, Math.floor(hi)];
+  if (step !== undefined) candidates.unshift(step, Number.isFinite(lo) ? Math.ceil(lo / step) * step : step);
+  for (const c of candidates) {
+    if (!Number.isFinite(c) || c < lo || c > hi) continue;
+    if (integer && !Number.isInteger(c)) continue;
+    if (step !== undefined && !isMultiple(c, step)) continue;
+    return c;
+  }
+  return Number.isFinite(lo) ? lo : Number.isFinite(hi) ? hi : 1;
+}
+
+function isMultiple(x: number, step: number): boolean {
+  const q = x / step;
+  return Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+/** Values around every bound: on it, just inside and just outside; a fraction for integers; multiples. */
+function numberVariants(v: View, integer: boolean): unknown[] {
+  const out: number[] = [];
+  const d = integer ? 1 : 0.5;
+  // Just outside each bound first (they are what tells a dropped constraint), then on and inside.
+  for (const b of v.minimum) out.push(b - 1);
+  for (const b of v.maximum) out.push(b + 1);
+  out.push(...v.exclusiveMinimum, ...v.exclusiveMaximum);
+  for (const m of v.multipleOf) out.push(m * 1.5);
+  if (integer) out.push(2.5);
+  out.push(...v.minimum, ...v.maximum);
+  for (const b of v.exclusiveMinimum) out.push(b + d);
+  for (const b of v.exclusiveMaximum) out.push(b - d);
+  for (const m of v.multipleOf) out.push(m, m * 2);
+  out.push(0, 1, -1, 1.5, 100, -100, 1e6);
+  for (const b of [...v.minimum, ...v.maximum, ...v.exclusiveMinimum, ...v.exclusiveMaximum]) out.push(b - d, b + d, b - 0.001, b + 0.001);
+  for (const m of v.multipleOf) out.push(m * 3, m / 2);
+  return [...new Set(out.filter((x) => Number.isFinite(x)).map((x) => (Object.is(x, -0) ? 0 : x)))];
+}
+
+/** Round-robin over the categories until `cap` values are taken. */
+function interleave(categories: readonly (readonly unknown[])[], cap: number): unknown[] {
+  const out: unknown[] = [];
+  // Cheap deduplication: equal primitives and the same object; equal objects built apart may repeat
+  // here (the root deduplicates by JSON text).
+  const seen = new Set<unknown>();
+  let longest = 0;
+  for (const c of categories) longest = Math.max(longest, c.length);
+  for (let i = 0; i < longest && out.length < cap; i++) {
+    for (const c of categories) {
+      if (i >= c.length) continue;
+      const v = c[i];
+      const key = typeof v === 'string' ? 's' + v : typeof v === 'object' && v !== null ? v : typeof v + String(v);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(v);
+      if (out.length >= cap) break;
+    }
+  }
+  return out;
+}
+
+/** `sample` made `len` characters long by repeating its last character (or cut). */
+function stretch(sample: string, len: number): string {
+  const chars = [...sample];
+  if (chars.length >= len) return chars.slice(0, len).join('');
+  return sample + chars[chars.length - 1]!.repeat(len - chars.length);
+}
+
+function copyOwn(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) setOwn(out, k, o[k]);
+  return out;
+}
+
+function withMember(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const out = copyOwn(o);
+  if (hasOwn(out, key)) delete out[key];
+  setOwn(out, key, value);
+  return out;
+}
+
+function without(o: Record<string, unknown>, key: string): Record<string, unknown> {
+  const out = copyOwn(o);
+  delete out[key];
+  return out;
+}
+
+function replaceAt(a: readonly unknown[], i: number, value: unknown): unknown[] {
+  const out = a.slice();
+  while (out.length < i) out.push(null);
+  out[i] = value;
+  return out;
+}
