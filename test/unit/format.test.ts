@@ -4,7 +4,8 @@ import { defineTransform, formatReport, transformTools } from '../../src/index.j
 const grow = defineTransform({
   name: 'strip-nothing-grow',
   description: 'Adds a field, so the list grows',
-  safety: 'lossless',
+  // Adds a tool field: not lossless, so the gate holds it only to compiling.
+  safety: 'lossy',
   defaultOptions: {},
   messages: { added: 'Added' },
   apply: (_doc, ctx) => ctx.add('/x-grown', 'xxxxxxxxxxxxxxxxxxxx', 'added'),

@@ -86,7 +86,8 @@ describe('errors and isolation', () => {
   const explode = defineTransform<{ victim: string }, undefined>({
     name: 'strip-explosive',
     description: 'Throws on one tool, edits the others',
-    safety: 'lossless',
+    // Adds a tool field: not lossless, so the gate holds it only to compiling.
+  safety: 'lossy',
     defaultOptions: { victim: 'one' },
     messages: { touched: 'Touched `{name}`' },
     apply(doc, ctx, options) {
