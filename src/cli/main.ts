@@ -139,8 +139,9 @@ ${STEP_HELP}
   --report <file>           also write the report: .md → markdown, .json → JSON, else text
   --instructions <file>     write the text a transform proposes for the server’s \`instructions\`
                             (empty when none does)
-  --verify <mode>           verdicts | structural | off: the equivalence gate’s mode, passed to the
-                            pipeline as \`verify\`
+  --verify <mode>           the equivalence gate: structural (default: every rewritten schema still
+                            compiles, every $ref resolves), verdicts (also the same ajv verdict on
+                            generated instances; slower), or off
 
 ${INPUT_HELP}
 
@@ -350,8 +351,12 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const reportPath = flagString(args, 'report');
   const verify = flagString(args, 'verify');
   const tokenizer = reportPath ? (await import('../tokens.js')).o200k : undefined;
-  // `verify` is the equivalence gate's option; passed through for the pipeline to use.
-  const options = { transforms: stepsFrom(args), ...(tokenizer ? { tokenizer } : {}), ...(verify ? { verify } : {}) } as TransformToolsOptions;
+  // The equivalence gate: `off` is `verify: false`; without the flag the pipeline's default (structural).
+  const options: TransformToolsOptions = {
+    transforms: stepsFrom(args),
+    ...(tokenizer ? { tokenizer } : {}),
+    ...(verify ? { verify: verify === 'off' ? false : (verify as 'verdicts' | 'structural') } : {}),
+  };
   const result = transformTools(value, options);
   await writeOutput(flagString(args, 'out'), JSON.stringify(result.output, null, 2) + '\n', ctx);
   if (reportPath) {

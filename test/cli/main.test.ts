@@ -246,6 +246,18 @@ describe('optimize', () => {
     expect(readFileSync(md, 'utf8')).toContain('**toolslim**');
   });
 
+  it('--verify: verdicts records the gate in the report, off skips it', async () => {
+    const report = join(dir, 'verify.json');
+    expect((await runMain(['optimize', demo, '--verify', 'verdicts', '--report', report])).code).toBe(0);
+    const checked = JSON.parse(readFileSync(report, 'utf8')).stats.verify;
+    expect(checked.level).toBe('verdicts');
+    expect(checked.failed).toBe(0);
+    expect(checked.instances).toBeGreaterThan(50);
+    expect((await runMain(['optimize', demo, '--verify', 'off', '--report', report])).code).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).stats.verify?.level ?? false).toBe(false);
+    expect((await runMain(['optimize', demo, '--verify', 'sometimes'])).code).toBe(2);
+  });
+
   it('runs --transform steps with JSON options', async () => {
     const r = await runMain(['optimize', demo, '--transform', 'prune-unreachable-defs={"keep":["User"]}']);
     expect(Object.keys(JSON.parse(r.stdout).tools[0].inputSchema.$defs)).toEqual(['Id', 'User']);
