@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { formatReport, type ReportFormat } from '../core/format.js';
 import { locateTools } from '../core/input.js';
+import { stringifyJson } from '../core/json.js';
 import { transformTools, type TransformStepInput, type TransformToolsOptions } from '../core/pipeline.js';
 import type { Severity } from '../core/report.js';
 import { isAtLeast, lintTools, type Finding, type LintOptions } from '../lint/index.js';
@@ -298,7 +299,7 @@ async function runCapture(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!target) throw new CliError('capture needs a live server: -- <command> [args…] or --url <url>', { usage: true });
   if (args.positional.length > 0) throw new CliError(`unexpected argument ${JSON.stringify(args.positional[0])} (the server command goes after --)`, { usage: true });
   const capture = await readLive(target, args, ctx);
-  const text = JSON.stringify(capture, null, 2) + '\n';
+  const text = outputJson(capture);
   const out = flagString(args, 'out');
   await writeOutput(out, text, ctx);
   const n = countTools(capture);
@@ -318,7 +319,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     name: t.name,
     bytes: t.before.bytes,
     o200k: t.before.tokens ?? 0,
-    cl100k: cl100k.count(JSON.stringify(before[t.index]) ?? ''),
+    cl100k: cl100k.count(stringifyJson(before[t.index])),
     bytesAfter: t.after.bytes,
     o200kAfter: t.after.tokens ?? 0,
   }));
@@ -330,10 +331,10 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     total: {
       bytes: stats.before.bytes,
       o200k: stats.before.tokens ?? 0,
-      cl100k: cl100k.count(JSON.stringify(before)),
+      cl100k: cl100k.count(stringifyJson(before)),
       bytesAfter: stats.after.bytes,
       o200kAfter: stats.after.tokens ?? 0,
-      cl100kAfter: cl100k.count(JSON.stringify(result.tools)),
+      cl100kAfter: cl100k.count(stringifyJson(result.tools)),
     },
     tools: rows,
     transforms: stats.transforms,
@@ -358,7 +359,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
     ...(verify ? { verify: verify === 'off' ? false : (verify as 'verdicts' | 'structural') } : {}),
   };
   const result = transformTools(value, options);
-  await writeOutput(flagString(args, 'out'), JSON.stringify(result.output, null, 2) + '\n', ctx);
+  await writeOutput(flagString(args, 'out'), outputJson(result.output), ctx);
   if (reportPath) {
     const fmt: ReportFormat = reportPath.endsWith('.json') ? 'json' : reportPath.endsWith('.md') ? 'markdown' : 'text';
     await writeFileOrFail(reportPath, formatReport(result.report, fmt));
@@ -483,6 +484,20 @@ async function writeFileOrFail(path: string, text: string): Promise<void> {
     await writeFile(path, text);
   } catch (e) {
     throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * JSON for a file or stdout: indented, or compact when the value is too deep to indent (a tool nested
+ * 100,000 levels passes through unchanged and must still be written; its indentation alone would not
+ * fit in a string).
+ */
+function outputJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) + '\n';
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return stringifyJson(value) + '\n';
   }
 }
 
