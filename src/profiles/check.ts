@@ -2,7 +2,7 @@
  * What a client would reject of a `tools/list`, found before a user meets it as an error at run time.
  * Reads a {@link ClientProfile} (data) and reports findings; changes nothing.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { loadAjv } from '../verify/ajv-loader.js';
 import { locateTools, type ToolsInput } from '../core/input.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
 import { toolName } from '../core/run.js';
@@ -221,6 +221,8 @@ let metaValidator: (((data: unknown) => boolean) & { errors?: { instancePath: st
  */
 export function metaSchemaErrors(schema: unknown): { readonly path: string; readonly message: string }[] {
   if (!metaValidator) {
+    // ajv is loaded on first use (as the gate does), so importing toolslim does not load it.
+    const { Ajv2020 } = loadAjv();
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
     metaValidator = ajv.getSchema('https://json-schema.org/draft/2020-12/schema') as typeof metaValidator;
     if (!metaValidator) return [];
