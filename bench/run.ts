@@ -11,7 +11,7 @@
  * `<!-- bench:start -->…<!-- bench:end -->` block of README.md.
  *
  * Flags: `--quick` (smaller series, fewer runs; writes nothing), `--no-write`.
- * Env: `BENCH_BUDGET_S` (default 150, CPU seconds): sizes of the scaling series that would not fit are skipped.
+ * Env: `BENCH_BUDGET_S` (default 300, CPU seconds): sizes of the scaling series that would not fit are skipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -43,7 +43,7 @@ const BENCH = join(ROOT, 'bench');
 const CORPUS = join(BENCH, 'corpus');
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const WRITE = !QUICK && !process.argv.includes('--no-write');
-const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 150) * 1000;
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_S ?? 300) * 1000;
 const RESERVE_MS = 30_000;
 const TOOL_COUNTS = QUICK ? [10, 100, 1_000, 10_000] : [10, 100, 1_000, 10_000, 100_000];
 const SCHEMA_MB = QUICK ? [1, 2] : [1, 2, 5, 10];
@@ -300,7 +300,7 @@ function scaleVariants(gate: boolean): ScaleVariant[] {
   const suffix = gate ? ', verify: false' : '';
   return [
     { key: 'floor', label: 'floor', run: (_input, text) => JSON.stringify(JSON.parse(text)) },
-    ...(prune ? [{ key: 'prune', label: 'prune-unreachable-defs, measure: false', run: (input: unknown) => transformTools(input, { transforms: [prune], measure: false }) }] : []),
+    ...(prune ? [{ key: 'prune', label: `prune-unreachable-defs, measure: false${suffix}`, run: (input: unknown) => transformTools(input, { ...off, transforms: [prune], measure: false }) }] : []),
     { key: 'default', label: `default pipeline, measure: false${suffix}`, run: (input) => transformTools(input, { ...off, measure: false }) },
     { key: 'default:measure', label: `default pipeline, measure: true${suffix}`, run: (input) => transformTools(input, { ...off }) },
   ];
