@@ -1,4 +1,5 @@
 import { EditContext, setOwn, type MessageData } from '../core/context.js';
+import { jsonEqual } from '../core/json.js';
 import { defineTransform } from '../core/define-transform.js';
 import type { Severity } from '../core/report.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
@@ -696,27 +697,6 @@ function writeStamp(node: Record<string, unknown>, cur: string, job: Job, isRoot
   }
 }
 
-/** Deep equality of two JSON values (key order ignored), without recursion. */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x, y] = stack.pop()!;
-    if (x === y) continue;
-    if (Array.isArray(x)) {
-      if (!Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
-    } else if (isObject(x)) {
-      if (!isObject(y)) return false;
-      const kx = Object.keys(x);
-      if (kx.length !== Object.keys(y).length) return false;
-      for (const k of kx) {
-        if (!hasOwn(y, k)) return false;
-        stack.push([x[k], y[k]]);
-      }
-    } else return false;
-  }
-  return true;
-}
 
 function safeDecode(s: string): string {
   try {
