@@ -47,6 +47,12 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
       const value = node[key];
       const info = table.get(key);
       const shape = info ? info.shape : 'opaque';
+      // Most keys of a schema are data (`type`, `description`, …): their pointer is built only when
+      // someone asks for it.
+      if (shape === 'opaque') {
+        if (onOpaque) onOpaque(key, value, appendPointer(path, key), node);
+        continue;
+      }
       const p = appendPointer(path, key);
       switch (shape) {
         case 'schema':
@@ -74,8 +80,6 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
             }
           } else if (onOpaque) onOpaque(key, value, p, node);
           break;
-        default:
-          if (onOpaque) onOpaque(key, value, p, node);
       }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
