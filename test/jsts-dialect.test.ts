@@ -3,27 +3,20 @@
  * in the target dialect, must give the verdict the original gave in its own dialect, on every instance
  * where ajv agrees with the suite. The expectations are ajv's verdicts on the untouched originals.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { loadJstsCases, loadJstsRemotes, type JstsCase } from './helpers/jsts.js';
 import { applyToSchema, hoistNestedDefs, reconcileDialect, type Diagnostic, type JsonSchema } from '../src/index.js';
 import { deepFreeze } from './helpers/freeze.js';
 
 const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: unknown) => void;
-const DATA = join(import.meta.dirname, 'data', 'jsts');
-const REMOTE_BASE = 'http://localhost:1234/';
 
-interface Case {
-  readonly dialect: 'draft7' | 'draft2020-12';
-  readonly file: string;
-  readonly description: string;
+interface Case extends JstsCase {
   readonly schema: JsonSchema;
-  readonly tests: readonly { description: string; data: unknown; valid: boolean }[];
-  readonly ajvAgrees: readonly boolean[];
-  readonly needsRemotes: boolean;
 }
 
 interface Exception {
@@ -33,26 +26,11 @@ interface Exception {
   readonly reason: string;
 }
 
-const cases: Case[] = readFileSync(join(DATA, 'cases.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => deepFreeze(JSON.parse(l) as Case));
+const cases: Case[] = loadJstsCases().map((c) => deepFreeze(c as Case));
 const exceptions: Exception[] = JSON.parse(readFileSync(join(import.meta.dirname, 'data', 'jsts-dialect-exceptions.json'), 'utf8'));
 
 /** Every remote document of the suite, by the URI the suite serves it at. */
-const remotes: { uri: string; schema: JsonSchema }[] = (() => {
-  const out: { uri: string; schema: JsonSchema }[] = [];
-  const root = join(DATA, 'remotes');
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
-      if (statSync(p).isDirectory()) visit(p);
-      else if (name.endsWith('.json')) out.push({ uri: REMOTE_BASE + relative(root, p).split('\\').join('/'), schema: deepFreeze(JSON.parse(readFileSync(p, 'utf8'))) });
-    }
-  };
-  visit(root);
-  return out;
-})();
+const remotes: { uri: string; schema: JsonSchema }[] = loadJstsRemotes().map((r) => ({ uri: r.uri, schema: deepFreeze(r.schema as JsonSchema) }));
 
 /** The draft-07 meta-schema, as ajv ships it: a remote a converted schema may still reference. */
 const DRAFT7_META = deepFreeze(JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', 'ajv', 'dist', 'refs', 'json-schema-draft-07.json'), 'utf8')) as JsonSchema);

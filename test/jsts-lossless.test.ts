@@ -4,29 +4,16 @@
  * expectation is ajv's verdict on the untouched original schema (not the suite's `valid`, where ajv
  * disagrees with the suite).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadJstsCases, loadJstsRemotes, type JstsCase } from './helpers/jsts.js';
 import { dedupeRepeatedSubtrees, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../src/index.js';
 import { ajvDialectOf, makeAjv, type AjvDialect } from './helpers/ajv.js';
 
-interface SuiteCase {
-  readonly dialect: 'draft7' | 'draft2020-12';
-  readonly file: string;
-  readonly description: string;
-  readonly schema: unknown;
-  readonly tests: readonly { description: string; data: unknown; valid: boolean }[];
-  readonly needsRemotes: boolean;
-  readonly ajvAgrees?: readonly boolean[];
-}
+type SuiteCase = JstsCase;
 
-const DATA = join(import.meta.dirname, 'data', 'jsts');
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
-const cases: SuiteCase[] = readFileSync(join(DATA, 'cases.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as SuiteCase);
-const remotes = listFiles(join(DATA, 'remotes')).map((file) => ({ uri: 'http://localhost:1234/' + relative(join(DATA, 'remotes'), file).split('\\').join('/'), schema: JSON.parse(readFileSync(file, 'utf8')) as object }));
+const cases: SuiteCase[] = loadJstsCases();
+const remotes = loadJstsRemotes() as { uri: string; schema: object }[];
 
 /**
  * Cases whose schema is a `$ref` to the draft-07 meta-schema, another document: after reconcile-dialect
@@ -149,15 +136,6 @@ function verdictsOf(schema: unknown, dialect: AjvDialect, formats: boolean, need
   }
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...listFiles(p));
-    else if (name.endsWith('.json')) out.push(p);
-  }
-  return out;
-}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -7,48 +7,22 @@
  * root (so every case exercises an actual removal). The added definition is `false`, so wrongly keeping a
  * reference to it would flip verdicts; it must be gone unless the library said it could not decide.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { pruneUnreachableDefs, type Report } from '../src/index.js';
 import { deepFreeze, jsonClone } from './helpers/freeze.js';
+import { loadJstsCases, loadJstsRemotes, type JstsCase } from './helpers/jsts.js';
 
 const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: unknown) => void;
 
-const DATA = join(import.meta.dirname, 'data', 'jsts');
 
-interface Case {
-  readonly dialect: 'draft7' | 'draft2020-12';
-  readonly file: string;
-  readonly description: string;
-  readonly schema: unknown;
-  readonly tests: readonly { description: string; data: unknown; valid: boolean }[];
-  readonly ajvAgrees: readonly boolean[];
-  readonly needsRemotes: boolean;
-}
+type Case = JstsCase;
 
-const cases: Case[] = readFileSync(join(DATA, 'cases.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as Case);
+const cases: Case[] = loadJstsCases();
 
-const remotes: [string, unknown][] = (() => {
-  const out: [string, unknown][] = [];
-  const dir = join(DATA, 'remotes');
-  const stack = [dir];
-  while (stack.length > 0) {
-    const d = stack.pop()!;
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) stack.push(p);
-      else if (f.endsWith('.json')) out.push([`http://localhost:1234/${relative(dir, p).split('\\').join('/')}`, JSON.parse(readFileSync(p, 'utf8'))]);
-    }
-  }
-  return out;
-})();
+const remotes: [string, unknown][] = loadJstsRemotes().map((r) => [r.uri, r.schema]);
 
 /** ajv's verdict on one instance; `throws` when validation itself blows up (unbounded recursion). */
 type Verdict = boolean | 'throws';
