@@ -167,20 +167,6 @@ describe('analyzeSurface', () => {
   });
 
   it('property: every pair score equals a naive Set-based Jaccard, on dense (bitset) and sparse (merge) lists', () => {
-    const oracle = (text: string) => {
-      const set = new Set<string>();
-      for (const w of splitWords(text)) {
-        const cps = [...w];
-        for (let k = 0; k + 1 < cps.length; k++) set.add(cps[k]! + '\u0000' + cps[k + 1]!);
-      }
-      return set;
-    };
-    const score = (a: Set<string>, b: Set<string>) => {
-      if (a.size === 0 && b.size === 0) return 0;
-      let inter = 0;
-      for (const x of a) if (b.has(x)) inter++;
-      return inter / (a.size + b.size - inter);
-    };
     // Dense: long texts over a small alphabet share bigrams (bitset path). Sparse: many short names over a
     // wide alphabet barely share any (the sorted-merge path).
     const dense = fc.array(fc.record({ name: fc.stringMatching(/^[a-c_]{0,6}$/), description: fc.stringMatching(/^[a-eA-E .]{0,80}$/) }), { minLength: 2, maxLength: 12 });
@@ -193,7 +179,7 @@ describe('analyzeSurface', () => {
         const r = analyzeSurface(tools, { worst: (n * (n - 1)) / 2, collisionThreshold: 0 });
         const sets = tools.map((t) => oracle(`${t.name} ${t.description}`));
         expect(r.collisions.pairs.length).toBe((n * (n - 1)) / 2);
-        const wrong = r.collisions.pairs.filter((p) => Math.abs(p.score - score(sets[p.aIndex]!, sets[p.bIndex]!)) > 1e-12);
+        const wrong = r.collisions.pairs.filter((p) => Math.abs(p.score - oracleJaccard(sets[p.aIndex]!, sets[p.bIndex]!)) > 1e-12);
         expect(wrong).toEqual([]);
         expect(r.collisions.worst).toEqual(r.collisions.pairs);
       }),
@@ -202,20 +188,6 @@ describe('analyzeSurface', () => {
   });
 
   it('agrees with a naive Set-based oracle on every corpus server and stays cheap', () => {
-    const oracle = (text: string) => {
-      const set = new Set<string>();
-      for (const w of splitWords(text)) {
-        const cps = [...w];
-        for (let k = 0; k + 1 < cps.length; k++) set.add(cps[k]! + '\u0000' + cps[k + 1]!);
-      }
-      return set;
-    };
-    const oracleJaccard = (a: Set<string>, b: Set<string>) => {
-      if (a.size === 0 && b.size === 0) return 0;
-      let inter = 0;
-      for (const x of a) if (b.has(x)) inter++;
-      return inter / (a.size + b.size - inter);
-    };
     for (const { file, data } of loadCorpus()) {
       const list = data.toolsList.tools;
       const t0 = performance.now();
@@ -236,3 +208,20 @@ describe('analyzeSurface', () => {
     }
   });
 });
+
+/** The oracle: a plain Set of character bigrams per word, and their Jaccard index (naive, no bitsets). */
+function oracle(text: string): Set<string> {
+  const set = new Set<string>();
+  for (const w of splitWords(text)) {
+    const cps = [...w];
+    for (let k = 0; k + 1 < cps.length; k++) set.add(cps[k]! + '\u0000' + cps[k + 1]!);
+  }
+  return set;
+}
+
+function oracleJaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
