@@ -2,7 +2,7 @@ import type { McpTool } from '../mcp/types.js';
 import { SCHEMA_SLOTS } from '../mcp/types.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { appendPointer, isObject } from '../schema/pointer.js';
-import { findUnresolvedRefs } from '../schema/refs.js';
+import { findUnresolvedRefs, refInventoryOf, withRefInventoryMemo } from '../schema/refs.js';
 import { EditContext } from './context.js';
 import type { AnyTransform, TransformExtras } from './define-transform.js';
 import { ToolslimError } from './errors.js';
@@ -51,6 +51,10 @@ const DEFAULT_MAX_DEPTH = 1000;
 
 /** Runs resolved steps over an input. Used by `transformTools` and by every transform called alone. */
 export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOptions = {}): TransformResult {
+  return withRefInventoryMemo(() => runStepsMemo(input, steps, run));
+}
+
+function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions): TransformResult {
   const started = now();
   const located = locateTools(input);
   const onError = run.onError ?? 'report';
@@ -281,9 +285,11 @@ function checkPostConditions(before: McpTool, after: unknown): string | undefine
     const a = (after as Record<string, unknown>)[slot];
     const b = (before as Record<string, unknown>)[slot];
     if (a === b || !isObject(a)) continue;
-    const brokenAfter = findUnresolvedRefs(a, getDeclaredDialect(a).dialect);
+    const da = getDeclaredDialect(a).dialect;
+    const brokenAfter = findUnresolvedRefs(a, da, refInventoryOf(a, da));
     if (brokenAfter.length === 0) continue;
-    const brokenBefore = isObject(b) ? findUnresolvedRefs(b, getDeclaredDialect(b).dialect).length : 0;
+    const db = isObject(b) ? getDeclaredDialect(b).dialect : undefined;
+    const brokenBefore = isObject(b) ? findUnresolvedRefs(b, db!, refInventoryOf(b, db!)).length : 0;
     if (brokenAfter.length > brokenBefore) {
       const first = brokenAfter[0]!;
       return `left \`$ref\` \`${first.site.ref}\` at \`/${slot}${first.site.path}\` unresolvable (${first.reason})`;

@@ -49,6 +49,39 @@ export function idKeyword(dialect: Dialect): string {
   return dialect === 'draft-04' || dialect === 'openapi-3.0' ? 'id' : '$id';
 }
 
+/** Inventories already taken during one pipeline run, by schema object and dialect. */
+let runMemo: WeakMap<object, Map<Dialect, RefInventory>> | undefined;
+
+/**
+ * Runs `fn` with a memo for {@link refInventoryOf}: within it, asking twice for the same schema object's
+ * inventory walks it once. Only for code that never mutates a schema object after asking (the pipeline:
+ * a step's input is never written to, and a step's output is final when the step ends).
+ */
+export function withRefInventoryMemo<T>(fn: () => T): T {
+  const saved = runMemo;
+  runMemo = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    runMemo = saved;
+  }
+}
+
+/**
+ * {@link collectRefInventory}, remembered for the rest of the current {@link withRefInventoryMemo} scope
+ * (and computed afresh outside one). The pipeline's steps each need the inventory of the tool they are
+ * given, and most steps change nothing: the next step, and the post-condition check, then ask again for
+ * the same object. Never pass an object that will be edited in place afterwards.
+ */
+export function refInventoryOf(schema: unknown, dialect: Dialect): RefInventory {
+  if (runMemo === undefined || typeof schema !== 'object' || schema === null) return collectRefInventory(schema, dialect);
+  let byDialect = runMemo.get(schema);
+  if (byDialect === undefined) runMemo.set(schema, (byDialect = new Map()));
+  let inventory = byDialect.get(dialect);
+  if (inventory === undefined) byDialect.set(dialect, (inventory = collectRefInventory(schema, dialect)));
+  return inventory;
+}
+
 /**
  * Collects references, anchors and embedded resources in one walk over every subschema position any
  * dialect knows, plus `$ref`-shaped objects inside data (conservatively, so nothing they might name is

@@ -4,7 +4,7 @@ import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, UNION_KEYWORDS, definitionsKeyword, type Dialect, type KeywordInfo } from '../schema/keywords.js';
 import { appendPointer, formatRefPointer, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
-import { collectRefInventory, resolveRefSite, type RefInventory } from '../schema/refs.js';
+import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory } from '../schema/refs.js';
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
 import { walkSchema } from '../schema/walk.js';
 
@@ -81,7 +81,8 @@ type Frame = [node: unknown, orig: string, cur: string, namespace: string];
 
 /** Moves every nested definitions container's entries into the root container. */
 function hoistContainers(schema: Record<string, unknown>, base: string, ctx: EditContext, dialect: Dialect, rootKey: string): void {
-  const inventory = collectRefInventory(schema, dialect);
+  // `schema` is the tool's document as the step received it, never edited in place.
+  const inventory = refInventoryOf(schema, dialect);
   const targets = resolvedTargets(schema, inventory);
   const resources = inventory.resources.map((r) => r.path);
   const dialects = subschemasDeclaringDialect(schema);

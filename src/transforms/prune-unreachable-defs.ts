@@ -4,7 +4,7 @@ import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS } from '../schema/keywords.js';
 import { appendPointer, hasOwn, isObject, parsePointerTokenwise, parseRef } from '../schema/pointer.js';
-import { collectRefInventory, definitionOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
+import { definitionOf, refInventoryOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 
 /** Options of {@link pruneUnreachableDefs}. */
 export interface PruneUnreachableDefsOptions {
@@ -68,7 +68,7 @@ export function findReachedDefinitions(
   schema: Record<string, unknown>,
   keep: ReadonlySet<string> = new Set(),
 ): { readonly keys: ReadonlySet<string> } | { readonly undecidable: { readonly site: RefSite; readonly reason: string } } {
-  const inventory = collectRefInventory(schema, getDeclaredDialect(schema).dialect);
+  const inventory = refInventoryOf(schema, getDeclaredDialect(schema).dialect);
   const byDef = new Map<string, RefSite[]>();
   const outside: RefSite[] = [];
   for (const site of inventory.refs) {

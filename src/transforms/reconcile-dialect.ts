@@ -6,7 +6,7 @@ import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
 import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
-import { collectRefInventory, idKeyword, resolveRefSite } from '../schema/refs.js';
+import { idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
 import { walkSchema } from '../schema/walk.js';
 
@@ -118,6 +118,8 @@ interface Job {
   /** The source document, and what the `$ref` of each of its schema objects resolves to. */
   readonly schema: Record<string, unknown>;
   readonly refTargetOf: ReadonlyMap<string, string>;
+  /** The keywords the per-key checks can act on, for this source and target. */
+  readonly pair: PairTables;
 }
 
 /** What a node's rewrite did to its keys, so its children are visited where they now are. */
@@ -147,7 +149,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
   // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
   const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
-  const inventory = collectRefInventory(schema, source);
+  const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
   const refTargetOf = new Map<string, string>();
   for (const site of inventory.refs) {
@@ -157,7 +159,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
   }
   const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf, pair: pairTables(source, options.target) };
   walkAndConvert(schema, job);
   const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
@@ -190,6 +192,26 @@ class StagedEdits {
   /** The working copy's value at `path` (remembered until the next edit: a walk asks for one node many times). */
   get(path: string): unknown {
     if (path === this.#lastPath && this.#lastCount === this.#calls.length) return this.#lastValue;
+    return this.#fetch(path);
+  }
+
+  /**
+   * Tells the cache that the working copy holds `value` at `path` right now. The walk knows this for the
+   * node it is about to convert: edits so far went to other paths (copy-on-write shares the node itself),
+   * so the first look at a node costs no pointer walk.
+   */
+  seed(path: string, value: unknown): void {
+    this.#lastPath = path;
+    this.#lastCount = this.#calls.length;
+    this.#lastValue = value;
+  }
+
+  /** How many edits were staged so far. */
+  get edits(): number {
+    return this.#calls.length;
+  }
+
+  #fetch(path: string): unknown {
     this.#lastPath = path;
     this.#lastCount = this.#calls.length;
     this.#lastValue = this.#scratch.get(path);
@@ -255,6 +277,7 @@ function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
     const [node, orig, cur] = stack.pop()!;
     if (orig !== cur) job.map.set(orig, cur);
     if (!isObject(node)) continue;
+    const editsBefore = job.ctx.edits;
     if (orig !== '' && hasOwn(node, '$schema')) {
       const inner = dialectFromUri(node.$schema);
       if (inner !== job.source) {
@@ -263,6 +286,8 @@ function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
       }
       writeStamp(node, cur, job, false);
     }
+    // Preorder: nothing has edited this node or below it yet, so the working copy holds this very object.
+    if (job.ctx.edits === editsBefore) job.ctx.seed(job.base + cur, node);
     const moves: KeyMoves = { keys: new Map(), entries: new Map() };
     convertNode(node, orig, cur, job, moves);
     const children: [unknown, string, string][] = [];
@@ -422,8 +447,9 @@ function isVerdictKeyword(keyword: string): boolean {
 /** Keywords of a newer dialect than the source's: its readers ignore them, the target's would apply them. */
 function dropForeignKeywords(orig: string, cur: string, job: Job, moves: KeyMoves): void {
   const node = current(job, cur);
+  const candidates = job.pair.foreign;
   for (const key of Object.keys(node)) {
-    if (key === 'nullable' || key === '$ref') continue;
+    if (key === 'nullable' || key === '$ref' || !candidates.has(key)) continue;
     const value = node[key];
     if (keywordFit(job.source, key, value) !== 'unknown' || keywordFit(job.target, key, value) !== 'fits' || !affectsVerdicts(job.target, key)) continue;
     const older = DIALECTS.filter((d) => keywordFit(d, key, value) === 'fits' && NEWNESS[d] <= NEWNESS[job.source]);
@@ -659,14 +685,52 @@ function convertExample(orig: string, cur: string, job: Job, moves: KeyMoves): v
 function reportUnconvertible(orig: string, cur: string, job: Job): void {
   if (job.source === job.target) return;
   const now = current(job, cur);
+  const candidates = job.pair.unconvertible;
   for (const key of Object.keys(now)) {
-    if (key === '$schema') continue;
+    if (key === '$schema' || !candidates.has(key)) continue;
     const value = now[key];
     if (keywordFit(job.source, key, value) !== 'fits' || !mattersIn(job.source, key) || expressibleIn(job.target, job.source, key, value)) continue;
     const reason = key === '$anchor' ? ' here (the schema already has an `$id`)' : '';
     job.unconvertible++;
     job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason });
   }
+}
+
+/** Per (source, target): the only keywords the per-key checks below can act on. */
+interface PairTables {
+  /** Keywords of the target that the source does not know and that change verdicts in the target. */
+  readonly foreign: ReadonlySet<string>;
+  /** Keywords of the source that matter there and that the target may not express the same way. */
+  readonly unconvertible: ReadonlySet<string>;
+}
+
+const PAIR_TABLES = new Map<string, PairTables>();
+
+/**
+ * Narrows {@link dropForeignKeywords} and {@link reportUnconvertible} to the keywords that can pass their
+ * checks, so that the ordinary keywords of a node cost one set lookup each. A keyword is left out only when
+ * the full check could not pass for any value: not in the target's table or not a verdict keyword there
+ * (foreign); not in the source's table, or the same shape, value type and standing in both (unconvertible).
+ */
+function pairTables(source: Dialect, target: Dialect): PairTables {
+  const key = `${source}>${target}`;
+  let tables = PAIR_TABLES.get(key);
+  if (tables) return tables;
+  const src = KEYWORD_TABLES[source];
+  const tgt = KEYWORD_TABLES[target];
+  const foreign = new Set<string>();
+  for (const name of tgt.keys()) if (!src.has(name) && affectsVerdicts(target, name)) foreign.add(name);
+  const unconvertible = new Set<string>();
+  for (const [name, s] of src) {
+    if (!mattersIn(source, name)) continue;
+    const t = tgt.get(name);
+    const sameShape = t !== undefined && t.shape === s.shape && t.valueType === s.valueType;
+    const standing = t !== undefined && (!t.deprecated || t.role === 'definitions' || s.deprecated === true);
+    if (!sameShape || !standing) unconvertible.add(name);
+  }
+  tables = { foreign, unconvertible };
+  PAIR_TABLES.set(key, tables);
+  return tables;
 }
 
 /**

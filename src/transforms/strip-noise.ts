@@ -299,12 +299,17 @@ function removeExampleBlocks(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Whitespace
 
+/** Anything {@link collapseWhitespace} could change: a line break, a tab, two spaces, or an outer space. */
+const UNTIDY = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $/;
+
 /**
  * Trims the text and every line's end, collapses runs of spaces and tabs inside a line (indentation is
  * kept: it nests markdown lists) and runs of blank lines into one. Single newlines stay. Inside code
  * (fenced blocks, `inline spans`) only line ends are trimmed.
  */
 function collapseWhitespace(text: string): string {
+  // Most descriptions are one tidy line: nothing to do.
+  if (!UNTIDY.test(text)) return text;
   const lines = text.split('\n');
   const out: string[] = [];
   let fence: string | undefined;
@@ -332,6 +337,7 @@ function collapseWhitespace(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Descriptions that restate the name
 
+const WORD = /[\p{L}\p{N}]+/gu;
 const FILLER = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', 'given', 'specified']);
 
 /**
@@ -340,6 +346,10 @@ const FILLER = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', '
  * the words run together spell the name.
  */
 export function restatesName(name: string, description: string): boolean {
+  // A description with more than three words says more: tell without splitting all of it.
+  WORD.lastIndex = 0;
+  for (let n = 0; n < 4; n++) if (WORD.exec(description) === null) break;
+  if (WORD.lastIndex !== 0) return false;
   const words = description.match(/[\p{L}\p{N}]+/gu);
   if (!words || words.length > 3) return false;
   // Anything beside words, spaces and closing punctuation (`ID (UUID)`, `≥ 0`) says more than the name.
