@@ -87,6 +87,45 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
 }
 
 /**
+ * True when `test` holds for some subschema object of `root` (the root included, with `isRoot` true): the
+ * same positions {@link walkSchema} visits, without building a pointer for any of them, and stopping at
+ * the first hit. For the cheap "is there anything to do here at all?" look before a transform's real walk.
+ */
+export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
+  const stack: unknown[] = [root];
+  let isRoot = true;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isObject(node)) {
+      isRoot = false;
+      continue;
+    }
+    if (test(node, isRoot)) return true;
+    isRoot = false;
+    for (const key of Object.keys(node)) {
+      const info = table.get(key);
+      if (!info || info.shape === 'opaque') continue;
+      const value = node[key];
+      switch (info.shape) {
+        case 'schema':
+          stack.push(value);
+          break;
+        case 'schemaArray':
+        case 'schemaOrArray':
+          if (Array.isArray(value)) for (let i = 0; i < value.length; i++) stack.push(value[i]);
+          else if (info.shape === 'schemaOrArray') stack.push(value);
+          break;
+        case 'schemaMap':
+        case 'schemaOrStrings':
+          if (isObject(value)) for (const k of Object.keys(value)) if (!Array.isArray(value[k])) stack.push(value[k]);
+          break;
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * Visits every value inside a JSON value (objects and arrays included), iteratively, in preorder.
  * Used to scan data (`default`, `enum`, unknown keywords) for `$ref`-shaped values.
  */

@@ -6,7 +6,7 @@ import { DEFINITIONS_KEYWORDS, DIALECTS, UNION_KEYWORDS, definitionsKeyword, typ
 import { appendPointer, formatRefPointer, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
 import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory } from '../schema/refs.js';
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
-import { walkSchema } from '../schema/walk.js';
+import { someSubschema, walkSchema } from '../schema/walk.js';
 
 /** Options of {@link hoistNestedDefs}. */
 export interface HoistNestedDefsOptions {
@@ -76,11 +76,20 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
   },
 });
 
+/** A definitions container below the root: what {@link hoistContainers} moves. */
+function hasNestedContainer(node: Record<string, unknown>, isRoot: boolean): boolean {
+  if (isRoot) return false;
+  for (const keyword of DEFINITIONS_KEYWORDS) if (hasOwn(node, keyword) && isObject(node[keyword])) return true;
+  return false;
+}
+
 /** A subschema being visited: where it was, where it is now, and the namespace its definitions get. */
 type Frame = [node: unknown, orig: string, cur: string, namespace: string];
 
 /** Moves every nested definitions container's entries into the root container. */
 function hoistContainers(schema: Record<string, unknown>, base: string, ctx: EditContext, dialect: Dialect, rootKey: string): void {
+  // Most schemas nest no definitions at all: one pointer-free look, and nothing else to do.
+  if (!someSubschema(schema, hasNestedContainer)) return;
   // `schema` is the tool's document as the step received it, never edited in place.
   const inventory = refInventoryOf(schema, dialect);
   const targets = resolvedTargets(schema, inventory);

@@ -6,6 +6,7 @@ import { getSchemaDocuments, type SchemaDocument } from '../schema/documents.js'
 import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
 import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
+import { refInventoryOf } from '../schema/refs.js';
 import { walkJson, walkSchema } from '../schema/walk.js';
 
 /** Options of {@link normalizeSchema}. */
@@ -66,7 +67,8 @@ interface Edit {
 
 function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect): void {
   const { schema, table, base } = d;
-  const targets = collectRefTargets(schema, d.dialect);
+  // Which locations a `$ref` points into: asked only once there is something to remove.
+  let targets: ReturnType<typeof collectRefTargets> | undefined;
   const edits: Edit[] = [];
   let usesUnevaluatedProperties = false;
   const knows = (keyword: string) => table.has(keyword);
@@ -78,18 +80,20 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
       if (hasOwn(node, 'unevaluatedProperties')) usesUnevaluatedProperties = true;
       for (const key of Object.keys(node)) {
         const value = node[key];
-        const at = appendPointer(path, key);
-        let edit: Edit | undefined;
-        if (key === '$comment' && knows(key) && typeof value === 'string') edit = { path: at, code: 'removed-comment' };
-        else if (key === 'title' && knows(key) && typeof value === 'string') edit = { path: at, code: 'removed-title' };
-        else if (key === 'additionalProperties' && value === true) edit = { path: at, code: 'removed-additional-properties', evaluates: true };
-        else if (key === 'required' && Array.isArray(value) && value.length === 0) edit = { path: at, code: 'removed-empty-required' };
+        let edit: Omit<Edit, 'path'> | undefined;
+        if (key === '$comment' && knows(key) && typeof value === 'string') edit = { code: 'removed-comment' };
+        else if (key === 'title' && knows(key) && typeof value === 'string') edit = { code: 'removed-title' };
+        else if (key === 'additionalProperties' && value === true) edit = { code: 'removed-additional-properties', evaluates: true };
+        else if (key === 'required' && Array.isArray(value) && value.length === 0) edit = { code: 'removed-empty-required' };
         // The root `properties` stays: some clients reject an object schema without it.
-        else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) edit = { path: at, code: 'removed-empty-properties', evaluates: true };
-        else if (DEFINITIONS_KEYWORDS.includes(key) && isObject(value) && Object.keys(value).length === 0) edit = { path: at, code: 'removed-empty-defs', data: { container: key } };
-        else if (key === '$schema' && path === '' && d.source === 'declared' && dialectFromUri(value) === assume) edit = { path: at, code: 'removed-schema-uri', data: { dialect: assume } };
-        else if (key === 'type' && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { path: at, code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
-        if (edit && !holdsRefTarget(targets, at)) edits.push(edit);
+        else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) edit = { code: 'removed-empty-properties', evaluates: true };
+        else if (DEFINITIONS_KEYWORDS.includes(key) && isObject(value) && Object.keys(value).length === 0) edit = { code: 'removed-empty-defs', data: { container: key } };
+        else if (key === '$schema' && path === '' && d.source === 'declared' && dialectFromUri(value) === assume) edit = { code: 'removed-schema-uri', data: { dialect: assume } };
+        else if (key === 'type' && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
+        if (edit === undefined) continue;
+        const at = appendPointer(path, key);
+        targets ??= collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+        if (!holdsRefTarget(targets, at)) edits.push({ ...edit, path: at });
       }
     },
     onOpaque(_keyword, value) {

@@ -8,7 +8,7 @@ import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KE
 import { appendPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
 import { idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
-import { walkSchema } from '../schema/walk.js';
+import { someSubschema } from '../schema/walk.js';
 
 /** The dialects reconcile-dialect writes. */
 export type ReconcileTarget = '2020-12' | 'draft-07';
@@ -259,15 +259,7 @@ class StagedEdits {
 
 /** True when the schema uses a keyword only OpenAPI 3.0 schema objects have that changes verdicts (`nullable`). */
 function usesOpenApiKeywords(schema: unknown): boolean {
-  let found = false;
-  walkSchema(schema, '', {
-    onSchema(node) {
-      if (found) return false;
-      if (isObject(node) && hasOwn(node, 'nullable') && typeof node.nullable === 'boolean') found = true;
-      return undefined;
-    },
-  });
-  return found;
+  return someSubschema(schema, (node) => hasOwn(node, 'nullable') && typeof node.nullable === 'boolean');
 }
 
 /** Walks the source top-down, rewriting each schema object at the place its ancestors' rewrites left it. */
@@ -292,12 +284,15 @@ function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
     convertNode(node, orig, cur, job, moves);
     const children: [unknown, string, string][] = [];
     for (const key of Object.keys(node)) {
-      const origKey = appendPointer(orig, key);
       const moved = moves.keys.get(key);
+      const info = UNION_KEYWORDS.get(key);
+      const opaque = !info || info.shape === 'opaque';
+      // Data that stayed where it was: no pointer to build, nothing to map.
+      if (opaque && moved === undefined && orig === cur) continue;
+      const origKey = appendPointer(orig, key);
       const curKey = moved === undefined ? appendPointer(cur, key) : moved;
       if (curKey !== origKey) job.map.set(origKey, curKey);
-      const info = UNION_KEYWORDS.get(key);
-      if (!info || info.shape === 'opaque') continue;
+      if (!info || opaque) continue;
       const value = node[key];
       const entryMoves = moves.entries.get(key);
       if (curKey === null && entryMoves === undefined) continue;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import traverse from 'json-schema-traverse';
 import { describe, expect, it } from 'vitest';
 import { collectRefInventory, KEYWORD_TABLES, UNION_KEYWORDS } from '../../src/index.js';
-import { walkJson, walkSchema } from '../../src/schema/walk.js';
+import { someSubschema, walkJson, walkSchema } from '../../src/schema/walk.js';
 
 type Visit = [path: string, keyword: string | undefined];
 
@@ -167,5 +167,44 @@ describe('the draft-07 keyword table against json-schema-traverse', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('someSubschema', () => {
+  // Oracle: json-schema-traverse (a separate walker) lists the subschema objects of a draft-07 schema;
+  // someSubschema must find a marked one exactly when one of those carries the mark.
+  const keywordsUsed = ['not', 'items', 'additionalItems', 'additionalProperties', 'allOf', 'anyOf', 'properties', 'patternProperties', 'definitions', 'dependencies', 'enum', 'default', 'x-unknown', 'mark'];
+  const schemaArb = fc.letrec((tie) => ({
+    schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant({ type: 'string' }), fc.dictionary(fc.constantFrom(...keywordsUsed), tie('value'), { maxKeys: 4 })),
+    value: fc.oneof(tie('schema'), fc.array(tie('schema'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b/c', 'mark'), fc.oneof(tie('schema'), fc.constant(['a'])), { maxKeys: 2 }), fc.boolean()),
+  })).schema;
+  const draft07 = KEYWORD_TABLES['draft-07'];
+
+  it('finds a marked subschema exactly where json-schema-traverse sees one, the root told apart', () => {
+    fc.assert(
+      fc.property(schemaArb, (schema) => {
+        let anyBelow = false;
+        let atRoot = false;
+        traverse(schema as traverse.SchemaObject, {
+          cb: (s, ptr) => {
+            if (!Object.prototype.hasOwnProperty.call(s, 'mark')) return;
+            if (ptr === '') atRoot = true;
+            else anyBelow = true;
+          },
+        });
+        const has = (n: Record<string, unknown>) => Object.prototype.hasOwnProperty.call(n, 'mark');
+        expect(someSubschema(schema, has, draft07)).toBe(anyBelow || atRoot);
+        expect(someSubschema(schema, (n, isRoot) => !isRoot && has(n), draft07)).toBe(anyBelow);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops at the first hit and never looks into data', () => {
+    let calls = 0;
+    const schema = { properties: { a: { mark: 1 }, b: { type: 'string' } }, default: { mark: 1 }, enum: [{ mark: 1 }] };
+    expect(someSubschema(schema, (n) => (calls++, 'mark' in n))).toBe(true);
+    expect(someSubschema({ default: { mark: 1 }, enum: [{ mark: 1 }], 'x-y': { mark: 1 } }, (n) => 'mark' in n)).toBe(false);
+    expect(calls).toBeLessThanOrEqual(3);
   });
 });
