@@ -30,7 +30,7 @@ export interface NormalizeSchemaOptions {
 export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined>({
   name: 'normalize-schema',
   description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema',
-  safety: 'annotation',
+  safety: 'lossless',
   defaultOptions: { assume: '2020-12', slots: SCHEMA_SLOTS },
   messages: {
     'removed-comment': 'Removed a `$comment`',
