@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { summarizeRun } from '../bench/lib/aggregate.js';
+import { addCompositions, composition, COMPOSITION_PARTS } from '../bench/lib/composition.js';
 import {
   countBy,
   floorRatio,
@@ -27,7 +28,8 @@ import {
   textTable,
 } from '../bench/lib/stats.js';
 import { DRAFT_2020_12, largeSchemaTool, orderPool, syntheticToolList, type PoolEntry } from '../bench/lib/synthetic.js';
-import type { ServerResult } from '../bench/lib/types.js';
+import { sizeTargets } from '../bench/lib/render.js';
+import type { ScalingPoint, ServerResult } from '../bench/lib/types.js';
 import { pruneUnreachableDefs } from '../src/index.js';
 import { deepFreeze } from './helpers/freeze.js';
 
@@ -243,5 +245,53 @@ describe('synthetic inputs', () => {
     // The library removes exactly those.
     const removed = pruneUnreachableDefs([tool]).report.changes.filter((c) => c.op === 'remove').map((c) => c.path.split('/').pop());
     expect(removed.sort()).toEqual(unreachable.sort());
+  });
+});
+
+describe('composition', () => {
+  it('splits the bytes into parts that add up to the compact JSON, counted by hand', () => {
+    const tools = [
+      {
+        name: 'get', // "get" = 5 bytes
+        description: 'Gets é', // "Gets é" = 9 bytes (é is 2)
+        inputSchema: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The ID', enum: ['a', 'b'] }, // "id" 4; "The ID" 8; ["a","b"] 9
+            description: { type: 'integer', default: 3 }, // a property named description: "description" 13; 3 = 1
+          },
+          default: { description: 'data, not prose' }, // data: the whole value counts as data
+        },
+        annotations: { title: 'x' },
+      },
+    ];
+    const c = composition(tools);
+    expect(c['tool descriptions']).toBe(9);
+    expect(c['schema descriptions']).toBe(8);
+    expect(c.names).toBe(5 + 4 + 13);
+    expect(c['data values']).toBe(9 + 1 + Buffer.byteLength('{"description":"data, not prose"}'));
+    const total = Buffer.byteLength(JSON.stringify(tools));
+    expect(COMPOSITION_PARTS.reduce((a, p) => a + c[p], 0)).toBe(total);
+    expect(c['everything else']).toBe(total - 9 - 8 - 22 - (10 + 33));
+    expect(addCompositions([c, c]).names).toBe(44);
+  });
+});
+
+describe('size targets', () => {
+  const row = (key: string, medianMs: number, ratio: number) => ({ key, label: key === 'default' ? 'default pipeline' : key, medianMs, samples: 1, ratio, usPerTool: 0, mbPerS: 0 });
+  const point = (tools: number, bytes: number, skipped?: string): ScalingPoint =>
+    skipped
+      ? { size: `${tools / 1000}k tools`, tools, bytes: 0, inputHeapBytes: 0, resultHeapBytes: 0, rows: [], skipped }
+      : { size: `${tools / 1000}k tools`, tools, bytes, inputHeapBytes: bytes * 1.3, resultHeapBytes: bytes * 0.5, rows: [row('floor', 100, 1), row('default', 800, 8)] };
+
+  it('names the first point reaching 50 MB and 100,000 tools, and says why one is missing', () => {
+    const lines = sizeTargets([point(10_000, 16.6e6), point(30_000, 49.9e6), point(60_000, 99e6), point(100_000, 0, 'over the time budget')]);
+    // 49.9 MB is not 50 MB: the 60k point is the first that reaches it.
+    expect(lines[0]).toMatch(/^✅ a tools\/list of 50 MB or more: 60k tools, 99\.0\d* MB/);
+    expect(lines[0]).toContain('8.0');
+    expect(lines[1]).toBe('❌ 100,000 tools: not measured (100k tools skipped: over the time budget)');
+    const all = sizeTargets([point(100_000, 166e6)]);
+    expect(all.every((l) => l.startsWith('✅'))).toBe(true);
+    expect(sizeTargets([])).toEqual(['❌ a tools/list of 50 MB or more: not measured in this run', '❌ 100,000 tools: not measured in this run']);
   });
 });

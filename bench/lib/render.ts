@@ -1,4 +1,5 @@
 /** Renders bench results: the terminal summary, bench/results.md, the README block, a history line. */
+import { COMPOSITION_PARTS, type Composition } from './composition.js';
 import { formatArrow, formatInt, formatMB, formatMs, formatPercent, formatRatio, markdownTable, perSecond, megabytesPerSecond, percentSaved, textTable, type Align } from './stats.js';
 import type { BenchResults, RunInfo, RunSummary, ScalingPoint, ServerResult } from './types.js';
 
@@ -49,6 +50,23 @@ export function reductionTable(r: BenchResults): Table {
     rows.push([runName(info), info.kind === 'transform' ? (info.safety ?? '') : info.steps.join(' → '), String(s.servers), formatPercent(s.spreadTokens.median), formatPercent(s.spreadTokens.min), formatPercent(s.spreadTokens.max), formatPercent(s.spreadBytes.median), formatPercent(s.spreadBytes.min), formatPercent(s.spreadBytes.max), formatPercent(s.pctTokens)]);
   }
   return { header, rows, align: ['l', 'l'] };
+}
+
+/** The corpus's bytes by part, before and after the default pipeline. */
+export function compositionTable(c: NonNullable<BenchResults['composition']>): Table {
+  const total = (x: Composition) => COMPOSITION_PARTS.reduce((a, p) => a + x[p], 0);
+  const tb = total(c.before);
+  const ta = total(c.after);
+  const header = ['part', 'bytes before', 'share', 'bytes after (default pipeline)', 'share', 'saved'];
+  const rows = [...COMPOSITION_PARTS.map((p) => [p, c.before[p], c.after[p]] as const), ['**total**', tb, ta] as const].map(([p, b, a]) => [
+    p,
+    formatInt(b),
+    formatPercent((100 * b) / tb),
+    formatInt(a),
+    formatPercent((100 * a) / ta),
+    formatPercent(percentSaved(b, a)),
+  ]);
+  return { header, rows, align: ['l', 'r', 'r', 'r', 'r', 'r'] };
 }
 
 /** Our Notion 2.5.2 figures beside the upstream PR's. */
@@ -145,6 +163,24 @@ export function scalingTable(points: readonly ScalingPoint[], per: 'tool' | 'MB'
   return { header, rows };
 }
 
+/**
+ * The two sizes issue 8 names: a tools/list of at least 50 MB, and 100,000 tools. For each, the first
+ * point of the series that reaches it: the default pipeline's time (ratio to the floor) and the heap its
+ * result holds beside the input's; ❌ when no point reached it (skipped for the budget, or quick mode).
+ */
+export function sizeTargets(points: readonly ScalingPoint[]): string[] {
+  const line = (what: string, p: ScalingPoint | undefined) => {
+    const row = p?.rows.find((x) => x.key === 'default');
+    if (!p || !row) {
+      const skipped = points.find((x) => x.skipped && (what.startsWith('100') ? x.tools >= 100_000 : x.tools >= 30_000));
+      return `❌ ${what}: not measured${skipped ? ` (${skipped.size} skipped: ${skipped.skipped})` : ' in this run'}`;
+    }
+    return `✅ ${what}: ${p.size}, ${formatMB(p.bytes)}: ${row.label} ${formatMs(row.medianMs)} (${formatRatio(row.ratio)} floor); heap held by the input ${formatMB(p.inputHeapBytes)}, by the result on top of it ${formatMB(p.resultHeapBytes)}`;
+  };
+  const done = points.filter((p) => !p.skipped && p.rows.length > 0);
+  return [line('a tools/list of 50 MB or more', done.find((p) => p.bytes >= 50e6)), line('100,000 tools', done.find((p) => p.tools >= 100_000))];
+}
+
 /** Why sizes of a series were skipped, one line each. */
 export function skippedSizes(points: readonly ScalingPoint[]): string[] {
   return points.filter((p) => p.skipped).map((p) => `${p.size} skipped: ${p.skipped}.`);
@@ -210,6 +246,9 @@ export function renderMarkdown(r: BenchResults): string {
 
   out.push('## Reduction across servers, per pipeline', '', `Percent saved per server (tokens and bytes), median/min/max across servers, beside the anchor: ${r.anchors.publishedOptimizer.text}.`, '', m(reductionTable(r)), '');
 
+  if (r.composition) {
+    out.push('## Where the bytes are', '', 'UTF-8 bytes of the whole corpus, split into parts that add up to the total: tool descriptions, `description`s at schema positions, names (tools and properties), data values (`enum`, `const`, `default`, `examples`) and everything else (keywords, structure, other tool fields). After the default pipeline, what is left is mostly prose: the default pipeline removes only noise from it (URLs, example blocks, whitespace, restatements), so meaning-keeping rewrites have little else to take.', '', m(compositionTable(r.composition)), '');
+  }
   out.push('## Notion', '', `Anchor: ${r.anchors.notion.text}. Our capture of the same server (version 2.5.2) is ${formatInt(r.servers.find((s) => s.file === r.anchors.notion.file)?.before.bytes ?? NaN)} bytes before.`, '', m(notionTable(r)), '');
 
   out.push('## Each transform alone, per server', '', 'Bytes / tokens saved (negative: the transform grew the list).', '', m(perRunTable(r, 'transform')), '');
@@ -231,6 +270,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('## Scaling', '');
   out.push('Synthetic tool lists: corpus tools in a fixed pseudo-random order (FNV-1a of `file#index`), repeated and renamed `<name>_<k>`, serialized and parsed again so nothing is shared. Each cell: median time (ratio to the floor of the same text). Heap: what the parsed input holds, and what the default pipeline\'s result holds on top of it (copy-on-write shares unchanged subtrees), each after a full GC.', '');
   out.push(m(scalingTable(r.scaling.toolLists)), '', ...skippedSizes(r.scaling.toolLists).flatMap((l) => [l, '']), m(fitTable(r)), '');
+  out.push('Size targets (issue 8): each completes within the benchmark\'s time budget, with memory in proportion to the input.', '', ...sizeTargets(r.scaling.toolLists).map((l) => `- ${l}`), '');
   out.push('One tool with a huge input schema: self-contained corpus input schemas as `$defs` `d0, d1, …`; properties refer to the even ones and every fourth refers to the next, so a quarter of the definitions are unreachable.', '');
   out.push(m(scalingTable(r.scaling.schemas, 'MB')), '');
 

@@ -1,4 +1,5 @@
 /** The shape of bench/results.json (version 1). Rendered by render.ts; written by run.ts. */
+import type { Composition } from './composition.js';
 
 export interface Environment {
   readonly date: string;
@@ -183,6 +184,8 @@ export interface BenchResults {
     readonly tokenizerImported: boolean;
     readonly error?: string;
   };
+  /** Where the corpus's bytes are, before and after the default pipeline (parts add up to the whole). */
+  readonly composition?: { readonly before: Composition; readonly after: Composition };
   readonly warnings: readonly string[];
   readonly durationS: number;
 }
