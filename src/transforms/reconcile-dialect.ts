@@ -120,6 +120,12 @@ interface Job {
   readonly refTargetOf: ReadonlyMap<string, string>;
   /** The keywords the per-key checks can act on, for this source and target. */
   readonly pair: PairTables;
+  /**
+   * The working copy's node at `cur` as of `edits` staged edits. Seeded by the walk with the node it is
+   * about to convert (in preorder nothing has edited it or below it yet, and copy-on-write shares the
+   * node itself), so the first look at a node costs no pointer walk.
+   */
+  seen?: { readonly cur: string; readonly edits: number; readonly node: Record<string, unknown> };
 }
 
 /** What a node's rewrite did to its keys, so its children are visited where they now are. */
@@ -181,41 +187,19 @@ class StagedEdits {
   readonly #scratch: EditContext;
   readonly #calls: ((ctx: EditContext) => void)[] = [];
   readonly #findings: [code: string, replay: (ctx: EditContext) => void][] = [];
-  #lastPath: string | undefined;
-  #lastValue: unknown;
-  #lastCount = -1;
 
   constructor(scratch: EditContext) {
     this.#scratch = scratch;
   }
 
-  /** The working copy's value at `path` (remembered until the next edit: a walk asks for one node many times). */
+  /** The working copy's value at `path`. */
   get(path: string): unknown {
-    if (path === this.#lastPath && this.#lastCount === this.#calls.length) return this.#lastValue;
-    return this.#fetch(path);
-  }
-
-  /**
-   * Tells the cache that the working copy holds `value` at `path` right now. The walk knows this for the
-   * node it is about to convert: edits so far went to other paths (copy-on-write shares the node itself),
-   * so the first look at a node costs no pointer walk.
-   */
-  seed(path: string, value: unknown): void {
-    this.#lastPath = path;
-    this.#lastCount = this.#calls.length;
-    this.#lastValue = value;
+    return this.#scratch.get(path);
   }
 
   /** How many edits were staged so far. */
   get edits(): number {
     return this.#calls.length;
-  }
-
-  #fetch(path: string): unknown {
-    this.#lastPath = path;
-    this.#lastCount = this.#calls.length;
-    this.#lastValue = this.#scratch.get(path);
-    return this.#lastValue;
   }
 
   replace(path: string, value: unknown, code: string, data?: MessageData): void {
@@ -279,7 +263,7 @@ function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
       writeStamp(node, cur, job, false);
     }
     // Preorder: nothing has edited this node or below it yet, so the working copy holds this very object.
-    if (job.ctx.edits === editsBefore) job.ctx.seed(job.base + cur, node);
+    if (job.ctx.edits === editsBefore) job.seen = { cur, edits: editsBefore, node };
     const moves: KeyMoves = { keys: new Map(), entries: new Map() };
     convertNode(node, orig, cur, job, moves);
     const children: [unknown, string, string][] = [];
@@ -334,7 +318,12 @@ function convertNode(node: Record<string, unknown>, orig: string, cur: string, j
 
 /** The working copy of the schema object at `cur`. */
 function current(job: Job, cur: string): Record<string, unknown> {
-  return job.ctx.get(job.base + cur) as Record<string, unknown>;
+  // Asked several times per node with the same `cur` string: remembered until the next edit.
+  const seen = job.seen;
+  if (seen !== undefined && seen.cur === cur && seen.edits === job.ctx.edits) return seen.node;
+  const node = job.ctx.get(job.base + cur) as Record<string, unknown>;
+  job.seen = { cur, edits: job.ctx.edits, node };
+  return node;
 }
 
 function at(job: Job, cur: string, key: string): string {
