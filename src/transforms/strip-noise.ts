@@ -98,9 +98,10 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
           const name = isProperty ? unescapeToken(path.slice(path.lastIndexOf('/') + 1)) : '';
           // Both rules look only where the text mentions what they remove and the schema says it. `text` is
           // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
-          let facts: DescriptionFacts | undefined;
-          if (defaults && hasOwn(node, 'default') && DEFAULT_WORD.test(text) && removeDefaultStatements(text, node.default) !== text) {
-            facts = { hasDefault: true, default: node.default };
+          // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
+          // unless the default statements are all there is.
+          let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
+          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, node.default) !== text) {
             const next = cleanDescription(text, rules, facts).text;
             if (next === '') {
               ctx.report('info', 'kept-statement', at, { what: 'the restated default' });
