@@ -430,8 +430,10 @@ function collapseWhitespace(text: string): string {
  * `The default value is`, `Default:`, `default =`, or `Default` alone; then the value.
  */
 const DEFAULT_LEAD = /^(?:if[ \t]+(?:omitted|not[ \t]+(?:specified|provided|set|given)),?[ \t]+defaults?[ \t]+to|defaults?[ \t]+to|(?:the[ \t]+)?default(?:[ \t]+value)?[ \t]+is|default(?:[ \t]+value)?[ \t]*[:=]|default)[ \t]+/i;
-/** A bracket holding no other bracket, with the spaces around it. */
-const BRACKET = /([ \t]*)\(([^()\n]*)\)([ \t]*)/g;
+/** A bracket holding no other bracket. */
+const BRACKET = /\(([^()\n]*)\)/g;
+/** Where a closing clause about the default starts, after its comma: `, default is 10`, `, and the default is 10`. */
+const CLAUSE_START = /[ \t]+(?:and[ \t]+)?/y;
 /** A sentence of one line: up to a `.`, `!` or `?` before a space, or to the line end. */
 const SENTENCE = /\S.*?(?:[.!?](?=[ \t]|$)|$)/g;
 const QUOTE_PAIRS = new Map([['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’']]);
@@ -453,19 +455,43 @@ function removeDefaultStatements(text: string, value: unknown): string {
 
 function removeDefaultBrackets(line: string, value: unknown): string {
   if (line.indexOf('(') === -1) return line;
-  return line.replace(BRACKET, (m: string, before: string, content: string, after: string, offset: number) => {
-    if (!DEFAULT_WORD.test(content) || insideCode(line, offset)) return m;
-    const rest = line.slice(offset + m.length);
-    const opensLine = line.slice(0, offset).trim() === '';
+  const firstText = line.search(/\S/);
+  let out = '';
+  let last = 0;
+  let ticks = 0;
+  let counted = 0;
+  BRACKET.lastIndex = 0;
+  for (let m = BRACKET.exec(line); m !== null; m = BRACKET.exec(line)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    ticks += count(line, counted, start, '`');
+    counted = start;
+    if (ticks % 2 === 1 || !DEFAULT_WORD.test(m[1]!)) continue;
+    let after = end;
+    while (line[after] === ' ' || line[after] === '\t') after++;
+    const opensLine = start === firstText;
     // Only a bracket that closes a sentence, or opens the line: inside a sentence it may qualify a word
     // (`Used for create (defaults to 'Active') and required for update`).
-    if (!(rest === '' || (after === '' && /^[.!?](?:[ \t]|$)/.test(rest)) || (opensLine && after !== ''))) return m;
-    const kept = removeDefaultItems(content, value);
-    if (kept === content) return m;
-    if (kept !== '') return `${before}(${kept})${after}`;
-    // The bracket goes with the space before it; one that opens the line takes the space after it.
-    return opensLine ? before : after;
-  });
+    const closes = after === line.length || (after === end && /[.!?]/.test(line[end]!) && (end + 1 === line.length || line[end + 1] === ' ' || line[end + 1] === '\t'));
+    if (!closes && !(opensLine && after > end)) continue;
+    const kept = removeDefaultItems(m[1]!, value);
+    if (kept === m[1]) continue;
+    if (kept !== '') {
+      out += line.slice(last, start) + '(' + kept + ')';
+      last = end;
+    } else if (opensLine) {
+      // The bracket opens the line: the space after it goes.
+      out += line.slice(last, start);
+      last = after;
+    } else {
+      // The bracket goes with the space before it.
+      let before = start;
+      while (before > last && (line[before - 1] === ' ' || line[before - 1] === '\t')) before--;
+      out += line.slice(last, before);
+      last = end;
+    }
+  }
+  return last === 0 ? line : out + line.slice(last);
 }
 
 /** A bracket's content without the items that state the default (`''` when every item does). */
@@ -486,10 +512,12 @@ function removeDefaultClause(sentence: string, value: unknown): string {
   for (let i = sentence.length - 1; i > 0; i--) {
     const c = sentence[i];
     if (c !== ',' && c !== ';') continue;
-    const tail = sentence.slice(i + 1);
-    const clause = tail.replace(/^[ \t]+(?:and[ \t]+)?/i, '');
     // A clause follows a comma and a space (`1,000` is a number); the nearest one that is about the default decides.
-    if (clause === tail || !DEFAULT_LEAD.test(clause)) continue;
+    CLAUSE_START.lastIndex = i + 1;
+    const space = CLAUSE_START.exec(sentence);
+    if (space === null || !/^(?:if|defaults?|the|default)[ \t:=]/i.test(sentence.slice(CLAUSE_START.lastIndex, CLAUSE_START.lastIndex + 9))) continue;
+    const clause = sentence.slice(CLAUSE_START.lastIndex);
+    if (!DEFAULT_LEAD.test(clause)) continue;
     const head = sentence.slice(0, i).trimEnd();
     if (head === '' || !statesDefault(clause, value)) return sentence;
     return head + (sentence.endsWith('.') ? '.' : '');
@@ -523,7 +551,6 @@ function sameValue(stated: string, value: unknown): boolean {
 }
 
 const LEADING_MARKER = { optional: /^(?:\(optional\)|optional[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i, required: /^(?:\(required\)|required[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i };
-const TRAILING_MARKER = { optional: /[ \t]+\(optional\)(\.?)$/i, required: /[ \t]+\(required\)(\.?)$/i };
 const MARKER_SENTENCE = { optional: /^optional\.?$/i, required: /^required\.?$/i };
 /** `…, optional.` closing a sentence; the words before it must not be a list (`a, b, optional`). */
 const MARKER_CLAUSE = { optional: /^([^,]*[^,\s])[ \t]*,[ \t]+optional(\.?)$/i, required: /^([^,]*[^,\s])[ \t]*,[ \t]+required(\.?)$/i };
@@ -545,7 +572,7 @@ const CONDITIONS = new Set(['when', 'if', 'unless', 'for', 'except', 'only', 'bu
 function removeMarkers(text: string, required: boolean): string {
   const word = required ? 'required' : 'optional';
   if (!MARKER_WORD[word].test(text)) return text;
-  let t = text.replace(TRAILING_MARKER[word], '$1');
+  let t = removeTrailingMarker(text, word);
   if (!MARKER_HINT[word].test(t)) return t;
   const lead = LEADING_MARKER[word].exec(t) ?? (required ? null : OPTIONAL_ADJECTIVE.exec(t));
   if (lead !== null) {
@@ -555,6 +582,18 @@ function removeMarkers(text: string, required: boolean): string {
     if (rest !== '' && (period || next === null || !CONDITIONS.has(next[0].toLowerCase()))) t = capitalise(rest);
   }
   return editLines(t, (line) => mapSentences(line, (sentence) => removeMarkerSentence(sentence, word)));
+}
+
+/** ` (optional)` or ` (optional).` ending the text goes (the period stays). */
+function removeTrailingMarker(text: string, word: 'optional' | 'required'): string {
+  const period = text.endsWith('.') ? 1 : 0;
+  const close = text.length - 1 - period;
+  const open = close - word.length - 1;
+  if (open < 1 || text[close] !== ')' || text[open] !== '(' || text.slice(open + 1, close).toLowerCase() !== word) return text;
+  let end = open;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (end === open || end === 0) return text;
+  return text.slice(0, end) + (period ? '.' : '');
 }
 
 function removeMarkerSentence(sentence: string, word: 'optional' | 'required'): string {
@@ -613,12 +652,15 @@ function mapSentences(line: string, map: (sentence: string) => string): string {
   let pos = indent.length;
   let kept = false;
   let changed = false;
+  let ticks = 0;
   SENTENCE.lastIndex = pos;
   for (let m = SENTENCE.exec(line); m !== null; m = SENTENCE.exec(line)) {
     const space = line.slice(pos, m.index);
     const sentence = m[0];
     pos = m.index + sentence.length;
-    const mapped = insideCode(line, m.index) || count(line, m.index, pos, '`') % 2 === 1 ? sentence : map(sentence);
+    const inside = count(line, m.index, pos, '`');
+    const mapped = ticks % 2 === 1 || inside % 2 === 1 ? sentence : map(sentence);
+    ticks += inside;
     if (mapped !== sentence) changed = true;
     if (mapped === '') continue;
     out += (kept ? space : '') + mapped;
@@ -626,11 +668,6 @@ function mapSentences(line: string, map: (sentence: string) => string): string {
   }
   if (!changed) return line;
   return kept ? out + line.slice(pos) : '';
-}
-
-/** True when `offset` in `line` is inside an `inline code` span (an odd number of backticks before it). */
-function insideCode(line: string, offset: number): boolean {
-  return count(line, 0, offset, '`') % 2 === 1;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -284,3 +284,21 @@ describe('optional and required markers', () => {
     expect(withRequired('(required)', true)).toBe('(required)');
   });
 });
+
+describe('long text costs linear time', () => {
+  // Each of these took seconds at 20,000 repetitions when a scan restarted at every position; 200,000
+  // would take minutes.
+  const n = 200_000;
+  it.each([
+    ['a run of spaces after a bracket', 'default (' + ' '.repeat(n) + 'x', { hasDefault: true, default: 1 }],
+    ['many sentences', 'Defaults to 2. ' + 'a. '.repeat(n), { hasDefault: true, default: 1 }],
+    ['many brackets about the default', 'x ' + '(default a) '.repeat(n), { hasDefault: true, default: 1 }],
+    ['many commas', 'default' + ', a'.repeat(n) + '.', { hasDefault: true, default: 1 }],
+    ['a run of spaces before a marker', 'Optional ' + ' '.repeat(n) + 'x', { required: false }],
+    ['many sentences after a marker', 'Optional. ' + 'a. '.repeat(n), { required: false }],
+  ] as const)('%s', (_name, text, facts) => {
+    const t0 = performance.now();
+    cleanDescription(text, NONE, facts);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
