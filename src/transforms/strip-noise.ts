@@ -100,11 +100,12 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
           // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
           // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
           // unless the default statements are all there is.
+          let kept: string | undefined;
           let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
           if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, node.default) !== text) {
             const next = cleanDescription(text, rules, facts).text;
             if (next === '') {
-              ctx.report('info', 'kept-statement', at, { what: 'the restated default' });
+              kept = 'the restated default';
               facts = undefined;
             } else if (next !== text) {
               edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
@@ -116,7 +117,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
             if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
               const next = cleanDescription(text, rules, { ...facts, required }).text;
               const marker = required ? 'required' : 'optional';
-              if (next === '') ctx.report('info', 'kept-statement', at, { what: `the \`${marker}\` marker` });
+              if (next === '') kept = `the \`${marker}\` marker`;
               else if (next !== text) {
                 edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
                 text = next;
@@ -126,7 +127,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
           if (options.restatedNames !== false && isProperty && restatesName(name, text)) {
             edits.length = first;
             edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
-          }
+          } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
         },
       });
       for (const e of edits) {
