@@ -16,6 +16,16 @@ export interface StripNoiseOptions {
   readonly whitespace?: boolean;
   /** Remove parameter descriptions of three words or fewer that only restate the parameter's name. */
   readonly restatedNames?: boolean;
+  /**
+   * Remove a sentence, clause or bracket of a schema's description that only states the schema's own
+   * `default` value (`Defaults to 10.`, `(default: true)`), when it states exactly that value.
+   */
+  readonly restatedDefaults?: boolean;
+  /**
+   * Remove a bare `Optional:` / `(optional)` marker from the description of a property its parent's
+   * `required` does not list, and a bare `Required.` / `(required)` marker from one it lists.
+   */
+  readonly optionalMarkers?: boolean;
   /** Which schemas of each tool to clean (default both); the tool's own `description` is always cleaned. */
   readonly slots?: readonly SchemaSlot[];
   /** The dialect of a schema without `$schema` (MCP: 2020-12); decides where schema positions are. */
@@ -24,23 +34,36 @@ export interface StripNoiseOptions {
 
 /**
  * Cleans descriptions (the tool's and every schema `description` annotation): URLs, `Example:` blocks
- * and redundant whitespace go; a parameter description that only restates the parameter's name goes.
- * Never empties a description, never touches names or anything inside data (`default`, `const`, `enum`,
- * `examples`, `x-*`).
+ * and redundant whitespace go; a parameter description that only restates the parameter's name goes; a
+ * sentence that only states the schema's `default`, and a bare optional/required marker its parent's
+ * `required` already says, go. Never empties a description, never touches names or anything inside data
+ * (`default`, `const`, `enum`, `examples`, `x-*`).
  */
 export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
   name: 'strip-noise',
-  description: 'Remove URLs, Example: blocks, extra whitespace and name-restating parameter descriptions',
+  description: 'Remove URLs, Example: blocks, extra whitespace, name-restating parameter descriptions, restated defaults and optional/required markers',
   safety: 'annotation',
-  defaultOptions: { urls: true, examples: true, whitespace: true, restatedNames: true, slots: SCHEMA_SLOTS, assume: '2020-12' },
+  defaultOptions: {
+    urls: true,
+    examples: true,
+    whitespace: true,
+    restatedNames: true,
+    restatedDefaults: true,
+    optionalMarkers: true,
+    slots: SCHEMA_SLOTS,
+    assume: '2020-12',
+  },
   messages: {
     'cleaned-description': 'Removed {what} from the description',
     'removed-restated-description': 'Removed the description {text} of `{name}`: it only restates the name',
+    'removed-restated-default': 'Removed the statement of the default {value} from the description: the `default` keyword says it',
+    'removed-optional-marker': 'Removed the `{marker}` marker from the description of `{name}`: the parent’s `required` says it',
     'kept-description': 'Kept the description unchanged: removing {what} would leave it empty (expected some other text beside them)',
+    'kept-statement': 'Kept {what} in the description: removing it would leave the description empty (expected some other text beside it)',
     'unknown-dialect': 'Left the schema’s descriptions unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
   },
   validateOptions(options) {
-    for (const key of ['urls', 'examples', 'whitespace', 'restatedNames'] as const) {
+    for (const key of ['urls', 'examples', 'whitespace', 'restatedNames', 'restatedDefaults', 'optionalMarkers'] as const) {
       if (typeof options[key] !== 'boolean') throw new Error(`\`${key}\` must be a boolean`);
     }
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
@@ -53,31 +76,63 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
       const cleaned = cleanText(ctx, '/description', tool.description, rules);
       if (cleaned !== undefined) ctx.replace('/description', cleaned.text, 'cleaned-description', { what: cleaned.what });
     }
+    const defaults = options.restatedDefaults !== false;
+    const markers = options.optionalMarkers !== false;
     const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, options.assume ?? '2020-12');
     for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of documents) {
       if (!d.table.has('description')) continue;
-      const edits: { path: string; text?: string; what?: string; name?: string; restated?: string }[] = [];
+      const edits: Edit[] = [];
       walkSchema(d.schema, '', {
         table: d.table,
-        onSchema(node, path, keyword) {
+        onSchema(node, path, keyword, parent) {
           if (!isObject(node) || !hasOwn(node, 'description') || typeof node.description !== 'string') return;
           const at = d.base + appendPointer(path, 'description');
-          const cleaned = cleanText(ctx, at, node.description, rules);
-          const text = cleaned?.text ?? node.description;
-          if (options.restatedNames !== false && keyword === 'properties') {
-            const name = unescapeToken(path.slice(path.lastIndexOf('/') + 1));
-            if (restatesName(name, text)) {
-              edits.push({ path: at, name, restated: node.description });
-              return;
+          const original = node.description;
+          const cleaned = cleanText(ctx, at, original, rules);
+          let text = cleaned?.text ?? original;
+          // One description can take up to three edits, one per kind of rule, each with its own code.
+          const first = edits.length;
+          if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
+          const isProperty = keyword === 'properties';
+          const name = isProperty ? unescapeToken(path.slice(path.lastIndexOf('/') + 1)) : '';
+          // Both rules look only where the text mentions what they remove and the schema says it. `text` is
+          // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
+          // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
+          // unless the default statements are all there is.
+          let kept: string | undefined;
+          let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
+          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, node.default) !== text) {
+            const next = cleanDescription(text, rules, facts).text;
+            if (next === '') {
+              kept = 'the restated default';
+              facts = undefined;
+            } else if (next !== text) {
+              edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
+              text = next;
             }
           }
-          if (cleaned !== undefined) edits.push({ path: at, text: cleaned.text, what: cleaned.what });
+          if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
+            const required = parent.required.includes(name);
+            if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
+              const next = cleanDescription(text, rules, { ...facts, required }).text;
+              const marker = required ? 'required' : 'optional';
+              if (next === '') kept = `the \`${marker}\` marker`;
+              else if (next !== text) {
+                edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
+                text = next;
+              }
+            }
+          }
+          if (options.restatedNames !== false && isProperty && restatesName(name, text)) {
+            edits.length = first;
+            edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
+          } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
         },
       });
       for (const e of edits) {
-        if (e.restated !== undefined) ctx.remove(e.path, 'removed-restated-description', { text: JSON.stringify(e.restated), name: e.name! });
-        else ctx.replace(e.path, e.text, 'cleaned-description', { what: e.what! });
+        if (e.text === undefined) ctx.remove(e.path, e.code, e.data);
+        else ctx.replace(e.path, e.text, e.code, e.data);
       }
     }
   },
@@ -90,22 +145,46 @@ export interface NoiseRules {
   readonly whitespace: boolean;
 }
 
+/**
+ * What the schema around a description says, for the rules that remove only what it says: `hasDefault`
+ * and `default` (the schema's own `default` keyword) turn on the restated-default rule; `required` (the
+ * property is listed in its parent's `required`, or not) turns on the marker rule.
+ */
+export interface DescriptionFacts {
+  readonly hasDefault?: boolean;
+  readonly default?: unknown;
+  readonly required?: boolean;
+}
+
+type Rule = 'urls' | 'examples' | 'defaults' | 'markers' | 'whitespace';
+
 /** What {@link cleanDescription} did. */
 export interface CleanedText {
   readonly text: string;
   /** Rules that changed something, in a fixed order. */
-  readonly applied: readonly ('urls' | 'examples' | 'whitespace')[];
+  readonly applied: readonly Rule[];
+}
+
+interface Edit {
+  readonly path: string;
+  readonly code: string;
+  /** The new text; undefined removes the description. */
+  readonly text?: string;
+  readonly data: Readonly<Record<string, string>>;
 }
 
 const MAX_PASSES = 8;
+const DEFAULT_WORD = /default/i;
+const MARKER_WORD = { optional: /optional/i, required: /required/i };
 
 /**
  * Cleans one description. Passes repeat until nothing changes (removing a URL can expose another
  * link), so the result is a fixed point; text that does not settle within a few passes is returned
- * unchanged. The result may be empty: callers decide what to do then.
+ * unchanged. The result may be empty: callers decide what to do then. `facts` turns on the rules that
+ * depend on the schema (see {@link DescriptionFacts}).
  */
-export function cleanDescription(text: string, rules: NoiseRules): CleanedText {
-  const applied = new Set<'urls' | 'examples' | 'whitespace'>();
+export function cleanDescription(text: string, rules: NoiseRules, facts: DescriptionFacts = {}): CleanedText {
+  const applied = new Set<Rule>();
   let current = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let next = current.indexOf('\r') === -1 ? current : current.replace(/\r\n?/g, '\n');
@@ -119,6 +198,16 @@ export function cleanDescription(text: string, rules: NoiseRules): CleanedText {
       if (t !== next) applied.add('examples');
       next = t;
     }
+    if (facts.hasDefault === true) {
+      const t = removeDefaultStatements(next, facts.default);
+      if (t !== next) applied.add('defaults');
+      next = t;
+    }
+    if (facts.required !== undefined) {
+      const t = removeMarkers(next, facts.required);
+      if (t !== next) applied.add('markers');
+      next = t;
+    }
     if (rules.whitespace) {
       const t = collapseWhitespace(next);
       if (t !== next) applied.add('whitespace');
@@ -130,8 +219,8 @@ export function cleanDescription(text: string, rules: NoiseRules): CleanedText {
   return { text, applied: [] };
 }
 
-const ORDER = ['urls', 'examples', 'whitespace'] as const;
-const WHAT: Record<(typeof ORDER)[number], string> = { urls: 'URLs', examples: 'example blocks', whitespace: 'extra whitespace' };
+const ORDER = ['urls', 'examples', 'defaults', 'markers', 'whitespace'] as const;
+const WHAT: Record<Rule, string> = { urls: 'URLs', examples: 'example blocks', defaults: 'restated defaults', markers: 'optional/required markers', whitespace: 'extra whitespace' };
 
 /**
  * The cleaned text of a description and what was removed, or undefined when it stays as it is (nothing
@@ -332,6 +421,254 @@ function collapseWhitespace(text: string): string {
     out.push(line);
   }
   return out.join('\n').trim();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Statements the schema already makes: the default, optional or required
+
+/**
+ * How a statement of the default begins (any case): `Defaults to`, `If omitted, defaults to`, `Default is`,
+ * `The default value is`, `Default:`, `default =`, or `Default` alone; then the value.
+ */
+const DEFAULT_LEAD = /^(?:if[ \t]+(?:omitted|not[ \t]+(?:specified|provided|set|given)),?[ \t]+defaults?[ \t]+to|defaults?[ \t]+to|(?:the[ \t]+)?default(?:[ \t]+value)?[ \t]+is|default(?:[ \t]+value)?[ \t]*[:=]|default)[ \t]+/i;
+/** A bracket holding no other bracket. */
+const BRACKET = /\(([^()\n]*)\)/g;
+/** Where a closing clause about the default starts, after its comma: `, default is 10`, `, and the default is 10`. */
+const CLAUSE_START = /[ \t]+(?:and[ \t]+)?/y;
+/** A sentence of one line: up to a `.`, `!` or `?` before a space, or to the line end. */
+const SENTENCE = /\S.*?(?:[.!?](?=[ \t]|$)|$)/g;
+const QUOTE_PAIRS = new Map([['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’']]);
+
+/**
+ * Removes what only states `value` as the default, line by line outside code fences: a sentence
+ * (`Defaults to 10.`), a closing clause (`…, default is 10.`), a bracket (`(default: 10)`) or one item of a
+ * bracketed list (`(1-100, default 10)` becomes `(1-100)`). The stated value must be `value` exactly: a
+ * number, boolean or null as JSON, a string bare or in quotes, either in backticks; a statement that says
+ * anything more stays.
+ */
+function removeDefaultStatements(text: string, value: unknown): string {
+  if (!DEFAULT_WORD.test(text)) return text;
+  return editLines(text, (line) => {
+    if (!DEFAULT_WORD.test(line)) return line;
+    return mapSentences(removeDefaultBrackets(line, value), (sentence) => removeDefaultClause(sentence, value));
+  });
+}
+
+function removeDefaultBrackets(line: string, value: unknown): string {
+  if (line.indexOf('(') === -1) return line;
+  const firstText = line.search(/\S/);
+  let out = '';
+  let last = 0;
+  let ticks = 0;
+  let counted = 0;
+  BRACKET.lastIndex = 0;
+  for (let m = BRACKET.exec(line); m !== null; m = BRACKET.exec(line)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    ticks += count(line, counted, start, '`');
+    counted = start;
+    if (ticks % 2 === 1 || !DEFAULT_WORD.test(m[1]!)) continue;
+    let after = end;
+    while (line[after] === ' ' || line[after] === '\t') after++;
+    const opensLine = start === firstText;
+    // Only a bracket that closes a sentence, or opens the line: inside a sentence it may qualify a word
+    // (`Used for create (defaults to 'Active') and required for update`).
+    const closes = after === line.length || (after === end && /[.!?]/.test(line[end]!) && (end + 1 === line.length || line[end + 1] === ' ' || line[end + 1] === '\t'));
+    if (!closes && !(opensLine && after > end)) continue;
+    const kept = removeDefaultItems(m[1]!, value);
+    if (kept === m[1]) continue;
+    if (kept !== '') {
+      out += line.slice(last, start) + '(' + kept + ')';
+      last = end;
+    } else if (opensLine) {
+      // The bracket opens the line: the space after it goes.
+      out += line.slice(last, start);
+      last = after;
+    } else {
+      // The bracket goes with the space before it.
+      let before = start;
+      while (before > last && (line[before - 1] === ' ' || line[before - 1] === '\t')) before--;
+      out += line.slice(last, before);
+      last = end;
+    }
+  }
+  return last === 0 ? line : out + line.slice(last);
+}
+
+/** A bracket's content without the items that state the default (`''` when every item does). */
+function removeDefaultItems(content: string, value: unknown): string {
+  if (statesDefault(content.trim(), value)) return '';
+  if (content.indexOf(',') === -1) return content;
+  const kept = content.split(',').filter((item) => !statesDefault(item.trim(), value));
+  if (kept.length === 0) return '';
+  if (kept.length === content.split(',').length) return content;
+  kept[0] = kept[0]!.trimStart();
+  return kept.join(',');
+}
+
+/** `''` for a sentence that only states the default; a sentence that closes with such a clause loses it. */
+function removeDefaultClause(sentence: string, value: unknown): string {
+  if (!DEFAULT_WORD.test(sentence)) return sentence;
+  if (statesDefault(sentence, value)) return '';
+  for (let i = sentence.length - 1; i > 0; i--) {
+    const c = sentence[i];
+    if (c !== ',' && c !== ';') continue;
+    // A clause follows a comma and a space (`1,000` is a number); the nearest one that is about the default decides.
+    CLAUSE_START.lastIndex = i + 1;
+    const space = CLAUSE_START.exec(sentence);
+    if (space === null || !/^(?:if|defaults?|the|default)[ \t:=]/i.test(sentence.slice(CLAUSE_START.lastIndex, CLAUSE_START.lastIndex + 9))) continue;
+    const clause = sentence.slice(CLAUSE_START.lastIndex);
+    if (!DEFAULT_LEAD.test(clause)) continue;
+    const head = sentence.slice(0, i).trimEnd();
+    if (head === '' || !statesDefault(clause, value)) return sentence;
+    return head + (sentence.endsWith('.') ? '.' : '');
+  }
+  return sentence;
+}
+
+/** True when `text` is a default statement (see {@link DEFAULT_LEAD}) of exactly `value`. */
+function statesDefault(text: string, value: unknown): boolean {
+  const lead = DEFAULT_LEAD.exec(text);
+  if (lead === null) return false;
+  const stated = text.slice(lead[0].length);
+  return sameValue(stated.endsWith('.') ? stated.slice(0, -1) : stated, value);
+}
+
+function sameValue(stated: string, value: unknown): boolean {
+  let s = stated;
+  if (s.length > 2 && s[0] === '`' && s.indexOf('`', 1) === s.length - 1) s = s.slice(1, -1);
+  if (s === '') return false;
+  if (typeof value === 'string') {
+    if (s === value || s === JSON.stringify(value)) return true;
+    return s.length >= 2 && QUOTE_PAIRS.get(s[0]!) === s[s.length - 1] && s.slice(1, -1) === value;
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return s === JSON.stringify(value);
+  if (s[0] !== '[' && s[0] !== '{') return false;
+  try {
+    return JSON.stringify(JSON.parse(s)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
+
+const LEADING_MARKER = { optional: /^(?:\(optional\)|optional[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i, required: /^(?:\(required\)|required[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i };
+const MARKER_SENTENCE = { optional: /^optional\.?$/i, required: /^required\.?$/i };
+/** `…, optional.` closing a sentence; the words before it must not be a list (`a, b, optional`). */
+const MARKER_CLAUSE = { optional: /^([^,]*[^,\s])[ \t]*,[ \t]+optional(\.?)$/i, required: /^([^,]*[^,\s])[ \t]*,[ \t]+required(\.?)$/i };
+const LIST_WORD = /(?:^|[\s(])(?:optional|required|mandatory|or|and)$/i;
+/** Where a marker can be: at a line or sentence start, or after a comma; then a stop, a space or the line end. */
+const MARKER_HINT = { optional: /(?:^|[.!?,][ \t]+)\(?optional\)?[.:]?(?:[ \t]|$)/im, required: /(?:^|[.!?,][ \t]+)\(?required\)?[.:]?(?:[ \t]|$)/im };
+/** `Optional` as an adjective (`Optional target tab ID`): only before a word. */
+const OPTIONAL_ADJECTIVE = /^Optional[ \t]+(?=[\p{L}`"'])/u;
+/** Words after a marker that make it a condition (`Optional when…`, `Required: if…`): then it stays. */
+const CONDITIONS = new Set(['when', 'if', 'unless', 'for', 'except', 'only', 'but', 'and', 'or', 'in', 'on', 'as', 'depending', 'since', 'because', 'until', 'otherwise', 'where', 'whether', 'provided', 'though', 'although', 'so', 'then', 'to', 'with', 'without', 'by', 'at', 'per', 'while', 'once', 'after', 'before']);
+
+/**
+ * Removes a bare marker that says the property is optional (`required` false) or required (`required`
+ * true): at the start `Optional:` / `Optional.` / `(optional)` (or `Optional` as an adjective before a
+ * word), at the end ` (optional)`, a sentence `Optional.` anywhere, or a clause `…, optional.` closing a
+ * sentence without other commas; the same for `required` (no adjective). A marker followed by a condition (`Optional when…`, `Required: if…`) stays. The next word is
+ * capitalised when it is a plain lowercase word.
+ */
+function removeMarkers(text: string, required: boolean): string {
+  const word = required ? 'required' : 'optional';
+  if (!MARKER_WORD[word].test(text)) return text;
+  let t = removeTrailingMarker(text, word);
+  if (!MARKER_HINT[word].test(t)) return t;
+  const lead = LEADING_MARKER[word].exec(t) ?? (required ? null : OPTIONAL_ADJECTIVE.exec(t));
+  if (lead !== null) {
+    const rest = t.slice(lead[0].length);
+    const next = /^\p{L}+/u.exec(rest);
+    const period = lead[0][word.length] === '.';
+    if (rest !== '' && (period || next === null || !CONDITIONS.has(next[0].toLowerCase()))) t = capitalise(rest);
+  }
+  return editLines(t, (line) => mapSentences(line, (sentence) => removeMarkerSentence(sentence, word)));
+}
+
+/** ` (optional)` or ` (optional).` ending the text goes (the period stays). */
+function removeTrailingMarker(text: string, word: 'optional' | 'required'): string {
+  const period = text.endsWith('.') ? 1 : 0;
+  const close = text.length - 1 - period;
+  const open = close - word.length - 1;
+  if (open < 1 || text[close] !== ')' || text[open] !== '(' || text.slice(open + 1, close).toLowerCase() !== word) return text;
+  let end = open;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  if (end === open || end === 0) return text;
+  return text.slice(0, end) + (period ? '.' : '');
+}
+
+function removeMarkerSentence(sentence: string, word: 'optional' | 'required'): string {
+  if (MARKER_SENTENCE[word].test(sentence)) return '';
+  const clause = MARKER_CLAUSE[word].exec(sentence);
+  if (clause === null || LIST_WORD.test(clause[1]!)) return sentence;
+  return clause[1]! + clause[2]!;
+}
+
+/** A plain lowercase word (`filter`, `sheet/tab`) gets a capital; `iPhone`, `snake_case`, `e.g.` do not. */
+function capitalise(text: string): string {
+  if (!/^\p{Ll}+(?:-\p{Ll}+)*(?=$|[\s,;:!?)/]|\.(?:\s|$))/u.test(text)) return text;
+  const first = String.fromCodePoint(text.codePointAt(0)!);
+  return first.toUpperCase() + text.slice(first.length);
+}
+
+/**
+ * Applies `edit` to every line outside code fences. A line the edit leaves blank goes, and so does a
+ * blank line that would then double another blank line or stand at the start or end.
+ */
+function editLines(text: string, edit: (line: string) => string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let fence: string | undefined;
+  let dropped = false;
+  let changed = false;
+  for (const line of lines) {
+    const f = FENCE.exec(line);
+    let edited = line;
+    if (fence !== undefined) {
+      if (f && f[1] === fence) fence = undefined;
+    } else if (f) fence = f[1];
+    else edited = edit(line);
+    if (edited !== line) changed = true;
+    const blank = line.trim() === '';
+    if (!blank && edited.trim() === '') {
+      dropped = true;
+      continue;
+    }
+    if (dropped && blank && (out.length === 0 || out[out.length - 1]!.trim() === '')) continue;
+    out.push(edited);
+    dropped = false;
+  }
+  if (!changed) return text;
+  while (dropped && out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+  return out.join('\n');
+}
+
+/**
+ * Replaces each sentence of one line by `map(sentence)`: `''` removes it with the space that separated it
+ * from the sentence before (or, for the first, after). Sentences inside an `inline code` span stay.
+ */
+function mapSentences(line: string, map: (sentence: string) => string): string {
+  const indent = /^[ \t]*/.exec(line)![0];
+  let out = indent;
+  let pos = indent.length;
+  let kept = false;
+  let changed = false;
+  let ticks = 0;
+  SENTENCE.lastIndex = pos;
+  for (let m = SENTENCE.exec(line); m !== null; m = SENTENCE.exec(line)) {
+    const space = line.slice(pos, m.index);
+    const sentence = m[0];
+    pos = m.index + sentence.length;
+    const inside = count(line, m.index, pos, '`');
+    const mapped = ticks % 2 === 1 || inside % 2 === 1 ? sentence : map(sentence);
+    ticks += inside;
+    if (mapped !== sentence) changed = true;
+    if (mapped === '') continue;
+    out += (kept ? space : '') + mapped;
+    kept = true;
+  }
+  if (!changed) return line;
+  return kept ? out + line.slice(pos) : '';
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -127,3 +127,178 @@ describe('restatesName', () => {
     expect(restatesName(name, description)).toBe(expected);
   });
 });
+
+const NONE: NoiseRules = { urls: false, examples: false, whitespace: false };
+const withDefault = (text: string, value: unknown, rules: NoiseRules = NONE) => cleanDescription(text, rules, { hasDefault: true, default: value }).text;
+const withRequired = (text: string, required: boolean, rules: NoiseRules = NONE) => cleanDescription(text, rules, { required }).text;
+
+describe('restated defaults', () => {
+  it.each([
+    ['a closing sentence', 25, 'Maximum number of events (1-2500). Defaults to 25.', 'Maximum number of events (1-2500).'],
+    ['an opening sentence takes the space after it', 0, 'Defaults to 0. Use it to paginate.', 'Use it to paginate.'],
+    ['a sentence alone on its line takes the line', 0, 'Offset.\nDefaults to 0.\nUse it to paginate.', 'Offset.\nUse it to paginate.'],
+    ['a paragraph between paragraphs leaves one blank line', 'fast', 'Mode.\n\nDefaults to fast.\n\nFast skips checks.', 'Mode.\n\nFast skips checks.'],
+    ['a last paragraph leaves no blank line at the end', 1, 'Count.\n\nDefault: 1', 'Count.'],
+    ['a first paragraph leaves no blank line at the start', 1, 'Default: 1\n\nCount.', 'Count.'],
+    ['"Default is" without a period', 'png', 'Type of format. Default is "png"', 'Type of format.'],
+    ['"The default value is"', 'moderate', "Filter level. The default value is 'moderate'.", 'Filter level.'],
+    ['"If omitted, defaults to"; a string stated bare', '1', 'Sub-indexes to create. If omitted, defaults to 1.', 'Sub-indexes to create.'],
+    ['"Default" alone', true, 'Validate nodes. Default true.', 'Validate nodes.'],
+    ['"Default value:"', 5, 'Items to use. Default value: 5.', 'Items to use.'],
+    ['a bracket closing a sentence', 500, 'Rows to clear (default: 500). Set higher for big sheets.', 'Rows to clear. Set higher for big sheets.'],
+    ['a bracket at the end', 10, 'Number of messages (default 10)', 'Number of messages'],
+    ['"(default = X)"', 0, 'Elements to skip (default = 0)', 'Elements to skip'],
+    ['"(defaults to X)"', 2, 'Retries (defaults to 2).', 'Retries.'],
+    ['the last item of a bracketed list', 10, 'Number of results (1-20, default 10)', 'Number of results (1-20)'],
+    ['the first item of a bracketed list', 100, 'Users to return (default 100, max 200)', 'Users to return (max 200)'],
+    ['a bracket opening the line', 1, '(default: 1) Page to read.', 'Page to read.'],
+    ['a closing clause', 400, 'Set the height of chart, default is 400.', 'Set the height of chart.'],
+    ['"and the default is"', 10, 'Limit can range between 1 and 100, and the default is 10.', 'Limit can range between 1 and 100.'],
+    ['a clause after a semicolon', 'queryPlanner', 'The verbosity; defaults to queryPlanner. Use executionStats for timing.', 'The verbosity. Use executionStats for timing.'],
+    ['double quotes', 'primary', 'Calendar ID. Defaults to "primary".', 'Calendar ID.'],
+    ['single quotes', 'main', "Source branch. Defaults to 'main'.", 'Source branch.'],
+    ['backticks', 'main', 'Source branch. Defaults to `main`.', 'Source branch.'],
+    ['curly quotes', 'main', 'Source branch. Defaults to “main”.', 'Source branch.'],
+    ['a boolean in backticks', false, 'Dry run. Defaults to `false`.', 'Dry run.'],
+    ['a string as JSON with an escape', 'a"b', 'Separator. Defaults to "a\\"b".', 'Separator.'],
+    ['an empty string in quotes', '', 'Prefix. Defaults to "".', 'Prefix.'],
+    ['null', null, 'A note. Defaults to null.', 'A note.'],
+    ['an array as JSON', ['web', 'query'], 'Result filter. Defaults to ["web", "query"].', 'Result filter.'],
+    ['an object as JSON', { a: 1 }, 'Options. Defaults to {"a": 1}.', 'Options.'],
+    ['every statement of the default', 3, 'Defaults to 3. Retries (default: 3).', 'Retries.'],
+  ] as const)('%s', (_name, value, input, expected) => {
+    expect(withDefault(input, value)).toBe(expected);
+  });
+
+  it.each([
+    ['another value', 20, 'Limit. Defaults to 25.'],
+    ['a sentence that says more', 'NEXT_PAGE', 'Break type. Defaults to NEXT_PAGE, which starts a new page.'],
+    ['a value with an explanation', 'primary', 'Calendar. Defaults to "primary" (the main calendar).'],
+    ['a value flagged "(default)" in an explanation', 'markdown', "How to read it. 'markdown' (default) converts markdown; 'raw' keeps it."],
+    ['"If true (default), …"', true, 'If true (default), expands recurring events.'],
+    ['a number written differently', 1, 'Zoom. Defaults to 1.0.'],
+    ['a number in quotes', 1, "Zoom. Defaults to '1'."],
+    ['a boolean in another case', true, 'Exact. Defaults to True.'],
+    ['a boolean in quotes', true, 'Exact. Defaults to "true".'],
+    ['a string in another case', 'Active', 'Status. Defaults to active.'],
+    ['an array that is not JSON', ['web', 'query'], "Result filter (default ['web', 'query'])"],
+    ['a bracket inside a sentence', 'Active', "Used for create (defaults to 'Active') and required for update."],
+    ['a bracket before a comma', 1, 'Page (default: 1), counted from one.'],
+    ['a clause that is not the last', 10, 'Results, default is 10, or fewer.'],
+    ['a clause with no space after the comma', 1000, 'Rows,default 1000.'],
+    ['a statement of a described value, not the default', 5, 'Default retries are handled by the server: 5.'],
+    ['a bracket in inline code', 'a', 'Written as `x (default: a)` in the query.'],
+    ['a sentence in inline code', 1, 'Write `a. Defaults to 1.` then go.'],
+    ['a fenced block', 1, 'Usage:\n```\nDefaults to 1.\n```'],
+    ['a list item', 1, 'Options:\n- Defaults to 1.'],
+  ] as const)('keeps %s', (_name, value, input) => {
+    expect(withDefault(input, value)).toBe(input);
+  });
+
+  it('may leave nothing (the transform keeps the description then)', () => {
+    expect(withDefault('Defaults to 3.', 3)).toBe('');
+  });
+
+  it('runs only with a default: without one nothing changes', () => {
+    expect(cleanDescription('Count. Defaults to 1.', ALL).text).toBe('Count. Defaults to 1.');
+    expect(cleanDescription('Count. Defaults to 1.', ALL, { hasDefault: false, default: 1 }).text).toBe('Count. Defaults to 1.');
+  });
+
+  it('works with the other rules and reports itself', () => {
+    const got = cleanDescription('Count.  Tall. See https://x.example/c. Defaults to 1.', ALL, { hasDefault: true, default: 1 });
+    expect(got.text).toBe('Count. Tall.');
+    expect(got.applied).toEqual(['urls', 'defaults', 'whitespace']);
+  });
+});
+
+describe('optional and required markers', () => {
+  it.each([
+    ['"Optional:" capitalises the next word', 'Optional: filter to this sheet.', 'Filter to this sheet.'],
+    ['"Optional."', 'Optional. Filters by tag.', 'Filters by tag.'],
+    ['"Optional." before a condition: a separate sentence', 'Optional. if set, filters.', 'If set, filters.'],
+    ['"(optional)" first', '(optional) label for the run', 'Label for the run'],
+    ['"(Optional)" first', '(Optional) Label', 'Label'],
+    ['upper case', 'OPTIONAL: Do not use unless asked.', 'Do not use unless asked.'],
+    ['a marker on its own line', 'Optional:\n- a\n- b', '- a\n- b'],
+    ['"Optional" as an adjective', 'Optional target tab ID.', 'Target tab ID.'],
+    ['a word with a slash gets a capital', 'Optional sheet/tab name.', 'Sheet/tab name.'],
+    ['a word with a capital inside keeps its case', 'Optional iPhone model.', 'iPhone model.'],
+    ['an identifier keeps its case', 'Optional snake_case key.', 'snake_case key.'],
+    ['code keeps its case', 'Optional `fields` list.', '`fields` list.'],
+    ['a quoted word keeps its case', 'Optional "quoted" thing', '"quoted" thing'],
+    ['a non-ASCII word gets a capital', 'Optional élan setting', 'Élan setting'],
+    ['an abbreviation keeps its case', 'Optional: e.g. foo', 'e.g. foo'],
+    ['" (optional)" last', 'Name of the database (optional)', 'Name of the database'],
+    ['" (Optional)." last', 'Name of the database (Optional).', 'Name of the database.'],
+    ['a closing sentence "Optional."', 'Format of the text. Optional.', 'Format of the text.'],
+    ['a closing sentence "Optional"', 'Format of the text. Optional', 'Format of the text.'],
+    ['a line "Optional"', 'Format.\nOptional\nMore.', 'Format.\nMore.'],
+    ['a closing clause ", optional."', 'Theme of the chart, optional.', 'Theme of the chart.'],
+  ] as const)('optional: %s', (_name, input, expected) => {
+    expect(withRequired(input, false)).toBe(expected);
+  });
+
+  it.each([
+    ['" (required)" last', 'Search text (required)', 'Search text'],
+    ['"REQUIRED:"', 'REQUIRED: the record.', 'The record.'],
+    ['"Required."', 'Required. The record.', 'The record.'],
+    ['a closing sentence', 'The input. Required.', 'The input.'],
+    ['"(required)" first', '(required) the record', 'The record'],
+  ] as const)('required: %s', (_name, input, expected) => {
+    expect(withRequired(input, true)).toBe(expected);
+  });
+
+  it.each([
+    ['a condition after the adjective', 'Optional when the end has an offset.'],
+    ['"Optional if"', 'Optional if only one account is connected.'],
+    ['"Optional for:"', 'Optional for: reorder.'],
+    ['a condition after "Optional:"', 'Optional: if set, filters.'],
+    ['a condition after "(optional)"', '(optional) when set, filters'],
+    ['"Optional," with more', 'Optional, but recommended.'],
+    ['"Optionally"', 'Optionally filter by tag.'],
+    ['"optional" inside a sentence', 'An optional list of tags.'],
+    ['a bracket inside a sentence', 'A name (optional) for the run.'],
+    ['a list of values', 'Which fields: all, required, optional.'],
+    ['a pair of values', 'Either required, optional.'],
+    ['a value', 'Mark the attendee as optional.'],
+    ['the required marker', 'Search text (required)'],
+    ['a marker without a space after it', 'Optional:filter'],
+  ] as const)('optional keeps %s', (_name, input) => {
+    expect(withRequired(input, false)).toBe(input);
+  });
+
+  it.each([
+    ['"Required when"', 'Required when type is user.'],
+    ['"Required: when"', 'Required: when type is user.'],
+    ['"Required for:"', 'Required for: create.'],
+    ['"Required for all actions"', 'Required for all actions.'],
+    ['"Required" as an adjective (not a marker)', 'Required field name.'],
+    ['"required" inside a sentence', 'Explicit confirmation required.'],
+    ['the optional marker', 'Optional target tab.'],
+  ] as const)('required keeps %s', (_name, input) => {
+    expect(withRequired(input, true)).toBe(input);
+  });
+
+  it('may leave nothing (the transform keeps the description then)', () => {
+    expect(withRequired('Optional', false)).toBe('');
+    expect(withRequired('(required)', true)).toBe('(required)');
+  });
+});
+
+describe('long text costs linear time', () => {
+  // Each of these took seconds at 20,000 repetitions when a scan restarted at every position; 200,000
+  // would take minutes.
+  const n = 200_000;
+  it.each([
+    ['a run of spaces after a bracket', 'default (' + ' '.repeat(n) + 'x', { hasDefault: true, default: 1 }],
+    ['many sentences', 'Defaults to 2. ' + 'a. '.repeat(n), { hasDefault: true, default: 1 }],
+    ['many brackets about the default', 'x ' + '(default a) '.repeat(n), { hasDefault: true, default: 1 }],
+    ['many commas', 'default' + ', a'.repeat(n) + '.', { hasDefault: true, default: 1 }],
+    ['a run of spaces before a marker', 'Optional ' + ' '.repeat(n) + 'x', { required: false }],
+    ['many sentences after a marker', 'Optional. ' + 'a. '.repeat(n), { required: false }],
+  ] as const)('%s', (_name, text, facts) => {
+    const t0 = performance.now();
+    cleanDescription(text, NONE, facts);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
