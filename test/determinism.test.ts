@@ -5,7 +5,7 @@
  * what the sources give in this process.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -45,8 +45,9 @@ function newestMtime(dir: string): number {
 
 const tempDirs: string[] = [];
 
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
+function tempDir(prefix: string, under = tmpdir()): string {
+  mkdirSync(under, { recursive: true });
+  const d = mkdtempSync(join(under, prefix));
   tempDirs.push(d);
   return d;
 }
@@ -59,7 +60,8 @@ function builtLibrary(): string {
   } catch {
     // no dist yet
   }
-  const out = tempDir('toolslim-dist-');
+  // Inside the project, so that the build's imports (fast-json-stable-stringify) resolve from node_modules.
+  const out = tempDir('toolslim-dist-', join(ROOT, 'node_modules', '.cache'));
   execFileSync('npx', ['tsup', 'src/index.ts', '--format', 'esm', '--no-config', '--silent', '--out-dir', out], { cwd: ROOT, stdio: 'ignore' });
   return join(out, 'index.js');
 }

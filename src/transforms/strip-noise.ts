@@ -246,6 +246,8 @@ function listOf(items: readonly string[]): string {
 // URLs
 
 const MARK = '\u0000';
+/** Put after a markdown link's text where the link was, so that a sentence only pointing at it can go. */
+const LINK_MARK = '\u0001';
 const LINK_TARGET = String.raw`(?:https?:\/\/|mailto:|www\.|\.{0,2}\/|#)`;
 const MARKDOWN_LINK = new RegExp(String.raw`!?\[([^\]\n]*)\]\(\s*(?:<${LINK_TARGET}[^<>\n]*>|${LINK_TARGET}[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)`, 'gi');
 const AUTOLINK = /<https?:\/\/[^<>\s]*>/gi;
@@ -260,13 +262,21 @@ const VALUE_LEAD = /(?:\be\.g\.|\beg\.|\bfor example|\bsuch as|\blike|\bformat)[
 const LINK_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to|documentation|docs?|(?:api )?reference|details)\b[^.!?\n\u0000]{0,80}\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
 /**
+ * The same for a markdown link, whose text stays in place: `Refer to [pagination](https://…) for more
+ * details.` goes whole. Only the plain pointing lead-ins (`see`, `read more`, `learn more`, `more info`,
+ * `for more details`, `refer to`): a sentence that starts with `Details` or `Documentation` and ends in a
+ * link's text says something of its own.
+ */
+const LINK_TEXT_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to)\b[^.!?\n\u0000\u0001]{0,80}\u0001(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
+
+/**
  * Markdown links and images keep their text; autolinks and bare `http(s)` URLs are removed, except URLs
  * that show a value's shape: templates (`https://{vault}.vault.azure.net`), quoted URLs, and URLs
  * introduced by `e.g.`, `for example`, `such as`, `like` or `format`. Code (fenced blocks, `inline
  * spans`) is never touched.
  */
 function removeUrls(text: string): string {
-  if (text.indexOf(MARK) !== -1 || (text.indexOf('](') === -1 && !/https?:\/\//i.test(text))) return text;
+  if (text.indexOf(MARK) !== -1 || text.indexOf(LINK_MARK) !== -1 || (text.indexOf('](') === -1 && !/https?:\/\//i.test(text))) return text;
   const lines = text.split('\n');
   let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -282,7 +292,7 @@ function removeUrls(text: string): string {
     }
     const parts = line.split(/(`[^`\n]*`)/);
     for (let j = 0; j < parts.length; j += 2) {
-      let part = parts[j]!.replace(MARKDOWN_LINK, (_m, label: string) => label);
+      let part = parts[j]!.replace(MARKDOWN_LINK, (_m, label: string) => label + LINK_MARK);
       part = part.replace(AUTOLINK, MARK);
       parts[j] = markBareUrls(part);
     }
@@ -315,7 +325,8 @@ function markBareUrls(text: string): string {
 }
 
 /** Removes the marks left where URLs were, with what only framed them. */
-function removeMarks(text: string): string {
+function removeMarks(marked: string): string {
+  const text = marked.indexOf(LINK_MARK) === -1 ? marked : marked.replace(LINK_TEXT_LEAD, '$1').replace(/\u0001/g, '');
   if (text.indexOf(MARK) === -1) return text;
   return (
     text
@@ -394,7 +405,9 @@ const UNTIDY = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u30
 /**
  * Trims the text and every line's end, collapses runs of spaces and tabs inside a line (indentation is
  * kept: it nests markdown lists) and runs of blank lines into one. Single newlines stay. Inside code
- * (fenced blocks, `inline spans`) only line ends are trimmed.
+ * (fenced blocks, `inline spans`) only line ends are trimmed. Indentation that every line after the
+ * first shares (a template literal's) goes, as Python's `inspect.cleandoc` does: relative indentation,
+ * and so list nesting, stays.
  */
 function collapseWhitespace(text: string): string {
   // Most descriptions are one tidy line: nothing to do.
@@ -420,7 +433,28 @@ function collapseWhitespace(text: string): string {
     if (line === '' && out.length > 0 && out[out.length - 1] === '') continue;
     out.push(line);
   }
-  return out.join('\n').trim();
+  return dedentRest(out.join('\n').trim());
+}
+
+/** Removes the indentation (the same spaces and tabs) that every non-blank line after the first starts with. */
+function dedentRest(text: string): string {
+  const lines = text.split('\n');
+  let common: string | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    const indent = /^[ \t]*/.exec(line)![0];
+    if (common === undefined) common = indent;
+    else {
+      let n = 0;
+      while (n < common.length && n < indent.length && common[n] === indent[n]) n++;
+      common = common.slice(0, n);
+    }
+    if (common === '') return text;
+  }
+  if (!common) return text;
+  for (let i = 1; i < lines.length; i++) if (lines[i] !== '') lines[i] = lines[i]!.slice(common.length);
+  return lines.join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -67,7 +67,10 @@ describe('whitespace', () => {
   it.each([
     ['trims the ends', '  hello  ', 'hello'],
     ['collapses runs inside a line', 'a   b\t\tc', 'a b c'],
-    ['keeps indentation (nested lists)', 'List:\n  - a\n    - b', 'List:\n  - a\n    - b'],
+    ['removes the indentation all later lines share, keeps the rest (nested lists)', 'List:\n  - a\n    - b', 'List:\n- a\n  - b'],
+    ['keeps indentation when a later line has none', 'List:\n  - a\nend', 'List:\n  - a\nend'],
+    ['shares only a common prefix of spaces and tabs', 'T:\n\t x\n\t\ty', 'T:\n x\n\ty'],
+    ['dedents around blank lines and fences alike', 'T:\n    a\n\n    ```\n      code\n    ```', 'T:\na\n\n```\n  code\n```'],
     ['keeps single newlines', 'one\ntwo', 'one\ntwo'],
     ['collapses blank-line runs to one', 'one\n\n\n\ntwo', 'one\n\ntwo'],
     ['treats lines of spaces as blank', 'one\n   \n \ntwo', 'one\n\ntwo'],
