@@ -155,6 +155,17 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
   // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
   const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
+  const pair = pairTables(source, options.target);
+  const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
+  // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
+  // follow a move. One pointer-free look decides; then only the stamp policy applies.
+  const triggers = conversionTriggers(source, options.target, openapi, pair);
+  if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
+    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], schema, refTargetOf: new Map(), pair };
+    writeStamp(schema, '', job, true);
+    staged.commit(ctx, true);
+    return;
+  }
   const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
   const refTargetOf = new Map<string, string>();
@@ -164,8 +175,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
     targets.push(r.path);
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
   }
-  const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf, pair: pairTables(source, options.target) };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf, pair };
   walkAndConvert(schema, job);
   const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
@@ -678,6 +688,34 @@ function reportUnconvertible(orig: string, cur: string, job: Job): void {
     job.unconvertible++;
     job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason });
   }
+}
+
+/**
+ * The keywords whose presence in a schema object can make {@link walkAndConvert} do anything there (edit,
+ * report or move): every keyword {@link convertNode} and the functions it calls look for, for this source
+ * and target, plus the per-key checks' candidates. Deliberately coarse (presence, not value, for most):
+ * a false alarm costs the full walk, a miss would skip a conversion.
+ */
+function conversionTriggers(source: Dialect, target: Dialect, openapi: boolean, pair: PairTables): ReadonlySet<string> {
+  const legacySource = isLegacyDialect(source);
+  const legacyTarget = isLegacyDialect(target);
+  const keys = new Set<string>([...pair.foreign, ...pair.unconvertible, 'nullable', 'exclusiveMinimum', 'exclusiveMaximum', 'id', '$id', 'definitions', '$defs']);
+  // dropRefSiblings (legacy source, modern target) and the `allOf` wrap (modern source, legacy target).
+  if (legacySource !== legacyTarget) keys.add('$ref');
+  for (const k of legacyTarget ? ['prefixItems', 'dependentRequired', 'dependentSchemas', '$anchor'] : ['items', 'additionalItems', 'dependencies']) keys.add(k);
+  if (openapi) keys.add('example');
+  return keys;
+}
+
+/** Whether {@link walkAndConvert} may have work at this schema object (see {@link conversionTriggers}). */
+function mayNeedConversion(node: Record<string, unknown>, isRoot: boolean, triggers: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(node)) {
+    if (triggers.has(key)) return true;
+    // An embedded `$schema` is reported or restamped; an empty `enum` is reported.
+    if (key === '$schema' && !isRoot) return true;
+    if (key === 'enum' && Array.isArray(node.enum) && node.enum.length === 0) return true;
+  }
+  return false;
 }
 
 /** Per (source, target): the only keywords the per-key checks below can act on. */
