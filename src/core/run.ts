@@ -277,7 +277,8 @@ interface ToolVersion {
 
 /**
  * The pipeline's post-condition for every changed tool: every local `$ref` that resolved before still
- * resolves (refs that were already broken may stay broken, never more of them).
+ * resolves. Refs that were already broken may stay broken, counted by their text: a transform that fixes
+ * one broken ref and breaks another is caught, not excused by an unchanged count.
  */
 function checkPostConditions(before: McpTool, after: unknown): string | undefined {
   if (!isObject(after)) return 'the tool is no longer an object';
@@ -288,11 +289,19 @@ function checkPostConditions(before: McpTool, after: unknown): string | undefine
     const da = getDeclaredDialect(a).dialect;
     const brokenAfter = findUnresolvedRefs(a, da, refInventoryOf(a, da));
     if (brokenAfter.length === 0) continue;
-    const db = isObject(b) ? getDeclaredDialect(b).dialect : undefined;
-    const brokenBefore = isObject(b) ? findUnresolvedRefs(b, db!, refInventoryOf(b, db!)).length : 0;
-    if (brokenAfter.length > brokenBefore) {
-      const first = brokenAfter[0]!;
-      return `left \`$ref\` \`${first.site.ref}\` at \`/${slot}${first.site.path}\` unresolvable (${first.reason})`;
+    // Refs that were already broken may stay broken (a transform never rewrites one); any other is new.
+    const stillBroken = new Map<string, number>();
+    if (isObject(b)) {
+      const db = getDeclaredDialect(b).dialect;
+      for (const { site } of findUnresolvedRefs(b, db, refInventoryOf(b, db))) stillBroken.set(site.ref, (stillBroken.get(site.ref) ?? 0) + 1);
+    }
+    for (const { site, reason } of brokenAfter) {
+      const left = stillBroken.get(site.ref) ?? 0;
+      if (left > 0) {
+        stillBroken.set(site.ref, left - 1);
+        continue;
+      }
+      return `left \`$ref\` \`${site.ref}\` at \`/${slot}${site.path}\` unresolvable (${reason})`;
     }
   }
   return undefined;

@@ -138,6 +138,40 @@ describe('errors and isolation', () => {
     expect(r.report.skipped[0]!.reason).toMatch(/#\/\$defs\/A.*\/inputSchema\/properties\/a\/\$ref/);
   });
 
+  it('the post-condition names refs, not counts: fixing one broken ref does not excuse breaking another', () => {
+    const swap = defineTransform({
+      name: 'swap-refs',
+      description: 'Points the broken ref at a definition and breaks the working one',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: { moved: 'Moved' },
+      apply(_doc, ctx) {
+        ctx.replace('/inputSchema/properties/a/$ref', '#/$defs/Gone', 'moved');
+        ctx.replace('/inputSchema/properties/b/$ref', '#/$defs/A', 'moved');
+      },
+    });
+    const input = [{ name: 'one', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/A' }, b: { $ref: '#/$defs/Missing' } }, $defs: { A: { type: 'string' } } } }];
+    const r = transformTools(input, { transforms: [swap], verify: false });
+    // One broken ref before, one after: the count alone would let this through.
+    expect(r.tools[0]).toBe(input[0]);
+    expect(r.report.skipped).toHaveLength(1);
+    expect(r.report.skipped[0]!.reason).toMatch(/#\/\$defs\/Gone.*\/inputSchema\/properties\/a\/\$ref/);
+    // Leaving the already broken ref as it is stays allowed.
+    const keep = defineTransform({
+      name: 'touch-a',
+      description: 'Respells the working ref (same target) and leaves the broken one',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: { same: 'Same' },
+      apply(_doc, ctx) {
+        ctx.replace('/inputSchema/properties/a/$ref', '#/%24defs/A', 'same');
+      },
+    });
+    const ok = transformTools(input, { transforms: [keep], verify: false });
+    expect(ok.report.skipped).toEqual([]);
+    expect(ok.report.changes).toHaveLength(1);
+  });
+
   it('unknown options and unknown transforms are errors that name them', () => {
     let e = thrown(() => transformTools(tools(), { transforms: [['prune-unreachable-defs', { kep: ['x'] }]] }));
     expect(e.code).toBe('invalid-option');
