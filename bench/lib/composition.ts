@@ -5,7 +5,7 @@
  * rewrite could still touch.
  */
 import { SCHEMA_SLOTS } from '../../src/index.js';
-import { isObject } from '../../src/schema/pointer.js';
+import { hasOwn, isObject } from '../../src/schema/pointer.js';
 import { walkSchema } from '../../src/schema/walk.js';
 
 export const COMPOSITION_PARTS = ['tool descriptions', 'schema descriptions', 'names', 'data values', 'everything else'] as const;
@@ -31,7 +31,7 @@ export function composition(tools: readonly unknown[]): Composition {
           if (!isObject(node)) return;
           if (typeof node.description === 'string') out['schema descriptions'] += jsonBytes(node.description);
           if (isObject(node.properties)) for (const name of Object.keys(node.properties)) out.names += jsonBytes(name);
-          for (const k of DATA_KEYWORDS) if (Object.prototype.hasOwnProperty.call(node, k)) out['data values'] += jsonBytes(node[k]);
+          for (const k of DATA_KEYWORDS) if (hasOwn(node, k)) out['data values'] += jsonBytes(node[k]);
         },
       });
     }

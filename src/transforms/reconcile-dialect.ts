@@ -159,7 +159,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
   // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
   // follow a move. One pointer-free look decides; then only the stamp policy applies.
-  const triggers = conversionTriggers(source, options.target, openapi, pair);
+  const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
   if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
     const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
@@ -696,14 +696,13 @@ function reportUnconvertible(orig: string, cur: string, job: Job): void {
  * and target, plus the per-key checks' candidates. Deliberately coarse (presence, not value, for most):
  * a false alarm costs the full walk, a miss would skip a conversion.
  */
-function conversionTriggers(source: Dialect, target: Dialect, openapi: boolean, pair: PairTables): ReadonlySet<string> {
+function conversionTriggers(source: Dialect, target: Dialect, foreign: ReadonlySet<string>, unconvertible: ReadonlySet<string>): Set<string> {
   const legacySource = isLegacyDialect(source);
   const legacyTarget = isLegacyDialect(target);
-  const keys = new Set<string>([...pair.foreign, ...pair.unconvertible, 'nullable', 'exclusiveMinimum', 'exclusiveMaximum', 'id', '$id', 'definitions', '$defs']);
+  const keys = new Set<string>([...foreign, ...unconvertible, 'nullable', 'exclusiveMinimum', 'exclusiveMaximum', 'id', '$id', 'definitions', '$defs']);
   // dropRefSiblings (legacy source, modern target) and the `allOf` wrap (modern source, legacy target).
   if (legacySource !== legacyTarget) keys.add('$ref');
   for (const k of legacyTarget ? ['prefixItems', 'dependentRequired', 'dependentSchemas', '$anchor'] : ['items', 'additionalItems', 'dependencies']) keys.add(k);
-  if (openapi) keys.add('example');
   return keys;
 }
 
@@ -724,6 +723,9 @@ interface PairTables {
   readonly foreign: ReadonlySet<string>;
   /** Keywords of the source that matter there and that the target may not express the same way. */
   readonly unconvertible: ReadonlySet<string>;
+  /** {@link conversionTriggers}, for a schema read as plain JSON Schema and for one with OpenAPI keywords (`example`). */
+  readonly triggers: ReadonlySet<string>;
+  readonly triggersWithOpenApi: ReadonlySet<string>;
 }
 
 const PAIR_TABLES = new Map<string, PairTables>();
@@ -750,7 +752,8 @@ function pairTables(source: Dialect, target: Dialect): PairTables {
     const standing = t !== undefined && (!t.deprecated || t.role === 'definitions' || s.deprecated === true);
     if (!sameShape || !standing) unconvertible.add(name);
   }
-  tables = { foreign, unconvertible };
+  const triggers = conversionTriggers(source, target, foreign, unconvertible);
+  tables = { foreign, unconvertible, triggers, triggersWithOpenApi: new Set([...triggers, 'example']) };
   PAIR_TABLES.set(key, tables);
   return tables;
 }
