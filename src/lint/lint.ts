@@ -10,7 +10,8 @@ import { appendPointer, getAt, hasOwn, isObject, parsePointer, parseRef } from '
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
-import { analyzeSurface } from './surface.js';
+import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, findCollisions } from './collisions.js';
+import { checkCollisionOptions } from './surface.js';
 
 /** What `lintTools` can find, by code. */
 export type FindingCode =
@@ -61,10 +62,13 @@ export interface LintOptions {
   readonly maxArguments?: number;
   /** Changes the severity of a code, or turns it `off`. */
   readonly severity?: Readonly<Record<string, Severity | 'off'>>;
-  /** Pairs at or above this name+description similarity are reported (default 0.30; `false` turns the check off). */
+  /**
+   * Tools whose name+description similarity to another is strictly above this get a
+   * `description-collision` finding (default 0.30; `false` turns the check off, as does severity `off`).
+   */
   readonly collisionThreshold?: number | false;
-  /** Reported pairs at or above this similarity are warnings, the rest `info` (default 0.60). */
-  readonly collisionWarningThreshold?: number;
+  /** How many of its most similar partners each collision finding names (default 3). */
+  readonly collisionPartners?: number;
   /** Extra checks, run after the built-in ones. */
   readonly checks?: readonly LintCheck[];
   /** Tools nested deeper than this are reported as `invalid-tool` and not checked further (default 1000). */
@@ -88,7 +92,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'indirect-mcp-header': 'warning',
   'invalid-mcp-header': 'error',
   'many-arguments': 'info',
-  'description-collision': 'warning',
+  'description-collision': 'info',
   'over-budget': 'error',
   'lint-failed': 'error',
 });
@@ -111,26 +115,28 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
 export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([checkDescriptionCollisions]);
 
 /**
- * Pairs of tools whose name and description read alike (character-bigram Jaccard, see
- * `analyzeSurface`): each pair at or above `collisionThreshold`, then one whole-list finding with the
- * mean similarity and the number of pairs.
+ * Tools whose name and description read alike (character-bigram Jaccard strictly above
+ * `collisionThreshold`, see `analyzeSurface`): one finding per such tool naming its closest partners,
+ * then one whole-list summary. Skipped entirely when the threshold is `false` or the code is `off`.
  */
 function checkDescriptionCollisions(tools: readonly unknown[], options: LintOptions): Finding[] {
-  if (options.collisionThreshold === false || tools.length < 2) return [];
-  const analysis = analyzeSurface(tools, {
-    ...(options.collisionThreshold !== undefined ? { collisionThreshold: options.collisionThreshold } : {}),
-    ...(options.collisionWarningThreshold !== undefined ? { collisionWarningThreshold: options.collisionWarningThreshold } : {}),
-  });
-  const out: Finding[] = analysis.findings.filter((f) => f.code === 'description-collision').map((f) => ({ ...f }));
-  const { pairs, mean, compared, threshold } = analysis.collisions;
-  if (pairs.length > 0) {
+  if (options.collisionThreshold === false || options.severity?.['description-collision'] === 'off' || tools.length < 2) return [];
+  const threshold = options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD;
+  const partners = options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS;
+  const names = tools.map(toolName);
+  const texts = tools.map((t, i) => collisionText(names[i], isObject(t) ? t.description : undefined));
+  const found = findCollisions(texts, names, { threshold, partners });
+  const severity = FINDING_SEVERITY['description-collision'];
+  const out: Finding[] = found.tools.map((c) => ({ severity, code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) }));
+  if (out.length > 0) {
+    const of = `${out.length} of ${tools.length} tools`;
     out.push({
-      severity: 'info',
+      severity,
       code: 'description-collision',
       tool: '',
       toolIndex: -1,
       path: '',
-      message: `${pairs.length} of ${compared} tool pairs read alike (similarity ≥ ${threshold}); mean similarity over all pairs ${mean.toFixed(3)}`,
+      message: `${of} read like another tool (character-bigram similarity above ${threshold.toFixed(2)}; each finding names up to ${partners} closest); raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
     });
   }
   return out;
@@ -187,7 +193,8 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
   if (budgets) checkListBudget(texts, raw, options, measureTokens);
   for (const check of [...BUILTIN_CHECKS, ...(options.checks ?? [])]) {
     try {
-      raw.push(...check(tools, options));
+      // One by one: a spread of 100,000+ findings overflows the call stack.
+      for (const f of check(tools, options)) raw.push(f);
     } catch (e) {
       raw.push({ severity: 'error', code: 'lint-failed', tool: '', toolIndex: -1, path: '', message: `a check threw: ${(e as Error)?.message ?? String(e)}` });
     }
@@ -418,6 +425,7 @@ function validateOptions(options: LintOptions): void {
   if ((options.maxTokens !== undefined || options.maxToolTokens !== undefined) && options.tokenizer === undefined) {
     throw new ToolslimError('invalid-option', 'lint: `maxTokens` and `maxToolTokens` need a `tokenizer` (import { o200k } from "toolslim/tokens")');
   }
+  if (options.collisionThreshold !== false) checkCollisionOptions('lint', options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD, options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS);
   for (const [code, s] of Object.entries(options.severity ?? {})) {
     if (s !== 'off' && !SEVERITIES.includes(s)) throw new ToolslimError('invalid-option', `lint: severity of \`${code}\` must be error, warning, info or off, got ${JSON.stringify(s)}`);
   }
