@@ -6,19 +6,19 @@
  */
 
 // The pipeline
-export { transformTools, resolveSteps, lookup } from './core/pipeline.js';
-export type { TransformToolsOptions, TransformStepInput } from './core/pipeline.js';
-export type { RunOptions, TransformResult, Step } from './core/run.js';
-export type { ToolsInput, Envelope, LocatedTools } from './core/input.js';
-export { locateTools } from './core/input.js';
+export { transformTools, resolveSteps, lookup } from './api.js';
+export type { TransformToolsOptions, TransformStepInput } from './api.js';
+export type { RunOptions, TransformResult, Step } from './engine/run.js';
+export type { ToolsInput, Envelope, LocatedTools } from './engine/input.js';
+export { locateTools } from './engine/input.js';
 
 // Single schemas
 export { transformSchema, applyToSchema, pruneSchemaDefs } from './core/schema-form.js';
 export type { SchemaTransformResult, TransformSchemaOptions } from './core/schema-form.js';
 
 // Writing transforms
-export { defineTransform } from './core/define-transform.js';
-export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/define-transform.js';
+export { defineTransform } from './core/transform.js';
+export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/transform.js';
 export { EditContext } from './core/context.js';
 export type { RecordedChange, RecordedDiagnostic, MessageData } from './core/context.js';
 export { definePreset } from './core/preset.js';
@@ -66,8 +66,8 @@ export { lintTools, isAtLeast, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } fro
 export type { Finding, FindingCode, LintCheck, LintOptions } from './lint/index.js';
 
 // MCP types
-export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
-export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './mcp/types.js';
+export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './core/tool.js';
+export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './core/tool.js';
 
 // The equivalence gate
 export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
@@ -78,24 +78,12 @@ export { generateInstances } from './verify/instances.js';
 export type { InstanceOptions } from './verify/instances.js';
 
 // Client profiles
-export {
-  builtinProfiles,
-  defineProfile,
-  getProfile,
-  profileClaude,
-  profileGemini,
-  profileKimi,
-  profileMcp,
-  profileOpenai,
-  profileOpenaiStrict,
-  profileRefFree,
-  REFERENCE_MACHINERY,
-} from './profiles/profiles.js';
+export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
 export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
-export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
-export type { PresetForProfileOptions } from './profiles/preset-for-profile.js';
+export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export type { PresetForProfileOptions } from './presets/for-profile.js';
 // Tool-surface analysis
 export { analyzeSurface } from './lint/surface.js';
 export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionPair, PartBytes } from './lint/surface.js';

@@ -1,4 +1,4 @@
-import { appendPointer, formatPointer, hasOwn, isArrayIndex, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, formatPointer, hasOwn, isArrayIndex, isObject, parsePointer } from '../json/pointer.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */

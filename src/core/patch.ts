@@ -1,4 +1,4 @@
-import { hasOwn, isArrayIndex, parsePointer } from '../schema/pointer.js';
+import { hasOwn, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { setOwn, shallowCopy } from './context.js';
 import { ToolslimError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import type { AnyTransform } from './define-transform.js';
+import type { AnyTransform } from './transform.js';
 
 /** An ordered, frozen list of transforms. */
 export interface Preset {

@@ -1,8 +1,8 @@
-import type { JsonSchema, McpTool } from '../mcp/types.js';
-import type { AnyTransform } from './define-transform.js';
-import { resolveSteps, type TransformStepInput } from './pipeline.js';
+import type { JsonSchema, McpTool } from './tool.js';
+import type { AnyTransform } from './transform.js';
+import { resolveSteps, type TransformStepInput } from '../api.js';
 import type { Change, Diagnostic, Report, Skip } from './report.js';
-import { runSteps, type RunOptions } from './run.js';
+import { runSteps, type RunOptions } from '../engine/run.js';
 import type { PruneUnreachableDefsOptions } from '../transforms/prune-unreachable-defs.js';
 import { pruneUnreachableDefs } from '../transforms/prune-unreachable-defs.js';
 

@@ -1,12 +1,12 @@
-import { checkJsonTool, describe as describeValue, locateTools, type ToolsInput } from '../core/input.js';
+import { checkJsonTool, describe as describeValue, locateTools, type ToolsInput } from '../engine/input.js';
 import { ToolslimError } from '../core/errors.js';
 import { utf8Length, type Tokenizer } from '../core/measure.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
-import { toolName } from '../core/run.js';
-import { SCHEMA_SLOTS } from '../mcp/types.js';
+import { toolName } from '../engine/run.js';
+import { SCHEMA_SLOTS } from '../core/tool.js';
 import { findDialectContradictions, getDeclaredDialect, type DialectContradiction } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, getAt, hasOwn, isObject, parsePointer, parseRef } from '../schema/pointer.js';
+import { appendPointer, getAt, hasOwn, isObject, parsePointer, parseRef } from '../json/pointer.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';

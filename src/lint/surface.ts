@@ -4,10 +4,10 @@
  * description get guessed at; and the bytes of a list are spent somewhere. Pure, no tokenizer.
  */
 import { ToolslimError } from '../core/errors.js';
-import { locateTools, type ToolsInput } from '../core/input.js';
+import { locateTools, type ToolsInput } from '../engine/input.js';
 import { utf8Length } from '../core/measure.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer, hasOwn, isObject } from '../json/pointer.js';
 
 /** Options of {@link analyzeSurface}. */
 export interface AnalyzeSurfaceOptions {

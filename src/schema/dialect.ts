@@ -1,4 +1,4 @@
-import { appendPointer, hasOwn, isObject } from './pointer.js';
+import { appendPointer, hasOwn, isObject } from '../json/pointer.js';
 import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
 import { walkSchema } from './walk.js';
 

@@ -1,5 +1,5 @@
 import type { Dialect } from './keywords.js';
-import { appendPointer, parseRef } from './pointer.js';
+import { appendPointer, parseRef } from '../json/pointer.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from './refs.js';
 
 /**

@@ -1,5 +1,5 @@
 import { UNION_KEYWORDS, type KeywordTable } from './keywords.js';
-import { appendPointer, isObject } from './pointer.js';
+import { appendPointer, isObject } from '../json/pointer.js';
 
 /**
  * Called for every subschema (an object or a boolean) in preorder, keys in document order.

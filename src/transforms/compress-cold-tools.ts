@@ -1,6 +1,6 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../core/transform.js';
 import { ToolslimError } from '../core/errors.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer, hasOwn, isObject } from '../json/pointer.js';
 
 /** Options of {@link compressColdTools}. */
 export interface CompressColdToolsOptions {

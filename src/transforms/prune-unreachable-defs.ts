@@ -1,9 +1,9 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../core/transform.js';
 import type { EditContext } from '../core/context.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, parsePointerTokenwise, parseRef } from '../schema/pointer.js';
+import { appendPointer, hasOwn, isObject, parsePointerTokenwise, parseRef } from '../json/pointer.js';
 import { definitionOf, refInventoryOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 
 /** Options of {@link pruneUnreachableDefs}. */

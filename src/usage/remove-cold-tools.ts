@@ -3,10 +3,10 @@
  * A transform edits one tool at a time and never changes the length of the list, so removal lives here,
  * with its own RFC 6902 patch.
  */
-import { locateTools, type ToolsInput } from '../core/input.js';
+import { locateTools, type ToolsInput } from '../engine/input.js';
 import type { PatchOperation } from '../core/patch.js';
-import type { McpTool } from '../mcp/types.js';
-import { appendPointer, isObject } from '../schema/pointer.js';
+import type { McpTool } from '../core/tool.js';
+import { appendPointer, isObject } from '../json/pointer.js';
 
 /** Options of {@link removeColdTools}. */
 export interface RemoveColdToolsOptions {

@@ -15,9 +15,9 @@
 import { setOwn } from '../core/context.js';
 import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
 import type { Dialect, KeywordTable } from '../schema/keywords.js';
-import { appendPointer, getAt, hasOwn, isObject, parseRef } from '../schema/pointer.js';
+import { appendPointer, getAt, hasOwn, isObject, parseRef } from '../json/pointer.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
-import { hashString, jsonKey } from './canonical.js';
+import { hashString, jsonKey } from '../json/canonical.js';
 import { FORMATS } from './formats.js';
 import { samplePattern } from './pattern-sample.js';
 

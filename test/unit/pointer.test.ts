@@ -1,18 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  escapeToken,
-  existsAt,
-  formatPointer,
-  formatRefPointer,
-  getAt,
-  isArrayIndex,
-  parsePointer,
-  parsePointerTokenwise,
-  parseRef,
-  PointerError,
-  unescapeToken,
-} from '../../src/schema/pointer.js';
+import { escapeToken, existsAt, formatPointer, formatRefPointer, getAt, isArrayIndex, parsePointer, parsePointerTokenwise, parseRef, PointerError, unescapeToken } from '../../src/json/pointer.js';
 
 describe('tokens', () => {
   it('escapes `~` before `/` (RFC 6901 §4)', () => {

@@ -1,15 +1,15 @@
-import type { McpTool } from '../mcp/types.js';
-import { SCHEMA_SLOTS } from '../mcp/types.js';
+import type { McpTool } from '../core/tool.js';
+import { SCHEMA_SLOTS } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
-import { appendPointer, isObject } from '../schema/pointer.js';
+import { appendPointer, isObject } from '../json/pointer.js';
 import { findUnresolvedRefs, refInventoryOf, withRefInventoryMemo } from '../schema/refs.js';
-import { EditContext } from './context.js';
-import type { AnyTransform, TransformExtras } from './define-transform.js';
-import { ToolslimError } from './errors.js';
+import { EditContext } from '../core/context.js';
+import type { AnyTransform, TransformExtras } from '../core/transform.js';
+import { ToolslimError } from '../core/errors.js';
 import { checkJsonTool, locateTools, type ToolsInput } from './input.js';
-import { stringifyJson } from './json.js';
-import { utf8Length, type Tokenizer } from './measure.js';
-import type { Change, Diagnostic, Report, Safety, Skip, ToolStats, TransformStats, VerifyStats } from './report.js';
+import { stringifyJson } from '../json/stringify.js';
+import { utf8Length, type Tokenizer } from '../core/measure.js';
+import type { Change, Diagnostic, Report, Safety, Skip, ToolStats, TransformStats, VerifyStats } from '../core/report.js';
 import { AjvPool, verifyHistory, type VerifyLevel, type VerifyStep } from '../verify/gate.js';
 
 export type { ToolsInput } from './input.js';

@@ -1,4 +1,4 @@
-import { isObject } from '../schema/pointer.js';
+import { isObject } from './pointer.js';
 
 /**
  * JSON text for values of any depth. `JSON.stringify` recurses and overflows the stack a few thousand

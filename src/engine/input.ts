@@ -1,6 +1,6 @@
-import type { McpTool } from '../mcp/types.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
-import { ToolslimError } from './errors.js';
+import type { McpTool } from '../core/tool.js';
+import { appendPointer, hasOwn, isObject } from '../json/pointer.js';
+import { ToolslimError } from '../core/errors.js';
 
 /** What `transformTools` accepts: a tools array, a `ListToolsResult`, a JSON-RPC response or a capture file. */
 export type ToolsInput = readonly McpTool[] | { readonly tools: readonly McpTool[] } | { readonly result: { readonly tools: readonly McpTool[] } } | { readonly toolsList: { readonly tools: readonly McpTool[] } } | unknown;

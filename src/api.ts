@@ -1,10 +1,10 @@
-import { builtinPresets, presetSafe } from '../presets/index.js';
-import { builtinTransforms } from '../transforms/index.js';
-import type { AnyTransform } from './define-transform.js';
-import { ToolslimError } from './errors.js';
-import type { ToolsInput } from './input.js';
-import type { Preset, PresetOptions } from './preset.js';
-import { runSteps, type RunOptions, type Step, type TransformResult } from './run.js';
+import { builtinPresets, presetSafe } from './presets/index.js';
+import { builtinTransforms } from './transforms/index.js';
+import type { AnyTransform } from './core/transform.js';
+import { ToolslimError } from './core/errors.js';
+import type { ToolsInput } from './engine/input.js';
+import type { Preset, PresetOptions } from './core/preset.js';
+import { runSteps, type RunOptions, type Step, type TransformResult } from './engine/run.js';
 
 /** One entry of `transforms`: a name (transform or preset), a transform, a preset, or either with options. */
 export type TransformStepInput =

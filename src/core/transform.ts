@@ -1,7 +1,7 @@
-import type { McpTool } from '../mcp/types.js';
+import type { McpTool } from './tool.js';
 import type { EditContext } from './context.js';
 import type { Safety } from './report.js';
-import { runSteps, type RunOptions, type TransformResult, type ToolsInput } from './run.js';
+import { runSteps, type RunOptions, type TransformResult, type ToolsInput } from '../engine/run.js';
 
 /** What a transform sees of one tool. */
 export interface ToolDoc<S = unknown> {
