@@ -1,18 +1,18 @@
-import { builtinPresets, presetSafe } from './presets/index.js';
-import { builtinTransforms } from './transforms/index.js';
-import type { AnyTransform } from './core/transform.js';
+/**
+ * The public entry points of the pipeline: `transformTools` over a tools list, `transformSchema` over one
+ * schema, and `resolveSteps`, which turns names, presets and tuples into ordered steps. The only module
+ * above the presets that knows every transform by name (through the presets' `lookup`).
+ */
+import type { Change, Diagnostic, Report, Skip } from './core/report.js';
 import { ToolslimError } from './core/errors.js';
-import type { ToolsInput } from './engine/input.js';
-import type { Preset, PresetOptions } from './core/preset.js';
-import { runSteps, type RunOptions, type Step, type TransformResult } from './engine/run.js';
-
-/** One entry of `transforms`: a name (transform or preset), a transform, a preset, or either with options. */
-export type TransformStepInput =
-  | string
-  | AnyTransform
-  | Preset
-  | readonly [string | AnyTransform, object]
-  | readonly [Preset, PresetOptions];
+import type { Preset, PresetOptions, TransformStepInput } from './core/preset.js';
+import type { RunOptions, ToolsInput, TransformResult } from './core/run-types.js';
+import type { JsonSchema, McpTool } from './core/tool.js';
+import type { AnyTransform, Step } from './core/transform.js';
+import { runSteps } from './engine/run.js';
+import { lookup, presetSafe } from './presets/index.js';
+import type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
+import { pruneUnreachableDefs } from './transforms/prune-unreachable-defs.js';
 
 /** Options of {@link transformTools}. */
 export interface TransformToolsOptions extends RunOptions {
@@ -43,16 +43,6 @@ export function resolveSteps(inputs: readonly TransformStepInput[]): Step[] {
   return steps;
 }
 
-/** A built-in transform or preset by name. */
-export function lookup(name: string): AnyTransform | Preset {
-  const t = builtinTransforms.find((x) => x.name === name) ?? builtinPresets.find((p) => p.name === name);
-  if (!t) {
-    const known = [...builtinTransforms.map((x) => x.name), ...builtinPresets.map((p) => p.name)].join(', ');
-    throw new ToolslimError('unknown-transform', `unknown transform or preset \`${name}\` (known: ${known})`);
-  }
-  return t;
-}
-
 function expandPreset(preset: Preset, options: PresetOptions): Step[] {
   const overrides = options.overrides ?? {};
   for (const name of Object.keys(overrides)) {
@@ -75,4 +65,58 @@ function isPreset(x: unknown): x is Preset {
 
 function isTransform(x: unknown): x is AnyTransform {
   return typeof x === 'function' && (x as unknown as AnyTransform).kind === 'transform';
+}
+
+// ---- single schemas ------------------------------------------------------------------------------------
+
+/** What the single-schema forms return: pointers in the report are relative to the schema. */
+export interface SchemaTransformResult<S = JsonSchema> {
+  readonly schema: S;
+  readonly report: Report;
+}
+
+/** Options of {@link transformSchema}. */
+export interface TransformSchemaOptions extends RunOptions {
+  /** What to run (default: the `safe` preset). */
+  readonly transforms?: readonly TransformStepInput[];
+}
+
+const PREFIX = '/0/inputSchema';
+
+/**
+ * Runs transforms on one JSON Schema instead of a tools list: for code generators (OpenAPI→MCP
+ * converters) that build schemas before they build tools. The schema is never changed.
+ */
+export function transformSchema<S extends JsonSchema>(schema: S, options: TransformSchemaOptions = {}): SchemaTransformResult<S> {
+  const { transforms, ...run } = options;
+  const tool: McpTool = { name: '', inputSchema: schema };
+  const steps = resolveSteps(transforms ?? ['safe']);
+  const result = runSteps([tool], steps, run);
+  return { schema: result.tools[0]!.inputSchema as S, report: rebase(result.report) };
+}
+
+/** One transform on one schema. */
+export function applyToSchema<S extends JsonSchema>(transform: AnyTransform, schema: S, options: object = {}, run: RunOptions = {}): SchemaTransformResult<S> {
+  return transformSchema(schema, { ...run, transforms: [[transform, options]] });
+}
+
+/**
+ * `prune-unreachable-defs` for a single schema: keeps only the definitions its references reach. For a
+ * converter that attaches a shared components inventory to every operation's schema.
+ */
+export function pruneSchemaDefs<S extends JsonSchema>(schema: S, options: Omit<PruneUnreachableDefsOptions, 'slots'> = {}): SchemaTransformResult<S> {
+  return applyToSchema(pruneUnreachableDefs, schema, options);
+}
+
+function strip(path: string): string {
+  return path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path;
+}
+
+function rebase(report: Report): Report {
+  return {
+    ...report,
+    changes: report.changes.map((c): Change => ({ ...c, path: strip(c.path), ...(c.from !== undefined ? { from: strip(c.from) } : {}) })),
+    diagnostics: report.diagnostics.map((d): Diagnostic => ({ ...d, path: strip(d.path) })),
+    skipped: report.skipped.map((s): Skip => ({ ...s })),
+  };
 }

@@ -6,18 +6,22 @@
  */
 
 // The pipeline
-export { transformTools, resolveSteps, lookup } from './api.js';
-export type { TransformToolsOptions, TransformStepInput } from './api.js';
-export type { RunOptions, TransformResult, Step } from './engine/run.js';
-export type { ToolsInput, Envelope, LocatedTools } from './engine/input.js';
+export { transformTools, resolveSteps } from './api.js';
+export { lookup } from './presets/index.js';
+export type { TransformToolsOptions } from './api.js';
+export type { TransformStepInput } from './core/preset.js';
+export type { RunOptions, TransformResult } from './core/run-types.js';
+export type { Step } from './core/transform.js';
+export type { ToolsInput } from './core/run-types.js';
+export type { Envelope, LocatedTools } from './engine/input.js';
 export { locateTools } from './engine/input.js';
 
 // Single schemas
-export { transformSchema, applyToSchema, pruneSchemaDefs } from './core/schema-form.js';
-export type { SchemaTransformResult, TransformSchemaOptions } from './core/schema-form.js';
+export { transformSchema, applyToSchema, pruneSchemaDefs } from './api.js';
+export type { SchemaTransformResult, TransformSchemaOptions } from './api.js';
 
 // Writing transforms
-export { defineTransform } from './core/transform.js';
+export { defineTransform } from './engine/define-transform.js';
 export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/transform.js';
 export { EditContext } from './core/context.js';
 export type { RecordedChange, RecordedDiagnostic, MessageData } from './core/context.js';
@@ -71,7 +75,8 @@ export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './core/tool.js';
 
 // The equivalence gate
 export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
-export type { VerifyLevel, VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
+export type { VerifyLevel } from './core/report.js';
+export type { VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
 export { registerAjv } from './verify/ajv-loader.js';
 export type { AjvClasses } from './verify/ajv-loader.js';
 export { generateInstances } from './verify/instances.js';

@@ -1,12 +1,15 @@
-import { checkJsonTool, describe as describeValue, locateTools, type ToolsInput } from '../engine/input.js';
+import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
+import type { ToolsInput } from '../core/run-types.js';
 import { ToolslimError } from '../core/errors.js';
 import { utf8Length, type Tokenizer } from '../core/measure.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
-import { toolName } from '../engine/run.js';
+import { toolName } from '../core/tool.js';
 import { SCHEMA_SLOTS } from '../core/tool.js';
 import { findDialectContradictions, getDeclaredDialect, type DialectContradiction } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, getAt, hasOwn, isObject, parsePointer, parseRef } from '../json/pointer.js';
+import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';

@@ -18,7 +18,7 @@
  */
 import { ToolslimError } from '../core/errors.js';
 import { transformTools, type TransformToolsOptions } from '../api.js';
-import type { TransformResult } from '../engine/run.js';
+import type { TransformResult } from '../core/run-types.js';
 
 export type { McpTool, ListToolsResult, JsonSchema } from '../core/tool.js';
 

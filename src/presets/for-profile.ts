@@ -1,4 +1,5 @@
-import { lookup, type TransformStepInput } from '../api.js';
+import { lookup } from './index.js';
+import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
 import { adaptToClient } from '../transforms/adapt-to-client.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
