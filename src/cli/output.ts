@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { locateTools } from '../core/input.js';
-import { stringifyJson } from '../core/json.js';
-import type { TransformResult } from '../core/run.js';
+import { locateTools } from '../engine/input.js';
+import { stringifyJson } from '../json/stringify.js';
+import type { TransformResult } from '../core/run-types.js';
 import {
   COMPACT_STYLE,
   describeNumberProblem,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintTools, transformTools } from '../../src/index.js';
-import { checkJsonTool } from '../../src/core/input.js';
+import { checkJsonTool } from '../../src/engine/input.js';
 
 const good = (name: string) => ({
   name,
