@@ -121,6 +121,26 @@ export class ToolUsageGraph {
     return this.#steps;
   }
 
+  /**
+   * How many recorded calls went to `name` (0 for a tool never called or not in the list). Every call but
+   * the latest has exactly one outgoing transition, so this is the tool's out-weight, plus one if it made
+   * the latest call: no extra state, and graphs read from JSON answer it too.
+   */
+  callCount(name: string): number {
+    const i = this.#position.get(name);
+    if (i === undefined) return 0;
+    return this.#outWeight[i]! + (i === this.#prev ? 1 : 0);
+  }
+
+  /**
+   * The step of `name`'s latest call (0 for the first call ever recorded), or -1 when it was never called
+   * or is not in the list.
+   */
+  lastCalled(name: string): number {
+    const i = this.#position.get(name);
+    return i === undefined ? -1 : this.#lastUsed[i]!;
+  }
+
   /** Records one tool execution. A name not in the list is appended to it. */
   record(name: string): this {
     if (typeof name !== 'string') throw new ToolslimError('invalid-input', `ToolUsageGraph.record: expected a tool name, got ${typeof name}`);
