@@ -102,7 +102,7 @@ export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionP
 
 // compress-cold-tools (lossy, opt-in)
 export { compressColdTools } from './transforms/compress-cold-tools.js';
-export type { ColdInputSchema, ColdToolsState, CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
+export type { ColdParameters, ColdToolsState, CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
 
 // Usage-driven hot sets
 export { ToolUsageGraph } from './usage/graph.js';
@@ -111,7 +111,7 @@ export { removeColdTools } from './usage/remove-cold-tools.js';
 export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remove-cold-tools.js';
 
 // Sessions: cache-stable hot sets, cold-call checks, reveals
-export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET_POLICY, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
+export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
 export type {
   AnswerDecision,
   ArgumentCheck,
@@ -124,6 +124,7 @@ export type {
   ColdFormOptions,
   DefinitionBytes,
   ForwardDecision,
+  HotSetDefaults,
   HotSetOptions,
   HotSetPolicy,
   RevealMode,

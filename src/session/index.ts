@@ -3,7 +3,9 @@
  * list's exact bytes, cold-call checks and reveals). Used by the proxy (`toolslim proxy`) and the SDK
  * hook (`toolslim/mcp`); exported from `toolslim` for anyone building their own.
  */
-export { chooseHotSet, DEFAULT_HOT_SET_POLICY, HOT_SET_POLICIES } from './hot-set.js';
+export { chooseHotSet, HOT_SET_POLICIES } from './hot-set.js';
+export { DEFAULT_HOT_SET } from './defaults.js';
+export type { HotSetDefaults } from './defaults.js';
 export type { ChooseHotSetOptions, HotSetPolicy } from './hot-set.js';
 export { buildServedTools } from './served-tools.js';
 export type { ColdFormOptions } from './served-tools.js';

@@ -10,6 +10,7 @@ import { isObject } from '../schema/pointer.js';
 import { checkOptions, chooseHotSet, describeValue, isOptionsObject, type ChooseHotSetOptions } from './hot-set.js';
 import { buildServedTools, checkColdForm, type ColdFormOptions } from './served-tools.js';
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
+import { DEFAULT_HOT_SET } from './defaults.js';
 
 /**
  * What happens when the model calls a cold tool:
@@ -25,19 +26,26 @@ export type RevealMode = 'result' | 'list-changed';
 /** Every {@link RevealMode}. */
 export const REVEAL_MODES: readonly RevealMode[] = Object.freeze(['result', 'list-changed']);
 
-/** Hot-set options of a {@link ToolSession}. */
+/** Hot-set options of a {@link ToolSession}; each defaults to {@link DEFAULT_HOT_SET}'s. */
 export interface HotSetOptions extends ChooseHotSetOptions {
-  /** How many tools are served in full (a non-negative integer). */
-  readonly k: number;
+  /** Most tools served in full (a non-negative integer; default 5). */
+  readonly k?: number;
   /** What a call of a cold tool does (default `result`). */
   readonly reveal?: RevealMode;
-  /** How cold tools are served (compress-cold-tools options without `keep`; default its defaults). */
+  /**
+   * How cold tools are served: compress-cold-tools options without `keep` (default
+   * `DEFAULT_HOT_SET.cold`: shared preamble dropped, parameter signature). Given, it replaces the default
+   * whole (`{}` is compress-cold-tools' own defaults).
+   */
   readonly cold?: ColdFormOptions;
 }
 
 /** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
 export interface UsageRecorder {
+  /** One call of `name` reached the server. */
   record(name: string): unknown;
+  /** A session starts (called once, after the hot set is chosen). */
+  beginSession?(): unknown;
 }
 
 /** Options of {@link ToolSession}. */
@@ -110,7 +118,7 @@ export interface DefinitionBytes {
  * {@link ToolSession.update} changes it. Tools never move and none is removed.
  *
  * ```ts
- * const session = new ToolSession({ list, hotSet: { k: 5, graph, reveal: 'result' } });
+ * const session = new ToolSession({ list, hotSet: { k: 5, graph }, usage: store });
  * send(session.text);                                   // every tools/list
  * const d = session.onCall(name, args);                 // every tools/call
  * if (d.action === 'answer') reply(d.result); else forward();
@@ -146,15 +154,19 @@ export class ToolSession {
     if (options.usage !== undefined && typeof (options.usage as Partial<UsageRecorder> | null)?.record !== 'function') throw new ToolslimError('invalid-option', `ToolSession: \`usage\` must have a \`record(name)\` method, got ${describeValue(options.usage)}`);
     if (options.validator !== undefined && !(options.validator instanceof ArgumentValidator)) throw new ToolslimError('invalid-option', `ToolSession: \`validator\` must be an ArgumentValidator, got ${describeValue(options.validator)}`);
     if (hotSet !== undefined) checkHotSetOptions(hotSet, 'ToolSession');
-    this.reveal = hotSet?.reveal ?? 'result';
+    this.reveal = hotSet?.reveal ?? DEFAULT_HOT_SET.reveal;
     this.listChanged = options.listChanged ?? false;
-    this.#cold = hotSet?.cold ?? {};
+    this.#cold = hotSet?.cold ?? DEFAULT_HOT_SET.cold;
     this.#compress = hotSet !== undefined;
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
     this.#load(options.list, options.original);
-    if (hotSet !== undefined) for (const name of chooseHotSet(this.#full, hotSet.k, { graph: hotSet.graph, policy: hotSet.policy })) this.#hot.add(name);
+    if (hotSet !== undefined) {
+      const chosen = chooseHotSet(this.#full, hotSet.k ?? DEFAULT_HOT_SET.k, { graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession });
+      for (const name of chosen) this.#hot.add(name);
+    }
     this.#rebuild();
+    this.#usage?.beginSession?.();
   }
 
   /** The exact JSON text of the served `tools/list` result: send these bytes for every `tools/list`. */
@@ -302,10 +314,10 @@ export class ToolSession {
 /** Throws a clear error for unusable hot-set options (shared by the session, the proxy and the hook). */
 export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
   if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `${where}: \`hotSet\` must be an object like { k: 5 }, got ${describeValue(hotSet)}`);
-  const known = ['k', 'graph', 'policy', 'reveal', 'cold'];
+  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold'];
   for (const key of Object.keys(hotSet)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `${where}: unknown hot-set option \`${key}\` (known: ${known.join(', ')})`);
-  if (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
-  checkOptions({ graph: hotSet.graph, policy: hotSet.policy }, `${where}: hotSet`);
+  if (hotSet.k !== undefined && (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
+  checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
   if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
   if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
 }

@@ -16,14 +16,19 @@ export interface CompressColdToolsOptions {
   /** Keep a cold tool's `_meta` (default true): it can carry protocol-level data a client relies on. */
   readonly keepMeta?: boolean;
   /**
-   * A cold tool's input schema (default `open`):
-   * - `open`: `{"type":"object"}`;
-   * - `parameters`: `{"type":"object","properties":{…}}` with each top-level parameter's name and its
-   *   `type` (when the parameter declares a plain one), nothing else: no `required`, no
-   *   `additionalProperties`, no descriptions. It accepts every arguments object the real schema accepts, so a
-   *   client that validates against it never refuses a valid call, and a model sees what to fill in.
+   * What a cold tool says about its parameters (default `none`):
+   * - `none`: nothing; its input schema is `{"type":"object"}`;
+   * - `schema`: its input schema is `{"type":"object","properties":{…}}` with each top-level parameter's
+   *   name and its `type` (when the parameter declares a plain one), nothing else: no `required`, no
+   *   `additionalProperties`, no descriptions. It accepts every arguments object the real schema accepts,
+   *   so a client that validates against it never refuses a valid call;
+   * - `signature`: its input schema is `{"type":"object"}` and its description ends with a signature,
+   *   ` (folder: string, lines?: integer)`: each parameter's name, `?` when it is not required, and its
+   *   plain type. About a quarter cheaper than `schema` and it says which parameters are required.
    */
-  readonly inputSchema?: ColdInputSchema;
+  readonly parameters?: ColdParameters;
+  /** Longest signature between the parentheses, in characters (default 200); parameters that do not fit end in `, …`. */
+  readonly maxSignatureLength?: number;
   /**
    * Before shortening, drop a preamble the description shares with other tools of the list (default
    * false): the longest leading text, ending after a `.`, `!`, `?` or `:` and the blanks that follow, that
@@ -40,8 +45,8 @@ export interface CompressColdToolsOptions {
   readonly preambleMinLength?: number;
 }
 
-/** The form of a cold tool's input schema: see {@link CompressColdToolsOptions.inputSchema}. */
-export type ColdInputSchema = 'open' | 'parameters';
+/** What a cold tool says about its parameters: see {@link CompressColdToolsOptions.parameters}. */
+export type ColdParameters = 'none' | 'schema' | 'signature';
 
 /** What `prepare` computed: the hot names, and the length of each tool's dropped preamble. */
 export interface ColdToolsState {
@@ -50,12 +55,13 @@ export interface ColdToolsState {
   readonly preambles: ReadonlyMap<number, number>;
 }
 
-const COLD_INPUT_SCHEMAS: readonly ColdInputSchema[] = Object.freeze(['open', 'parameters']);
+const COLD_PARAMETERS: readonly ColdParameters[] = Object.freeze(['none', 'schema', 'signature']);
 
 /**
  * Lossy and opt-in (never in a preset): every tool whose name is not in `keep` becomes its name, the first
  * sentence of its description (or its first characters, ending in "…") and an open input schema
- * (`{"type":"object"}`, or with `inputSchema: 'parameters'` its parameter names and types), plus `title`,
+ * (`{"type":"object"}`; with `parameters`, its parameter names and types in the schema or as a signature
+ * after the sentence), plus `title`,
  * `annotations` and `_meta` unless told otherwise. Every other field (`outputSchema`, `icons`, unknown
  * fields) is removed. Tools stay where they are, and none is removed; members keep their order.
  *
@@ -74,7 +80,8 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
     keepTitle: true,
     keepAnnotations: true,
     keepMeta: true,
-    inputSchema: 'open',
+    parameters: 'none',
+    maxSignatureLength: 200,
     dropSharedPreamble: false,
     preambleMinTools: 2,
     preambleMinLength: 40,
@@ -84,6 +91,7 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
     'replaced-schema': 'Replaced the input schema of cold tool `{tool}` with `{"type":"object"}`',
     'reduced-schema': 'Reduced the input schema of cold tool `{tool}` to its parameter names and types',
     'added-schema': 'Added `{"type":"object"}` as the missing input schema of cold tool `{tool}`',
+    'signed-description': 'Wrote the parameter signature of cold tool `{tool}` as its description',
     'removed-field': 'Removed `{field}` from cold tool `{tool}`',
   },
   validateOptions(options) {
@@ -93,7 +101,9 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
     for (const key of ['keepTitle', 'keepAnnotations', 'keepMeta', 'dropSharedPreamble'] as const) {
       if (typeof options[key] !== 'boolean') throw new Error(`\`${key}\` must be true or false`);
     }
-    if (!COLD_INPUT_SCHEMAS.includes(options.inputSchema as ColdInputSchema)) throw new Error(`\`inputSchema\` must be one of ${COLD_INPUT_SCHEMAS.map((s) => `'${s}'`).join(', ')}, got ${JSON.stringify(options.inputSchema)}`);
+    if (!COLD_PARAMETERS.includes(options.parameters as ColdParameters)) throw new Error(`\`parameters\` must be one of ${COLD_PARAMETERS.map((s) => `'${s}'`).join(', ')}, got ${JSON.stringify(options.parameters)}`);
+    const sig = options.maxSignatureLength;
+    if (!Number.isSafeInteger(sig) || (sig as number) < 1) throw new Error(`\`maxSignatureLength\` must be a positive integer, got ${String(sig)}`);
     const minTools = options.preambleMinTools;
     if (!Number.isSafeInteger(minTools) || (minTools as number) < 2) throw new Error(`\`preambleMinTools\` must be an integer of at least 2, got ${String(minTools)}`);
     const minLength = options.preambleMinLength;
@@ -116,6 +126,9 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
       annotations: options.keepAnnotations !== false,
       _meta: options.keepMeta !== false,
     };
+    const mode = options.parameters ?? 'none';
+    const maxSignature = options.maxSignatureLength ?? 200;
+    const signature = mode === 'signature' ? signatureOf(tool.inputSchema, maxSignature) : '';
     for (const key of Object.keys(tool)) {
       const path = appendPointer('', key);
       if (!hasOwn(kept, key) || !kept[key]) {
@@ -125,17 +138,20 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
       const value = tool[key];
       if (key === 'description') {
         if (typeof value !== 'string') {
-          ctx.remove(path, 'removed-field', { ...label, field: key });
+          if (signature !== '') ctx.replace(path, `(${signature})`, 'signed-description', label);
+          else ctx.remove(path, 'removed-field', { ...label, field: key });
           continue;
         }
         const preamble = doc.state.preambles.get(doc.index) ?? 0;
-        const short = shortenDescription(preamble > 0 ? value.slice(preamble) : value, options.maxDescriptionLength ?? 80);
+        const text = preamble > 0 ? value.slice(preamble) : value;
+        const short = mode === 'signature' ? signedDescription(text, signature, options.maxDescriptionLength ?? 80, maxSignature) : shortenDescription(text, options.maxDescriptionLength ?? 80);
         if (short !== value) ctx.replace(path, short, 'shortened-description', { ...label, before: codePoints(value), after: codePoints(short) });
       } else if (key === 'inputSchema') {
-        const cold = options.inputSchema === 'parameters' ? parametersSchema(value) : OPEN_SCHEMA;
+        const cold = mode === 'schema' ? parametersSchema(value) : OPEN_SCHEMA;
         if (!jsonEqual(cold, value)) ctx.replace(path, cold === OPEN_SCHEMA ? { type: 'object' } : cold, cold === OPEN_SCHEMA ? 'replaced-schema' : 'reduced-schema', label);
       }
     }
+    if (signature !== '' && !hasOwn(tool, 'description')) ctx.add('/description', `(${signature})`, 'signed-description', label);
     if (!hasOwn(tool, 'inputSchema')) ctx.add('/inputSchema', { type: 'object' }, 'added-schema', label);
   },
 });
@@ -210,7 +226,7 @@ const OPEN_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: 'ob
 const JSON_TYPES: ReadonlySet<string> = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 
 /**
- * The `parameters` form of an input schema: `{"type":"object","properties":{name: {"type": …} | {}}}`,
+ * The `schema` form of an input schema: `{"type":"object","properties":{name: {"type": …} | {}}}`,
  * in the order of the schema's own `properties`. A parameter keeps its `type` when that is one JSON type
  * name or an array of them, and the parameter is an object schema without `nullable: true` (OpenAPI's
  * `nullable` widens `type`; keeping `type` alone would narrow it); otherwise it becomes `{}`. No
@@ -223,16 +239,109 @@ function parametersSchema(schema: unknown): Readonly<Record<string, unknown>> {
   for (const name of Object.keys(schema.properties)) {
     const param = schema.properties[name];
     const form: Record<string, unknown> = {};
-    if (isObject(param) && hasOwn(param, 'type') && !(hasOwn(param, 'nullable') && param.nullable === true)) {
-      const type = param.type;
-      if (typeof type === 'string' && JSON_TYPES.has(type)) form.type = type;
-      else if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) form.type = [...type];
-    }
+    const type = isObject(param) && !(hasOwn(param, 'nullable') && param.nullable === true) ? plainType(param) : undefined;
+    if (type !== undefined) form.type = type;
     // `__proto__` is an ordinary parameter name in JSON: defined, never assigned.
     Object.defineProperty(properties, name, { value: form, writable: true, enumerable: true, configurable: true });
   }
   return { type: 'object', properties };
 }
+
+/**
+ * The signature of an input schema's top-level parameters, without the parentheses:
+ * `folder: string, lines?: integer` — each name (bare when it is an identifier, else a JSON string), `?`
+ * when the root `required` does not list it, and `: type` when it declares a plain type (one JSON type
+ * name, or several joined by `|`; OpenAPI's `nullable: true` adds `|null`). Parameters that would take
+ * it past `max` characters are left out and `, …` ends it. `""` for a schema without `properties`.
+ */
+export function signatureOf(schema: unknown, max: number): string {
+  if (!isObject(schema) || !hasOwn(schema, 'properties') || !isObject(schema.properties)) return '';
+  const required = new Set(hasOwn(schema, 'required') && Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  let out = '';
+  for (const name of Object.keys(schema.properties)) {
+    const param = schema.properties[name];
+    let item = (SIGNATURE_NAME.test(name) ? name : JSON.stringify(name)) + (required.has(name) ? '' : '?');
+    const type = plainType(param);
+    if (type !== undefined) item += ': ' + (Array.isArray(type) ? type.join('|') : type) + (isObject(param) && hasOwn(param, 'nullable') && param.nullable === true && !(Array.isArray(type) ? type : [type]).includes('null') ? '|null' : '');
+    const next = out === '' ? item : `${out}, ${item}`;
+    if (codePoints(next) > max) return out === '' ? '…' : `${out}, …`;
+    out = next;
+  }
+  return out;
+}
+
+/**
+ * A signed cold description: the shortened sentence, then ` (signature)`. With no signature (the schema
+ * is already open), a signature the text already ends with is kept, so signing is a fixed point.
+ */
+function signedDescription(text: string, signature: string, maxDescription: number, maxSignature: number): string {
+  let body = text;
+  let sig = signature;
+  if (sig === '') {
+    const at = trailingSignature(text, maxSignature);
+    if (at < 0) return shortenDescription(text, maxDescription);
+    body = text.slice(0, at > 0 ? at - 1 : 0);
+    sig = text.slice(at + 1, -1);
+  }
+  const sentence = shortenDescription(body, maxDescription);
+  return sentence === '' ? `(${sig})` : `${sentence} (${sig})`;
+}
+
+/**
+ * Where a signature that `text` ends with starts (the index of its `(`, at the start or after a space),
+ * or -1. Only the last `maxSignature + 8` characters are searched, and each candidate is checked by a
+ * linear scan, so the cost is bounded whatever the text.
+ */
+function trailingSignature(text: string, maxSignature: number): number {
+  if (!text.endsWith(')')) return -1;
+  const from = Math.max(0, text.length - (maxSignature * 2 + 8));
+  for (let i = from; i < text.length; i++) {
+    if (text[i] !== '(' || (i > 0 && text[i - 1] !== ' ')) continue;
+    if (isSignature(text, i + 1, text.length - 1)) return i;
+  }
+  return -1;
+}
+
+/** True when `text[from, to)` is a signature as {@link signatureOf} writes them. */
+function isSignature(text: string, from: number, to: number): boolean {
+  let i = from;
+  if (text.slice(i, to) === '…') return true;
+  for (;;) {
+    // name
+    if (text[i] === '"') {
+      i++;
+      while (i < to && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      if (i >= to) return false;
+      i++;
+    } else {
+      const start = i;
+      while (i < to && /[A-Za-z0-9_$.-]/.test(text[i]!)) i++;
+      if (i === start || !/[A-Za-z_$]/.test(text[start]!)) return false;
+    }
+    if (text[i] === '?') i++;
+    if (text.startsWith(': ', i)) {
+      i += 2;
+      const start = i;
+      while (i < to && /[a-z|]/.test(text[i]!)) i++;
+      if (i === start) return false;
+    }
+    if (i === to) return true;
+    if (!text.startsWith(', ', i)) return false;
+    i += 2;
+    if (i === to - 1 && text[i] === '…') return true;
+  }
+}
+
+/** A parameter's plain type: one JSON type name or a non-empty array of them; else undefined. */
+function plainType(param: unknown): string | string[] | undefined {
+  if (!isObject(param) || !hasOwn(param, 'type')) return undefined;
+  const type = param.type;
+  if (typeof type === 'string' && JSON_TYPES.has(type)) return type;
+  if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && JSON_TYPES.has(t))) return [...(type as string[])];
+  return undefined;
+}
+
+const SIGNATURE_NAME = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;
 
 /**
  * For each description, the length of the preamble it shares with at least `minTools − 1` others (see

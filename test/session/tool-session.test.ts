@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compressColdTools, ToolslimError, ToolUsageGraph, type McpTool } from '../../src/index.js';
+import { DEFAULT_HOT_SET } from '../../src/session/defaults.js';
 import { invalidArgumentsResult, ToolSession } from '../../src/session/tool-session.js';
 import { ArgumentValidator } from '../../src/session/validate-arguments.js';
 import { deepFreeze } from '../helpers/freeze.js';
@@ -16,7 +17,7 @@ const FS = deepFreeze(JSON.parse(JSON.stringify(BFCL_GROUPS.GorillaFileSystem)) 
 const names = FS.map((t) => t.name);
 
 /** The expected served text, built without ToolSession: compress-cold-tools with the hot names kept. */
-const expectedText = (tools: readonly McpTool[], hot: readonly string[], cold = {}) => JSON.stringify({ tools: compressColdTools(tools, { ...cold, keep: [...hot] }).tools });
+const expectedText = (tools: readonly McpTool[], hot: readonly string[], cold: object = DEFAULT_HOT_SET.cold) => JSON.stringify({ tools: compressColdTools(tools, { ...cold, keep: [...hot] }).tools });
 
 /** Replays a session's reference calls through a fresh ToolSession; returns every text served before a turn. */
 function replay(tools: McpTool[], graphJson: string, calls: readonly (readonly { name: string; arguments: unknown }[])[], k: number, validator?: ArgumentValidator) {
@@ -38,8 +39,8 @@ describe('ToolSession: cache-stable served lists', () => {
       const tools = sessionTools(s);
       const cold = JSON.stringify(new ToolUsageGraph(tools));
       const calls = s.turns.map((t) => t.calls);
-      // A cold file ranks nothing: the hot set is the first 3 tools in list order.
-      const expected = expectedText(tools, tools.slice(0, 3).map((t) => t.name));
+      // A cold file is no evidence: no tool is hot, every tool is served in the default cold form.
+      const expected = expectedText(tools, []);
       // One validator for the replays of a session, as a proxy keeps one (compiling is not what is tested).
       const validator = new ArgumentValidator();
       for (let r = 0; r < 50; r++) {
@@ -60,17 +61,16 @@ describe('ToolSession: cache-stable served lists', () => {
       const s = BFCL_SESSIONS[0];
       const tools = sessionTools(s);
       const graph = new ToolUsageGraph(tools).recordAll(['cd', 'ls', 'cd', 'post_tweet']);
-      const session = new ToolSession({ list: { tools }, hotSet: { k: 4, graph, cold: { dropSharedPreamble: true, inputSchema: 'parameters' } } });
+      const session = new ToolSession({ list: { tools }, hotSet: { k: 4, graph, cold: { dropSharedPreamble: true, parameters: 'schema' } } });
       process.stdout.write(session.text);`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
     const tools = sessionTools(s);
     const graph = new ToolUsageGraph(tools).recordAll(['cd', 'ls', 'cd', 'post_tweet']);
-    const here = new ToolSession({ list: { tools }, hotSet: { k: 4, graph, cold: { dropSharedPreamble: true, inputSchema: 'parameters' } } });
+    const here = new ToolSession({ list: { tools }, hotSet: { k: 4, graph, cold: { dropSharedPreamble: true, parameters: 'schema' } } });
     expect(out).toBe(here.text);
-    // cd 2 calls, ls 1, post_tweet 1; the fourth is the first never-called tool in list order.
-    const never = tools.map((t) => t.name).find((n) => !['cd', 'ls', 'post_tweet'].includes(n))!;
-    expect(here.hot.sort()).toEqual(['cd', 'ls', 'post_tweet', never].sort());
-    expect(here.text).toBe(expectedText(tools, here.hot, { dropSharedPreamble: true, inputSchema: 'parameters' }));
+    // cd 2 calls, ls 1, post_tweet 1: three tools with evidence, so three hot of the four allowed.
+    expect([...here.hot].sort()).toEqual(['cd', 'ls', 'post_tweet']);
+    expect(here.text).toBe(expectedText(tools, here.hot, { dropSharedPreamble: true, parameters: 'schema' }));
   });
 
   it('ranks from the usage graph once, at the start: calls during the session do not move the hot set', () => {
@@ -85,6 +85,13 @@ describe('ToolSession: cache-stable served lists', () => {
     expect(session.version).toBe(0);
   });
 
+  it('counts one session in the usage recorder, after ranking', () => {
+    const graph = new ToolUsageGraph(FS).recordAll(['cat']);
+    const s = new ToolSession({ list: FS, hotSet: { graph, minCallsPerSession: 1 }, usage: graph });
+    expect(s.hot).toEqual(['cat']); // ranked with 0 sessions counted (read as 1): 1 call per session
+    expect(graph.sessions).toBe(1);
+  });
+
   it('serves the list as it is without a hot set, keeping the envelope and its key order', () => {
     const list = { _meta: { x: 1 }, tools: FS, extra: 'kept' };
     const session = new ToolSession({ list });
@@ -96,7 +103,7 @@ describe('ToolSession: cache-stable served lists', () => {
 describe('ToolSession: calls of cold tools (reveal: result)', () => {
   const session = () => {
     const calls: string[] = [];
-    const s = new ToolSession({ list: { tools: FS }, hotSet: { k: 1 }, usage: { record: (n) => calls.push(n) } });
+    const s = new ToolSession({ list: { tools: FS }, hotSet: { k: 1, policy: 'list-order' }, usage: { record: (n) => calls.push(n) } });
     return { s, calls };
   };
 
@@ -139,7 +146,7 @@ describe('ToolSession: calls of cold tools (reveal: result)', () => {
 
   it('forwards a call it cannot check (the schema does not compile), saying why', () => {
     const tools = [FS[0]!, { name: 'broken', inputSchema: { type: 'object', properties: { x: { $ref: '#/nowhere' } } } }];
-    const s = new ToolSession({ list: tools, hotSet: { k: 1 } });
+    const s = new ToolSession({ list: tools, hotSet: { k: 1, policy: 'list-order' } });
     const d = s.onCall('broken', {});
     expect(d.action).toBe('forward');
     expect(d.action === 'forward' && d.check?.status).toBe('unchecked');
@@ -148,7 +155,7 @@ describe('ToolSession: calls of cold tools (reveal: result)', () => {
 
 describe('ToolSession: reveal list-changed', () => {
   it('with the capability: the tool becomes hot, only its bytes change, and the client is to be told', () => {
-    const s = new ToolSession({ list: { tools: FS }, hotSet: { k: 1, reveal: 'list-changed' }, listChanged: true });
+    const s = new ToolSession({ list: { tools: FS }, hotSet: { k: 1, policy: 'list-order', reveal: 'list-changed' }, listChanged: true });
     const before = s.tools.map((t) => JSON.stringify(t));
     const d = s.onCall('cd', { folder: 'x' });
     expect(d).toMatchObject({ action: 'forward', cold: true, revealed: true, notify: true });
@@ -164,7 +171,7 @@ describe('ToolSession: reveal list-changed', () => {
   });
 
   it('without the capability: revealed on the next tools/list, never announced', () => {
-    const s = new ToolSession({ list: FS, hotSet: { k: 1, reveal: 'list-changed' } });
+    const s = new ToolSession({ list: FS, hotSet: { k: 1, policy: 'list-order', reveal: 'list-changed' } });
     const d = s.onCall('cd', { folder: 7 });
     expect(d).toMatchObject({ action: 'answer', cold: true, revealed: true, notify: false });
     expect(d.action === 'answer' && d.result.content[0]!.text).toContain('Its full definition is now in the tool list.');
@@ -172,7 +179,7 @@ describe('ToolSession: reveal list-changed', () => {
   });
 
   it('reveal result never changes the list', () => {
-    const s = new ToolSession({ list: FS, hotSet: { k: 1 }, listChanged: true });
+    const s = new ToolSession({ list: FS, hotSet: { k: 1, policy: 'list-order' }, listChanged: true });
     const before = s.text;
     for (const n of names) s.onCall(n, {});
     expect(s.text).toBe(before);
@@ -186,6 +193,7 @@ describe('ToolSession: updates, sizes, options', () => {
     const s = new ToolSession({ list: FS, hotSet: { k: 2, graph } });
     expect(s.hot).toEqual(['grep', 'ls']);
     expect(s.update(FS)).toBe(false);
+    expect(s.version).toBe(0);
     const fewer = FS.filter((t) => t.name !== 'ls');
     expect(s.update(fewer)).toBe(true);
     expect(s.hot).toEqual(['grep']);
@@ -194,7 +202,7 @@ describe('ToolSession: updates, sizes, options', () => {
 
   it('gives definition sizes as served and as the server sent them', () => {
     const original = FS.map((t) => ({ ...t, annotations: { readOnlyHint: true } }));
-    const s = new ToolSession({ list: FS, original, hotSet: { k: 1 } });
+    const s = new ToolSession({ list: FS, original, hotSet: { k: 1, policy: 'list-order' } });
     const cd = s.tools[names.indexOf('cd')]!;
     expect(s.definitionBytes('cd')).toEqual({ served: Buffer.byteLength(JSON.stringify(cd)), original: Buffer.byteLength(JSON.stringify(original[names.indexOf('cd')])) });
     expect(s.definitionBytes('nope')).toBeUndefined();

@@ -187,7 +187,7 @@ describe('cold forms: parameters and shared preambles', () => {
 
   it('a cold tool’s form does not depend on which other tools are hot', () => {
     const list = deepFreeze(jsonClone(tools));
-    const options = { dropSharedPreamble: true, inputSchema: 'parameters' as const };
+    const options = { dropSharedPreamble: true, parameters: 'schema' as const };
     const alone = compressColdTools(list, options).tools.map((t) => JSON.stringify(t));
     fc.assert(
       fc.property(fc.subarray(names), (keep) => {
@@ -202,7 +202,7 @@ describe('cold forms: parameters and shared preambles', () => {
     let checked = 0;
     for (const { file, data } of loadCorpus()) {
       const input = data.toolsList.tools;
-      const out = compressColdTools(input as never, { inputSchema: 'parameters' }).tools;
+      const out = compressColdTools(input as never, { parameters: 'schema' }).tools;
       for (const [i, tool] of input.entries()) {
         let real: (d: unknown) => boolean;
         try {
@@ -222,8 +222,26 @@ describe('cold forms: parameters and shared preambles', () => {
     expect(checked).toBeGreaterThan(1000);
   });
 
+  it('property: the signature form is a fixed point, whatever the names, types and descriptions', () => {
+    const name = fc.oneof(fc.constantFrom('path', 'a.b', 'x-y', '$k', '_', 'a b', 'a (b', '"q"', 'é', '', ', ', ')', '__proto__', 'back\\slash'), fc.string({ maxLength: 6 }));
+    const param = fc.oneof(fc.constant({}), fc.record({ type: fc.constantFrom('string', 'integer', 'null', 'strin') }), fc.record({ type: fc.constant(['array', 'null']) }), fc.record({ type: fc.constant('string'), nullable: fc.constant(true) }), fc.constant(true));
+    const description = fc.option(fc.constantFrom('Read a file. More.', 'Ends with (x)', 'Paren (a: string)', '', 'Long description that goes on and on without a stop for quite a while, really', '(b?)'), { nil: undefined });
+    const tool = fc.record({ name: fc.constant('t'), description, inputSchema: fc.record({ type: fc.constant('object'), properties: fc.dictionary(name, param, { maxKeys: 6 }), required: fc.array(name, { maxLength: 3 }) }) }, { requiredKeys: ['name', 'inputSchema'] });
+    fc.assert(
+      fc.property(fc.array(tool, { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), (tools, maxSignatureLength) => {
+        const options = { parameters: 'signature' as const, maxSignatureLength, dropSharedPreamble: true };
+        const once = compressColdTools(deepFreeze(jsonClone(tools)) as never, options).tools;
+        const twice = compressColdTools(deepFreeze(jsonClone(once)) as never, options);
+        expect(twice.report.changes).toEqual([]);
+        for (const t of once) expect(t.inputSchema).toEqual({ type: 'object' });
+      }),
+      { seed: SEED, numRuns: 600 },
+    );
+  });
+
   it('rejects unusable cold-form options, naming them', () => {
-    expect(() => compressColdTools(tools as never, { inputSchema: 'typed' as never })).toThrow(/`inputSchema` must be one of 'open', 'parameters', got "typed"/);
+    expect(() => compressColdTools(tools as never, { parameters: 'typed' as never })).toThrow(/`parameters` must be one of 'none', 'schema', 'signature', got "typed"/);
+    expect(() => compressColdTools(tools as never, { maxSignatureLength: 0 })).toThrow(/maxSignatureLength/);
     expect(() => compressColdTools(tools as never, { dropSharedPreamble: 1 as never })).toThrow(/dropSharedPreamble/);
     expect(() => compressColdTools(tools as never, { preambleMinTools: 1 })).toThrow(/`preambleMinTools` must be an integer of at least 2/);
     expect(() => compressColdTools(tools as never, { preambleMinLength: 0 })).toThrow(/preambleMinLength/);
