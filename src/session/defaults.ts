@@ -2,9 +2,7 @@
  * The recommended hot-set settings: one constant, so the proxy, the SDK hook, the docs and the session
  * bench (which checks its `recommended` policy against it) agree.
  */
-import type { HotSetPolicy } from './hot-set.js';
-import type { ColdFormOptions } from './served-tools.js';
-import type { RevealMode } from './tool-session.js';
+import type { ColdFormOptions, HotSetPolicy, RevealMode } from './types.js';
 
 /** The shape of {@link DEFAULT_HOT_SET}. */
 export interface HotSetDefaults {

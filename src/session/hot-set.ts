@@ -5,29 +5,12 @@
  * recorded (a {@link ToolUsageGraph}), through a small named policy.
  */
 import { ToolslimError } from '../core/errors.js';
-import { isObject } from '../schema/pointer.js';
+import { isObject } from '../json/guards.js';
 import { ToolUsageGraph, type ToolRef } from '../usage/graph.js';
 import { DEFAULT_HOT_SET } from './defaults.js';
+import { HOT_SET_POLICIES, type HotSetPolicy } from './types.js';
 
-/**
- * How a session's hot set is ranked at its start:
- * - `frequency` (the default): the tools earlier sessions called most, each called at least
- *   `minCallsPerSession` times per session;
- * - `recency`: the tools called most recently, whatever their count;
- * - `graph`: the graph's own score with no conversation text (transition from the last recorded call,
- *   alternation and recency, weighted as the graph says). The "last call" is the previous session's, a
- *   weak signal at a new session's start (the bench measured 42% of calls hot at k = 5, against 63% for
- *   `frequency`); kept for measurement;
- * - `list-order`: the first `k` tools of the list, whatever the graph says.
- *
- * Every policy but `list-order` makes a tool hot only on evidence: a tool never called (or unknown to
- * the graph, or with no graph at all) is never hot, so without usage every tool is served cold. Ties
- * go to the tool listed first.
- */
-export type HotSetPolicy = 'frequency' | 'recency' | 'graph' | 'list-order';
-
-/** Every {@link HotSetPolicy}, in the order the docs list them. */
-export const HOT_SET_POLICIES: readonly HotSetPolicy[] = Object.freeze(['frequency', 'recency', 'graph', 'list-order']);
+export { HOT_SET_POLICIES, type HotSetPolicy } from './types.js';
 
 /** Options of {@link chooseHotSet}. */
 export interface ChooseHotSetOptions {

@@ -2,16 +2,13 @@
  * The list a session serves: hot tools exactly as optimized, every other tool in its cold form.
  */
 import { ToolslimError } from '../core/errors.js';
-import type { McpTool } from '../mcp/types.js';
-import { isObject } from '../schema/pointer.js';
-import { compressColdTools, type CompressColdToolsOptions } from '../transforms/compress-cold-tools.js';
+import type { McpTool } from '../core/tool.js';
+import { isObject } from '../json/guards.js';
+import { compressColdTools } from '../transforms/compress-cold-tools.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
+import type { ColdFormOptions } from './types.js';
 
-/**
- * How cold tools are served: the options of `compress-cold-tools` without `keep` (the hot set is given
- * separately). The defaults are compress-cold-tools' own (first sentence, `{"type":"object"}`).
- */
-export type ColdFormOptions = Omit<CompressColdToolsOptions, 'keep'>;
+export type { ColdFormOptions } from './types.js';
 
 /**
  * The served tools: each tool named in `hot` exactly as it is in `tools` (the same object), every other

@@ -3,28 +3,17 @@
  * hook keeps between requests. No I/O: the caller sends what the session decides.
  */
 import { ToolslimError } from '../core/errors.js';
-import { locateTools } from '../core/input.js';
+import { locateTools } from '../engine/input.js';
 import { utf8Length } from '../core/measure.js';
-import type { ListToolsResult, McpTool } from '../mcp/types.js';
-import { isObject } from '../schema/pointer.js';
+import type { ListToolsResult, McpTool } from '../core/tool.js';
+import { isObject } from '../json/guards.js';
 import { checkOptions, chooseHotSet, describeValue, isOptionsObject, type ChooseHotSetOptions } from './hot-set.js';
-import { buildServedTools, checkColdForm, type ColdFormOptions } from './served-tools.js';
+import { buildServedTools, checkColdForm } from './served-tools.js';
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
 import { DEFAULT_HOT_SET } from './defaults.js';
+import { REVEAL_MODES, type ColdFormOptions, type RevealMode } from './types.js';
 
-/**
- * What happens when the model calls a cold tool:
- * - `result` (default): its arguments are checked against the tool's full input schema; valid calls are
- *   forwarded untouched, invalid ones answered with an error that names each problem and carries the
- *   full schema, so the model can retry in the same turn. The served list never changes.
- * - `list-changed`: the same check, and the tool becomes hot: it is served in full from then on, and the
- *   client is told with `notifications/tools/list_changed` when the server declared that capability
- *   (else it sees the tool on its next own `tools/list`).
- */
-export type RevealMode = 'result' | 'list-changed';
-
-/** Every {@link RevealMode}. */
-export const REVEAL_MODES: readonly RevealMode[] = Object.freeze(['result', 'list-changed']);
+export { REVEAL_MODES, type RevealMode } from './types.js';
 
 /** Hot-set options of a {@link ToolSession}; each defaults to {@link DEFAULT_HOT_SET}'s. */
 export interface HotSetOptions extends ChooseHotSetOptions {

@@ -4,10 +4,10 @@
  */
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import { ToolslimError } from '../core/errors.js';
-import type { JsonSchema, McpTool } from '../mcp/types.js';
+import type { JsonSchema, McpTool } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
-import { isObject } from '../schema/pointer.js';
+import { isObject } from '../json/guards.js';
 import { loadAjv } from '../verify/ajv-loader.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 

@@ -1,7 +1,8 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import { ToolslimError } from '../core/errors.js';
-import { jsonEqual } from '../core/json.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { jsonEqual } from '../json/equal.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** Options of {@link compressColdTools}. */
 export interface CompressColdToolsOptions {
