@@ -2,7 +2,7 @@
 // A hand-rolled MCP server over stdio (no SDK) for the proxy's fault tests: every byte it writes is
 // chosen here, and it can misbehave on purpose.
 //   --tools <file>         the tools it lists (default: demo-tools.json)
-//   --big-tools <n>        list n generated tools instead (each ~1.7 kB: a 50 MB list is ~30,000)
+//   --big-tools <n>        list n generated tools instead (each ~0.4 kB + 37 bytes × --big-repeat, default 20)
 //   --pages <n>            pages of n tools (nextCursor)
 //   --list-delay <ms>      answer tools/list after a delay
 //   --list-changed         declare capabilities.tools.listChanged
@@ -32,11 +32,12 @@ if (flag('--ignore-term')) process.on('SIGTERM', () => {});
 let tools;
 if (opt('--big-tools')) {
   const n = Number(opt('--big-tools'));
+  const repeat = Number(opt('--big-repeat') ?? 20);
   tools = [];
   for (let i = 0; i < n; i++) {
     tools.push({
       name: `tool_${i}`,
-      description: `Tool number ${i}. ` + 'It does one thing and does it well. '.repeat(20),
+      description: `Tool number ${i}. ` + 'It does one thing and does it well. '.repeat(repeat),
       inputSchema: { type: 'object', properties: { id: { type: 'integer', description: 'The id of the thing' }, q: { type: 'string' }, opts: { $ref: '#/$defs/Opts' } }, required: ['id'], $defs: { Opts: { type: 'object', properties: { deep: { type: 'boolean' } } }, Unused: { type: 'string' } } },
     });
   }

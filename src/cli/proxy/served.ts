@@ -34,10 +34,12 @@ export function optimizingHooks(options: OptimizeHooksOptions): ListHooks & { re
 
   const run = (raw: RawList, chosen: readonly Step[]): OptimizedList => {
     try {
+      const started = performance.now();
       const result = transformTools(raw.merged, { transforms: chosen });
       if (options.verbose) {
         const { before, after } = result.report.stats;
-        options.log(`optimized ${result.tools.length} tools: ${before.bytes} → ${after.bytes} bytes, ${result.report.changes.length} changes, ${result.report.skipped.length} skipped`);
+        const ms = Math.round(performance.now() - started);
+        options.log(`optimized ${result.tools.length} tools in ${ms} ms: ${before.bytes} → ${after.bytes} bytes, ${result.report.changes.length} changes, ${result.report.skipped.length} skipped`);
       }
       return { resultText: stringifyJson(result.output), result, raw };
     } catch (e) {
