@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO_TOOLS_OPTIMIZED, requireBuild, waitFor } from './helpers.js';
 import { startHttpServer, type TestHttpServer } from './http-server.js';
@@ -57,7 +57,7 @@ describe('proxy --url (streamable HTTP upstream)', () => {
       for (const r of server.requests) expect(r.headers['x-api-key']).toBe('secret 1');
       for (const r of posts.slice(1)) {
         expect(r.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
-        expect(r.headers['mcp-protocol-version']).toBe(client.getNegotiatedProtocolVersion?.() ?? '2025-11-25');
+        expect(r.headers['mcp-protocol-version']).toBe(LATEST_PROTOCOL_VERSION);
       }
       expect(server.requests.some((r) => r.method === 'GET')).toBe(true);
     } finally {

@@ -8,6 +8,7 @@
 //   --list-changed         declare capabilities.tools.listChanged
 //   --no-tools-capability  declare no tools capability
 //   --instructions <text>  the initialize result's instructions
+//   --init-error           answer initialize with a JSON-RPC error
 //   --refuse-early         answer requests before notifications/initialized with an error
 //   --banner               print a line that is not JSON on stdout at start
 //   --log <file>           append every stdin line as "IN <base64>" and stdout line as "OUT <base64>"
@@ -66,6 +67,7 @@ function handle(msg) {
   if (flag('--refuse-early') && method !== 'initialize' && method !== 'ping' && !initialized) return fail(id, -32600, 'Received request before initialization was complete');
   switch (method) {
     case 'initialize': {
+      if (flag('--init-error')) return fail(id, -32603, 'this server cannot start today');
       const capabilities = flag('--no-tools-capability') ? {} : { tools: flag('--list-changed') ? { listChanged: true } : {} };
       const result = { protocolVersion: params?.protocolVersion ?? '2025-06-18', capabilities, serverInfo: { name: 'wire-server', version: '0.0.1' } };
       if (opt('--instructions') !== undefined) result.instructions = opt('--instructions');

@@ -147,6 +147,12 @@ export class StdioUpstream implements Upstream {
     else this.#onDrain.push(f);
   }
 
+  /** Stops the server now, without waiting for it to exit on its own: SIGTERM to its group, SIGKILL after `killMs`. */
+  async abort(killMs = 500): Promise<void> {
+    this.#closing = true;
+    await this.#process?.stop({ graceMs: 0, killMs });
+  }
+
   /** Passes a signal to the server's whole process group. */
   signal(sig: NodeJS.Signals): void {
     this.#process?.signal(sig);
