@@ -13,7 +13,7 @@
  * is joined into one line by removing its line breaks (every other byte is kept), and text is decoded
  * as UTF-8, so invalid UTF-8 from the server becomes U+FFFD.
  */
-import { isObject } from '../../schema/pointer.js';
+import { isObject } from '../../json/guards.js';
 import { CliError } from '../errors.js';
 import { toOneLine } from './json-text.js';
 import { SseParser } from './sse.js';

@@ -10,7 +10,7 @@
  * Faults: when the server goes, every request waiting for it gets a JSON-RPC error, then the router ends
  * with the server's status. The proxy's own requests time out with a message.
  */
-import { hasOwn, isObject } from '../../schema/pointer.js';
+import { hasOwn, isObject } from '../../json/guards.js';
 import { mergePages } from '../pages.js';
 import { Batches } from './batch.js';
 import { elementSpans, memberSpans, memberText, setMember } from './json-text.js';

@@ -4,9 +4,11 @@
  * need instructions the client can no longer get (its `initialize` was answered already) is served
  * without the steps that write them, and stderr says so: descriptions are never dropped silently.
  */
-import { stringifyJson } from '../../core/json.js';
-import { resolveSteps, transformTools, type TransformStepInput } from '../../core/pipeline.js';
-import type { Step, TransformResult } from '../../core/run.js';
+import { stringifyJson } from '../../json/stringify.js';
+import { resolveSteps, transformTools } from '../../api.js';
+import type { TransformStepInput } from '../../core/preset.js';
+import type { TransformResult } from '../../core/run-types.js';
+import type { Step } from '../../core/transform.js';
 import type { ListHooks, RawList, ServedList } from './router.js';
 
 /** Options of {@link optimizingHooks}. */
