@@ -123,10 +123,10 @@ describe('replay and accounting on a hand-priced session', () => {
     expect(p.bounds.max.uncached).toBe(123 + 151 + 157 + 193 + 219 + 247 - 215);
     expect(p.bounds.max.stats).toMatchObject({ calls: 3, hotCalls: 2, coldCalls: 1, baseRequests: 5, extraRequests: 1, revealTokens: 30 });
     // ls's real schema `{"type":"object","properties":{}}` says no more than the open one: the hidden bound retries nothing.
-    expect(p.bounds.exact.stats.extraRequests).toBe(0);
+    expect(p.bounds.hidden.stats.extraRequests).toBe(0);
     // No retry: the 122-token list at 1.25 then 0.1 on four more requests.
     expect(p.bounds.min.cached).toBeCloseTo(122 * 1.25 + 122 * 0.1 * 4, 9);
-    expect(p.bounds.exact.cached).toBeCloseTo(p.bounds.min.cached, 9);
+    expect(p.bounds.hidden.cached).toBeCloseTo(p.bounds.min.cached, 9);
     const s = summarize(ev, p);
     expect(s.costVsFullCached).toBeCloseTo((393.05 - BASE) / 305.25, 9);
     expect(s.costVsFullUncached).toBeCloseTo((393.05 - BASE) / 925, 9);
@@ -154,13 +154,13 @@ describe('replay and accounting on a hand-priced session', () => {
     expect(p.bounds.max.stats).toMatchObject({ hotCalls: 2, coldCalls: 1, extraRequests: 1, turnsChanged: 0, turnsAfterFirst: 1 });
   });
 
-  it('bounds: `first` retries only a tool\'s first cold call; `exact` only where the cold form hides a constraint', () => {
+  it('bounds: `first` retries only a tool\'s first cold call; `hidden` only where the cold form hides a constraint', () => {
     // s1 under hot-0 (nothing hot): cd is called cold twice. Its names-and-types form shows everything cd checks.
     const { byName } = evaluateS1(['hot-0/no-preamble/result']);
     const p = byName('hot-0/no-preamble/result');
     expect(p.bounds.max.stats).toMatchObject({ coldCalls: 3, repeatColdCalls: 1, extraRequests: 3 });
     expect(p.bounds.first.stats.extraRequests).toBe(2);
-    expect(p.bounds.exact.stats.extraRequests).toBe(2); // cd's open schema hides `folder`; ls hides nothing
+    expect(p.bounds.hidden.stats.extraRequests).toBe(2); // cd's open schema hides `folder`; ls hides nothing
   });
 });
 

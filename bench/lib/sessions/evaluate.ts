@@ -6,7 +6,7 @@ import type { BenchPolicy, PolicySpec } from './policies.js';
 import { PRICE_MODEL, priceRequests, type PriceModel } from './price.js';
 import { conversationOnly, replaySession, type Bound, type ConversationModel, type CountTokens, type ReplayStats } from './replay.js';
 
-export const BOUNDS: readonly Bound[] = ['max', 'first', 'exact', 'min'];
+export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
 
 export interface EvaluateOptions {
   readonly conversation: ConversationModel;
@@ -94,21 +94,21 @@ export interface PolicySummary {
   /** The same, when only the first call of each cold tool in a session is retried. */
   readonly costVsFullCachedFirst: number;
   /** The same, when a cold call is retried only if its cold form hides a constraint of the real schema. */
-  readonly costVsFullCachedExact: number;
+  readonly costVsFullCachedHidden: number;
   /** The same, no call retried (optimistic). */
   readonly costVsFullCachedMin: number;
   /** Tool-definition cost with the cache (pessimistic), over the full list's without a cache. */
   readonly costVsFullUncached: number;
-  readonly costVsFullUncachedExact: number;
+  readonly costVsFullUncachedHidden: number;
   readonly costVsFullUncachedMin: number;
   /** Cache off for both: the policy's cost without a cache over the full list's without a cache (pessimistic / optimistic). */
   readonly costNoCacheVsFullNoCache: number;
-  readonly costNoCacheVsFullNoCacheExact: number;
+  readonly costNoCacheVsFullNoCacheHidden: number;
   readonly costNoCacheVsFullNoCacheMin: number;
   /** Extra model requests over the base requests (calls + one answer per turn): every cold call retried / first per tool / none. */
   readonly extraRequestsMax: number;
   readonly extraRequestsFirst: number;
-  readonly extraRequestsExact: number;
+  readonly extraRequestsHidden: number;
   readonly extraRequestsMin: number;
   /** Calls whose tool was served in full at that request. */
   readonly hitRate: number;
@@ -133,7 +133,7 @@ export interface PolicySummary {
 
 export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicySummary {
   const full = evaluation.full.bounds.max;
-  const { max, first, exact, min } = totals.bounds;
+  const { max, first, hidden, min } = totals.bounds;
   const s = min.stats;
   const sorted = [...totals.perSession].sort((a, b) => a - b);
   const spec = totals.spec;
@@ -147,17 +147,17 @@ export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicyS
     reveal: spec.reveal ?? null,
     costVsFullCached: max.cached / full.cached,
     costVsFullCachedFirst: first.cached / full.cached,
-    costVsFullCachedExact: exact.cached / full.cached,
+    costVsFullCachedHidden: hidden.cached / full.cached,
     costVsFullCachedMin: min.cached / full.cached,
     costVsFullUncached: max.cached / full.uncached,
-    costVsFullUncachedExact: exact.cached / full.uncached,
+    costVsFullUncachedHidden: hidden.cached / full.uncached,
     costVsFullUncachedMin: min.cached / full.uncached,
     costNoCacheVsFullNoCache: max.uncached / full.uncached,
-    costNoCacheVsFullNoCacheExact: exact.uncached / full.uncached,
+    costNoCacheVsFullNoCacheHidden: hidden.uncached / full.uncached,
     costNoCacheVsFullNoCacheMin: min.uncached / full.uncached,
     extraRequestsMax: max.stats.extraRequests / max.stats.baseRequests,
     extraRequestsFirst: first.stats.extraRequests / first.stats.baseRequests,
-    extraRequestsExact: exact.stats.extraRequests / exact.stats.baseRequests,
+    extraRequestsHidden: hidden.stats.extraRequests / hidden.stats.baseRequests,
     extraRequestsMin: min.stats.extraRequests / min.stats.baseRequests,
     hitRate: s.calls === 0 ? 1 : s.hotCalls / s.calls,
     calls: s.calls,

@@ -10,7 +10,7 @@
  *   with list-changed the tool becomes hot and the extra request already sees the new list.
  * - `first` bound: only the first call of each cold tool in the session fails (afterwards its schema is in
  *   the conversation, or in the list).
- * - `exact` bound: a cold call fails only when its served cold schema hides a constraint of the real one
+ * - `hidden` bound: a cold call fails only when its served cold schema hides a constraint of the real one
  *   (the model is taken to follow the schema it sees; an open schema hides every constraint there is).
  * - `min` bound: no call fails; no extra request (list-changed still reveals the tool).
  * Tokens of the failed call are taken to be those of the real call (a guess of the same shape).
@@ -19,7 +19,7 @@ import type { McpTool } from '../../../src/index.js';
 import { priceRequests, type Block, type ModelRequest, type PriceModel, type SessionPrice } from './price.js';
 import type { Session, SessionCall } from './data.js';
 
-export type Bound = 'max' | 'first' | 'exact' | 'min';
+export type Bound = 'max' | 'first' | 'hidden' | 'min';
 
 /** Token counts the data does not give. */
 export interface ConversationModel {
@@ -215,7 +215,7 @@ export function replaySession(session: Session, policy: Policy, options: ReplayO
         const repeat = calledCold.has(call.name);
         if (repeat) stats.repeatColdCalls++;
         calledCold.add(call.name);
-        const fails = options.bound === 'max' || (options.bound === 'first' && !repeat) || (options.bound === 'exact' && run.coldHides(call.name));
+        const fails = options.bound === 'max' || (options.bound === 'first' && !repeat) || (options.bound === 'hidden' && run.coldHides(call.name));
         if (fails) {
           noteTurnList(request(true, callTokens));
           const answer = memo.tokens(run.invalidAnswer(call.name));

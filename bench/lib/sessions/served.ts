@@ -5,13 +5,14 @@
 import { compressColdTools, ToolUsageGraph, UNION_KEYWORDS, type McpTool } from '../../../src/index.js';
 
 /** How a cold tool is served. */
-export type ColdForm = 'sentence' | 'no-preamble' | 'names-types' | 'signature' | 'bare';
+export type ColdForm = 'sentence' | 'no-preamble' | 'parameters' | 'names-types' | 'signature' | 'bare';
 
-export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'names-types', 'signature', 'bare'];
+export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'parameters', 'names-types', 'signature', 'bare'];
 
 export const COLD_FORM_LABEL: Readonly<Record<ColdForm, string>> = {
   sentence: 'first sentence, open schema (compress-cold-tools today)',
   'no-preamble': 'shared preamble removed, first sentence, open schema',
+  parameters: 'shared preamble removed, first sentence, parameter names and types (no `required`)',
   'names-types': 'shared preamble removed, first sentence, parameter names and types (and required)',
   signature: 'shared preamble removed, first sentence followed by a signature `(name: type, opt?: type)`, open schema',
   bare: 'shared preamble removed, first sentence, the whole input schema without annotations',
@@ -34,7 +35,15 @@ export function servedList(tools: readonly McpTool[], hot: ReadonlySet<string>, 
   const compressed = compressColdTools(input, { keep }, { measure: false }).tools as McpTool[];
   if (form === 'sentence' || form === 'no-preamble') return compressed;
   if (form === 'signature') return compressed.map((t, i) => (hot.has(t.name) ? t : { ...t, description: `${t.description ?? ''} ${signature(tools[i]!.inputSchema)}`.trim() }));
-  const schemaOf = form === 'names-types' ? namesAndTypes : (s: unknown) => stripAnnotations(s ?? { type: 'object' }) as Record<string, unknown>;
+  const schemaOf =
+    form === 'names-types'
+      ? namesAndTypes
+      : form === 'parameters'
+        ? (s: unknown) => {
+            const { required: _, ...rest } = namesAndTypes(s);
+            return rest;
+          }
+        : (s: unknown) => stripAnnotations(s ?? { type: 'object' }) as Record<string, unknown>;
   return compressed.map((t, i) => (hot.has(t.name) ? t : { ...t, inputSchema: schemaOf(tools[i]!.inputSchema) as McpTool['inputSchema'] }));
 }
 
