@@ -2,12 +2,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
-import { locateTools } from '../core/input.js';
-import { stringifyJson } from '../core/json.js';
-import type { TransformStepInput } from '../core/pipeline.js';
+import { locateTools } from '../engine/input.js';
+import { stringifyJson } from '../json/stringify.js';
+import type { TransformStepInput } from '../core/preset.js';
 import type { Finding, LintOptions } from '../lint/index.js';
 import { checkToolsForProfile } from '../profiles/check.js';
-import { presetForProfile } from '../profiles/preset-for-profile.js';
+import { presetForProfile } from '../presets/for-profile.js';
 import { builtinProfiles } from '../profiles/profiles.js';
 import type { ParsedArgs } from './args.js';
 import type { Context } from './command.js';

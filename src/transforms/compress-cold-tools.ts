@@ -1,6 +1,7 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import { ToolslimError } from '../core/errors.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** Options of {@link compressColdTools}. */
 export interface CompressColdToolsOptions {

@@ -12,7 +12,7 @@
  */
 import { ToolslimError } from '../core/errors.js';
 import { splitWords } from '../lint/surface.js';
-import { hasOwn, isObject } from '../schema/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** How much each signal counts; any non-negative numbers (they are divided by their sum). */
 export interface UsageWeights {

@@ -1,5 +1,5 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
-import { transformTools, type TransformToolsOptions } from '../../core/pipeline.js';
+import { transformTools, type TransformToolsOptions } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';

@@ -1,5 +1,5 @@
 import { ToolslimError } from '../../core/errors.js';
-import { transformTools } from '../../core/pipeline.js';
+import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
