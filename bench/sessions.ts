@@ -186,12 +186,17 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   const openPass = stable.filter((s) => s.costVsFullCached <= TARGET_DEFAULT);
   const openBest = cheapest(openPass, (s) => s.costVsFullCached);
   if (rec.costVsFullCached > TARGET_DEFAULT) {
-    out.push(`   ${openPass.length} policies meet it (cheapest \`${openBest?.name ?? '–'}\`, ${openBest ? x2(openBest.costVsFullCached) : '–'}), all with an open schema, where the`);
-    out.push('   model sees no parameter names: for them "every cold call retried" is close to what happens (their hidden-constraint');
-    out.push('   bound is within a few points of it), and they cost more than the full list in long sessions and with large results');
-    out.push('   (see "When a hot set pays"). Parameter names and types cost tokens on every request, so under the all-retried bound');
-    out.push('   they cannot win back what they cost; under any reading where a model uses the names it is shown, they do. The');
-    out.push('   recommendation takes the second reading; the first is reported, not hidden.');
+    const openForms = new Set(['sentence', 'no-preamble']);
+    const allOpen = openPass.every((p) => openForms.has(p.coldForm ?? ''));
+    const gap = Math.max(0, ...openPass.map((p) => p.costVsFullCached - p.costVsFullCachedHidden));
+    out.push(`   ${openPass.length} policies meet it (cheapest \`${openBest?.name ?? '–'}\`, ${openBest ? x2(openBest.costVsFullCached) : '–'})${allOpen ? ', all with an open schema, where the' : '.'}`);
+    if (allOpen) {
+      out.push(`   model sees no parameter names: for them "every cold call retried" is close to what happens (their hidden-constraint`);
+      out.push(`   bound is at most ${(100 * gap).toFixed(0)} points below it), and they cost more than the full list in long sessions and with large`);
+      out.push('   results (see "When a hot set pays"). Parameter names and types cost tokens on every request, so under the');
+      out.push('   all-retried bound they cannot win back what they cost; under any reading where a model uses the names it is shown,');
+      out.push('   they do. The recommendation takes the second reading; the first is reported, not hidden.');
+    }
   }
   const pess = stable.filter((s) => s.extraRequestsMax <= TARGET_EXTRA);
   const pessBest = cheapest(pess, (s) => s.costVsFullCached);
@@ -253,13 +258,19 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push('usage file built **without this session** (a "cold" usage file; for a chained session, without any of its parts):', '');
   for (const c of CHOOSERS) out.push(`- \`${c}\`: ${chooserLabel(c)}.`);
   out.push('');
+  const hit = (n: string) => byName(base, n).hitRate;
+  const pts = (a: number, b: number) => `${(100 * (a - b)).toFixed(0)} points`;
   out.push('The proxy keeps the file across sessions; one proxy start is one session. `graph` is what `ToolUsageGraph` ranks with');
-  out.push('no text: recency and transitions of the *previous* session\'s last calls, not what sessions usually need. **Chosen:**');
-  out.push('`usage` (most-called). It needs only per-tool call counts, beats `graph` by ~20 points of hit rate, and `prior` (a file');
-  out.push('that has seen only the sessions before this one) shows it learns quickly. `rate-0.35` (a floor of calls per session)');
-  out.push('is a little cheaper at k ≥ 5 but needs a session count in the file; at k = 3 the two are within a point or two.');
+  out.push("no text: recency and transitions of the *previous* session's last calls, not what sessions usually need. **Chosen:**");
+  out.push(`\`usage\` (most-called). It needs only per-tool call counts; at k = 3 it hits ${pc(hit('hot-3/usage/signature/result'))} of calls, \`graph\` ${pc(hit('hot-3/graph/signature/result'))},`);
+  out.push(`\`first\` ${pc(hit('hot-3/first/signature/result'))}; \`prior\` (a file that has seen only the sessions before this one) ${pc(hit('hot-3/prior/signature/result'))}, so it learns quickly.`);
+  out.push(`\`rate-0.35\` (a floor of calls per session) costs ${x2(byName(base, 'hot-5/rate-0.35/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/rate-0.35/signature/result').costVsFullCachedHidden)} at k = 5 against \`usage\`'s`);
+  out.push(`${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCachedHidden)}, but needs a session count in the file; at k = 3, ${x2(byName(base, 'hot-3/rate-0.35/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-3/rate-0.35/signature/result').costVsFullCachedHidden)} against`);
+  out.push(`${x2(rec.costVsFullCached)} / ${x2(rec.costVsFullCachedHidden)}. k = 3 rather than 5: cheaper under both bounds (${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCachedHidden)} at 5), for`);
+  out.push(`${pts(byName(base, 'hot-3/usage/signature/result').extraRequestsMax, byName(base, 'hot-5/usage/signature/result').extraRequestsMax)} more extra requests when every cold call fails.`);
   out.push('**Without a usage file**: nothing hot (k = 0, every tool in the cold form), not the first k: the list order predicts');
-  out.push('nothing, so hot tools chosen by it cost their tokens and rarely get called (compare `hot-3/first/…` with `hot-0/…`).', '');
+  out.push(`nothing, so tools made hot by it cost their tokens and are rarely called (\`hot-3/first/signature/result\` ${x2(byName(base, 'hot-3/first/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-3/first/signature/result').costVsFullCachedHidden)},`);
+  out.push(`\`hot-0/signature/result\` ${x2(byName(base, 'hot-0/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-0/signature/result').costVsFullCachedHidden)}).`, '');
   out.push("Today's per-turn policy (`rerank-k`) is the library as docs/usage-graph.md showed it: the client ranks its whole list");
   out.push("before every turn with a fresh `ToolUsageGraph` fed the session's calls and the user's text, and compresses the rest");
   out.push('with compress-cold-tools; its cold calls are answered as with reveal in the result (its kindest reveal).', '');
@@ -380,7 +391,7 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
     `- **Result size.** Large results (4,000 tokens) do the same as long sessions: ${f(rec(bigResults), (s) => s.costVsFullCached)} all retried, ${f(rec(bigResults), (s) => s.costVsFullCachedHidden)} hidden.`,
     '- So a hot set pays when cold calls rarely fail — which takes names, types and `required` in the cold form, and a hot',
     '  set that covers the tools whose constraints the cold form cannot show — and when the list never changes within a session.',
-    '  It does not pay with per-turn re-ranking or list-changed reveals (any cache, any size but the largest lists), nor with',
+    '  It does not pay with per-turn re-ranking or list-changed reveals (with a cache, unless the list has hundreds of tools), nor with',
     '  open cold schemas in long sessions or with large results.',
   ];
 }

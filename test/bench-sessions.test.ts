@@ -236,3 +236,27 @@ describe('session folders', () => {
     expect(wide.sessions.map((s) => s.groups)).toEqual([['toyfs', 'toynotes', 'more'], ['toyfs', 'toynotes', 'more'], ['toyfs', 'toynotes', 'more']]);
   });
 });
+
+describe('bench/sessions.json and the docs that quote it', () => {
+  const root = join(import.meta.dirname, '..');
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { recommended: string; policies: { name: string; recommended: boolean; costVsFullCached: number; costVsFullCachedHidden: number }[] };
+  const get = (name: string) => json.policies.find((p) => p.name === name)!;
+  const x = (r: number) => `${r.toFixed(2)}×`;
+
+  it('marks exactly one policy recommended, the one named at the top level', () => {
+    const marked = json.policies.filter((p) => p.recommended);
+    expect(marked.map((p) => p.name)).toEqual([json.recommended]);
+    for (const p of json.policies) for (const key of ['costVsFullCached', 'costVsFullUncached', 'extraRequestsMax', 'extraRequestsMin', 'hitRate', 'bytesPerRequest']) expect(typeof (p as Record<string, unknown>)[key]).toBe('number');
+  });
+
+  it('docs/usage-graph.md and bench/cold-tools.md quote the current numbers', () => {
+    const rec = get(json.recommended);
+    const rerank = get('rerank-5');
+    for (const doc of [join(root, 'docs', 'usage-graph.md'), join(root, 'bench', 'cold-tools.md')]) {
+      const text = readFileSync(doc, 'utf8');
+      expect(text, doc).toContain(x(rerank.costVsFullCached));
+      expect(text, doc).toContain(x(rec.costVsFullCached));
+      expect(text, doc).toContain(x(rec.costVsFullCachedHidden));
+    }
+  });
+});
