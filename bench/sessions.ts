@@ -24,10 +24,12 @@ import { formatInt, markdownTable } from './lib/stats.js';
 
 /**
  * The policy the docs recommend as the default of `toolslim proxy --hot-set` (see sessions.md, "Result", for
- * why): 3 hot tools per server, the most-called of the usage file, chosen at session start; cold tools with the
- * server's shared preamble dropped and a signature of their parameters; invalid cold calls answered with the schema.
+ * why): up to 5 hot tools per server, the most-called of the usage file among those called at least 0.35 times
+ * per session, chosen at session start; cold tools with the server's shared preamble dropped and a signature of
+ * their parameters; invalid cold calls answered with the schema. test/bench-sessions.test.ts checks that
+ * `DEFAULT_HOT_SET` (src/session/defaults.ts) says the same.
  */
-const RECOMMENDED = 'hot-3/usage/signature/result';
+const RECOMMENDED = 'hot-5/rate-0.35/signature/result';
 
 /** Targets (not timed tests): the recommended default at most this cost over "full list, cached", every cold call retried. */
 const TARGET_DEFAULT = 0.6;
@@ -39,7 +41,7 @@ const BENCH = import.meta.dirname;
 const DEFAULT_FOLDER = join(BENCH, 'sessions');
 
 const KS = [0, 3, 5, 8];
-const CHOOSERS: Chooser[] = ['usage', 'rate-0.35', 'graph', 'prior', 'first'];
+const CHOOSERS: Chooser[] = ['rate-0.35', 'usage', 'recency', 'graph', 'prior', 'first'];
 
 /** Every policy measured on the data as given (all are in sessions.json; the md shows them in themed tables). */
 function mainPolicies(): string[] {
@@ -48,7 +50,7 @@ function mainPolicies(): string[] {
     for (const chooser of k === 0 ? ['usage'] : CHOOSERS) for (const form of COLD_FORMS) names.push(k === 0 ? `hot-0/${form}/result` : `hot-${k}/${chooser}/${form}/result`);
   }
   for (const k of [12, 16]) for (const form of ['no-preamble', 'signature']) names.push(`hot-${k}/usage/${form}/result`);
-  for (const k of KS) for (const form of ['no-preamble', 'signature']) names.push(k === 0 ? `hot-0/${form}/list-changed` : `hot-${k}/usage/${form}/list-changed`);
+  for (const k of KS) for (const form of ['no-preamble', 'signature']) names.push(k === 0 ? `hot-0/${form}/list-changed` : `hot-${k}/rate-0.35/${form}/list-changed`);
   return names;
 }
 
@@ -56,15 +58,15 @@ function mainPolicies(): string[] {
 const SCENARIO_POLICIES = [
   'optimized',
   'rerank-5',
-  'hot-3/usage/sentence/result',
-  'hot-3/usage/no-preamble/result',
-  'hot-3/usage/parameters/result',
-  'hot-3/usage/names-types/result',
-  'hot-3/usage/signature/result',
+  'hot-5/rate-0.35/sentence/result',
+  'hot-5/rate-0.35/no-preamble/result',
+  'hot-5/rate-0.35/parameters/result',
+  'hot-5/rate-0.35/signature/result',
   'hot-5/usage/signature/result',
-  'hot-3/first/signature/result',
+  'hot-3/usage/signature/result',
+  'hot-5/first/signature/result',
   'hot-0/signature/result',
-  'hot-3/usage/signature/list-changed',
+  'hot-5/rate-0.35/signature/list-changed',
 ];
 
 interface Run {
@@ -211,8 +213,8 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   const rr = byName(base, 'rerank-5');
   out.push(`**Today's documented use** (a client re-ranks a hot set of 5 every turn with the user's text) costs **${x2(rr.costVsFullCached)}** the full list`);
   out.push(`(${x2(rr.costVsFullCachedMin)} even if no cold call failed): the list changes on ${pc(rr.turnsWithChangedList)} of turns, each change re-writes the rest of the list and`);
-  out.push(`the whole conversation, and only ${pc(rr.hitRate)} of calls hit a hot tool. **Reveal by \`tools/list_changed\`** has the same flaw: ${x2(byName(base, 'hot-3/usage/signature/list-changed').costVsFullCached)}`);
-  out.push(`for \`hot-3/usage/signature/list-changed\`. A hot set pays only when the list stays byte-stable for the whole session.`, '');
+  out.push(`the whole conversation, and only ${pc(rr.hitRate)} of calls hit a hot tool. **Reveal by \`tools/list_changed\`** has the same flaw: ${x2(byName(base, 'hot-5/rate-0.35/signature/list-changed').costVsFullCached)}`);
+  out.push(`for \`hot-5/rate-0.35/signature/list-changed\`. A hot set pays only when the list stays byte-stable for the whole session.`, '');
 
   // --- Model
   out.push('## The model', '');
@@ -259,18 +261,19 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   for (const c of CHOOSERS) out.push(`- \`${c}\`: ${chooserLabel(c)}.`);
   out.push('');
   const hit = (n: string) => byName(base, n).hitRate;
-  const pts = (a: number, b: number) => `${(100 * (a - b)).toFixed(0)} points`;
+  const pair = (n: string) => `${x2(byName(base, n).costVsFullCached)} / ${x2(byName(base, n).costVsFullCachedHidden)}`;
   out.push('The proxy keeps the file across sessions; one proxy start is one session. `graph` is what `ToolUsageGraph` ranks with');
-  out.push("no text: recency and transitions of the *previous* session's last calls, not what sessions usually need. **Chosen:**");
-  out.push(`\`usage\` (most-called). It needs only per-tool call counts; at k = 3 it hits ${pc(hit('hot-3/usage/signature/result'))} of calls, \`graph\` ${pc(hit('hot-3/graph/signature/result'))},`);
-  out.push(`\`first\` ${pc(hit('hot-3/first/signature/result'))}; \`prior\` (a file that has seen only the sessions before this one) ${pc(hit('hot-3/prior/signature/result'))}, so it learns quickly.`);
-  out.push(`\`rate-0.35\` (a floor of calls per session) costs ${x2(byName(base, 'hot-5/rate-0.35/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/rate-0.35/signature/result').costVsFullCachedHidden)} at k = 5 against \`usage\`'s`);
-  out.push(`${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCachedHidden)}, but needs a session count in the file; at k = 3, ${x2(byName(base, 'hot-3/rate-0.35/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-3/rate-0.35/signature/result').costVsFullCachedHidden)} against`);
-  out.push(`${x2(rec.costVsFullCached)} / ${x2(rec.costVsFullCachedHidden)}. k = 3 rather than 5: cheaper under both bounds (${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-5/usage/signature/result').costVsFullCachedHidden)} at 5), for`);
-  out.push(`${pts(byName(base, 'hot-3/usage/signature/result').extraRequestsMax, byName(base, 'hot-5/usage/signature/result').extraRequestsMax)} more extra requests when every cold call fails.`);
-  out.push('**Without a usage file**: nothing hot (k = 0, every tool in the cold form), not the first k: the list order predicts');
-  out.push(`nothing, so tools made hot by it cost their tokens and are rarely called (\`hot-3/first/signature/result\` ${x2(byName(base, 'hot-3/first/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-3/first/signature/result').costVsFullCachedHidden)},`);
-  out.push(`\`hot-0/signature/result\` ${x2(byName(base, 'hot-0/signature/result').costVsFullCached)} / ${x2(byName(base, 'hot-0/signature/result').costVsFullCachedHidden)}).`, '');
+  out.push("no text: transitions from the *previous* session's last call and recency, not what sessions usually need.");
+  out.push(`**Chosen: \`rate-0.35\`** — the most-called tools, only those called at least 0.35 times per recorded session (at k = 5 it`);
+  out.push(`hits ${pc(hit('hot-5/rate-0.35/signature/result'))} of calls with ${byName(base, 'hot-5/rate-0.35/signature/result').hotToolsPerRequest.toFixed(1)} tools in full per request, and costs ${pair('hot-5/rate-0.35/signature/result')}; without the floor, \`usage\`,`);
+  out.push(`${pc(hit('hot-5/usage/signature/result'))} with ${byName(base, 'hot-5/usage/signature/result').hotToolsPerRequest.toFixed(1)} and ${pair('hot-5/usage/signature/result')}; \`recency\` ${pc(hit('hot-5/recency/signature/result'))}, \`graph\` ${pc(hit('hot-5/graph/signature/result'))}, \`first\` ${pc(hit('hot-5/first/signature/result'))}).`);
+  out.push('The floor keeps a tool that is called now and then from being paid for on every request; a server whose tools are');
+  out.push(`seldom used serves nothing hot. k = 5 is a cap, not a count: \`hot-3/usage/signature/result\` costs ${pair('hot-3/usage/signature/result')}, k = 8 with the`);
+  out.push(`floor ${pair('hot-8/rate-0.35/signature/result')}. \`prior\` (the default on a file that has seen only the sessions before this one) hits`);
+  out.push(`${pc(hit('hot-5/prior/signature/result'))} and costs ${pair('hot-5/prior/signature/result')}: the file is useful after a few sessions.`);
+  out.push('**Without a usage file** (or a fresh one) nothing is hot: every tool is served cold. The list order predicts nothing, so');
+  out.push(`tools made hot by it cost their tokens and are rarely called (\`hot-5/first/signature/result\` ${pair('hot-5/first/signature/result')}, \`hot-0/signature/result\``);
+  out.push(`${pair('hot-0/signature/result')}).`, '');
   out.push("Today's per-turn policy (`rerank-k`) is the library as docs/usage-graph.md showed it: the client ranks its whole list");
   out.push("before every turn with a fresh `ToolUsageGraph` fed the session's calls and the user's text, and compresses the rest");
   out.push('with compress-cold-tools; its cold calls are answered as with reveal in the result (its kindest reveal).', '');
@@ -286,12 +289,12 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push('## Policies', '');
   out.push('Each cell "a / b / c" is the three retry bounds: all cold calls retried / only hidden-constraint ones / none.', '');
   out.push('### The main ones', '');
-  out.push(policyTable(base, ['full', 'optimized', 'rerank-5', 'hot-3/usage/sentence/result', 'hot-3/usage/no-preamble/result', 'hot-3/usage/parameters/result', 'hot-3/usage/names-types/result', RECOMMENDED, 'hot-3/usage/bare/result', 'hot-0/signature/result', 'hot-3/first/signature/result', 'hot-3/usage/signature/list-changed']), '');
-  out.push('### Cold forms, by k (most-called)', '');
+  out.push(policyTable(base, ['full', 'optimized', 'rerank-5', 'hot-5/rate-0.35/sentence/result', 'hot-5/rate-0.35/no-preamble/result', 'hot-5/rate-0.35/parameters/result', RECOMMENDED, 'hot-3/usage/signature/result', 'hot-0/signature/result', 'hot-5/first/signature/result', 'hot-5/rate-0.35/signature/list-changed']), '');
+  out.push('### Cold forms, by k (the default chooser)', '');
   const formRows: string[][] = [];
   for (const k of KS) {
     for (const f of COLD_FORMS) {
-      const s = byName(base, k === 0 ? `hot-0/${f}/result` : `hot-${k}/usage/${f}/result`);
+      const s = byName(base, k === 0 ? `hot-0/${f}/result` : `hot-${k}/rate-0.35/${f}/result`);
       formRows.push([policyLabel(s), formatInt(s.tokensPerRequest), pc(s.hitRate), triple(s.extraRequestsMax, s.extraRequestsHidden, s.extraRequestsMin, pc), triple(s.costVsFullCached, s.costVsFullCachedHidden, s.costVsFullCachedMin, x2)]);
     }
   }
@@ -318,11 +321,11 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
       'rerank-3',
       'rerank-5',
       'rerank-8',
-      ...KS.flatMap((k) => ['no-preamble', 'signature'].map((f) => (k === 0 ? `hot-0/${f}/list-changed` : `hot-${k}/usage/${f}/list-changed`))),
+      ...KS.flatMap((k) => ['no-preamble', 'signature'].map((f) => (k === 0 ? `hot-0/${f}/list-changed` : `hot-${k}/rate-0.35/${f}/list-changed`))),
     ]),
     '',
   );
-  out.push('Every other combination (k ∈ {0, 3, 5, 8} × the five choosers × the six cold forms) is in sessions.json.', '');
+  out.push(`Every other combination (k ∈ {${KS.join(', ')}} × the ${CHOOSERS.length} choosers × the ${COLD_FORMS.length} cold forms) is in sessions.json.`, '');
 
   // --- Sensitivity
   out.push('## Sensitivity', '');
@@ -368,7 +371,7 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): string[] {
   const find = (runs: readonly Run[], label: string) => runs.find((r) => r.label === label);
   const rec = (r: Run | undefined) => (r ? byName(r, RECOMMENDED) : undefined);
-  const open = (r: Run | undefined) => (r ? byName(r, 'hot-3/usage/no-preamble/result') : undefined);
+  const open = (r: Run | undefined) => (r ? byName(r, 'hot-5/rate-0.35/no-preamble/result') : undefined);
   const f = (s: PolicySummary | undefined, pick: (s: PolicySummary) => number) => (s ? x2(pick(s)) : '–');
   const long = find(scen, '10 sessions chained');
   const short = find(scen, 'first turn only');
@@ -386,7 +389,7 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
     `  ${f(rec(big), (s) => s.costVsFullCachedHidden)} at ≥ 1,000 (hidden bound; ${f(rec(big), (s) => s.costVsFullCached)} all retried). Servers a session never calls cost only their cold form.`,
     `- **Session length.** Every extra request re-reads the whole conversation, so in long sessions retries cost more than the`,
     `  list saves: 10 chained sessions put the recommended policy at ${f(rec(long), (s) => s.costVsFullCached)} all retried (${f(rec(long), (s) => s.costVsFullCachedHidden)} hidden), the open-schema`,
-    `  \`hot-3/usage/no-preamble/result\` at ${f(open(long), (s) => s.costVsFullCached)} / ${f(open(long), (s) => s.costVsFullCachedHidden)}. Short sessions favour hot sets (first turn only: ${f(rec(short), (s) => s.costVsFullCached)} / ${f(rec(short), (s) => s.costVsFullCachedHidden)}), since the full`,
+    `  \`hot-5/rate-0.35/no-preamble/result\` at ${f(open(long), (s) => s.costVsFullCached)} / ${f(open(long), (s) => s.costVsFullCachedHidden)}. Short sessions favour hot sets (first turn only: ${f(rec(short), (s) => s.costVsFullCached)} / ${f(rec(short), (s) => s.costVsFullCachedHidden)}), since the full`,
     '  list pays its 1.25× write for few requests.',
     `- **Result size.** Large results (4,000 tokens) do the same as long sessions: ${f(rec(bigResults), (s) => s.costVsFullCached)} all retried, ${f(rec(bigResults), (s) => s.costVsFullCachedHidden)} hidden.`,
     '- So a hot set pays when cold calls rarely fail — which takes names, types and `required` in the cold form, and a hot',

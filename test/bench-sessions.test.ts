@@ -12,8 +12,8 @@ import { policyByName } from '../bench/lib/sessions/names.js';
 import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
-import { hidesConstraints, namesAndTypes, servedList, sharedPreamble, signature } from '../bench/lib/sessions/served.js';
-import { compressColdTools, type McpTool } from '../src/index.js';
+import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
+import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
 const data = readSessionFolder(TINY);
@@ -144,10 +144,11 @@ describe('replay and accounting on a hand-priced session', () => {
     const { byName } = evaluateS1([name]);
     const p = byName(name);
     // (Turn 1 starts before the reveal, so no turn starts with a changed list.)
-    // R1–R3 as with reveal in the result (153.75, 47.3, 22.6). ls fails; its short answer is 15 tokens; ls turns hot.
+    // R1–R3 as with reveal in the result (153.75, 47.3, 22.6). ls fails; the answer (30, it carries the schema
+    // here too) says ls is now in the list, and ls turns hot.
     // R4 extra: tools cd 100, ls 40, rm 12; only cd is a cached prefix (10); written 40+12 + the whole conversation
-    // (1+8+20+5+1) + x 6 + answer 15 = 108 → 135 · R5 read 208 + write 26: 53.3 · R6 read 234 + write 28: 58.4
-    expect(p.bounds.max.cached).toBeCloseTo(153.75 + 47.3 + 22.6 + 145 + 53.3 + 58.4 - BASE, 9);
+    // (1+8+20+5+1) + x 6 + answer 30 = 123 → 153.75 · R5 read 223 + write 26: 54.8 · R6 read 249 + write 28: 59.9
+    expect(p.bounds.max.cached).toBeCloseTo(153.75 + 47.3 + 22.6 + 163.75 + 54.8 + 59.9 - BASE, 9);
     // No failure: ls is revealed after its call, so R4 (cd) re-writes: read cd 10 + written 40+12+61 = 113 → 141.25,
     // then R5 read 213 + write 28: 56.3.
     expect(p.bounds.min.cached).toBeCloseTo(153.75 + 47.3 + 22.6 + 151.25 + 56.3 - BASE, 9);
@@ -165,22 +166,24 @@ describe('replay and accounting on a hand-priced session', () => {
 });
 
 describe('served lists', () => {
-  it('the shared preamble ends at a word end and is removed from cold tools only', () => {
-    expect(sharedPreamble(fs)).toBe('This tool belongs to the toy file system. Tool description: ');
-    expect(sharedPreamble([cd])).toBe('');
+  it('the session layer drops the shared preamble from cold tools only', () => {
     expect(servedList(fs, new Set(['cd']), 'no-preamble')).toEqual([cd, LS_COLD, RM_COLD]);
     expect(servedList(fs, new Set(['cd', 'ls', 'rm']), 'no-preamble')).toEqual(fs);
+    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file. (file: string)', inputSchema: { type: 'object' } });
   });
 
-  it('names and types, signatures, and what they hide', () => {
-    expect(namesAndTypes(cd.inputSchema)).toEqual({ type: 'object', properties: { folder: { type: 'string' } }, required: ['folder'] });
-    expect(signature(cd.inputSchema)).toBe('(folder: string)');
-    expect(signature(data.groups.get('toynotes')![0]!.inputSchema)).toBe('(text?: string)');
-    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file. (file: string)', inputSchema: { type: 'object' } });
-    expect(hidesConstraints(cd.inputSchema, namesAndTypes(cd.inputSchema))).toBe(false); // only a description differs
-    expect(hidesConstraints(rm.inputSchema, namesAndTypes(rm.inputSchema))).toBe(true); // the enum
-    expect(hidesConstraints(ls.inputSchema, { type: 'object' })).toBe(false);
-    expect(hidesConstraints(cd.inputSchema, { type: 'object' })).toBe(true);
+  it('what each cold form tells the model, and what it hides', () => {
+    const hides = (t: McpTool, form: 'no-preamble' | 'parameters' | 'signature') => {
+      const cold = servedList(fs, new Set(), form).find((c) => c.name === t.name)!;
+      const conveyed = conveyedSchema(t, cold, form);
+      return conveyed === undefined || hidesConstraints(t.inputSchema, conveyed);
+    };
+    expect(hides(cd, 'signature')).toBe(false); // folder: string, required; the description is an annotation
+    expect(hides(rm, 'signature')).toBe(true); // the enum
+    expect(hides(ls, 'no-preamble')).toBe(false); // nothing to hide
+    expect(hides(cd, 'no-preamble')).toBe(true);
+    expect(hides(cd, 'parameters')).toBe(true); // `parameters: 'schema'` leaves out `required`
+    expect(hidesConstraints({ type: 'object', properties: { a: { type: 'string', description: 'x' } }, required: [] }, { type: 'object', properties: { a: { type: 'string' } } })).toBe(false);
   });
 
   it('composing served lists tool by tool gives what compress-cold-tools gives for the whole list', () => {
@@ -190,20 +193,37 @@ describe('served lists', () => {
     for (const hot of [[], ['create_issue'], ['get_file_contents', 'push_files', 'merge_pull_request']]) {
       const keep = new Set(hot);
       expect(ctx.serverList('github', keep, 'sentence').tools).toEqual(compressColdTools(ctx.safe('github'), { keep: hot }).tools);
-      for (const form of ['no-preamble', 'names-types', 'signature', 'bare'] as const) {
-        expect(ctx.serverList('github', keep, form).tools).toEqual(servedList(ctx.safe('github'), keep, form));
+      for (const [form, cold] of [['no-preamble', { dropSharedPreamble: true }], ['parameters', { dropSharedPreamble: true, parameters: 'schema' }], ['signature', { dropSharedPreamble: true, parameters: 'signature' }]] as const) {
+        expect(ctx.serverList('github', keep, form).tools).toEqual(buildServedTools(ctx.safe('github'), keep, cold));
       }
     }
   });
 
-  it('the hot set at start: most-called without this session, never a tool nobody called; `first` without usage', () => {
+  it('serves what a ToolSession serves, before and after a reveal, and answers an invalid cold call as it does', () => {
+    const ctx = new PolicyContext(data);
+    const s1 = data.sessions.find((s) => s.id === 's1')!;
+    const run = policyByName(ctx, 'hot-1/usage/signature/list-changed').start(s1);
+    const graph = ctx.history.graph('toyfs', fs.map((t) => t.name), new Set(['s1']), false);
+    expect(graph.sessions).toBe(2); // s2 and s3, the usage file without s1
+    const session = new ToolSession({ list: ctx.safe('toyfs'), hotSet: { k: 1, graph, policy: 'frequency', minCallsPerSession: 0, reveal: 'list-changed', cold: { dropSharedPreamble: true, parameters: 'signature' } }, listChanged: true });
+    expect(run.served().tools).toEqual(session.tools);
+    expect(session.hot).toEqual(['cd']);
+    const decision = session.onCall('rm', {});
+    expect(decision.action).toBe('answer');
+    expect(run.invalidAnswer('rm')).toBe(JSON.stringify((decision as { result: unknown }).result));
+    run.coldCalled('rm');
+    expect(run.served().tools).toEqual(session.tools);
+    expect(session.hot).toEqual(['cd', 'rm']);
+  });
+
+  it('the hot set at start: chooseHotSet on the usage file without this session', () => {
     const ctx = new PolicyContext(data);
     const none = new Set<string>();
     expect([...ctx.history.choose('usage', 'toyfs', fs, 2, new Set(['s1']))]).toEqual(['cd', 'ls']);
     expect([...ctx.history.choose('usage', 'toyfs', fs, 3, new Set(['s1']))]).toEqual(['cd', 'ls']); // rm never called
     expect([...ctx.history.choose('usage', 'toyfs', fs, 1, new Set(['s2']))]).toEqual(['cd']); // s1: cd 2, ls 1; s3: ls 1
     expect([...ctx.history.choose('first', 'toyfs', fs, 2, none)]).toEqual(['cd', 'ls']);
-    // rate: calls per session listing the server. Without s1: cd 1/2, ls 1/2.
+    // rate: calls per recorded session. Without s1: cd 1/2, ls 1/2.
     expect([...ctx.history.choose('rate-0.6', 'toyfs', fs, 3, new Set(['s1']))]).toEqual([]);
     expect([...ctx.history.choose('rate-0.5', 'toyfs', fs, 3, new Set(['s1']))]).toEqual(['cd', 'ls']);
     // prior: only sessions before the first excluded one (file order); s1 has none before it.
@@ -257,6 +277,32 @@ describe('bench/sessions.json and the docs that quote it', () => {
       expect(text, doc).toContain(x(rerank.costVsFullCached));
       expect(text, doc).toContain(x(rec.costVsFullCached));
       expect(text, doc).toContain(x(rec.costVsFullCachedHidden));
+    }
+  });
+});
+
+describe('the recommended policy is the session layer\'s default', () => {
+  const root = join(import.meta.dirname, '..');
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { policies: { name: string; recommended: boolean; k: number; chooser: Chooser; coldForm: ColdForm; reveal: string }[] };
+  const rec = json.policies.find((p) => p.recommended)!;
+
+  it('DEFAULT_HOT_SET (what every hot-set option of ToolSession, the proxy and the hook defaults to) says the same', () => {
+    const { policy, minCallsPerSession } = chooserOptions(rec.chooser);
+    expect({ k: rec.k, policy, minCallsPerSession, reveal: rec.reveal, cold: COLD_FORM_OPTIONS[rec.coldForm] }).toEqual({ ...DEFAULT_HOT_SET });
+  });
+
+  it('a ToolSession given only a usage graph serves, on real sessions, exactly the list the recommended policy is priced on', () => {
+    const bfcl = readSessionFolder(join(root, 'bench', 'sessions'));
+    const ctx = new PolicyContext(bfcl);
+    const policy = policyByName(ctx, rec.name);
+    for (const session of bfcl.sessions.slice(0, 12)) {
+      const served = policy.start(session).served().tools;
+      const exclude = PolicyContext.exclusion(session);
+      const expected = session.groups.flatMap((g) => {
+        const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
+        return new ToolSession({ list: ctx.safe(g), hotSet: { graph } }).tools;
+      });
+      expect(served, session.id).toEqual(expected);
     }
   });
 });

@@ -2,7 +2,7 @@
 import { fullPolicy, rerankPolicy, stablePolicy, type BenchPolicy, type PolicyContext, type Reveal } from './policies.js';
 import { COLD_FORMS, type Chooser, type ColdForm } from './served.js';
 
-const CHOOSERS = ['usage', 'graph', 'prior', 'first'];
+const CHOOSERS = ['usage', 'recency', 'graph', 'prior', 'first'];
 
 export function policyByName(ctx: PolicyContext, name: string): BenchPolicy {
   if (name === 'full') return fullPolicy(ctx, false);

@@ -7,7 +7,7 @@
 import { transformTools, ToolUsageGraph, type McpTool } from '../../../src/index.js';
 import type { Session, SessionData } from './data.js';
 import { ALL_NAMES, type Policy, type PolicyRun, type ServedTools } from './replay.js';
-import { chooserLabel, COLD_FORM_LABEL, hidesConstraints, invalidCallAnswer, servedList, UsageHistory, type Chooser, type ColdForm } from './served.js';
+import { chooserLabel, COLD_FORM_LABEL, conveyedSchema, hidesConstraints, invalidCallAnswer, servedList, UsageHistory, type Chooser, type ColdForm } from './served.js';
 
 export type Reveal = 'result' | 'list-changed';
 
@@ -122,9 +122,9 @@ export class PolicyContext {
     let v = this.#hides.get(key);
     if (v === undefined) {
       const real = this.tool(group, name);
-      // A signature in the description tells what names-types tells.
-      const cold = this.coldList(group, form === 'signature' ? 'names-types' : form).find((t) => t.name === name)!;
-      this.#hides.set(key, (v = hidesConstraints(real.inputSchema, cold.inputSchema)));
+      const cold = this.coldList(group, form).find((t) => t.name === name)!;
+      const conveyed = conveyedSchema(real, cold, form);
+      this.#hides.set(key, (v = conveyed === undefined || hidesConstraints(real.inputSchema, conveyed)));
     }
     return v;
   }
@@ -228,7 +228,8 @@ export function stablePolicy(ctx: PolicyContext, k: number, chooser: Chooser, co
       return {
         beforeTurn() {},
         served: () => current,
-        invalidAnswer: (name) => invalidCallAnswer(ctx.tool(owner.get(name)!, name), reveal === 'result'),
+        // The session layer's answer; with list-changed it also says the tool is now in the list.
+        invalidAnswer: (name) => invalidCallAnswer(ctx.tool(owner.get(name)!, name), reveal === 'list-changed'),
         coldHides: (name) => ctx.coldHides(owner.get(name)!, name, coldForm),
         coldCalled(name) {
           if (reveal !== 'list-changed') return;

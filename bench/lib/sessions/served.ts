@@ -1,59 +1,74 @@
 /**
- * What a server's proxy serves: the hot tools in full, the rest in a cold form; which tools are hot at session
- * start; what an invalid call of a cold tool is answered with.
+ * What a server's proxy serves, through toolslim's own session layer (src/session: chooseHotSet,
+ * buildServedTools, invalidArgumentsResult), so the bench prices exactly the bytes `toolslim proxy --hot-set`
+ * sends: the hot tools in full, the rest in a cold form; which tools are hot at session start; what an
+ * invalid call of a cold tool is answered with.
  */
-import { compressColdTools, ToolUsageGraph, UNION_KEYWORDS, type McpTool } from '../../../src/index.js';
+import { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, invalidArgumentsResult, ToolUsageGraph, UNION_KEYWORDS, type ArgumentIssue, type ColdFormOptions, type HotSetPolicy, type McpTool } from '../../../src/index.js';
+import { signatureOf } from '../../../src/transforms/compress-cold-tools.js';
 
-/** How a cold tool is served. */
-export type ColdForm = 'sentence' | 'no-preamble' | 'parameters' | 'names-types' | 'signature' | 'bare';
+/** How a cold tool is served (each a set of the session layer's cold-form options). */
+export type ColdForm = 'sentence' | 'no-preamble' | 'parameters' | 'signature';
 
-export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'parameters', 'names-types', 'signature', 'bare'];
+export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'parameters', 'signature'];
+
+/** The compress-cold-tools options each cold form is. */
+export const COLD_FORM_OPTIONS: Readonly<Record<ColdForm, ColdFormOptions>> = Object.freeze({
+  sentence: {},
+  'no-preamble': { dropSharedPreamble: true },
+  parameters: { dropSharedPreamble: true, parameters: 'schema' },
+  signature: { dropSharedPreamble: true, parameters: 'signature' },
+});
 
 export const COLD_FORM_LABEL: Readonly<Record<ColdForm, string>> = {
-  sentence: 'first sentence, open schema (compress-cold-tools today)',
-  'no-preamble': 'shared preamble removed, first sentence, open schema',
-  parameters: 'shared preamble removed, first sentence, parameter names and types (no `required`)',
-  'names-types': 'shared preamble removed, first sentence, parameter names and types (and required)',
-  signature: 'shared preamble removed, first sentence followed by a signature `(name: type, opt?: type)`, open schema',
-  bare: 'shared preamble removed, first sentence, the whole input schema without annotations',
+  sentence: 'first sentence, open schema (compress-cold-tools\' defaults: `{}`)',
+  'no-preamble': 'shared preamble dropped, first sentence, open schema (`{ dropSharedPreamble: true }`)',
+  parameters: "shared preamble dropped, first sentence, parameter names and types in the schema, no `required` (`{ dropSharedPreamble: true, parameters: 'schema' }`)",
+  signature: "shared preamble dropped, first sentence and a signature `(folder: string, lines?: integer)`, open schema (`{ dropSharedPreamble: true, parameters: 'signature' }`, the default)",
 };
+
+/** The cold form of `DEFAULT_HOT_SET.cold`, by name (throws when the default is not one of ours). */
+export function defaultColdForm(): ColdForm {
+  const want = JSON.stringify(DEFAULT_HOT_SET.cold);
+  const form = COLD_FORMS.find((f) => JSON.stringify(COLD_FORM_OPTIONS[f]) === want);
+  if (form === undefined) throw new Error(`DEFAULT_HOT_SET.cold ${want} is none of the bench's cold forms`);
+  return form;
+}
 
 /**
  * The served list of one server: `tools` (already through the preset) with every tool outside `hot` in
- * `form`. Tools keep their positions.
+ * `form`: `buildServedTools`, what a `ToolSession` serves.
  */
 export function servedList(tools: readonly McpTool[], hot: ReadonlySet<string>, form: ColdForm): McpTool[] {
-  const keep = tools.filter((t) => hot.has(t.name)).map((t) => t.name);
-  if (keep.length === tools.length) return tools.slice();
-  let input = tools;
-  if (form !== 'sentence') {
-    const preamble = sharedPreamble(tools);
-    if (preamble !== '') {
-      input = tools.map((t) => (hot.has(t.name) || typeof t.description !== 'string' ? t : { ...t, description: t.description.slice(preamble.length) }));
-    }
-  }
-  const compressed = compressColdTools(input, { keep }, { measure: false }).tools as McpTool[];
-  if (form === 'sentence' || form === 'no-preamble') return compressed;
-  if (form === 'signature') return compressed.map((t, i) => (hot.has(t.name) ? t : { ...t, description: `${t.description ?? ''} ${signature(tools[i]!.inputSchema)}`.trim() }));
-  const schemaOf =
-    form === 'names-types'
-      ? namesAndTypes
-      : form === 'parameters'
-        ? (s: unknown) => {
-            const { required: _, ...rest } = namesAndTypes(s);
-            return rest;
-          }
-        : (s: unknown) => stripAnnotations(s ?? { type: 'object' }) as Record<string, unknown>;
-  return compressed.map((t, i) => (hot.has(t.name) ? t : { ...t, inputSchema: schemaOf(tools[i]!.inputSchema) as McpTool['inputSchema'] }));
+  return buildServedTools(tools, hot, COLD_FORM_OPTIONS[form]);
 }
 
-/** `(a: string, b?: number)`: the parameter names, their types, `?` when optional. */
-export function signature(schema: unknown): string {
-  const nt = namesAndTypes(schema);
-  const props = (nt.properties ?? {}) as Record<string, { type?: unknown }>;
-  const required = new Set((nt.required ?? []) as string[]);
-  const parts = Object.entries(props).map(([n, p]) => `${n}${required.has(n) ? '' : '?'}: ${p.type === undefined ? 'any' : Array.isArray(p.type) ? p.type.join(' | ') : String(p.type)}`);
-  return `(${parts.join(', ')})`;
+/**
+ * What a model shown `cold` (a tool's cold form) learns of its input schema, as a schema: nothing (open),
+ * the names and plain types (`parameters`), or those and `required` (a complete signature). `undefined`
+ * when a signature was cut short (`, …`): it hides parameters.
+ */
+export function conveyedSchema(real: McpTool, cold: McpTool, form: ColdForm): unknown {
+  if (form === 'sentence' || form === 'no-preamble') return { type: 'object' };
+  if (form === 'parameters') return cold.inputSchema;
+  const sig = signatureOf(real.inputSchema, 200);
+  if (sig.endsWith('…')) return undefined;
+  const names = buildServedTools([real], [], { parameters: 'schema' })[0]!.inputSchema as Record<string, unknown>;
+  const required = (real.inputSchema as Record<string, unknown> | undefined)?.required;
+  return Array.isArray(required) && required.length > 0 ? { ...names, required } : names;
+}
+
+const VALIDATOR = new ArgumentValidator();
+
+/**
+ * The session layer's answer to an invalid call of `tool` (`invalidArgumentsResult`: the problems and the
+ * full input schema), as the text the model reads next. The failed call is a guess; its problems are those
+ * of an empty arguments object, or, where `{}` is valid, one generic line.
+ */
+export function invalidCallAnswer(tool: McpTool, revealed = false): string {
+  const check = VALIDATOR.check(tool, {});
+  const issues: readonly ArgumentIssue[] = check.status === 'invalid' ? check.issues : [{ path: '', message: 'must match the input schema' }];
+  return JSON.stringify(invalidArgumentsResult(tool.name, tool, issues, check.status === 'invalid' ? check.omitted : 0, revealed));
 }
 
 /**
@@ -120,129 +135,89 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * The text every description of the server starts with, cut back to the end of a word: what a cold tool can
- * drop because its siblings say it (empty when there is none, fewer than two tools, or it is under 16 characters).
- */
-export function sharedPreamble(tools: readonly McpTool[]): string {
-  const texts = tools.map((t) => t.description);
-  if (texts.length < 2 || texts.some((d) => typeof d !== 'string')) return '';
-  let prefix = texts[0] as string;
-  for (const d of texts as string[]) {
-    let i = 0;
-    while (i < prefix.length && i < d.length && prefix.charCodeAt(i) === d.charCodeAt(i)) i++;
-    prefix = prefix.slice(0, i);
-  }
-  // A preamble ends where a word does; never cut a description to nothing.
-  const shortest = Math.min(...(texts as string[]).map((d) => d.length));
-  if (prefix.length >= shortest) prefix = prefix.slice(0, shortest - 1);
-  const end = prefix.search(/\s\S*$/);
-  prefix = end < 0 ? '' : prefix.slice(0, end + 1);
-  return prefix.length >= 16 ? prefix : '';
-}
-
-/** `{type: "object", properties: {name: {type}}, required}` of a schema: its parameter names and types only. */
-export function namesAndTypes(schema: unknown): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: 'object' };
-  if (typeof schema !== 'object' || schema === null) return out;
-  const s = schema as Record<string, unknown>;
-  if (typeof s.properties === 'object' && s.properties !== null) {
-    const props: Record<string, unknown> = {};
-    for (const [name, p] of Object.entries(s.properties as Record<string, unknown>)) {
-      const type = typeof p === 'object' && p !== null ? (p as Record<string, unknown>).type : undefined;
-      props[name] = type === undefined ? {} : { type };
-    }
-    out.properties = props;
-  }
-  if (Array.isArray(s.required) && s.required.length > 0) out.required = s.required;
-  return out;
-}
-
-/**
- * The answer to a call of a cold tool whose arguments fail validation (reveal in the result): an MCP error
- * result naming the problem and carrying the tool's full `inputSchema` (compact JSON); with `schema: false`
- * (list-changed reveal, where the list brings the schema) only the error line.
- */
-export function invalidCallAnswer(tool: McpTool, schema = true): string {
-  const line = `Invalid arguments for tool \`${tool.name}\`: they do not match its input schema.`;
-  const text = schema ? `${line} Its inputSchema: ${JSON.stringify(tool.inputSchema ?? { type: 'object' })}` : `${line} Its full definition is now in the tools list.`;
-  return JSON.stringify({ content: [{ type: 'text', text }], isError: true });
-}
-
 // ------------------------------------------------------------------------------------------------
 // Choosing the hot set at session start.
 
-/** How the hot set is chosen at session start. */
-export type Chooser = 'usage' | 'graph' | 'prior' | 'first' | `rate-${number}`;
+/** How the hot set is chosen at session start (each maps to `chooseHotSet` options). */
+export type Chooser = 'usage' | 'recency' | 'graph' | 'prior' | 'first' | `rate-${number}`;
 
 export function chooserLabel(chooser: Chooser): string {
-  if (chooser.startsWith('rate-')) return `usage file without this session: up to k tools called at least ${chooser.slice(5)} times per session that lists the server (ties: list order)`;
+  if (chooser.startsWith('rate-')) return `usage file without this session: up to k of the most-called tools, each called at least ${chooser.slice(5)} times per recorded session (\`frequency\`, \`minCallsPerSession: ${chooser.slice(5)}\`)`;
   return CHOOSER_LABEL[chooser as keyof typeof CHOOSER_LABEL];
 }
 
 export const CHOOSER_LABEL = {
-  usage: 'usage file without this session: the k most-called tools (ties: list order; a tool never called is never hot)',
-  graph: 'usage file without this session: ToolUsageGraph.hotSet(k) with no text (recency and transitions of the last recorded calls)',
-  prior: 'usage file of the earlier sessions only (file order): the k most-called tools',
-  first: 'no usage file: the first k tools in list order',
+  usage: 'usage file without this session: up to k of the most-called tools, any called at all (`frequency`, `minCallsPerSession: 0`)',
+  recency: 'usage file without this session: up to k of the tools called most recently (`recency`)',
+  graph: "usage file without this session: ToolUsageGraph's own rank with no text — transitions from the previous session's last call, recency (`graph`)",
+  prior: `a usage file that has seen only the earlier sessions (file order), ranked by the defaults (\`frequency\`, \`minCallsPerSession: ${DEFAULT_HOT_SET.minCallsPerSession}\`)`,
+  first: 'the first k tools in list order (`list-order`, the only policy that needs no usage file)',
 } as const;
 
-/** One recorded tool call: which session made it. */
-interface Recorded {
-  readonly session: string;
-  readonly name: string;
+/** `chooseHotSet` options of a chooser (`prior` is `frequency` with the default floor, on less history). */
+export function chooserOptions(chooser: Chooser): { policy: HotSetPolicy; minCallsPerSession: number } {
+  if (chooser.startsWith('rate-')) return { policy: 'frequency', minCallsPerSession: Number(chooser.slice(5)) };
+  switch (chooser) {
+    case 'usage':
+      return { policy: 'frequency', minCallsPerSession: 0 };
+    case 'prior':
+      return { policy: 'frequency', minCallsPerSession: DEFAULT_HOT_SET.minCallsPerSession };
+    case 'first':
+      return { policy: 'list-order', minCallsPerSession: 0 };
+    default:
+      return { policy: chooser as HotSetPolicy, minCallsPerSession: 0 };
+  }
 }
 
 /**
- * The usage file a server's proxy would hold: every call of its tools, session by session, in file order.
- * `choose` builds the hot set from the calls of every session except `exclude` (or, for `prior`, of the
- * sessions before the first excluded one).
+ * The usage files the servers' proxies would hold: for each server (group), the sessions that listed it in
+ * file order, each with its calls of that server's tools. `choose` builds the ToolUsageGraph a proxy would
+ * have read — one `beginSession()` per session, then its calls — from every session except `exclude` (for
+ * `prior`: only those before the first excluded one), and asks `chooseHotSet`.
  */
 export class UsageHistory {
-  readonly #calls = new Map<string, Recorded[]>();
+  readonly #sessions = new Map<string, { id: string; calls: string[] }[]>();
   readonly #order = new Map<string, number>();
-  readonly #listed = new Map<string, string[]>();
+  readonly #graphs = new Map<string, ToolUsageGraph>();
 
-  /** A session listed the group's server (each proxy start counts one session). Call before its `add`s. */
+  /** A session listed the group's server (one proxy start). Call before its `add`s. */
   list(session: string, group: string): void {
     if (!this.#order.has(session)) this.#order.set(session, this.#order.size);
-    let list = this.#listed.get(group);
-    if (list === undefined) this.#listed.set(group, (list = []));
-    list.push(session);
+    let list = this.#sessions.get(group);
+    if (list === undefined) this.#sessions.set(group, (list = []));
+    list.push({ id: session, calls: [] });
   }
 
-  /** One call of a group's tool, in session order. */
+  /** One call of a group's tool by the session last listed for it. */
   add(session: string, group: string, name: string): void {
-    if (!this.#order.has(session)) this.#order.set(session, this.#order.size);
-    let list = this.#calls.get(group);
-    if (list === undefined) this.#calls.set(group, (list = []));
-    list.push({ session, name });
+    const list = this.#sessions.get(group);
+    const last = list?.[list.length - 1];
+    if (last === undefined || last.id !== session) throw new Error(`UsageHistory: call of \`${name}\` by ${session} before it listed ${group}`);
+    last.calls.push(name);
+  }
+
+  /** The graph a proxy of `group` would have read at the start of a session that must not see `exclude`. */
+  graph(group: string, names: readonly string[], exclude: ReadonlySet<string>, priorOnly: boolean): ToolUsageGraph {
+    const first = priorOnly ? Math.min(...[...exclude].map((s) => this.#order.get(s) ?? Infinity)) : Infinity;
+    const key = `${group}\u0000${priorOnly ? `<${first}` : [...exclude].sort().join('\u0001')}\u0000${names.join('\u0001')}`;
+    let graph = this.#graphs.get(key);
+    if (graph === undefined) {
+      graph = new ToolUsageGraph(names);
+      const known = new Set(names);
+      for (const s of this.#sessions.get(group) ?? []) {
+        if (exclude.has(s.id) || (this.#order.get(s.id) ?? Infinity) >= first) continue;
+        graph.beginSession();
+        for (const c of s.calls) if (known.has(c)) graph.record(c);
+      }
+      this.#graphs.set(key, graph);
+    }
+    return graph;
   }
 
   choose(chooser: Chooser, group: string, tools: readonly McpTool[], k: number, exclude: ReadonlySet<string>): Set<string> {
-    if (k <= 0) return new Set();
-    if (chooser === 'first') return new Set(tools.slice(0, k).map((t) => t.name));
-    const names = tools.map((t) => t.name);
-    let calls = (this.#calls.get(group) ?? []).filter((c) => !exclude.has(c.session));
-    let listed = (this.#listed.get(group) ?? []).filter((s) => !exclude.has(s));
-    if (chooser === 'prior') {
-      const first = Math.min(...[...exclude].map((s) => this.#order.get(s) ?? Infinity));
-      calls = calls.filter((c) => (this.#order.get(c.session) ?? Infinity) < first);
-      listed = listed.filter((s) => (this.#order.get(s) ?? Infinity) < first);
-    }
-    if (chooser === 'graph') {
-      const graph = new ToolUsageGraph(names);
-      for (const c of calls) if (names.includes(c.name)) graph.record(c.name);
-      return new Set(graph.hotSet(Math.min(k, names.length)));
-    }
-    const count = new Map<string, number>(names.map((n) => [n, 0]));
-    for (const c of calls) if (count.has(c.name)) count.set(c.name, count.get(c.name)! + 1);
-    let ranked = names.map((n, i) => ({ n, i, c: count.get(n)! })).sort((a, b) => b.c - a.c || a.i - b.i);
-    if (chooser.startsWith('rate-')) {
-      const sessions = listed.length;
-      const rate = Number(chooser.slice(5));
-      ranked = ranked.filter((r) => sessions > 0 && r.c > 0 && r.c / sessions >= rate);
-    } else ranked = ranked.filter((r) => r.c > 0);
-    return new Set(ranked.slice(0, k).map((r) => r.n));
+    const { policy, minCallsPerSession } = chooserOptions(chooser);
+    if (policy === 'list-order') return new Set(chooseHotSet(tools, k, { policy }));
+    const graph = this.graph(group, tools.map((t) => t.name), exclude, chooser === 'prior');
+    return new Set(chooseHotSet(tools, k, { graph, policy, minCallsPerSession }));
   }
 }
