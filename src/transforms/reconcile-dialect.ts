@@ -1,11 +1,13 @@
-import { EditContext, setOwn, type MessageData } from '../core/context.js';
-import { jsonEqual } from '../core/json.js';
-import { defineTransform } from '../core/define-transform.js';
+import { EditContext, type MessageData } from '../core/context.js';
+import { setOwn } from '../json/cow.js';
+import { jsonEqual } from '../json/equal.js';
+import { defineTransform } from '../engine/define-transform.js';
 import type { Severity } from '../core/report.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
 import { someSubschema } from '../schema/walk.js';

@@ -1,7 +1,7 @@
-import { stringifyJson } from '../../core/json.js';
-import { locateTools } from '../../core/input.js';
+import { stringifyJson } from '../../json/stringify.js';
+import { locateTools } from '../../engine/input.js';
 import type { Tokenizer } from '../../core/measure.js';
-import { transformTools } from '../../core/pipeline.js';
+import { transformTools } from '../../api.js';
 import { lintTools } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';

@@ -1,0 +1,56 @@
+import type { McpTool } from './tool.js';
+import type { EditContext } from './context.js';
+import type { Safety } from './report.js';
+import type { RunOptions, ToolsInput, TransformResult } from './run-types.js';
+
+/** What a transform sees of one tool. */
+export interface ToolDoc<S = unknown> {
+  /** The tool as it was when this transform started on it. Read it; never change it (edit through `ctx`). */
+  readonly tool: McpTool;
+  readonly index: number;
+  /** The tool's name, or `""`. */
+  readonly name: string;
+  /** What `prepare` computed from the whole list, if the transform has one. */
+  readonly state: S;
+}
+
+/** Extra outputs a transform can hand back once the whole list is done. */
+export interface TransformExtras {
+  /** Text for the server's `instructions` (see promote-common-params). */
+  readonly instructions?: string;
+}
+
+/** The definition of a transform, as written in its module. */
+export interface TransformSpec<O extends object, S = undefined> {
+  /** kebab-case verb-object; also the file, fixture folder, docs page and CLI flag. */
+  readonly name: string;
+  readonly description: string;
+  readonly safety: Safety;
+  readonly defaultOptions: Readonly<O>;
+  /** Message templates by code; `{name}` placeholders are filled from the data of each change. */
+  readonly messages: Readonly<Record<string, string>>;
+  /** Throws (a message naming the option) when options are unusable. */
+  readonly validateOptions?: (options: Readonly<O>) => void;
+  /** Whole-list analysis, run once before `apply` (pure). */
+  readonly prepare?: (tools: readonly McpTool[], options: Readonly<O>) => S;
+  /** Rewrites one tool through `ctx`; synchronous, no I/O, no clock, no randomness. */
+  readonly apply: (doc: ToolDoc<S>, ctx: EditContext, options: Readonly<O>) => void;
+  /** Called once after every tool, with the state from `prepare` and the tools as they now are. */
+  readonly finish?: (state: S, tools: readonly McpTool[], options: Readonly<O>) => TransformExtras | undefined;
+}
+
+/**
+ * A transform: a pipeline step, and also a plain function
+ * `(tools, options?, run?) => { tools, report }` that runs it alone.
+ */
+export interface Transform<O extends object = object, S = unknown> extends TransformSpec<O, S> {
+  (input: ToolsInput, options?: Partial<O>, run?: RunOptions): TransformResult;
+  readonly kind: 'transform';
+}
+
+/** Any transform, whatever its options. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTransform = Transform<any, any>;
+
+/** One resolved pipeline step. */
+export type Step = readonly [AnyTransform, object];

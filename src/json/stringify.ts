@@ -1,0 +1,81 @@
+/**
+ * JSON text for values of any depth. `JSON.stringify` recurses and overflows the stack a few thousand
+ * levels down; a tool passed through unchanged because it is that deep must still be written out. This
+ * serializer is iterative and produces the same text as `JSON.stringify(value, null, indent)` for plain
+ * JSON values (key order kept; `undefined`, functions and symbols in objects omitted, in arrays `null`).
+ */
+export function stringifyJson(value: unknown, indent: number | string = 0): string {
+  try {
+    return JSON.stringify(value, null, indent) ?? 'undefined';
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  return stringifyIterative(value, indent);
+}
+
+/** The iterative serializer behind {@link stringifyJson} (exported for tests). */
+export function stringifyIterative(value: unknown, indent: number | string = 0): string {
+  const gap = typeof indent === 'number' ? ' '.repeat(Math.min(10, Math.max(0, indent))) : indent.slice(0, 10);
+  const out: string[] = [];
+  // Work items: a value to write (with its nesting level) or a literal piece of text.
+  type Item = { v: unknown; level: number } | string;
+  const stack: Item[] = [{ v: value, level: 0 }];
+  const nl = (level: number) => (gap === '' ? '' : '\n' + gap.repeat(level));
+  const colon = gap === '' ? ':' : ': ';
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
+    }
+    const { v, level } = item;
+    if (v === null || typeof v !== 'object') {
+      out.push(scalar(v) ?? 'null');
+      continue;
+    }
+    const toJSON = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      stack.push({ v: (toJSON as () => unknown).call(v), level });
+      continue;
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out.push('[]');
+        continue;
+      }
+      const parts: Item[] = ['['];
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) parts.push(',');
+        parts.push(nl(level + 1));
+        const e = v[i];
+        parts.push(e === undefined || typeof e === 'function' || typeof e === 'symbol' ? 'null' : { v: e, level: level + 1 });
+      }
+      parts.push(nl(level) + ']');
+      for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
+      continue;
+    }
+    const rec = v as Record<string, unknown>;
+    const keys = Object.keys(rec).filter((k) => {
+      const e = rec[k];
+      return e !== undefined && typeof e !== 'function' && typeof e !== 'symbol';
+    });
+    if (keys.length === 0) {
+      out.push('{}');
+      continue;
+    }
+    const parts: Item[] = ['{'];
+    keys.forEach((k, i) => {
+      if (i > 0) parts.push(',');
+      parts.push(nl(level + 1) + JSON.stringify(k) + colon);
+      parts.push({ v: rec[k], level: level + 1 });
+    });
+    parts.push(nl(level) + '}');
+    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
+  }
+  return out.join('');
+}
+
+function scalar(v: unknown): string | undefined {
+  if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+  return JSON.stringify(v);
+}

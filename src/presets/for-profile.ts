@@ -1,0 +1,37 @@
+import { lookup } from './index.js';
+import type { TransformStepInput } from '../core/preset.js';
+import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
+import { adaptToClient } from '../transforms/adapt-to-client.js';
+import { getProfile, type ClientProfile } from '../profiles/profiles.js';
+
+/** Transforms that create `$ref`s: pointless (and costly to undo) for a client that cannot resolve them. */
+export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(['dedupe-repeated-subtrees']);
+
+/** Transforms that move text into the server's `instructions`: lost on a client that does not show them. */
+export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(['promote-common-params']);
+
+/** Options of {@link presetForProfile}. */
+export interface PresetForProfileOptions extends PresetOptions {
+  /** Passed to `adapt-to-client` (default 2). */
+  readonly growthCap?: number;
+}
+
+/**
+ * The steps to run for a preset when the output goes to `profile`: the preset without the transforms that
+ * create references when the client cannot resolve them (`ref-free`, `gemini`), and without those that
+ * move text into the server's `instructions` when the client does not show them, then `adapt-to-client`.
+ * Pass the result as `transforms` to `transformTools`.
+ */
+export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
+  const base = typeof preset === 'string' ? lookup(preset) : preset;
+  if (typeof base !== 'object' || base === null || base.kind !== 'preset') throw new Error(`\`${String(preset)}\` is not a preset`);
+  const p = getProfile(profile);
+  const drop = new Set<string>([...(p.refs === 'none' ? REF_CREATING_TRANSFORMS : []), ...(p.showsInstructions ? [] : INSTRUCTION_TRANSFORMS)]);
+  const steps = base.steps.filter((t) => !drop.has(t.name));
+  const { growthCap, overrides, ...rest } = options;
+  const kept: Record<string, false | object> = {};
+  for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
+  const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps);
+  const adaptOptions = growthCap === undefined ? { profile: typeof profile === 'string' ? profile : p } : { profile: typeof profile === 'string' ? profile : p, growthCap };
+  return [[adapted, { ...rest, overrides: kept }], [adaptToClient, adaptOptions]];
+}
