@@ -147,7 +147,7 @@ export function renderVerdict(v: Verdict, style: Style): string {
 /** "1 error, 2 warnings, 0 info" */
 export function countLine(counts: Readonly<Record<'error' | 'warning' | 'info', number>> | readonly Finding[]): string {
   const c = Array.isArray(counts) ? tally(counts as readonly Finding[]) : (counts as Readonly<Record<'error' | 'warning' | 'info', number>>);
-  return `${plural(c.error, "error")}, ${plural(c.warning, "warning")}, ${c.info.toLocaleString("en-US")} info`;
+  return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info.toLocaleString('en-US')} info`;
 }
 
 /** "1 tool", "2 tools", "0 tools". */
