@@ -38,7 +38,7 @@ export interface ToolCollisions {
   readonly partners: readonly CollisionPartner[];
 }
 
-/** What {@link findCollisions} found. */
+/** Tools whose name and description read alike: what `analyzeSurface` and `check` compute (`findCollisions`). */
 export interface Collisions {
   readonly threshold: number;
   readonly partners: number;
