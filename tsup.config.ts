@@ -9,7 +9,7 @@ export default defineConfig({
     tokens: 'src/tokens.ts',
     response: 'src/response/index.ts',
     'cli/bin': 'src/cli/bin.ts',
-    mcp: 'src/mcp/index.ts',
+    mcp: 'src/sdk/index.ts',
     testing: 'src/testing/index.ts',
   },
   // Loaded by dynamic import on the CLI's live-server paths only; never bundled.

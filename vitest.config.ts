@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^toolslim$/, replacement: src('index.ts') },
-      { find: /^toolslim\/mcp$/, replacement: src('mcp/index.ts') },
+      { find: /^toolslim\/mcp$/, replacement: src('sdk/index.ts') },
       { find: /^toolslim\/testing$/, replacement: src('testing/index.ts') },
       { find: /^toolslim\/tokens$/, replacement: src('tokens.ts') },
     ],
