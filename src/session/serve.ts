@@ -26,6 +26,13 @@ export interface ServeToolsListOptions extends TransformToolsOptions {
    */
   readonly dropUnreadable?: boolean;
   /**
+   * Look for unreadable tools without dropping them: each gets an `error` diagnostic
+   * (`serve/unreadable-schema`) and is listed in `unreadable` (default false; implied by
+   * `dropUnreadable`). The check compiles every schema with ajv, which costs about as much as the
+   * equivalence gate, so it is not done unless asked for.
+   */
+  readonly reportUnreadable?: boolean;
+  /**
    * The toolslim instructions already delivered in this session's `initialize` result (`""` when it
    * was answered without any); leave it out before `initialize` is answered. When the pipeline now
    * writes other instructions, they cannot reach the client: see `onUndeliverable`.
@@ -66,7 +73,7 @@ export interface ServedList {
   readonly instructions?: string;
   /** The steps that wrote `instructions`, by name. */
   readonly instructionSteps: readonly string[];
-  /** Every unreadable tool found (dropped or not). */
+  /** Every unreadable tool found (dropped or not; empty unless `dropUnreadable` or `reportUnreadable`). */
   readonly unreadable: readonly UnreadableTool[];
   /** The tools left out (with `dropUnreadable`). */
   readonly dropped: readonly UnreadableTool[];
@@ -85,8 +92,9 @@ export interface ServedList {
  */
 export function serveToolsList(input: unknown, options: ServeToolsListOptions = {}): ServedList {
   if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `serveToolsList: options must be an object, got ${describeValue(options)}`);
-  const { dropUnreadable = false, delivered, onUndeliverable = 'throw', ...run } = options;
+  const { dropUnreadable = false, reportUnreadable = false, delivered, onUndeliverable = 'throw', ...run } = options;
   if (typeof dropUnreadable !== 'boolean') throw new ToolslimError('invalid-option', `serveToolsList: \`dropUnreadable\` must be true or false, got ${describeValue(dropUnreadable)}`);
+  if (typeof reportUnreadable !== 'boolean') throw new ToolslimError('invalid-option', `serveToolsList: \`reportUnreadable\` must be true or false, got ${describeValue(reportUnreadable)}`);
   if (delivered !== undefined && typeof delivered !== 'string') throw new ToolslimError('invalid-option', `serveToolsList: \`delivered\` must be the instructions text already sent (a string), got ${describeValue(delivered)}`);
   if (onUndeliverable !== 'throw' && onUndeliverable !== 'omit-steps') throw new ToolslimError('invalid-option', `serveToolsList: \`onUndeliverable\` must be 'throw' or 'omit-steps', got ${describeValue(onUndeliverable)}`);
 
@@ -105,7 +113,7 @@ export function serveToolsList(input: unknown, options: ServeToolsListOptions = 
     instructionSteps = [];
   }
 
-  const unreadable = findUnreadable(result.tools);
+  const unreadable = dropUnreadable || reportUnreadable ? findUnreadable(result.tools) : [];
   const droppedIndex = new Set(dropUnreadable ? unreadable.map((u) => u.index) : []);
   const tools = droppedIndex.size === 0 ? result.tools : result.tools.filter((_, i) => !droppedIndex.has(i));
   const located = locateTools(result.output);
@@ -144,6 +152,8 @@ export function serveToolsList(input: unknown, options: ServeToolsListOptions = 
 export function findUnreadable(tools: readonly unknown[]): UnreadableTool[] {
   const out: UnreadableTool[] = [];
   let shared: { compile(schema: object): unknown } | undefined;
+  // Tools of one server often share schemas: each distinct text is compiled once.
+  const seen = new Map<string, string>();
   for (const [index, tool] of tools.entries()) {
     const name = isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
     for (const slot of SCHEMA_SLOTS) {
@@ -160,13 +170,19 @@ export function findUnreadable(tools: readonly unknown[]): UnreadableTool[] {
         out.push({ name, index, slot, error: `not JSON (${(e as Error).message})` });
         continue;
       }
-      try {
-        const ajv = text.includes('"$id":') ? strictReader() : (shared ??= strictReader());
-        ajv.compile(schema);
-      } catch (e) {
-        if (e instanceof ToolslimError) throw e;
-        out.push({ name, index, slot, error: e instanceof RangeError ? 'nesting too deep to compile' : String((e as Error)?.message ?? e) });
+      let error = seen.get(text);
+      if (error === undefined) {
+        error = '';
+        try {
+          const ajv = text.includes('"$id":') ? strictReader() : (shared ??= strictReader());
+          ajv.compile(schema);
+        } catch (e) {
+          if (e instanceof ToolslimError) throw e;
+          error = e instanceof RangeError ? 'nesting too deep to compile' : String((e as Error)?.message ?? e);
+        }
+        seen.set(text, error);
       }
+      if (error !== '') out.push({ name, index, slot, error });
     }
   }
   return out;
@@ -219,7 +235,8 @@ function undeliverable(steps: readonly string[], delivered: string): ToolslimErr
   );
 }
 
-const STRICT_OPTIONS: AjvOptions = { strict: false, logger: false };
+/** `new Ajv2020({ strict: false })`, quiet; unoptimized code compiles about twice as fast and accepts the same schemas. */
+const STRICT_OPTIONS: AjvOptions = { strict: false, logger: false, code: { optimize: false } };
 
 function strictReader(): { compile(schema: object): unknown } {
   return new (loadAjv().Ajv2020)(STRICT_OPTIONS);

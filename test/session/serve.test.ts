@@ -36,8 +36,15 @@ describe('findUnreadable', () => {
 });
 
 describe('serveToolsList', () => {
-  it('by default serves every tool, with an error diagnostic per unreadable one', () => {
+  it('by default serves every tool and does not look (the check costs a compile per schema)', () => {
     const served = serveToolsList(list, { transforms: [] });
+    expect(served.tools.map((t) => t.name)).toEqual(['first', 'broken', 'last', 'shapeless']);
+    expect(served.unreadable).toEqual([]);
+    expect(served.report.diagnostics.filter((d) => d.transform === 'serve')).toEqual([]);
+  });
+
+  it('with reportUnreadable serves every tool, with an error diagnostic per unreadable one', () => {
+    const served = serveToolsList(list, { transforms: [], reportUnreadable: true });
     expect(served.tools.map((t) => t.name)).toEqual(['first', 'broken', 'last', 'shapeless']);
     expect(served.dropped).toEqual([]);
     expect(served.unreadable.map((u) => u.name)).toEqual(['broken', 'shapeless']);
@@ -122,6 +129,7 @@ describe('instructions: delivered or refused', () => {
 
   it('rejects unusable options', () => {
     expect(() => serveToolsList(shared, { dropUnreadable: 'yes' as never })).toThrow(/`dropUnreadable` must be true or false/);
+    expect(() => serveToolsList(shared, { reportUnreadable: 1 as never })).toThrow(/`reportUnreadable` must be true or false/);
     expect(() => serveToolsList(shared, { onUndeliverable: 'drop' as never })).toThrow(/`onUndeliverable` must be 'throw' or 'omit-steps'/);
     expect(() => serveToolsList(shared, { transforms: ['nope'] })).toThrow(/unknown transform or preset `nope`/);
   });
