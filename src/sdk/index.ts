@@ -26,6 +26,7 @@ import { checkHotSetOptions, ToolSession, type HotSetOptions, type UsageRecorder
 import { UsageStore } from '../session/usage-store.js';
 import { ArgumentValidator } from '../session/validate-arguments.js';
 import { ToolUsageGraph } from '../usage/graph.js';
+import { stringifyJson } from '../json/stringify.js';
 
 export type { McpTool, ListToolsResult, JsonSchema } from '../core/tool.js';
 
@@ -212,7 +213,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   const serve = (raw: unknown, cursor: string): Page | undefined => {
     let key: string | undefined;
     try {
-      key = JSON.stringify(raw);
+      key = stringifyJson(raw);
     } catch (e) {
       report(e, 'stringify');
       return undefined;

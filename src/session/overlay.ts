@@ -16,6 +16,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { describeValue } from './hot-set.js';
 import { sha256Hex } from './sha256.js';
 import { majorOf, TOOLSLIM_VERSION } from './version.js';
+import { stringifyJson } from '../json/stringify.js';
 
 /** The overlay format this toolslim writes and reads. */
 export const OVERLAY_FORMAT = 1;
@@ -118,8 +119,8 @@ export function pinTool(tool: unknown): OverlayPinEntry {
   let text: string | undefined;
   let body: string | undefined;
   try {
-    text = JSON.stringify(tool);
-    body = isObject(tool) && hasOwn(tool, 'name') ? JSON.stringify(withoutName(tool)) : text;
+    text = stringifyJson(tool);
+    body = isObject(tool) && hasOwn(tool, 'name') ? stringifyJson(withoutName(tool)) : text;
   } catch (e) {
     throw new ToolslimError('invalid-input', `tool ${name === '' ? '(unnamed)' : `\`${name}\``} cannot be pinned: it is not JSON (${(e as Error).message})`, { tool: name });
   }
@@ -307,7 +308,7 @@ function recordStep(step: Step | OverlayStep, index: number): OverlayStep {
 function jsonCopy<T>(value: T, what: string): T {
   let text: string | undefined;
   try {
-    text = JSON.stringify(value);
+    text = stringifyJson(value);
   } catch (e) {
     throw new ToolslimError('invalid-input', `createOverlay: \`${what}\` is not JSON (${(e as Error).message})`);
   }

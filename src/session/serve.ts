@@ -17,6 +17,7 @@ import { presetSafe } from '../presets/index.js';
 import { INSTRUCTION_TRANSFORMS } from '../presets/for-profile.js';
 import { loadAjv } from '../verify/ajv-loader.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
+import { stringifyJson } from '../json/stringify.js';
 
 /** Options of {@link serveToolsList}: the pipeline's, and what serving adds. */
 export interface ServeToolsListOptions extends TransformToolsOptions {
@@ -165,7 +166,7 @@ export function findUnreadable(tools: readonly unknown[]): UnreadableTool[] {
       }
       let text: string;
       try {
-        text = JSON.stringify(schema);
+        text = stringifyJson(schema);
       } catch (e) {
         out.push({ name, index, slot, error: `not JSON (${(e as Error).message})` });
         continue;
