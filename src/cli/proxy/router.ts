@@ -50,6 +50,8 @@ export interface CallInfo {
 export interface ListHooks {
   /** Fetch and serve the list before the client gets the `initialize` result (instructions, drift). */
   readonly prefetch: boolean;
+  /** Why, for messages: `to put what promote-common-params moved out of the tools into its instructions`. */
+  readonly prefetchWhy?: string;
   /** The server's `initialize` result (parsed), before it is forwarded. */
   initialized?(result: Record<string, unknown>): void;
   /** The list as the server sent it → what to serve. Throws a {@link Refusal} to stop the proxy. */
@@ -124,6 +126,7 @@ export class Router {
   #served: { list: ServedList; generation: number } | undefined;
   #serving: Promise<ServedList> | undefined;
   #holding: { line: Buffer; parsed: unknown }[] | undefined;
+  /** `notifications/initialized` went to the server (the client's, or the proxy's own at prefetch). */
   #initializedSent = false;
   #finished = false;
   #clientGone = false;
@@ -184,7 +187,10 @@ export class Router {
     const id = msg.id;
     const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
     if (!isRequest) {
-      if (method === 'notifications/initialized' && this.#initializedSent) return { kind: 'drop' };
+      if (method === 'notifications/initialized') {
+        if (this.#initializedSent) return { kind: 'drop' };
+        this.#initializedSent = true;
+      }
       if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg) };
       return { kind: 'forward' };
     }
@@ -445,8 +451,10 @@ export class Router {
     // session is initialized now (the client's own notification is then not sent again), so servers that
     // refuse requests before `notifications/initialized` answer tools/list too.
     this.#holding = [];
-    this.#initializedSent = true;
-    this.#send(INITIALIZED, []);
+    if (!this.#initializedSent) {
+      this.#initializedSent = true;
+      this.#send(INITIALIZED, []);
+    }
     let out: string | Buffer = line;
     try {
       await this.#servedList('initialize');
@@ -454,7 +462,8 @@ export class Router {
       if (extra !== undefined && extra !== '') out = appendInstructions(text, result, extra);
     } catch (e) {
       if (this.#finished) return;
-      const message = e instanceof Refusal ? e.message : `cannot serve ${this.#o.upstream.label}: it did not give its tools/list before the client's initialize was answered (${(e as Error)?.message ?? String(e)})`;
+      const why = hooks.prefetchWhy ? ` (${hooks.prefetchWhy})` : '';
+      const message = e instanceof Refusal ? e.message : `${(e as Error)?.message ?? String(e)}; the proxy needs the tools before it answers initialize${why}, so it refuses`;
       const id = memberText(text, 'id');
       this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${message}` })}}`);
       this.#refuse(message);

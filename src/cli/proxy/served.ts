@@ -52,6 +52,7 @@ export function optimizingHooks(options: OptimizeHooksOptions): ListHooks & { re
 
   return {
     prefetch: writers.length > 0,
+    prefetchWhy: `to put what ${writers.map(([t]) => t.name).join(', ')} moved out of them into its instructions`,
     get last() {
       return last;
     },
