@@ -4,7 +4,9 @@ import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { CliError } from '../errors.js';
-import { flagNumber, liveTarget, stepsFrom } from '../inputs.js';
+import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
+import type { HotSetOptions } from '../../session/index.js';
+import { checkHotSetOptions } from '../../session/tool-session.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
@@ -15,6 +17,8 @@ export const proxyCommand: Command = {
     { name: 'url', type: 'string' },
     { name: 'header', short: 'H', type: 'string', repeat: true },
     { name: 'timeout', type: 'number' },
+    { name: 'hot-set', type: 'number' },
+    { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'verbose', short: 'v', type: 'boolean' },
   ],
   help: `Put it where the client would start the server. tools/list is answered from the optimized list
@@ -60,14 +64,30 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   }
   const timeout = flagNumber(args, 'timeout');
   if (timeout !== undefined && timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
-  const [{ runProxy }, { optimizingHooks }] = await Promise.all([import('../proxy/index.js'), import('../proxy/served.js')]);
+  const hotSet = hotSetFrom(args);
+  const [{ runProxy }, { optimizingHooks }, { sessionHooks }] = await Promise.all([import('../proxy/index.js'), import('../proxy/served.js'), import('../proxy/session.js')]);
   const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${line}\n`);
+  const optimized = optimizingHooks({ steps, verbose: args.flags.verbose === true, log });
   return runProxy({
     target,
     input: ctx.io.stdin,
     output: ctx.io.stdout,
     errors: ctx.io.stderr,
     requestTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-    hooks: optimizingHooks({ steps, verbose: args.flags.verbose === true, log }),
+    hooks: sessionHooks(optimized, { ...(hotSet ? { hotSet } : {}), log }),
   });
+}
+
+/** `--hot-set <k>` and `--reveal`, checked now. */
+function hotSetFrom(args: ParsedArgs): HotSetOptions | undefined {
+  const k = flagNumber(args, 'hot-set');
+  const reveal = flagString(args, 'reveal') as HotSetOptions['reveal'] | undefined;
+  if (k === undefined) {
+    if (reveal !== undefined) throw new CliError('--reveal goes with --hot-set <k>', { usage: true });
+    return undefined;
+  }
+  if (!Number.isInteger(k)) throw new CliError(`--hot-set must be a whole number of tools (got ${k})`, { usage: true });
+  const hotSet: HotSetOptions = { k, ...(reveal ? { reveal } : {}) };
+  checkHotSetOptions(hotSet, '--hot-set');
+  return hotSet;
 }

@@ -61,7 +61,8 @@ export interface ListHooks {
   /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
   changed?(): boolean;
   call?(params: unknown): CallDecision;
-  called?(info: CallInfo, response: Buffer, parsed: Record<string, unknown>): void;
+  /** `responseText`: the server's answer as it came. */
+  called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
 }
 
 /** Options of {@link Router}. */
@@ -387,7 +388,7 @@ export class Router {
       this.#track(this.#initializeResult(line, text, msg.result));
       return;
     }
-    const out = this.#response(text, msg, line);
+    const out = this.#response(text, msg);
     if (out === text) this.#o.toClient(line);
     else if (out !== undefined) this.#o.toClient(out);
   }
@@ -396,7 +397,7 @@ export class Router {
    * Routes one response: the proxy's own are consumed (undefined), a batch member is kept for its batch
    * (undefined), a rewritten id is put back; otherwise the text comes back unchanged.
    */
-  #response(text: string, msg: Record<string, unknown>, line?: Buffer): string | undefined {
+  #response(text: string, msg: Record<string, unknown>): string | undefined {
     if (hasOwn(msg, 'method') || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return text;
     const key = idKey(msg.id);
     const own = this.#own.get(key);
@@ -413,7 +414,7 @@ export class Router {
     const out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
     if (pending.method === 'tools/call' && this.#o.hooks.called && hasOwn(msg, 'result')) {
       try {
-        this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, line ?? Buffer.from(text), msg);
+        this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, text, msg);
       } catch (e) {
         this.#o.log(`recording a tools/call: ${(e as Error).message}`);
       }

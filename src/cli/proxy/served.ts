@@ -25,8 +25,14 @@ export interface OptimizedList extends ServedList {
   readonly raw: RawList;
 }
 
+/** The hooks {@link optimizingHooks} makes: `serve` says what the pipeline did. */
+export type OptimizingHooks = Omit<ListHooks, 'serve'> & {
+  serve(raw: RawList, when: 'initialize' | 'request' | 'changed'): OptimizedList;
+  readonly last: OptimizedList | undefined;
+};
+
 /** Hooks that serve the pipeline's output and deliver its instructions through `initialize`. */
-export function optimizingHooks(options: OptimizeHooksOptions): ListHooks & { readonly last: OptimizedList | undefined } {
+export function optimizingHooks(options: OptimizeHooksOptions): OptimizingHooks {
   const steps = resolveSteps(options.steps);
   const writers = steps.filter(([t]) => writesInstructions(t));
   const withoutWriters = steps.filter(([t]) => !writesInstructions(t));
