@@ -40,11 +40,21 @@ ${STEP_HELP}
                             default 30)
   -v, --verbose             one stderr line per optimization
 
+Sessions (the list keeps its bytes all session, so the client's prompt cache keeps hitting):
+  --hot-set <k>             serve at most k tools in full and the rest in a compressed cold form,
+                            chosen once at start; a cold call's arguments are checked against the
+                            tool's real inputSchema: valid → forwarded untouched, invalid → answered
+                            with the schema (isError), never forwarded
+  --reveal <mode>           result (default): the list never changes; list-changed: a called cold
+                            tool becomes hot, announced with notifications/tools/list_changed only if
+                            the server declared tools.listChanged
+
 Examples:
   toolslim proxy -- npx -y some-vendor-mcp
   toolslim proxy --preset lossless -- node server.mjs
   toolslim proxy --preset max -- node server.mjs
   toolslim proxy --url https://example.com/mcp -H "Authorization: Bearer $TOKEN"
+  toolslim proxy --hot-set 5 --reveal list-changed -- node server.mjs
 
 In an MCP client's configuration (Claude Desktop's mcpServers entry, or any client that starts a command):
   { "command": "npx", "args": ["-y", "toolslim", "proxy", "--", "npx", "-y", "some-vendor-mcp"] }`,
