@@ -9,6 +9,7 @@
 //   --no-tools-capability  declare no tools capability
 //   --instructions <text>  the initialize result's instructions
 //   --change-tools <file>  what the change tool replaces the list with (default: adds one tool)
+//   --list-text <file>     answer tools/list with this exact text as the result (one line)
 //   --list-error           answer tools/list with a JSON-RPC error
 //   --init-error           answer initialize with a JSON-RPC error
 //   --refuse-early         answer requests before notifications/initialized with an error
@@ -79,6 +80,7 @@ function handle(msg) {
       return reply(id, {});
     case 'tools/list': {
       if (flag('--list-error')) return fail(id, -32603, 'tools are not available right now');
+      if (opt('--list-text')) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${readFileSync(opt('--list-text'), 'utf8').trim()}}`;
       const start = Number(params?.cursor ?? 0);
       const page = pageSize ? tools.slice(start, start + pageSize) : tools;
       const next = pageSize && start + pageSize < tools.length ? String(start + pageSize) : undefined;

@@ -9,6 +9,8 @@ import { resolveSteps, transformTools } from '../../api.js';
 import type { TransformStepInput } from '../../core/preset.js';
 import type { TransformResult } from '../../core/run-types.js';
 import type { Step } from '../../core/transform.js';
+import type { ToolsSource } from '../../json/source.js';
+import { keepUnchangedOf, readPageSource, renderListResult } from '../output.js';
 import type { ListHooks, RawList, ServedList } from './router.js';
 
 /** Options of {@link optimizingHooks}. */
@@ -23,6 +25,8 @@ export interface OptimizeHooksOptions {
 export interface OptimizedList extends ServedList {
   readonly result: TransformResult | undefined;
   readonly raw: RawList;
+  /** Where each page's tools are in its text (undefined when a page could not be followed). */
+  readonly sources: readonly ToolsSource[] | undefined;
 }
 
 /** The hooks {@link optimizingHooks} makes: `serve` says what the pipeline did. */
@@ -41,18 +45,23 @@ export function optimizingHooks(options: OptimizeHooksOptions): OptimizingHooks 
   let last: OptimizedList | undefined;
 
   const run = (raw: RawList, chosen: readonly Step[]): OptimizedList => {
+    // Each page's text is followed, so that tools no step changed are served as the bytes they came as,
+    // and tools whose numbers JavaScript cannot hold (unsafe integers, -0) are left unchanged.
+    const scanned = raw.pages.map((p) => readPageSource(p.text, '/tools'));
+    const sources = scanned.every((x) => x !== undefined) ? (scanned as ToolsSource[]) : undefined;
     try {
       const started = performance.now();
-      const result = transformTools(raw.merged, { transforms: chosen });
+      const keepUnchanged = sources ? keepUnchangedOf(sources) : undefined;
+      const result = transformTools(raw.merged, { transforms: chosen, ...(keepUnchanged ? { keepUnchanged } : {}) });
       if (options.verbose) {
         const { before, after } = result.report.stats;
         const ms = Math.round(performance.now() - started);
         options.log(`optimized ${result.tools.length} tools in ${ms} ms: ${before.bytes} → ${after.bytes} bytes, ${result.report.changes.length} changes, ${result.report.skipped.length} skipped`);
       }
-      return { resultText: stringifyJson(result.output), result, raw };
+      return { resultText: sources ? renderListResult(sources, result) : stringifyJson(result.output), result, raw, sources };
     } catch (e) {
       options.log(`serving the original tools/list: ${(e as Error)?.message ?? String(e)}`);
-      return { resultText: raw.pages.length === 1 ? raw.pages[0]!.text : stringifyJson(raw.merged), result: undefined, raw };
+      return { resultText: raw.pages.length === 1 ? raw.pages[0]!.text : stringifyJson(raw.merged), result: undefined, raw, sources };
     }
   };
 

@@ -7,7 +7,8 @@
 import { ToolSession, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { memberSpans } from './json-text.js';
 import type { CallDecision, CallInfo, ListHooks, ServedList } from './router.js';
-import type { OptimizingHooks } from './served.js';
+import { changedTools, renderListResult } from '../output.js';
+import type { OptimizedList, OptimizingHooks } from './served.js';
 
 /** Options of {@link sessionHooks}. */
 export interface SessionHooksOptions {
@@ -36,10 +37,15 @@ export interface CallRecord {
 export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOptions): ListHooks & { readonly session: ToolSession | undefined } {
   let listChanged = false;
   let session: ToolSession | undefined;
+  let current: OptimizedList | undefined;
+  let cache: { version: number; list: OptimizedList; text: string } | undefined;
   // The router keeps this object and reads `resultText` for each answer: a reveal shows at once.
   const served: ServedList = {
     get resultText() {
-      return session!.text;
+      const s = session!;
+      const list = current!;
+      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: sessionText(s, list) };
+      return cache.text;
     },
   };
   const wanted = options.hotSet !== undefined || options.usage !== undefined || options.onCall !== undefined;
@@ -59,6 +65,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     serve(raw, when) {
       const out = inner.serve(raw, when);
       if (!wanted) return out;
+      current = out;
       const list = (out.result?.output ?? raw.merged) as never;
       if (session === undefined) session = new ToolSession({ list, original: raw.merged as never, listChanged, ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
       else session.update(list, raw.merged as never);
@@ -89,6 +96,21 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       });
     },
   };
+}
+
+/**
+ * The session's served text with every tool that is served exactly as the server sent it (hot, and no step
+ * changed it) as its received bytes; the session's own text when the pages could not be followed.
+ * Deterministic in the session's state, so the same from one tools/list to the next.
+ */
+function sessionText(session: ToolSession, list: OptimizedList): string {
+  const { sources, result } = list;
+  const tools = session.tools;
+  if (!sources || !result || tools.length !== result.tools.length) return session.text;
+  const rewritten = changedTools(result);
+  const changes: { toolIndex: number }[] = [];
+  for (let i = 0; i < tools.length; i++) if (rewritten.has(i) || tools[i] !== result.tools[i]) changes.push({ toolIndex: i });
+  return renderListResult(sources, { ...result, tools: tools as never, report: { ...result.report, changes: changes as never } });
 }
 
 /** Bytes (UTF-8) of the `result` member as it came, without the JSON-RPC envelope. */
