@@ -1,11 +1,12 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
-import { transformTools, type TransformToolsOptions } from '../../api.js';
+import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { lintTools } from '../../lint/index.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
+import { placeInstructions } from '../instructions.js';
 import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
 import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
 
@@ -37,7 +38,9 @@ Options:
 ${STEP_HELP}
   --report <file>           also write the report: .md → markdown, .json → JSON, else text
   --instructions <file>     write the text a transform proposes for the server’s \`instructions\`
-                            (empty when none does)
+                            (empty when none does). Without it, a capture file's output gets the
+                            text in initialize.instructions; any other output fails, naming the step
+                            (--preset max's promote-common-params), rather than lose descriptions
   --verify <mode>           the equivalence gate: structural (default: every rewritten schema still
                             compiles, every $ref resolves), verdicts (also the same ajv verdict on
                             generated instances; slower), or off
@@ -71,14 +74,18 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   };
   const result = transformTools(value, options);
   const out = flagString(args, 'out');
-  const written = renderOptimized(source, result, style);
+  // Text steps moved out of the tools goes into the envelope (a capture file's initialize) or --instructions;
+  // with neither, the run fails naming the step (src/cli/instructions.ts).
+  const placed = placeInstructions(renderOptimized(source, result, style), value, result, resolveSteps(options.transforms ?? []), flagString(args, 'instructions'), out);
+  const written = placed.text;
+  const instructionsPath = flagString(args, 'instructions');
+  // The instructions first: tools without their descriptions are never written without the text that replaces them.
+  if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
   await writeOutput(out, written, ctx);
   if (reportPath) {
     const fmt: ReportFormat = reportPath.endsWith('.json') ? 'json' : reportPath.endsWith('.md') ? 'markdown' : 'text';
     await writeFileAtomic(reportPath, formatReport(result.report, fmt));
   }
-  const instructionsPath = flagString(args, 'instructions');
-  if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
   const { before, after } = result.report.stats;
   const saved = before.bytes - after.bytes;
   const pct = before.bytes === 0 ? 0 : (100 * saved) / before.bytes;
@@ -92,6 +99,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
+  if (placed.note) ctx.io.stderr.write(`${ctx.name}: ${placed.note}\n`);
   return 0;
 }
 
