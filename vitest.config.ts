@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 export default defineConfig({
+  // toolslim's version, as the build defines it (src/session/version.ts).
+  define: { __TOOLSLIM_VERSION__: JSON.stringify(version) },
   // examples/ import the package by name, as users do; in this repo the names map to the sources.
   resolve: {
     alias: [
