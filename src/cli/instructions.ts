@@ -10,7 +10,7 @@ import { isObject } from '../json/guards.js';
 import { locateTools } from '../engine/input.js';
 import { CliError } from './errors.js';
 import { memberSpans, setMemberStyled } from './proxy/json-text.js';
-import { writesInstructions } from './proxy/served.js';
+import { stepsWritingInstructions } from '../session/serve.js';
 
 /** What {@link placeInstructions} decided: the text to write, and a line for stderr. */
 export interface PlacedInstructions {
@@ -30,7 +30,7 @@ const ENVELOPES: Readonly<Record<string, string>> = { array: 'bare tools array',
 export function placeInstructions(written: string, value: unknown, result: TransformResult, steps: readonly Step[], instructionsPath: string | undefined, out: string | undefined): PlacedInstructions {
   const text = result.instructions;
   if (text === undefined || text === '') return { text: written };
-  const names = [...new Set(steps.filter(([t]) => writesInstructions(t)).map(([t]) => t.name))].join(', ') || 'a step';
+  const names = [...new Set(stepsWritingInstructions(steps))].join(', ') || 'a step';
   if (instructionsPath !== undefined) {
     return { text: written, note: `${names} moved text into the server's instructions: written to ${instructionsPath}; the server must send it in its initialize result (toolslim proxy does that itself)` };
   }

@@ -60,9 +60,12 @@ export interface ListHooks {
   instructions?(): string | undefined;
   /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
   changed?(): boolean;
-  call?(params: unknown): CallDecision;
-  /** `responseText`: the server's answer as it came. */
+  /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`). */
+  call?(params: unknown, requestBytes: number): CallDecision;
+  /** `responseText`: the server's answer (a result or an error) as it came. */
   called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
+  /** The proxy is ending: write what is pending. */
+  close?(): void;
 }
 
 /** Options of {@link Router}. */
@@ -198,10 +201,11 @@ export class Router {
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
     if (method === 'tools/list') return { kind: 'local', answer: this.#answerList(idText, msg.params) };
     let notify = false;
+    const requestBytes = method === 'tools/call' ? paramsBytes(text) : bytes;
     if (method === 'tools/call' && this.#o.hooks.call) {
       let decision: CallDecision;
       try {
-        decision = this.#o.hooks.call(msg.params);
+        decision = this.#o.hooks.call(msg.params, requestBytes);
       } catch (e) {
         this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
         decision = { forward: true };
@@ -219,7 +223,7 @@ export class Router {
       key = idKey(fresh);
       forwardText = spliceMember(text, 'id', JSON.stringify(fresh));
     }
-    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes, params: method === 'tools/call' ? msg.params : undefined, original });
+    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
     return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : this.#unkey(key) };
   }
@@ -412,7 +416,7 @@ export class Router {
     if (!pending) return text;
     this.#clientPending.delete(key);
     const out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
-    if (pending.method === 'tools/call' && this.#o.hooks.called && hasOwn(msg, 'result')) {
+    if (pending.method === 'tools/call' && this.#o.hooks.called && (hasOwn(msg, 'result') || hasOwn(msg, 'error'))) {
       try {
         this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, text, msg);
       } catch (e) {
@@ -443,7 +447,15 @@ export class Router {
   /** The server's `initialize` result: served as it is, or (prefetch) once the list is known, with the instructions it needs. */
   async #initializeResult(line: Buffer, text: string, result: Record<string, unknown>): Promise<void> {
     const hooks = this.#o.hooks;
-    hooks.initialized?.(result);
+    try {
+      hooks.initialized?.(result);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      const id = memberText(text, 'id');
+      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${e.message}` })}}`);
+      this.#refuse(e.message);
+      return;
+    }
     if (!hooks.prefetch || !isObject(result.capabilities) || !hasOwn(result.capabilities, 'tools')) {
       this.#o.toClient(line);
       return;
@@ -538,6 +550,11 @@ export class Router {
     if (this.#finished) return;
     this.#finished = true;
     for (const own of this.#own.values()) clearTimeout(own.timer);
+    try {
+      this.#o.hooks.close?.();
+    } catch (e) {
+      this.#o.log((e as Error).message);
+    }
     this.#o.done(status);
   }
 
@@ -567,6 +584,12 @@ function spliceMember(text: string, key: string, valueText: string): string {
 /** Ids are compared by type and value: `1` and `"1"` are different requests. */
 function idKey(id: RpcId): string {
   return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+/** UTF-8 bytes of a request's `params` member as it came. */
+function paramsBytes(text: string): number {
+  const span = memberSpans(text).get('params');
+  return span === undefined ? 0 : Buffer.byteLength(text.slice(span.start, span.end), 'utf8');
 }
 
 function errorMessage(error: unknown): string {
