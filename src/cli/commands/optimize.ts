@@ -21,6 +21,8 @@ export const optimizeCommand: Command = {
     { name: 'report', type: 'string' },
     { name: 'instructions', type: 'string' },
     { name: 'verify', type: 'string', choices: ['verdicts', 'structural', 'off'] },
+    { name: 'overlay', type: 'string' },
+    { name: 'drop-unreadable', type: 'boolean' },
     ...STEP_FLAGS,
     ...INPUT_FLAGS,
   ],
@@ -41,6 +43,11 @@ ${STEP_HELP}
                             (empty when none does). Without it, a capture file's output gets the
                             text in initialize.instructions; any other output fails, naming the step
                             (--preset max's promote-common-params), rather than lose descriptions
+  --overlay <file>          write an overlay instead: the tools to serve, any instructions, a pin of
+                            the original list (name and sha256 of each tool) and the steps; review
+                            it, then serve it with toolslim proxy --overlay <file> -- <command>
+  --drop-unreadable         (with --overlay) leave out each tool whose inputSchema or outputSchema a
+                            strict 2020-12 reader cannot read, named in the overlay and on stderr
   --verify <mode>           the equivalence gate: structural (default: every rewritten schema still
                             compiles, every $ref resolves), verdicts (also the same ajv verdict on
                             generated instances; slower), or off
@@ -51,15 +58,25 @@ Examples:
   toolslim optimize tools.json -o slim.json --report report.md
   toolslim optimize tools.json --preset lossless -o slim.json
   cat tools.json | toolslim optimize - --transform prune-unreachable-defs='{"keep":["Error"]}' > slim.json
-  toolslim optimize -o slim.json -- node server.mjs`,
+  toolslim optimize -o slim.json -- node server.mjs
+  toolslim optimize --overlay overlay.json --preset max -- node server.mjs`,
   run: runOptimize,
 };
 
 async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const style = styleFrom(args);
+  const overlayPath = flagString(args, 'overlay');
+  if (overlayPath !== undefined && flagString(args, 'out') !== undefined) throw new CliError('give either -o <file> (the optimized tools) or --overlay <file> (an overlay for toolslim proxy), not both', { usage: true });
+  if (overlayPath === undefined && args.flags['drop-unreadable'] === true) throw new CliError('--drop-unreadable goes with --overlay <file> (and with toolslim proxy)', { usage: true });
   const { value, text } = await loadInput(args, ctx);
   const reportPath = flagString(args, 'report');
   const verify = flagString(args, 'verify');
+  // --overlay: a reviewable overlay for `toolslim proxy --overlay` (src/cli/overlay-file.ts).
+  if (overlayPath !== undefined) {
+    const { writeOverlayFile } = await import('../overlay-file.js');
+    const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
+    return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
+  }
   const tokenizer = reportPath ? (await import('../../tokens.js')).o200k : undefined;
   // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
   // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.
