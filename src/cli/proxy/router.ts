@@ -276,7 +276,8 @@ export class Router {
       try {
         list = this.#o.hooks.serve(raw, when);
       } catch (e) {
-        if (e instanceof Refusal) this.#refuse(e.message);
+        // At initialize the caller answers the client's initialize with the reason first.
+        if (e instanceof Refusal && when !== 'initialize') this.#refuse(e.message);
         throw e;
       }
       if (generation === this.#generation) this.#served = { list, generation };
