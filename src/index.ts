@@ -74,8 +74,8 @@ export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
 export type { VerifyLevel, VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
 export { registerAjv } from './verify/ajv-loader.js';
 export type { AjvClasses } from './verify/ajv-loader.js';
-export { generateInstances } from './verify/instances.js';
-export type { InstanceOptions } from './verify/instances.js';
+export { generateInstances, generateProbeInstances } from './verify/instances.js';
+export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
 export {

@@ -81,6 +81,8 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
   name: 'reconcile-dialect',
   description: 'Rewrite each schema into one dialect (2020-12 by default) with the same verdicts, reporting contradicted dialect stamps',
   safety: 'lossless',
+  // The two opt-ins keep keywords the source ignores, so that they start to apply: verdicts may change.
+  safetyWith: (options) => (options.refSiblings === 'apply' || options.foreignKeywords === 'keep' ? 'lossy' : 'lossless'),
   defaultOptions: { target: '2020-12', assume: '2020-12', stamp: undefined, refSiblings: 'drop-validation', foreignKeywords: 'drop', slots: SCHEMA_SLOTS },
   messages: MESSAGES,
   validateOptions(options) {
