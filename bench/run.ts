@@ -18,17 +18,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeF
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import * as toolslim from '../src/index.js';
-import {
-  builtinPresets,
-  builtinTransforms,
-  collectRefInventory,
-  getDeclaredDialect,
-  transformTools,
-  type AnyTransform,
-  type Report,
-  type TransformStepInput,
-  type TransformToolsOptions,
-} from '../src/index.js';
+import { builtinPresets, builtinTransforms, collectRefInventory, getDeclaredDialect, transformTools, type AnyTransform, type Report, type TransformStepInput, type TransformToolsOptions } from '../src/index.js';
 import { o200k } from '../src/tokens.js';
 import { summarizeRun } from './lib/aggregate.js';
 import { addCompositions, composition } from './lib/composition.js';

@@ -6,19 +6,23 @@
  */
 
 // The pipeline
-export { transformTools, resolveSteps, lookup } from './core/pipeline.js';
-export type { TransformToolsOptions, TransformStepInput } from './core/pipeline.js';
-export type { RunOptions, TransformResult, Step } from './core/run.js';
-export type { ToolsInput, Envelope, LocatedTools } from './core/input.js';
-export { locateTools } from './core/input.js';
+export { transformTools, resolveSteps } from './api.js';
+export { lookup } from './presets/index.js';
+export type { TransformToolsOptions } from './api.js';
+export type { TransformStepInput } from './core/preset.js';
+export type { RunOptions, TransformResult } from './core/run-types.js';
+export type { Step } from './core/transform.js';
+export type { ToolsInput } from './core/run-types.js';
+export type { Envelope, LocatedTools } from './engine/input.js';
+export { locateTools } from './engine/input.js';
 
 // Single schemas
-export { transformSchema, applyToSchema, pruneSchemaDefs } from './core/schema-form.js';
-export type { SchemaTransformResult, TransformSchemaOptions } from './core/schema-form.js';
+export { transformSchema, applyToSchema, pruneSchemaDefs } from './api.js';
+export type { SchemaTransformResult, TransformSchemaOptions } from './api.js';
 
 // Writing transforms
-export { defineTransform } from './core/define-transform.js';
-export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/define-transform.js';
+export { defineTransform } from './engine/define-transform.js';
+export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/transform.js';
 export { EditContext } from './core/context.js';
 export type { RecordedChange, RecordedDiagnostic, MessageData } from './core/context.js';
 export { definePreset } from './core/preset.js';
@@ -66,46 +70,57 @@ export { lintTools, isAtLeast, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } fro
 export type { Finding, FindingCode, LintCheck, LintOptions } from './lint/index.js';
 
 // MCP types
-export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './mcp/types.js';
-export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './mcp/types.js';
+export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './core/tool.js';
+export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './core/tool.js';
 
 // The equivalence gate
 export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
-export type { VerifyLevel, VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
+export type { VerifyLevel } from './core/report.js';
+export type { VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
 export { registerAjv } from './verify/ajv-loader.js';
 export type { AjvClasses } from './verify/ajv-loader.js';
 export { generateInstances, generateProbeInstances } from './verify/instances.js';
 export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
-export {
-  builtinProfiles,
-  defineProfile,
-  getProfile,
-  profileClaude,
-  profileGemini,
-  profileKimi,
-  profileMcp,
-  profileOpenai,
-  profileOpenaiStrict,
-  profileRefFree,
-  REFERENCE_MACHINERY,
-} from './profiles/profiles.js';
+export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
 export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
-export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './profiles/preset-for-profile.js';
-export type { PresetForProfileOptions } from './profiles/preset-for-profile.js';
+export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export type { PresetForProfileOptions } from './presets/for-profile.js';
 // Tool-surface analysis
 export { analyzeSurface } from './lint/surface.js';
 export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionPair, PartBytes } from './lint/surface.js';
 
 // compress-cold-tools (lossy, opt-in)
 export { compressColdTools } from './transforms/compress-cold-tools.js';
-export type { CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
+export type { ColdParameters, ColdToolsState, CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
 
 // Usage-driven hot sets
 export { ToolUsageGraph } from './usage/graph.js';
 export type { ToolUsageGraphOptions, ToolUsageGraphJSON, UsageWeights, RankContext, RankedTool, ToolRef } from './usage/graph.js';
 export { removeColdTools } from './usage/remove-cold-tools.js';
 export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remove-cold-tools.js';
+
+// Sessions: cache-stable hot sets, cold-call checks, reveals
+export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
+export type {
+  AnswerDecision,
+  ArgumentCheck,
+  ArgumentIssue,
+  ArgumentValidatorOptions,
+  CallDecision,
+  CallDecisionBase,
+  CallToolErrorResult,
+  ChooseHotSetOptions,
+  ColdFormOptions,
+  DefinitionBytes,
+  ForwardDecision,
+  HotSetDefaults,
+  HotSetOptions,
+  HotSetPolicy,
+  RevealMode,
+  ToolSessionOptions,
+  UsageRecorder,
+} from './session/index.js';

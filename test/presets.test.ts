@@ -4,21 +4,7 @@
  * compiling, idempotent, deterministic, and the report replays to the output.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  applyPatch,
-  builtinPresets,
-  dedupeRepeatedSubtrees,
-  lookup,
-  normalizeSchema,
-  presetLossless,
-  presetMax,
-  presetSafe,
-  promoteCommonParams,
-  pruneUnreachableDefs,
-  stripNoise,
-  transformTools,
-  type Preset,
-} from '../src/index.js';
+import { applyPatch, builtinPresets, dedupeRepeatedSubtrees, lookup, normalizeSchema, presetLossless, presetMax, presetSafe, promoteCommonParams, pruneUnreachableDefs, stripNoise, transformTools, type Preset } from '../src/index.js';
 import { compile } from './helpers/ajv.js';
 import { loadCorpus } from './helpers/corpus.js';
 import { deepFreeze, jsonClone } from './helpers/freeze.js';

@@ -5,7 +5,7 @@
  * rewrite could still touch.
  */
 import { SCHEMA_SLOTS } from '../../src/index.js';
-import { hasOwn, isObject } from '../../src/schema/pointer.js';
+import { hasOwn, isObject } from '../../src/json/guards.js';
 import { walkSchema } from '../../src/schema/walk.js';
 
 export const COMPOSITION_PARTS = ['tool descriptions', 'schema descriptions', 'names', 'data values', 'everything else'] as const;

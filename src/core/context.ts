@@ -1,4 +1,6 @@
-import { appendPointer, formatPointer, hasOwn, isArrayIndex, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { setOwn, shallowCopy } from '../json/cow.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
@@ -205,23 +207,4 @@ export class EditContext {
 
 function isContainer(value: unknown): value is object {
   return typeof value === 'object' && value !== null;
-}
-
-/** A shallow copy that keeps key order and treats `__proto__` as an ordinary own key. */
-export function shallowCopy<T>(value: T): T {
-  if (Array.isArray(value)) return value.slice() as T;
-  const out: Record<string, unknown> = {};
-  const src = value as Record<string, unknown>;
-  for (const k of Object.keys(src)) setOwn(out, k, src[k]);
-  return out as T;
-}
-
-/** Sets an own property; `__proto__` becomes data, never the prototype. */
-export function setOwn(target: object, key: string, value: unknown): void {
-  if (Array.isArray(target) && isArrayIndex(key)) {
-    target[Number(key)] = value;
-    return;
-  }
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else (target as Record<string, unknown>)[key] = value;
 }

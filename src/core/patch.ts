@@ -1,5 +1,6 @@
-import { hasOwn, isArrayIndex, parsePointer } from '../schema/pointer.js';
-import { setOwn, shallowCopy } from './context.js';
+import { hasOwn } from '../json/guards.js';
+import { isArrayIndex, parsePointer } from '../json/pointer.js';
+import { setOwn, shallowCopy } from '../json/cow.js';
 import { ToolslimError } from './errors.js';
 
 /** An RFC 6902 operation as toolslim records it (extra fields on a {@link Change} are ignored). */

@@ -1,4 +1,4 @@
-import type { AnyTransform } from './define-transform.js';
+import type { AnyTransform } from './transform.js';
 
 /** An ordered, frozen list of transforms. */
 export interface Preset {
@@ -17,3 +17,11 @@ export interface PresetOptions {
 export function definePreset(name: string, description: string, steps: readonly AnyTransform[]): Preset {
   return Object.freeze({ kind: 'preset', name, description, steps: Object.freeze([...steps]) });
 }
+
+/** One entry of `transforms`: a name (transform or preset), a transform, a preset, or either with options. */
+export type TransformStepInput =
+  | string
+  | AnyTransform
+  | Preset
+  | readonly [string | AnyTransform, object]
+  | readonly [Preset, PresetOptions];

@@ -89,6 +89,9 @@ export interface TransformStats {
   readonly timeMs: number;
 }
 
+/** How thoroughly the equivalence gate checks a rewrite (see docs/verify.md). */
+export type VerifyLevel = 'structural' | 'verdicts';
+
 /** What the equivalence gate did in a run (see docs/verify.md). */
 export interface VerifyStats {
   /** The `verify` level the run used. */

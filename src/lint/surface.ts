@@ -4,10 +4,12 @@
  * description get guessed at; and the bytes of a list are spent somewhere. Pure, no tokenizer.
  */
 import { ToolslimError } from '../core/errors.js';
-import { locateTools, type ToolsInput } from '../core/input.js';
+import { locateTools } from '../engine/input.js';
+import type { ToolsInput } from '../core/run-types.js';
 import { utf8Length } from '../core/measure.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** Options of {@link analyzeSurface}. */
 export interface AnalyzeSurfaceOptions {

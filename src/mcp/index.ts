@@ -17,10 +17,10 @@
  * @packageDocumentation
  */
 import { ToolslimError } from '../core/errors.js';
-import { transformTools, type TransformToolsOptions } from '../core/pipeline.js';
-import type { TransformResult } from '../core/run.js';
+import { transformTools, type TransformToolsOptions } from '../api.js';
+import type { TransformResult } from '../core/run-types.js';
 
-export type { McpTool, ListToolsResult, JsonSchema } from './types.js';
+export type { McpTool, ListToolsResult, JsonSchema } from '../core/tool.js';
 
 /** A low-level SDK `Server` (or anything with the same request-handler registry). */
 export interface SdkLowLevelServer {

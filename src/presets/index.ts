@@ -1,4 +1,7 @@
+import type { AnyTransform } from '../core/transform.js';
+import { ToolslimError } from '../core/errors.js';
 import { definePreset, type Preset } from '../core/preset.js';
+import { builtinTransforms } from '../transforms/index.js';
 import { dedupeRepeatedSubtrees } from '../transforms/dedupe-repeated-subtrees.js';
 import { hoistNestedDefs } from '../transforms/hoist-nested-defs.js';
 import { normalizeSchema } from '../transforms/normalize-schema.js';
@@ -34,3 +37,13 @@ export const presetMax: Preset = definePreset('max', 'For clients that resolve $
 
 /** Every built-in preset, by name. */
 export const builtinPresets: readonly Preset[] = Object.freeze([presetLossless, presetSafe, presetMax]);
+
+/** A built-in transform or preset by name. */
+export function lookup(name: string): AnyTransform | Preset {
+  const t = builtinTransforms.find((x) => x.name === name) ?? builtinPresets.find((p) => p.name === name);
+  if (!t) {
+    const known = [...builtinTransforms.map((x) => x.name), ...builtinPresets.map((p) => p.name)].join(', ');
+    throw new ToolslimError('unknown-transform', `unknown transform or preset \`${name}\` (known: ${known})`);
+  }
+  return t;
+}

@@ -3,13 +3,15 @@
  * Reads a {@link ClientProfile} (data) and reports findings; changes nothing.
  */
 import { loadAjv } from '../verify/ajv-loader.js';
-import { locateTools, type ToolsInput } from '../core/input.js';
+import { locateTools } from '../engine/input.js';
+import type { ToolsInput } from '../core/run-types.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
-import { toolName } from '../core/run.js';
-import { SCHEMA_SLOTS } from '../mcp/types.js';
+import { toolName } from '../core/tool.js';
+import { SCHEMA_SLOTS } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, isExtensionKeyword } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, parsePointer, getAt } from '../schema/pointer.js';
+import { appendPointer, parsePointer, getAt } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { getProfile, type ClientProfile } from './profiles.js';

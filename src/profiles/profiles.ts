@@ -4,7 +4,7 @@
  * profile's name. Where each rule comes from is cited in docs/profiles/<name>.md.
  */
 import type { Severity } from '../core/report.js';
-import type { SchemaSlot } from '../mcp/types.js';
+import type { SchemaSlot } from '../core/tool.js';
 import { KEYWORD_TABLES, type Dialect } from '../schema/keywords.js';
 
 /**

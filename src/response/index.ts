@@ -14,7 +14,7 @@
  */
 import { ToolslimError } from '../core/errors.js';
 import { utf8Length, type Size, type Tokenizer } from '../core/measure.js';
-import { hasOwn, isObject } from '../schema/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 export type { Size, Tokenizer } from '../core/measure.js';
 

@@ -1,4 +1,5 @@
-import { appendPointer, hasOwn, isObject } from './pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
 import { walkSchema } from './walk.js';
 

@@ -1,5 +1,6 @@
 import type { Dialect } from './keywords.js';
-import { appendPointer, parseRef } from './pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { parseRef } from './ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from './refs.js';
 
 /**

@@ -1,5 +1,7 @@
 import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
-import { getAt, hasOwn, isObject, parsePointer, parseRef, type ParsedRef } from './pointer.js';
+import { getAt, parsePointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { parseRef, type ParsedRef } from './ref-syntax.js';
 import { walkJson, walkSchema } from './walk.js';
 
 /** Where a reference sits in a document, and what it says. */

@@ -3,7 +3,8 @@
  * the rewrite of the `$ref`s that addressed a moved location (escape-aware, relative to the resource each
  * reference is read against).
  */
-import { formatRefPointer, parseRef, parsePointer } from './pointer.js';
+import { formatRefPointer, parseRef } from './ref-syntax.js';
+import { parsePointer } from '../json/pointer.js';
 import { resolveRefSite, type RefInventory, type RefSite } from './refs.js';
 
 /** Maps a pointer of the original document to where that location is now. */

@@ -1,5 +1,6 @@
 import { UNION_KEYWORDS, type KeywordTable } from './keywords.js';
-import { appendPointer, isObject } from './pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { isObject } from '../json/guards.js';
 
 /**
  * Called for every subschema (an object or a boolean) in preorder, keys in document order.

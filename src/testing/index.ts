@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import type { ToolsInput } from '../core/input.js';
+import type { ToolsInput } from '../core/run-types.js';
 import type { Severity } from '../core/report.js';
 import { isAtLeast, lintTools, type Finding, type LintOptions } from '../lint/index.js';
 

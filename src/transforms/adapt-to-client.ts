@@ -1,12 +1,14 @@
 import { EditContext, type MessageData } from '../core/context.js';
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
 import type { Severity } from '../core/report.js';
 import { checkToolForProfile, isTopLevelDefinitionPath, metaSchemaErrors, refProblem } from '../profiles/check.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 import { getDeclaredDialect, isModernDialect } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, escapeToken, formatRefPointer, getAt, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, escapeToken, getAt, parsePointer } from '../json/pointer.js';
+import { formatRefPointer } from '../schema/ref-syntax.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 

@@ -1,12 +1,14 @@
 import stableStringify from 'fast-json-stable-stringify';
 import type { EditContext } from '../core/context.js';
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { isModernDialect } from '../schema/dialect.js';
-import { getSchemaDocuments, type SchemaDocument } from '../schema/documents.js';
+import { getSchemaDocuments, type SchemaDocument } from '../core/documents.js';
 import { ANCHOR_KEYWORDS, DIALECTS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, escapeToken, formatRefPointer, hasOwn, isObject, parseRef, unescapeToken } from '../schema/pointer.js';
+import { appendPointer, escapeToken, unescapeToken } from '../json/pointer.js';
+import { formatRefPointer, parseRef } from '../schema/ref-syntax.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTargetBelow } from '../schema/ref-targets.js';
 import { idKeyword } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';

@@ -1,9 +1,11 @@
 import type { EditContext } from '../core/context.js';
-import { defineTransform } from '../core/define-transform.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { defineTransform } from '../engine/define-transform.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, UNION_KEYWORDS, definitionsKeyword, type Dialect, type KeywordInfo } from '../schema/keywords.js';
-import { appendPointer, formatRefPointer, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, parsePointer } from '../json/pointer.js';
+import { formatRefPointer } from '../schema/ref-syntax.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory } from '../schema/refs.js';
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
 import { someSubschema, walkSchema } from '../schema/walk.js';

@@ -1,4 +1,4 @@
-import type { AnyTransform } from '../core/define-transform.js';
+import type { AnyTransform } from '../core/transform.js';
 import { adaptToClient } from './adapt-to-client.js';
 import { compressColdTools } from './compress-cold-tools.js';
 import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';

@@ -1,10 +1,11 @@
 import type { EditContext, MessageData } from '../core/context.js';
-import { defineTransform } from '../core/define-transform.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { defineTransform } from '../engine/define-transform.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { dialectFromUri } from '../schema/dialect.js';
-import { getSchemaDocuments, type SchemaDocument } from '../schema/documents.js';
+import { getSchemaDocuments, type SchemaDocument } from '../core/documents.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
 import { refInventoryOf } from '../schema/refs.js';
 import { walkJson, walkSchema } from '../schema/walk.js';

@@ -1,9 +1,10 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
-import type { McpTool } from '../mcp/types.js';
-import { getSchemaDocuments } from '../schema/documents.js';
+import type { McpTool } from '../core/tool.js';
+import { getSchemaDocuments } from '../core/documents.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** Options of {@link promoteCommonParams}. */
 export interface PromoteCommonParamsOptions {

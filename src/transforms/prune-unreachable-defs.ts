@@ -1,9 +1,11 @@
-import { defineTransform } from '../core/define-transform.js';
+import { defineTransform } from '../engine/define-transform.js';
 import type { EditContext } from '../core/context.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, parsePointerTokenwise, parseRef } from '../schema/pointer.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { parsePointerTokenwise, parseRef } from '../schema/ref-syntax.js';
 import { definitionOf, refInventoryOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 
 /** Options of {@link pruneUnreachableDefs}. */

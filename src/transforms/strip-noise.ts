@@ -1,9 +1,10 @@
 import type { EditContext } from '../core/context.js';
-import { defineTransform } from '../core/define-transform.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../mcp/types.js';
-import { getSchemaDocuments } from '../schema/documents.js';
+import { defineTransform } from '../engine/define-transform.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
+import { getSchemaDocuments } from '../core/documents.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, unescapeToken } from '../schema/pointer.js';
+import { appendPointer, unescapeToken } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { walkSchema } from '../schema/walk.js';
 
 /** Options of {@link stripNoise}. Every rule is on by default. */

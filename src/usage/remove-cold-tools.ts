@@ -3,10 +3,12 @@
  * A transform edits one tool at a time and never changes the length of the list, so removal lives here,
  * with its own RFC 6902 patch.
  */
-import { locateTools, type ToolsInput } from '../core/input.js';
+import { locateTools } from '../engine/input.js';
+import type { ToolsInput } from '../core/run-types.js';
 import type { PatchOperation } from '../core/patch.js';
-import type { McpTool } from '../mcp/types.js';
-import { appendPointer, isObject } from '../schema/pointer.js';
+import type { McpTool } from '../core/tool.js';
+import { appendPointer } from '../json/pointer.js';
+import { isObject } from '../json/guards.js';
 
 /** Options of {@link removeColdTools}. */
 export interface RemoveColdToolsOptions {

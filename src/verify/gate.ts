@@ -16,22 +16,23 @@
 import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { Safety } from '../core/report.js';
-import type { McpTool } from '../mcp/types.js';
-import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../mcp/types.js';
+import type { Safety, VerifyLevel } from '../core/report.js';
+import type { McpTool } from '../core/tool.js';
+import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
 import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
 import { UNION_KEYWORDS, type Dialect, type KeywordTable } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject, parsePointer } from '../schema/pointer.js';
+import { appendPointer, parsePointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { walkSchema } from '../schema/walk.js';
-import { jsonEqual } from '../core/json.js';
-import { canonicalJson, jsonKey } from './canonical.js';
+import { jsonEqual } from '../json/equal.js';
+import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
 import { findRewriteSites } from './probe.js';
 
-/** How thoroughly the gate checks: see the module comment. */
-export type VerifyLevel = 'structural' | 'verdicts';
+/** How thoroughly the gate checks: see the module comment (the type lives in core, where `RunOptions` names it). */
+export type { VerifyLevel };
 
 /** What failed, in the order the checks run (`error`: the gate itself could not check the rewrite). */
 export type VerifyCheck = 'fields' | 'annotations' | 'compile' | 'verdict' | 'error';

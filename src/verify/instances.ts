@@ -12,12 +12,14 @@
  * constant), never by the size of the schema; merging `$ref`/`allOf` chains is iterative.
  */
 
-import { setOwn } from '../core/context.js';
+import { setOwn } from '../json/cow.js';
 import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
 import type { Dialect, KeywordTable } from '../schema/keywords.js';
-import { appendPointer, getAt, hasOwn, isObject, parseRef } from '../schema/pointer.js';
+import { appendPointer, getAt } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
-import { hashString, jsonKey } from './canonical.js';
+import { hashString, jsonKey } from '../json/canonical.js';
 import { FORMATS } from './formats.js';
 import { samplePattern } from './pattern-sample.js';
 

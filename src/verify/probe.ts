@@ -19,8 +19,9 @@
 
 import { isLegacyDialect, keywordFit } from '../schema/dialect.js';
 import { ANCHOR_KEYWORDS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect, type KeywordInfo } from '../schema/keywords.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
-import { jsonEqual } from '../core/json.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */

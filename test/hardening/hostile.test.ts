@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToolslimError, pruneUnreachableDefs, transformTools } from '../../src/index.js';
-import { stringifyJson } from '../../src/core/json.js';
+import { stringifyJson } from '../../src/json/stringify.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 /** These tests pin down prune-unreachable-defs' exact changes on hostile input; the presets are covered elsewhere. */

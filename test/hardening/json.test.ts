@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyIterative, stringifyJson } from '../../src/core/json.js';
+import { stringifyIterative, stringifyJson } from '../../src/json/stringify.js';
 
 describe('stringifyJson', () => {
   it('matches JSON.stringify on random JSON values, compact and indented', () => {

@@ -1,7 +1,7 @@
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { EditContext } from '../../src/index.js';
-import { shallowCopy } from '../../src/core/context.js';
+import { shallowCopy } from '../../src/json/cow.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 const MESSAGES = { removed: 'Removed `{name}` from `{container}`', renamed: 'Renamed to `{to}`', plain: 'Did a thing' };

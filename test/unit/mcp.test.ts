@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTransform } from '../../src/core/define-transform.js';
+import { defineTransform } from '../../src/engine/define-transform.js';
 import { optimizeToolsList } from '../../src/mcp/index.js';
 
 /** A test transform with an effect visible on any SDK-generated schema: drops the root `$schema`. */

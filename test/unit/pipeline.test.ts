@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  defineTransform,
-  presetLossless,
-  presetSafe,
-  pruneSchemaDefs,
-  pruneUnreachableDefs,
-  ToolslimError,
-  transformTools,
-  type McpTool,
-} from '../../src/index.js';
+import { defineTransform, presetLossless, presetSafe, pruneSchemaDefs, pruneUnreachableDefs, ToolslimError, transformTools, type McpTool } from '../../src/index.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 const schemaWithDead = () => ({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' }, Dead: { type: 'null' } } });

@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  escapeToken,
-  existsAt,
-  formatPointer,
-  formatRefPointer,
-  getAt,
-  isArrayIndex,
-  parsePointer,
-  parsePointerTokenwise,
-  parseRef,
-  PointerError,
-  unescapeToken,
-} from '../../src/schema/pointer.js';
+import { escapeToken, existsAt, formatPointer, getAt, isArrayIndex, parsePointer, PointerError, unescapeToken } from '../../src/json/pointer.js';
+import { formatRefPointer, parsePointerTokenwise, parseRef } from '../../src/schema/ref-syntax.js';
 
 describe('tokens', () => {
   it('escapes `~` before `/` (RFC 6901 §4)', () => {

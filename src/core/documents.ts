@@ -1,7 +1,7 @@
-import type { McpTool, SchemaSlot } from '../mcp/types.js';
-import { getDeclaredDialect } from './dialect.js';
-import { KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
-import { hasOwn, isObject } from './pointer.js';
+import type { McpTool, SchemaSlot } from './tool.js';
+import { getDeclaredDialect } from '../schema/dialect.js';
+import { KEYWORD_TABLES, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /** One schema document of a tool, with the dialect a reader reads it in. */
 export interface SchemaDocument {

@@ -1,5 +1,3 @@
-import { isObject } from '../schema/pointer.js';
-
 /**
  * JSON text for values of any depth. `JSON.stringify` recurses and overflows the stack a few thousand
  * levels down; a tool passed through unchanged because it is that deep must still be written out. This
@@ -80,29 +78,4 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
 function scalar(v: unknown): string | undefined {
   if (typeof v === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
   return JSON.stringify(v);
-}
-
-/** Deep equality of two JSON values; key order does not matter, array order does. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  while (stack.length > 0) {
-    const [x, y] = stack.pop()!;
-    if (x === y) continue;
-    if (Array.isArray(x)) {
-      if (!Array.isArray(y) || x.length !== y.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
-    } else if (isObject(x)) {
-      if (!isObject(y)) return false;
-      const kx = Object.keys(x);
-      if (kx.length !== Object.keys(y).length) return false;
-      for (const k of kx) {
-        if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
-        stack.push([x[k], y[k]]);
-      }
-    } else {
-      // Distinct primitives (NaN cannot occur in JSON).
-      return false;
-    }
-  }
-  return true;
 }

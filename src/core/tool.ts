@@ -2,6 +2,7 @@
  * Structural MCP types: what toolslim reads of a `tools/list` result. No runtime dependency on the SDK;
  * every field toolslim does not understand is carried through untouched.
  */
+import { isObject } from '../json/guards.js';
 
 /** A JSON Schema document or subschema (an object or a boolean). */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
@@ -36,3 +37,8 @@ export const SCHEMA_SLOTS: readonly SchemaSlot[] = Object.freeze(['inputSchema',
  * rewrite them (every other field must stay as it was).
  */
 export const TOOL_ANNOTATION_FIELDS: readonly string[] = Object.freeze(['title', 'description']);
+
+/** A tool's name for reports: its `name` when it is a string, else `""`. */
+export function toolName(tool: unknown): string {
+  return isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+}

@@ -1,9 +1,7 @@
-import type { McpTool } from '../mcp/types.js';
-import { appendPointer, hasOwn, isObject } from '../schema/pointer.js';
-import { ToolslimError } from './errors.js';
-
-/** What `transformTools` accepts: a tools array, a `ListToolsResult`, a JSON-RPC response or a capture file. */
-export type ToolsInput = readonly McpTool[] | { readonly tools: readonly McpTool[] } | { readonly result: { readonly tools: readonly McpTool[] } } | { readonly toolsList: { readonly tools: readonly McpTool[] } } | unknown;
+import type { McpTool } from '../core/tool.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { ToolslimError } from '../core/errors.js';
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';

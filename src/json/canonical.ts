@@ -3,7 +3,7 @@
  * of it, and deep equality. None of them recurse, so a value 100,000 levels deep costs heap, not stack.
  */
 
-import { isObject } from '../schema/pointer.js';
+import { isObject } from './guards.js';
 
 /**
  * JSON text of `value` with object keys sorted, so two values that are equal as JSON data (whatever their

@@ -1,7 +1,7 @@
-import type { McpTool } from '../mcp/types.js';
+import type { McpTool } from './tool.js';
 import type { EditContext } from './context.js';
 import type { Safety } from './report.js';
-import { runSteps, type RunOptions, type TransformResult, type ToolsInput } from './run.js';
+import type { RunOptions, ToolsInput, TransformResult } from './run-types.js';
 
 /** What a transform sees of one tool. */
 export interface ToolDoc<S = unknown> {
@@ -57,14 +57,5 @@ export interface Transform<O extends object = object, S = unknown> extends Trans
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTransform = Transform<any, any>;
 
-/** Turns a spec into a transform (callable, frozen). */
-export function defineTransform<O extends object, S = undefined>(spec: TransformSpec<O, S>): Transform<O, S> {
-  const fn = function (input: ToolsInput, options?: Partial<O>, run?: RunOptions): TransformResult {
-    return runSteps(input, [[transform as AnyTransform, options ?? {}]], run);
-  };
-  const { name, ...rest } = spec;
-  Object.defineProperty(fn, 'name', { value: name, enumerable: true });
-  Object.assign(fn, rest, { kind: 'transform', defaultOptions: Object.freeze({ ...spec.defaultOptions }), messages: Object.freeze({ ...spec.messages }) });
-  const transform = Object.freeze(fn) as unknown as Transform<O, S>;
-  return transform;
-}
+/** One resolved pipeline step. */
+export type Step = readonly [AnyTransform, object];

@@ -1,7 +1,8 @@
-import { lookup, type TransformStepInput } from '../core/pipeline.js';
+import { lookup } from './index.js';
+import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
 import { adaptToClient } from '../transforms/adapt-to-client.js';
-import { getProfile, type ClientProfile } from './profiles.js';
+import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 
 /** Transforms that create `$ref`s: pointless (and costly to undo) for a client that cannot resolve them. */
 export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(['dedupe-repeated-subtrees']);

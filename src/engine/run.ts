@@ -1,51 +1,17 @@
-import type { McpTool } from '../mcp/types.js';
-import { SCHEMA_SLOTS } from '../mcp/types.js';
+import { EditContext } from '../core/context.js';
+import { ToolslimError } from '../core/errors.js';
+import { utf8Length, type Tokenizer } from '../core/measure.js';
+import type { Change, Diagnostic, Report, Safety, Skip, ToolStats, TransformStats, VerifyLevel, VerifyStats } from '../core/report.js';
+import type { RunOptions, ToolsInput, TransformResult } from '../core/run-types.js';
+import { SCHEMA_SLOTS, toolName, type McpTool } from '../core/tool.js';
+import type { AnyTransform, Step, TransformExtras } from '../core/transform.js';
+import { isObject } from '../json/guards.js';
+import { appendPointer } from '../json/pointer.js';
+import { stringifyJson } from '../json/stringify.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
-import { appendPointer, isObject } from '../schema/pointer.js';
 import { findUnresolvedRefs, refInventoryOf, withRefInventoryMemo } from '../schema/refs.js';
-import { EditContext } from './context.js';
-import type { AnyTransform, TransformExtras } from './define-transform.js';
-import { ToolslimError } from './errors.js';
-import { checkJsonTool, locateTools, type ToolsInput } from './input.js';
-import { stringifyJson } from './json.js';
-import { utf8Length, type Tokenizer } from './measure.js';
-import type { Change, Diagnostic, Report, Safety, Skip, ToolStats, TransformStats, VerifyStats } from './report.js';
-import { AjvPool, verifyHistory, type VerifyLevel, type VerifyStep } from '../verify/gate.js';
-
-export type { ToolsInput } from './input.js';
-
-/** How a run behaves, whatever its transforms. */
-export interface RunOptions {
-  /** `report` (default): a failing tool is left unchanged and listed in `report.skipped`; `throw`: the run throws. */
-  readonly onError?: 'report' | 'throw';
-  /** Counts tokens too (see `toolslim/tokens`); without it only bytes are measured. */
-  readonly tokenizer?: Tokenizer;
-  /** Measure sizes (default true). Off, `stats` holds zeros and the run skips serializing tools. */
-  readonly measure?: boolean;
-  /** Tools nested deeper than this are passed through unchanged and reported (default 1000). */
-  readonly maxDepth?: number;
-  /**
-   * The equivalence gate (default `structural`): every changed tool is checked against its original and
-   * returned unchanged, with an `error` diagnostic, when the check fails. `structural`: schemas that
-   * compiled with ajv still compile; `verdicts`: also the same ajv verdict on generated instances;
-   * `false`: no check (and no ajv work). See docs/verify.md.
-   */
-  readonly verify?: VerifyLevel | false;
-}
-
-/** One resolved pipeline step. */
-export type Step = readonly [AnyTransform, object];
-
-/** What every run returns. */
-export interface TransformResult {
-  /** The rewritten tools: a new array; unchanged tools and unchanged subtrees are shared with the input. */
-  readonly tools: McpTool[];
-  readonly report: Report;
-  /** The input's envelope (array, ListToolsResult, JSON-RPC response, capture file) holding the new tools. */
-  readonly output: unknown;
-  /** Text for the server's `instructions`, when a transform produced some (promote-common-params). */
-  readonly instructions?: string;
-}
+import { AjvPool, verifyHistory, type VerifyStep } from '../verify/gate.js';
+import { checkJsonTool, locateTools } from './input.js';
 
 const DEFAULT_MAX_DEPTH = 1000;
 
@@ -350,11 +316,6 @@ function safeStringify(value: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A tool's name for reports: its `name` when it is a string, else `""`. */
-export function toolName(tool: unknown): string {
-  return isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
 }
 
 function quote(name: string): string {

@@ -1,0 +1,122 @@
+/**
+ * The public entry points of the pipeline: `transformTools` over a tools list, `transformSchema` over one
+ * schema, and `resolveSteps`, which turns names, presets and tuples into ordered steps. The only module
+ * above the presets that knows every transform by name (through the presets' `lookup`).
+ */
+import type { Change, Diagnostic, Report, Skip } from './core/report.js';
+import { ToolslimError } from './core/errors.js';
+import type { Preset, PresetOptions, TransformStepInput } from './core/preset.js';
+import type { RunOptions, ToolsInput, TransformResult } from './core/run-types.js';
+import type { JsonSchema, McpTool } from './core/tool.js';
+import type { AnyTransform, Step } from './core/transform.js';
+import { runSteps } from './engine/run.js';
+import { lookup, presetSafe } from './presets/index.js';
+import type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
+import { pruneUnreachableDefs } from './transforms/prune-unreachable-defs.js';
+
+/** Options of {@link transformTools}. */
+export interface TransformToolsOptions extends RunOptions {
+  /** What to run, in order (default: the `safe` preset). */
+  readonly transforms?: readonly TransformStepInput[];
+}
+
+/**
+ * Rewrites a `tools/list` result. `input` may be a tools array, a `ListToolsResult`, a JSON-RPC response
+ * holding one, or a capture file. The input is never changed; the output shares every unchanged subtree
+ * with it (copy-on-write), so treat both as immutable or clone before editing.
+ */
+export function transformTools(input: ToolsInput, options: TransformToolsOptions = {}): TransformResult {
+  const { transforms = [presetSafe], ...run } = options;
+  return runSteps(input, resolveSteps(transforms), run);
+}
+
+/** Expands names, presets and tuples into ordered `[transform, options]` steps. */
+export function resolveSteps(inputs: readonly TransformStepInput[]): Step[] {
+  const steps: Step[] = [];
+  for (const input of inputs) {
+    const [target, options] = Array.isArray(input) ? (input as readonly [unknown, object]) : [input, undefined];
+    const resolved = typeof target === 'string' ? lookup(target) : target;
+    if (isPreset(resolved)) steps.push(...expandPreset(resolved, (options ?? {}) as PresetOptions));
+    else if (isTransform(resolved)) steps.push([resolved, options ?? {}]);
+    else throw new ToolslimError('unknown-transform', `not a transform or preset: ${String(target)}`);
+  }
+  return steps;
+}
+
+function expandPreset(preset: Preset, options: PresetOptions): Step[] {
+  const overrides = options.overrides ?? {};
+  for (const name of Object.keys(overrides)) {
+    if (!preset.steps.some((t) => t.name === name)) {
+      throw new ToolslimError('invalid-option', `preset \`${preset.name}\` has no transform \`${name}\` (it has: ${preset.steps.map((t) => t.name).join(', ')})`);
+    }
+  }
+  const steps: Step[] = [];
+  for (const t of preset.steps) {
+    const o = Object.prototype.hasOwnProperty.call(overrides, t.name) ? overrides[t.name] : {};
+    if (o === false) continue;
+    steps.push([t, o ?? {}]);
+  }
+  return steps;
+}
+
+function isPreset(x: unknown): x is Preset {
+  return typeof x === 'object' && x !== null && (x as Preset).kind === 'preset';
+}
+
+function isTransform(x: unknown): x is AnyTransform {
+  return typeof x === 'function' && (x as unknown as AnyTransform).kind === 'transform';
+}
+
+// ---- single schemas ------------------------------------------------------------------------------------
+
+/** What the single-schema forms return: pointers in the report are relative to the schema. */
+export interface SchemaTransformResult<S = JsonSchema> {
+  readonly schema: S;
+  readonly report: Report;
+}
+
+/** Options of {@link transformSchema}. */
+export interface TransformSchemaOptions extends RunOptions {
+  /** What to run (default: the `safe` preset). */
+  readonly transforms?: readonly TransformStepInput[];
+}
+
+const PREFIX = '/0/inputSchema';
+
+/**
+ * Runs transforms on one JSON Schema instead of a tools list: for code generators (OpenAPI→MCP
+ * converters) that build schemas before they build tools. The schema is never changed.
+ */
+export function transformSchema<S extends JsonSchema>(schema: S, options: TransformSchemaOptions = {}): SchemaTransformResult<S> {
+  const { transforms, ...run } = options;
+  const tool: McpTool = { name: '', inputSchema: schema };
+  const steps = resolveSteps(transforms ?? ['safe']);
+  const result = runSteps([tool], steps, run);
+  return { schema: result.tools[0]!.inputSchema as S, report: rebase(result.report) };
+}
+
+/** One transform on one schema. */
+export function applyToSchema<S extends JsonSchema>(transform: AnyTransform, schema: S, options: object = {}, run: RunOptions = {}): SchemaTransformResult<S> {
+  return transformSchema(schema, { ...run, transforms: [[transform, options]] });
+}
+
+/**
+ * `prune-unreachable-defs` for a single schema: keeps only the definitions its references reach. For a
+ * converter that attaches a shared components inventory to every operation's schema.
+ */
+export function pruneSchemaDefs<S extends JsonSchema>(schema: S, options: Omit<PruneUnreachableDefsOptions, 'slots'> = {}): SchemaTransformResult<S> {
+  return applyToSchema(pruneUnreachableDefs, schema, options);
+}
+
+function strip(path: string): string {
+  return path.startsWith(PREFIX) ? path.slice(PREFIX.length) : path;
+}
+
+function rebase(report: Report): Report {
+  return {
+    ...report,
+    changes: report.changes.map((c): Change => ({ ...c, path: strip(c.path), ...(c.from !== undefined ? { from: strip(c.from) } : {}) })),
+    diagnostics: report.diagnostics.map((d): Diagnostic => ({ ...d, path: strip(d.path) })),
+    skipped: report.skipped.map((s): Skip => ({ ...s })),
+  };
+}

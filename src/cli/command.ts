@@ -1,0 +1,68 @@
+/** What every CLI command shares: its shape, the context it runs in, and the common flags. */
+import type { Readable, Writable } from 'node:stream';
+import type { FlagSpec, ParsedArgs } from './args.js';
+import type { Style } from './format.js';
+
+/** The streams (and environment) the CLI talks through, injected so `main` is unit-testable. */
+export interface CliIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** Environment variables (default `process.env`): `NO_COLOR`, `FORCE_COLOR`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** One CLI command: its flags, help text and what it does. */
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  readonly flags: readonly FlagSpec[];
+  readonly help: string;
+  run(args: ParsedArgs, ctx: Context): Promise<number>;
+}
+
+/** What a command runs with. */
+export interface Context {
+  readonly io: CliIo;
+  readonly name: string;
+  /** Styling for stdout (colours only when stdout is a terminal). */
+  readonly style: Style;
+  /** Styling for stderr. */
+  readonly errStyle: Style;
+  /** A progress line on stderr, shown only when stderr is a terminal. */
+  progress(line: string): void;
+}
+
+export const HELP: FlagSpec = { name: 'help', short: 'h', type: 'boolean' };
+export const INPUT_FLAGS: readonly FlagSpec[] = [
+  { name: 'url', type: 'string' },
+  { name: 'header', short: 'H', type: 'string', repeat: true },
+  { name: 'timeout', type: 'number' },
+];
+export const PROFILE_FLAG: FlagSpec = { name: 'profile', type: 'string' };
+export const STEP_FLAGS: readonly FlagSpec[] = [{ name: 'preset', type: 'string' }, { name: 'transform', short: 't', type: 'string', repeat: true }, PROFILE_FLAG];
+export const BUDGET_FLAGS: readonly FlagSpec[] = [
+  { name: 'max-bytes', type: 'number' },
+  { name: 'max-tool-bytes', type: 'number' },
+  { name: 'max-tokens', type: 'number' },
+  { name: 'max-tool-tokens', type: 'number' },
+  { name: 'max-arguments', type: 'number' },
+];
+
+export const INPUT_HELP = `Input (one of):
+  <file>                    a JSON file: a tools array, a ListToolsResult, a JSON-RPC response or a
+                            capture file (a leading BOM is fine)
+  -                         the same, from stdin
+  -- <command> [args…]      a live server over stdio, started and stopped by toolslim
+  --url <http(s)://…/mcp>   a live server over streamable HTTP
+  -H, --header "K: V"       an HTTP header for --url (repeatable), e.g. an Authorization header
+  --timeout <seconds>       limit for a live server to answer initialize and tools/list (default 30)
+Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
+tools/list following nextCursor).`;
+
+export const STEP_HELP = `  --preset <name>           safe (default), lossless or max
+  -t, --transform <name>[=<json-options>]
+                            run this transform (repeatable, in order; after --preset if both given)
+  --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
+                            claude, openai, openai-strict, gemini, kimi, ref-free`;
+

@@ -1,0 +1,189 @@
+/** Reading a command's input (a file, stdin or a live server), writing its output, and reading its flags. */
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { ToolslimError } from '../core/errors.js';
+import { locateTools } from '../engine/input.js';
+import { stringifyJson } from '../json/stringify.js';
+import type { TransformStepInput } from '../core/preset.js';
+import type { Finding, LintOptions } from '../lint/index.js';
+import { checkToolsForProfile } from '../profiles/check.js';
+import { presetForProfile } from '../presets/for-profile.js';
+import { builtinProfiles } from '../profiles/profiles.js';
+import type { ParsedArgs } from './args.js';
+import type { Context } from './command.js';
+import { CliError } from './errors.js';
+import { parseJsonText } from './json.js';
+import type { LiveTarget } from './live.js';
+export function liveTarget(args: ParsedArgs): LiveTarget | undefined {
+  const url = flagString(args, 'url');
+  const headers = (args.flags.header as readonly string[] | undefined) ?? [];
+  if (url !== undefined && args.rest !== undefined) throw new CliError('give either --url or -- <command>, not both', { usage: true });
+  if (headers.length > 0 && url === undefined) throw new CliError('--header goes with --url', { usage: true });
+  if (url !== undefined) return { kind: 'http', url, headers: parseHeaders(headers) };
+  if (args.rest !== undefined) {
+    if (args.rest.length === 0) throw new CliError('-- must be followed by the server command', { usage: true });
+    return { kind: 'stdio', command: args.rest[0]!, args: args.rest.slice(1) };
+  }
+  return undefined;
+}
+
+export async function readLive(target: LiveTarget, args: ParsedArgs, ctx: Context) {
+  const { captureServer } = await import('./live.js');
+  const timeout = flagNumber(args, 'timeout') ?? 30;
+  if (timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
+  return captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress });
+}
+
+export async function loadInput(args: ParsedArgs, ctx: Context): Promise<{ value: unknown; label: string }> {
+  const target = liveTarget(args);
+  if (target) {
+    if (args.positional.length > 0) throw new CliError(`give either an input file or a live server, not both (got ${JSON.stringify(args.positional[0])})`, { usage: true });
+    const { describeTarget } = await import('./live.js');
+    return { value: await readLive(target, args, ctx), label: describeTarget(target) };
+  }
+  if (flagNumber(args, 'timeout') !== undefined) throw new CliError('--timeout goes with a live server (-- <command> or --url)', { usage: true });
+  const source = args.positional[0];
+  if (source === undefined) throw new CliError('missing input: a file, - for stdin, -- <command> or --url <url>', { usage: true });
+  if (args.positional.length > 1) throw new CliError(`one input at a time (got ${args.positional.map((p) => JSON.stringify(p)).join(', ')})`, { usage: true });
+  const label = source === '-' ? '<stdin>' : source;
+  let text: string;
+  try {
+    text = source === '-' ? await readStream(ctx.io.stdin) : await readFile(source, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new CliError(code === 'ENOENT' ? `${source}: no such file` : code === 'EISDIR' ? `${source}: is a directory` : `${label}: ${(e as Error).message}`);
+  }
+  const value = parseJsonText(text, label);
+  try {
+    locateTools(value);
+  } catch (e) {
+    if (e instanceof ToolslimError) throw new CliError(`${label}: ${e.message}`);
+    throw e;
+  }
+  return { value, label };
+}
+
+export async function writeOutput(path: string | undefined, text: string, ctx: Context): Promise<void> {
+  if (path === undefined || path === '-') ctx.io.stdout.write(text);
+  else await writeFileOrFail(path, text);
+}
+
+export async function writeFileOrFail(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text);
+  } catch (e) {
+    throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * JSON for a file or stdout: indented, or compact when the value is too deep to indent (a tool nested
+ * 100,000 levels passes through unchanged and must still be written; its indentation alone would not
+ * fit in a string).
+ */
+export function outputJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) + '\n';
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return stringifyJson(value) + '\n';
+  }
+}
+
+export function stepsFrom(args: ParsedArgs): TransformStepInput[] {
+  const profile = flagString(args, 'profile');
+  const steps = baseSteps(args);
+  if (profile === undefined) return steps;
+  checkProfileName(profile);
+  const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
+  // A preset alone is tuned for the client (no ref-creating steps for ref-free clients, …) then adapted.
+  if (transforms.length === 0) return presetForProfile(flagString(args, 'preset') ?? 'safe', profile);
+  return [...steps, ['adapt-to-client', { profile }]];
+}
+
+/** What a client profile would reject, as check findings. */
+export function profileFindings(value: unknown, profile: string): Finding[] {
+  checkProfileName(profile);
+  return checkToolsForProfile(value, profile).map((f) => ({ ...f, code: `profile-${f.code}` }));
+}
+
+export function checkProfileName(profile: string): void {
+  if (!builtinProfiles.some((p) => p.name === profile)) {
+    throw new CliError(`unknown profile \`${profile}\` (known: ${builtinProfiles.map((p) => p.name).join(', ')})`, { usage: true });
+  }
+}
+
+export function baseSteps(args: ParsedArgs): TransformStepInput[] {
+  const preset = flagString(args, 'preset');
+  const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
+  if (transforms.length === 0) return [preset ?? 'safe'];
+  const steps: TransformStepInput[] = preset ? [preset] : [];
+  for (const spec of transforms) {
+    const eq = spec.indexOf('=');
+    if (eq === -1) {
+      steps.push(spec);
+      continue;
+    }
+    let options: unknown;
+    try {
+      options = JSON.parse(spec.slice(eq + 1));
+    } catch (e) {
+      throw new CliError(`--transform ${spec}: the options after = are not JSON (${(e as Error).message})`, { usage: true });
+    }
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new CliError(`--transform ${spec}: the options after = must be a JSON object`, { usage: true });
+    steps.push([spec.slice(0, eq), options]);
+  }
+  return steps;
+}
+
+export function describeSteps(args: ParsedArgs): string {
+  const preset = flagString(args, 'preset');
+  const profile = flagString(args, 'profile');
+  const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
+  const tail = profile ? ` + adapt-to-client (${profile})` : '';
+  if (transforms.length === 0) return `preset ${preset ?? 'safe'}${tail}`;
+  const names = transforms.map((t) => (t.includes('=') ? t.slice(0, t.indexOf('=')) : t));
+  return [...(preset ? [`preset ${preset}`] : []), ...names].join(' + ') + tail;
+}
+
+export function budgetOptions(args: ParsedArgs): LintOptions {
+  const pick = (flag: string) => flagNumber(args, flag);
+  const out: Record<string, number> = {};
+  const map: Record<string, string> = { 'max-bytes': 'maxBytes', 'max-tool-bytes': 'maxToolBytes', 'max-tokens': 'maxTokens', 'max-tool-tokens': 'maxToolTokens', 'max-arguments': 'maxArguments' };
+  for (const [flag, key] of Object.entries(map)) {
+    const v = pick(flag);
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+export function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw new CliError(`--header ${JSON.stringify(line)}: expected "Name: value"`, { usage: true });
+    out[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return out;
+}
+
+export function flagString(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function flagNumber(args: ParsedArgs, name: string): number | undefined {
+  const v = args.flags[name];
+  return typeof v === 'number' ? v : undefined;
+}
+
+export function countTools(capture: { toolsList: unknown }): number {
+  const list = capture.toolsList as { tools?: unknown[] } | undefined;
+  return Array.isArray(list?.tools) ? list.tools.length : 0;
+}
+
+export async function readStream(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
