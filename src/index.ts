@@ -81,8 +81,8 @@ export type { VerifyLevel } from './core/report.js';
 export type { VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
 export { registerAjv } from './verify/ajv-loader.js';
 export type { AjvClasses } from './verify/ajv-loader.js';
-export { generateInstances } from './verify/instances.js';
-export type { InstanceOptions } from './verify/instances.js';
+export { generateInstances, generateProbeInstances } from './verify/instances.js';
+export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
 export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
