@@ -1,6 +1,7 @@
 import { openSync, readFileSync, writeSync } from 'node:fs';
 import { transformTools } from '../../api.js';
 import { ToolslimError } from '../../core/errors.js';
+import { DEFAULT_HOT_SET } from '../../session/defaults.js';
 import type { HotSetOptions } from '../../session/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -20,7 +21,7 @@ export const proxyCommand: Command = {
     { name: 'drop-unreadable', type: 'boolean' },
     { name: 'overlay', type: 'string' },
     { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
-    { name: 'hot-set', type: 'number' },
+    { name: 'hot-set', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
@@ -58,8 +59,9 @@ Overlay (review first, then serve):
                             passthrough (serve the server's list unchanged); both say so on stderr
 
 Sessions (the list keeps its bytes all session, so the client's prompt cache keeps hitting):
-  --hot-set <k>             serve at most k tools in full and the rest in a compressed cold form,
-                            chosen once at start; a cold call's arguments are checked against the
+  --hot-set [k]             serve at most k tools in full (default ${DEFAULT_HOT_SET.k}) and the rest in a
+                            compressed cold form, chosen once at start (the defaults of the session
+                            bench: bench/sessions.md); a cold call's arguments are checked against the
                             tool's real inputSchema: valid → forwarded untouched, invalid → answered
                             with the schema (isError), never forwarded
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions

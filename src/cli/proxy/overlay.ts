@@ -14,7 +14,7 @@ import { COMPACT_STYLE, restyleJson, scanToolsSource } from '../../json/source.j
 import { stringifyJson } from '../../json/stringify.js';
 import { findDrift, type Overlay } from '../../session/overlay.js';
 import { memberSpans } from './json-text.js';
-import { Refusal, type RawList } from './router.js';
+import { Refusal, type RawList } from './hooks.js';
 import { prepare, type OptimizingHooks, type PreparedList } from './served.js';
 
 /** What the proxy does when the live list differs from the overlay's pin. */
