@@ -19,6 +19,8 @@ export interface FlagSpec {
   readonly repeat?: boolean;
   /** Allowed values of a string flag. */
   readonly choices?: readonly string[];
+  /** The value when the flag is given without one (at the end, or before another option or `--`). */
+  readonly optionalValue?: string;
 }
 
 /** What the parser found. */
@@ -35,7 +37,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
   for (const spec of specs) {
     options[spec.name] = { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.repeat ? { multiple: true } : {}) };
   }
-  const { tokens } = parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseNodeArgs({ args: withOptionalValues(argv, specs), options, strict: false, allowPositionals: true, tokens: true });
   const byName = new Map(specs.map((s) => [s.name, s]));
   const flags: Record<string, string | number | boolean | string[]> = {};
   const positional: string[] = [];
@@ -72,4 +74,24 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     else flags[name] = value;
   }
   return { flags, positional, rest };
+}
+
+/**
+ * `argv` with each flag that has an `optionalValue` and is given bare (at the end, or before another
+ * option or `--`) written as `--name=<optionalValue>`, so the parser does not take the next word as its
+ * value. One word for one, so token positions still index `argv`.
+ */
+function withOptionalValues(argv: readonly string[], specs: readonly FlagSpec[]): string[] {
+  const out = [...argv];
+  const optional = specs.filter((s) => s.optionalValue !== undefined);
+  if (optional.length === 0) return out;
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    if (a === '--') break;
+    const spec = optional.find((s) => a === `--${s.name}` || (s.short !== undefined && a === `-${s.short}`));
+    if (!spec) continue;
+    const next = out[i + 1];
+    if (next === undefined || next.startsWith('-')) out[i] = `--${spec.name}=${spec.optionalValue}`;
+  }
+  return out;
 }

@@ -13,8 +13,8 @@ import { CliError } from '../errors.js';
 
 export const reportCommand: Command = {
   summary: 'sizes per tool (bytes, o200k and cl100k tokens), what each transform saves, findings',
-  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--preset …] [--transform …]',
-  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--preset …] [--transform …] | toolslim report --responses <stats file>',
+  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
   help: `A table of tools, largest first, with bytes of compact JSON and tokens in o200k_base and
 cl100k_base; what each transform of the preset would save; and the findings of \`check\`.
 
@@ -23,6 +23,8 @@ Options:
                             of them for several inputs)
   --top <n>                 tools listed in text and markdown (default 25; 0 = all)
   --no-tokens               bytes only: load no tokenizer (the fastest report of a large list)
+  --responses <file>        instead: per tool, the calls, median and largest results and the ratio of
+                            response to definition bytes, from toolslim proxy --stats <file>
 ${STEP_HELP}
   --max-bytes, --max-tool-bytes, --max-tokens, --max-tool-tokens, --max-arguments <n>
                             budgets, as for \`check\`
@@ -42,11 +44,19 @@ Examples:
   toolslim report tools.json
   toolslim report --format markdown tools.json > report.md
   toolslim report captures/*.json --no-tokens
-  toolslim report -- node server.mjs`,
+  toolslim report -- node server.mjs
+  toolslim report --responses calls.jsonl`,
   run: runReport,
 };
 
 async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
+  // --responses: the stats lines of `toolslim proxy --stats` (src/cli/responses.ts), not a tools list.
+  const responses = flagString(args, 'responses');
+  if (responses !== undefined) {
+    if (args.positional.length > 0 || args.rest !== undefined || args.flags.url !== undefined) throw new CliError('--responses <file> reads a stats file; give no other input', { usage: true });
+    const { printResponses } = await import('../responses.js');
+    return printResponses(responses, (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json', ctx, flagNumber(args, 'top') ?? 25);
+  }
   const settings = findingSettings(args, ctx, 'report');
   const counting = args.flags['no-tokens'] !== true;
   if (!counting && (settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined)) {
