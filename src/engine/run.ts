@@ -123,7 +123,8 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
       if (!ctx.changed) continue;
       tools[i] = ctx.root as McpTool;
       toolsChanged++;
-      const version: ToolVersion | undefined = verify === false ? undefined : { step, transform: transform.name, safety: transform.safety, tool: tools[i]!, changes: ctx.changes.length, bytesSaved: 0, tokensSaved: 0 };
+      const safety = transform.safetyWith ? transform.safetyWith(options) : transform.safety;
+      const version: ToolVersion | undefined = verify === false ? undefined : { step, transform: transform.name, safety, tool: tools[i]!, changes: ctx.changes.length, bytesSaved: 0, tokensSaved: 0 };
       if (version) (history[i] ??= []).push(version);
       for (const c of ctx.changes) {
         const change: Record<string, unknown> = { op: c.op, path: prefix + c.path };
