@@ -1,6 +1,6 @@
 import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { setOwn, shallowCopy } from '../json/cow.js';
+import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
@@ -25,26 +25,39 @@ export interface RecordedDiagnostic {
 /** Values substituted into a message template's `{name}` placeholders. */
 export type MessageData = Readonly<Record<string, string | number | boolean>>;
 
+/** Options of {@link EditContext.transaction}. */
+export interface TransactionOptions {
+  /**
+   * Findings made inside a transaction that is rolled back are dropped, except those whose code this
+   * accepts: a finding about the input stays true whether or not the rewrite happens.
+   */
+  readonly keep?: (code: string) => boolean;
+}
+
 /**
  * The only way a transform changes a tool. Each method edits the working copy (copy-on-write: only the
  * containers on the edited path are copied, everything else stays shared with the input) and records one
  * RFC 6902 operation. Pointers are relative to the tool (`/inputSchema/$defs/Foo`).
+ *
+ * Every code must be one of the transform's `messages` (as in ESLint, an unknown code is a bug in the
+ * transform and throws); a context created without any messages (a scratch copy) records bare codes.
  */
 export class EditContext {
-  #root: unknown;
-  readonly #owned = new WeakSet<object>();
+  readonly #cow: CopyOnWrite;
   readonly #messages: Readonly<Record<string, string>>;
+  readonly #strict: boolean;
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
   constructor(root: unknown, messages: Readonly<Record<string, string>>) {
-    this.#root = root;
+    this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
+    this.#strict = Object.keys(messages).length > 0;
   }
 
   /** The working copy, with every edit so far. */
   get root(): unknown {
-    return this.#root;
+    return this.#cow.root;
   }
 
   /** True once any edit was made. */
@@ -54,7 +67,7 @@ export class EditContext {
 
   /** The value at `path` in the working copy (own properties only), or undefined. */
   get(path: string): unknown {
-    let cur = this.#root;
+    let cur = this.#cow.root;
     for (const token of parsePointer(path)) {
       if (Array.isArray(cur)) cur = isArrayIndex(token) ? cur[Number(token)] : undefined;
       else if (isObject(cur)) cur = hasOwn(cur, token) ? cur[token] : undefined;
@@ -63,25 +76,58 @@ export class EditContext {
     return cur;
   }
 
+  /**
+   * Runs `edits` as one group. When it returns `false` the group is rolled back: the working copy, the
+   * recorded changes and the findings are as they were before it (findings `options.keep` accepts
+   * excepted); otherwise it is kept. When it throws, the group is rolled back and the error rethrown.
+   * Transactions nest. Returns whether the group was kept.
+   */
+  transaction(edits: () => boolean | void, options: TransactionOptions = {}): boolean {
+    const changes = this.changes.length;
+    const diagnostics = this.diagnostics.length;
+    this.#cow.checkpoint();
+    let keep: boolean;
+    try {
+      keep = edits() !== false;
+    } catch (e) {
+      this.#cow.rollback();
+      this.changes.length = changes;
+      this.diagnostics.length = diagnostics;
+      throw e;
+    }
+    if (keep) {
+      this.#cow.commit();
+      return true;
+    }
+    this.#cow.rollback();
+    this.changes.length = changes;
+    const kept = options.keep ? this.diagnostics.slice(diagnostics).filter((d) => options.keep!(d.code)) : [];
+    this.diagnostics.length = diagnostics;
+    this.diagnostics.push(...kept);
+    return false;
+  }
+
   /** Replaces the value at `path`. */
   replace(path: string, value: unknown, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
+    const message = this.#format(code, data);
     let oldValue: unknown;
     if (tokens.length === 0) {
-      oldValue = this.#root;
-      this.#root = value;
+      oldValue = this.#cow.root;
+      this.#cow.root = value;
     } else {
       const [parent, key] = this.#parentOf(tokens, path, true);
       oldValue = Array.isArray(parent) ? parent[Number(key)] : (parent as Record<string, unknown>)[key];
       setOwn(parent, key, value);
     }
-    this.changes.push({ op: 'replace', path, value, oldValue, code, message: this.#format(code, data) });
+    this.changes.push({ op: 'replace', path, value, oldValue, code, message });
   }
 
   /** Removes the value at `path` (an array element shifts the rest down). */
   remove(path: string, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot remove the root');
+    const message = this.#format(code, data);
     const [parent, key] = this.#parentOf(tokens, path, true);
     let oldValue: unknown;
     if (Array.isArray(parent)) oldValue = parent.splice(Number(key), 1)[0];
@@ -89,7 +135,7 @@ export class EditContext {
       oldValue = (parent as Record<string, unknown>)[key];
       delete (parent as Record<string, unknown>)[key];
     }
-    this.changes.push({ op: 'remove', path, oldValue, code, message: this.#format(code, data) });
+    this.changes.push({ op: 'remove', path, oldValue, code, message });
   }
 
   /**
@@ -99,9 +145,10 @@ export class EditContext {
   add(path: string, value: unknown, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot add at the root');
+    const message = this.#format(code, data);
     const [parent, key] = this.#parentOf(tokens, path, false);
     const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'add', path: at, value, code, message: this.#format(code, data) });
+    this.changes.push({ op: 'add', path: at, value, code, message });
   }
 
   /**
@@ -111,6 +158,7 @@ export class EditContext {
   rename(path: string, newKey: string, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot rename the root');
+    const message = this.#format(code, data);
     const parentTokens = tokens.slice(0, -1);
     const oldKey = tokens[tokens.length - 1]!;
     const parent = this.#ownPath(parentTokens, path);
@@ -120,13 +168,14 @@ export class EditContext {
     for (const k of Object.keys(parent)) delete parent[k];
     for (const [k, v] of entries) setOwn(parent, k, v);
     const to = appendPointer(formatPointer(parentTokens), newKey);
-    this.changes.push({ op: 'move', from: path, path: to, code, message: this.#format(code, data) });
+    this.changes.push({ op: 'move', from: path, path: to, code, message });
   }
 
   /** Moves a value (removed at `from`, added at `path`). */
   move(from: string, path: string, code: string, data?: MessageData): void {
     // Checked before anything is removed, so a refused move leaves the working copy as it was.
     if (path === from || path.startsWith(from + '/')) throw new Error(`cannot move \`${from}\` into itself (\`${path}\`)`);
+    const message = this.#format(code, data);
     const fromTokens = parsePointer(from);
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     let value: unknown;
@@ -138,7 +187,7 @@ export class EditContext {
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
     const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'move', from, path: at, code, message: this.#format(code, data) });
+    this.changes.push({ op: 'move', from, path: at, code, message });
   }
 
   /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
@@ -160,7 +209,10 @@ export class EditContext {
   }
 
   #format(code: string, data: MessageData | undefined): string {
-    const template = hasOwn(this.#messages, code) ? this.#messages[code]! : code;
+    let template: string;
+    if (hasOwn(this.#messages, code)) template = this.#messages[code]!;
+    else if (this.#strict) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
+    else template = code;
     if (!data) return template;
     return template.replace(/\{(\w+)\}/g, (m, k: string) => (hasOwn(data, k) ? String(data[k]) : m));
   }
@@ -176,35 +228,10 @@ export class EditContext {
     return [parent, key];
   }
 
-  /**
-   * Copies every container from the root down to `tokens` that this context does not own yet, links each
-   * copy into its (owned) parent, and returns the container at `tokens`.
-   */
-  #ownPath(tokens: readonly string[], path: string): object {
-    let cur = this.#root;
-    if (!isContainer(cur)) throw new Error(`nothing at \`${path}\``);
-    if (!this.#owned.has(cur)) {
-      cur = shallowCopy(cur);
-      this.#owned.add(cur as object);
-      this.#root = cur;
-    }
-    for (const token of tokens) {
-      const parent = cur as Record<string, unknown> | unknown[];
-      let child: unknown;
-      if (Array.isArray(parent)) child = isArrayIndex(token) ? parent[Number(token)] : undefined;
-      else child = hasOwn(parent, token) ? parent[token] : undefined;
-      if (!isContainer(child)) throw new Error(`nothing at \`${path}\``);
-      if (!this.#owned.has(child)) {
-        child = shallowCopy(child);
-        this.#owned.add(child as object);
-        setOwn(parent, token, child);
-      }
-      cur = child;
-    }
-    return cur as object;
+  /** The container at `tokens`, owned by this context (copied on the way down as needed). */
+  #ownPath(tokens: readonly string[], path: string): Container {
+    const owned = this.#cow.own(tokens);
+    if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
+    return owned;
   }
-}
-
-function isContainer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
 }
