@@ -22,9 +22,10 @@ export type { SchemaTransformResult, TransformSchemaOptions } from './api.js';
 
 // Writing transforms
 export { defineTransform } from './engine/define-transform.js';
-export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/transform.js';
+export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras, CommonOptions } from './core/transform.js';
+export type { SchemaDocument, UnknownDialectDocument } from './core/documents.js';
 export { EditContext } from './core/context.js';
-export type { RecordedChange, RecordedDiagnostic, MessageData } from './core/context.js';
+export type { RecordedChange, RecordedDiagnostic, MessageData, EditContextOptions, TransactionOptions } from './core/context.js';
 export { definePreset } from './core/preset.js';
 export type { Preset, PresetOptions } from './core/preset.js';
 
@@ -62,7 +63,7 @@ export { findDialectContradictions, findToolsDialectContradictions, keywordFit, 
 export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions, ToolDialectContradictions } from './schema/dialect.js';
 export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceTypeName } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
-export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';
+export { collectRefInventory, findUnresolvedRefs, resolveRefSite, RefIndex } from './schema/refs.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
 
 // Lint (findings for CI)

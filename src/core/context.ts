@@ -1,6 +1,7 @@
 import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
+import { jsonBytes, utf8Length } from './measure.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
@@ -25,6 +26,16 @@ export interface RecordedDiagnostic {
 /** Values substituted into a message template's `{name}` placeholders. */
 export type MessageData = Readonly<Record<string, string | number | boolean>>;
 
+/** Options of an {@link EditContext}. */
+export interface EditContextOptions {
+  /**
+   * Keep {@link EditContext.bytesDelta}: how many bytes of compact JSON the edits added to the document
+   * (negative when they removed more), counted from the edited values alone, so the engine never
+   * serializes a whole tool again to measure a step.
+   */
+  readonly measure?: boolean;
+}
+
 /** Options of {@link EditContext.transaction}. */
 export interface TransactionOptions {
   /**
@@ -46,13 +57,24 @@ export class EditContext {
   readonly #cow: CopyOnWrite;
   readonly #messages: Readonly<Record<string, string>>;
   readonly #strict: boolean;
+  readonly #measure: boolean;
+  #bytes = 0;
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
-  constructor(root: unknown, messages: Readonly<Record<string, string>>) {
+  constructor(root: unknown, messages: Readonly<Record<string, string>>, options: EditContextOptions = {}) {
     this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
     this.#strict = Object.keys(messages).length > 0;
+    this.#measure = options.measure === true;
+  }
+
+  /**
+   * With `measure`: the change in bytes of the document's compact JSON made by the edits so far
+   * (`JSON.stringify(root)` minus `JSON.stringify` of the input, in UTF-8); 0 without it.
+   */
+  get bytesDelta(): number {
+    return this.#bytes;
   }
 
   /** The working copy, with every edit so far. */
@@ -85,12 +107,14 @@ export class EditContext {
   transaction(edits: () => boolean | void, options: TransactionOptions = {}): boolean {
     const changes = this.changes.length;
     const diagnostics = this.diagnostics.length;
+    const bytes = this.#bytes;
     this.#cow.checkpoint();
     let keep: boolean;
     try {
       keep = edits() !== false;
     } catch (e) {
       this.#cow.rollback();
+      this.#bytes = bytes;
       this.changes.length = changes;
       this.diagnostics.length = diagnostics;
       throw e;
@@ -100,6 +124,7 @@ export class EditContext {
       return true;
     }
     this.#cow.rollback();
+    this.#bytes = bytes;
     this.changes.length = changes;
     const kept = options.keep ? this.diagnostics.slice(diagnostics).filter((d) => options.keep!(d.code)) : [];
     this.diagnostics.length = diagnostics;
@@ -114,10 +139,19 @@ export class EditContext {
     let oldValue: unknown;
     if (tokens.length === 0) {
       oldValue = this.#cow.root;
+      if (this.#measure) this.#bytes += jsonBytes(value) - jsonBytes(oldValue);
       this.#cow.root = value;
     } else {
       const [parent, key] = this.#parentOf(tokens, path, true);
       oldValue = Array.isArray(parent) ? parent[Number(key)] : (parent as Record<string, unknown>)[key];
+      if (this.#measure) {
+        if (Array.isArray(parent)) this.#bytes += elementBytes(value) - elementBytes(oldValue);
+        else if (isPresent(oldValue) && isPresent(value)) this.#bytes += jsonBytes(value) - jsonBytes(oldValue);
+        else {
+          this.#bytes -= memberBytes(parent, key);
+          this.#bytes += memberBytes(parent, key, value);
+        }
+      }
       setOwn(parent, key, value);
     }
     this.changes.push({ op: 'replace', path, value, oldValue, code, message });
@@ -129,6 +163,7 @@ export class EditContext {
     if (tokens.length === 0) throw new Error('cannot remove the root');
     const message = this.#format(code, data);
     const [parent, key] = this.#parentOf(tokens, path, true);
+    if (this.#measure) this.#bytes -= Array.isArray(parent) ? elementBytes(parent[Number(key)], parent.length) : memberBytes(parent, key);
     let oldValue: unknown;
     if (Array.isArray(parent)) oldValue = parent.splice(Number(key), 1)[0];
     else {
@@ -164,6 +199,7 @@ export class EditContext {
     const parent = this.#ownPath(parentTokens, path);
     if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
     if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
+    if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
     const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
     for (const k of Object.keys(parent)) delete parent[k];
     for (const [k, v] of entries) setOwn(parent, k, v);
@@ -178,6 +214,7 @@ export class EditContext {
     const message = this.#format(code, data);
     const fromTokens = parsePointer(from);
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
+    if (this.#measure) this.#bytes -= Array.isArray(srcParent) ? elementBytes(srcParent[Number(srcKey)], srcParent.length) : memberBytes(srcParent, srcKey);
     let value: unknown;
     if (Array.isArray(srcParent)) value = srcParent.splice(Number(srcKey), 1)[0];
     else {
@@ -191,14 +228,16 @@ export class EditContext {
   }
 
   /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
-  #insert(parent: object, key: string, value: unknown, tokens: readonly string[], path: string): string {
+  #insert(parent: Container, key: string, value: unknown, tokens: readonly string[], path: string): string {
     if (Array.isArray(parent)) {
       const i = key === '-' ? parent.length : Number(key);
       if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
+      if (this.#measure) this.#bytes += elementBytes(value, parent.length + 1);
       parent.splice(i, 0, value);
       return key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path;
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
+    if (this.#measure) this.#bytes += memberBytes(parent as Record<string, unknown>, key, value);
     setOwn(parent, key, value);
     return path;
   }
@@ -218,7 +257,7 @@ export class EditContext {
   }
 
   /** The (owned) parent container of `tokens` and the last token; checks the target exists when asked. */
-  #parentOf(tokens: readonly string[], path: string, mustExist: boolean): [object, string] {
+  #parentOf(tokens: readonly string[], path: string, mustExist: boolean): [Container, string] {
     const parent = this.#ownPath(tokens.slice(0, -1), path);
     const key = tokens[tokens.length - 1]!;
     if (mustExist) {
@@ -234,4 +273,40 @@ export class EditContext {
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }
+}
+
+// ---- byte counting (EditContextOptions.measure) ------------------------------------------------------
+// Compact JSON: `{` members joined by `,` `}`, a member `"key":value`; a member whose value JSON cannot
+// hold (`undefined`, a function, a symbol) is omitted, with its comma. `[` elements joined by `,` `]`.
+
+/** Whether `JSON.stringify` writes an object member with this value. */
+function isPresent(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+function keyBytes(key: string): number {
+  return utf8Length(JSON.stringify(key));
+}
+
+/** Members of `obj` that JSON writes, not counting `except`. */
+function presentMembers(obj: Record<string, unknown>, except: string): number {
+  let n = 0;
+  for (const k of Object.keys(obj)) if (k !== except && isPresent(obj[k])) n++;
+  return n;
+}
+
+/**
+ * The bytes member `key` with `value` (when none is given: its current value) takes in `obj`'s JSON, with the
+ * comma that joins it to the other members: what removing it saves, or adding it costs.
+ */
+function memberBytes(obj: Record<string, unknown>, key: string, ...value: [unknown?]): number {
+  const v = value.length > 0 ? value[0] : obj[key];
+  if (!isPresent(v)) return 0;
+  return keyBytes(key) + 1 + jsonBytes(v) + (presentMembers(obj, key) > 0 ? 1 : 0);
+}
+
+/** The bytes an array element takes, with its comma when the array (of `length` elements with it) has others. */
+function elementBytes(value: unknown, length = 1): number {
+  const text = JSON.stringify(value);
+  return (text === undefined ? 4 /* null */ : utf8Length(text)) + (length > 1 ? 1 : 0);
 }

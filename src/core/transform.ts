@@ -1,4 +1,6 @@
-import type { McpTool } from './tool.js';
+import type { Dialect } from '../schema/keywords.js';
+import type { SchemaDocument, UnknownDialectDocument } from './documents.js';
+import type { McpTool, SchemaSlot } from './tool.js';
 import type { EditContext } from './context.js';
 import type { Safety } from './report.js';
 import type { RunOptions, ToolsInput, TransformResult } from './run-types.js';
@@ -12,6 +14,23 @@ export interface ToolDoc<S = unknown> {
   readonly name: string;
   /** What `prepare` computed from the whole list, if the transform has one. */
   readonly state: S;
+  /**
+   * The tool's object schemas in the slots the transform's `slots` option names (both when it has none),
+   * each read in its declared dialect or the transform's `assume` option (MCP's 2020-12 when it has none),
+   * with its keyword table and `$ref` index. Computed by the engine on first use and shared by every step
+   * that reads the same version of the tool; a transform never re-derives them.
+   */
+  readonly documents: readonly SchemaDocument[];
+  /** Slots of those whose `$schema` names a meta-schema toolslim does not know (not in `documents`). */
+  readonly unknownDialects: readonly UnknownDialectDocument[];
+}
+
+/** Options the engine understands for every transform that declares them in its `defaultOptions`, and checks once. */
+export interface CommonOptions {
+  /** Which schemas of each tool to rewrite (default both). */
+  readonly slots?: readonly SchemaSlot[];
+  /** The dialect of a schema without `$schema` (default 2020-12, as MCP specifies). */
+  readonly assume?: Dialect;
 }
 
 /** Extra outputs a transform can hand back once the whole list is done. */

@@ -1,4 +1,5 @@
 import type { McpTool } from '../core/tool.js';
+import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
@@ -129,4 +130,46 @@ export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?
     }
   }
   return undefined;
+}
+
+/** Which tools a run may rewrite, and what the input check reported about the others. */
+export interface InputCheck {
+  /** Per tool: plain JSON toolslim can rewrite without loss. */
+  readonly usable: readonly boolean[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly skipped: readonly Skip[];
+}
+
+/**
+ * Checks every tool of a run (see {@link checkJsonTool}): a tool that is not plain JSON is passed through
+ * untouched and listed in `skipped` (with `onError: 'throw'` the first one throws); an object member whose
+ * value is `undefined` is noted (`input/undefined-member`) and kept.
+ */
+export function checkInputs(tools: readonly unknown[], names: readonly string[], maxDepth: number, onError: 'report' | 'throw'): InputCheck {
+  const n = tools.length;
+  const usable: boolean[] = new Array(n);
+  const diagnostics: Diagnostic[] = [];
+  const skipped: Skip[] = [];
+  for (let i = 0; i < n; i++) {
+    const undefinedMembers: string[] = [];
+    const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers);
+    usable[i] = problem === undefined;
+    for (const path of undefinedMembers) {
+      diagnostics.push({
+        severity: 'info',
+        tool: names[i]!,
+        toolIndex: i,
+        transform: 'input',
+        code: 'undefined-member',
+        path: appendPointer('', i) + path,
+        message: 'Found a member whose value is `undefined`: JSON omits it, so readers see it as absent; it was kept as it is',
+      });
+    }
+    if (problem) {
+      const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
+      if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${names[i] === '' ? '(unnamed)' : `\`${names[i]}\``} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });
+      skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason });
+    }
+  }
+  return { usable, diagnostics, skipped };
 }
