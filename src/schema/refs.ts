@@ -1,5 +1,5 @@
 import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
-import { getAt, parsePointer } from '../json/pointer.js';
+import { formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
 import { walkJson, walkSchema } from './walk.js';
@@ -268,8 +268,8 @@ function resolveFragment(schema: unknown, inventory: RefInventory, resource: str
   if (parsed.kind === 'pointer') {
     const base = parsePointer(resource);
     const tokens = [...base, ...parsed.tokens];
-    if (getAt(schema, tokens) === undefined) return { status: 'unresolved', reason: `nothing at \`#${pointerOf(parsed.tokens)}\`` };
-    return { status: 'resolved', path: pointerOf(tokens), base: resource, tokens: parsed.tokens };
+    if (getAt(schema, tokens) === undefined) return { status: 'unresolved', reason: `nothing at \`#${formatPointer(parsed.tokens)}\`` };
+    return { status: 'resolved', path: formatPointer(tokens), base: resource, tokens: parsed.tokens };
   }
   if (parsed.kind === 'anchor') {
     // A `$dynamicRef` starts where a `$ref` would; its dynamic scope can only widen the set of candidates,
@@ -302,12 +302,6 @@ export function definitionOf(schema: unknown, path: string): readonly [string, s
   const third = path.indexOf('/', second + 1);
   const tokens = parsePointer(path.slice(0, third === -1 ? undefined : third));
   return [tokens[0]!, tokens[1]!];
-}
-
-function pointerOf(tokens: readonly string[]): string {
-  let out = '';
-  for (const t of tokens) out += '/' + t.replace(/~/g, '~0').replace(/\//g, '~1');
-  return out;
 }
 
 function isWithin(path: string, ancestor: string): boolean {

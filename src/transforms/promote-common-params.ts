@@ -1,8 +1,7 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
 import type { McpTool } from '../core/tool.js';
-import { getSchemaDocuments } from '../core/documents.js';
-import { DIALECTS, type Dialect } from '../schema/keywords.js';
+import type { Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 
@@ -37,16 +36,15 @@ export const promoteCommonParams = defineTransform<PromoteCommonParamsOptions, P
   },
   validateOptions(options) {
     if (!Number.isInteger(options.minTools) || (options.minTools as number) < 2) throw new Error('`minTools` must be an integer of at least 2');
-    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
   prepare(tools, options) {
     return { descriptions: choosePromotions(tools, options.minTools ?? 3) };
   },
-  apply(doc, ctx, options) {
+  apply(doc, ctx) {
     const { descriptions } = doc.state;
     if (descriptions.size === 0) return;
-    const { documents } = getSchemaDocuments(doc.tool, ['inputSchema'], options.assume ?? '2020-12');
-    for (const d of documents) {
+    for (const d of doc.documents) {
+      if (d.slot !== 'inputSchema') continue;
       const properties = hasOwn(d.schema, 'properties') ? d.schema.properties : undefined;
       if (!isObject(properties) || !d.table.has('description')) continue;
       for (const name of Object.keys(properties)) {
