@@ -2,6 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Style } from './format.js';
+import { builtinPresets } from '../presets/index.js';
+import { builtinTransforms } from '../transforms/index.js';
 
 /** The streams (and environment) the CLI talks through, injected so `main` is unit-testable. */
 export interface CliIo {
@@ -60,9 +62,16 @@ export const INPUT_HELP = `Input (one of):
 Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
 tools/list following nextCursor).`;
 
-export const STEP_HELP = `  --preset <name>           safe (default), lossless or max
+/**
+ * The built-in transforms, one per line with its safety, as `--help` lists them: read from
+ * `builtinTransforms`, so a new transform is listed without touching the CLI.
+ */
+export const TRANSFORMS_HELP = builtinTransforms.map((t) => `  ${t.name.padEnd(26)}${t.safety}${builtinPresets.some((p) => p.steps.includes(t)) ? '' : ', in no preset'}`).join('\n');
+
+export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) => (p.name === 'safe' ? 'safe (default)' : p.name)).join(', ')}
   -t, --transform <name>[=<json-options>]
-                            run this transform (repeatable, in order; after --preset if both given)
+                            run this transform (repeatable, in order; after --preset if both given);
+                            \`toolslim --help\` lists the transforms
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
                             claude, openai, openai-strict, gemini, kimi, ref-free`;
 

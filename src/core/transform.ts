@@ -48,6 +48,16 @@ export interface TransformSpec<O extends object, S = undefined> {
   readonly defaultOptions: Readonly<O>;
   /** Message templates by code; `{name}` placeholders are filled from the data of each change. */
   readonly messages: Readonly<Record<string, string>>;
+  /**
+   * The transform writes `$ref`s that were not there (dedupe-repeated-subtrees): pointless, and costly to
+   * undo, for a client that cannot resolve them, so a profile-tuned preset leaves it out.
+   */
+  readonly createsRefs?: boolean;
+  /**
+   * The transform moves text into the server's `instructions` (promote-common-params): lost on a client
+   * that does not show them, so a profile-tuned preset leaves it out there.
+   */
+  readonly writesInstructions?: boolean;
   /** Throws (a message naming the option) when options are unusable. */
   readonly validateOptions?: (options: Readonly<O>) => void;
   /** Whole-list analysis, run once before `apply` (pure). */

@@ -1,14 +1,19 @@
 import { lookup } from './index.js';
 import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
+import type { AnyTransform } from '../core/transform.js';
 import { adaptToClient } from '../transforms/adapt-to-client.js';
+import { builtinTransforms } from '../transforms/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 
-/** Transforms that create `$ref`s: pointless (and costly to undo) for a client that cannot resolve them. */
-export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(['dedupe-repeated-subtrees']);
+/**
+ * Built-in transforms that create `$ref`s (`createsRefs`): pointless (and costly to undo) for a client that
+ * cannot resolve them. Derived from the transforms' own flags; kept as a list for callers that want names.
+ */
+export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(builtinTransforms.filter((t) => t.createsRefs === true).map((t) => t.name));
 
-/** Transforms that move text into the server's `instructions`: lost on a client that does not show them. */
-export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(['promote-common-params']);
+/** Built-in transforms that move text into the server's `instructions` (`writesInstructions`): lost on a client that does not show them. */
+export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(builtinTransforms.filter((t) => t.writesInstructions === true).map((t) => t.name));
 
 /** Options of {@link presetForProfile}. */
 export interface PresetForProfileOptions extends PresetOptions {
@@ -26,7 +31,10 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   const base = typeof preset === 'string' ? lookup(preset) : preset;
   if (typeof base !== 'object' || base === null || base.kind !== 'preset') throw new Error(`\`${String(preset)}\` is not a preset`);
   const p = getProfile(profile);
-  const drop = new Set<string>([...(p.refs === 'none' ? REF_CREATING_TRANSFORMS : []), ...(p.showsInstructions ? [] : INSTRUCTION_TRANSFORMS)]);
+  // By the transforms' own flags, so a preset's custom transforms are judged like the built-in ones.
+  const dropped = (t: AnyTransform) => (p.refs === 'none' && t.createsRefs === true) || (!p.showsInstructions && t.writesInstructions === true);
+  // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
+  const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
   const { growthCap, overrides, ...rest } = options;
   const kept: Record<string, false | object> = {};

@@ -34,6 +34,7 @@ export const dedupeRepeatedSubtrees = defineTransform<DedupeRepeatedSubtreesOpti
   name: 'dedupe-repeated-subtrees',
   description: 'Move subschemas repeated inside one schema into a definition referenced from each place',
   safety: 'lossless',
+  createsRefs: true,
   defaultOptions: { minBytes: 120, slots: SCHEMA_SLOTS, assume: '2020-12' },
   messages: {
     'added-definition': 'Added definition `{name}` for a subschema repeated {count} times',

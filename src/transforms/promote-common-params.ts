@@ -30,6 +30,7 @@ export const promoteCommonParams = defineTransform<PromoteCommonParamsOptions, P
   name: 'promote-common-params',
   description: 'Move descriptions of parameters shared by many tools into one dictionary for the server instructions',
   safety: 'annotation',
+  writesInstructions: true,
   defaultOptions: { minTools: 3, assume: '2020-12' },
   messages: {
     promoted: 'Removed the description of `{name}`: it is written once in the server instructions',
