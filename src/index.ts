@@ -96,10 +96,32 @@ export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionP
 
 // compress-cold-tools (lossy, opt-in)
 export { compressColdTools } from './transforms/compress-cold-tools.js';
-export type { CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
+export type { ColdParameters, ColdToolsState, CompressColdToolsOptions } from './transforms/compress-cold-tools.js';
 
 // Usage-driven hot sets
 export { ToolUsageGraph } from './usage/graph.js';
 export type { ToolUsageGraphOptions, ToolUsageGraphJSON, UsageWeights, RankContext, RankedTool, ToolRef } from './usage/graph.js';
 export { removeColdTools } from './usage/remove-cold-tools.js';
 export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remove-cold-tools.js';
+
+// Sessions: cache-stable hot sets, cold-call checks, reveals
+export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
+export type {
+  AnswerDecision,
+  ArgumentCheck,
+  ArgumentIssue,
+  ArgumentValidatorOptions,
+  CallDecision,
+  CallDecisionBase,
+  CallToolErrorResult,
+  ChooseHotSetOptions,
+  ColdFormOptions,
+  DefinitionBytes,
+  ForwardDecision,
+  HotSetDefaults,
+  HotSetOptions,
+  HotSetPolicy,
+  RevealMode,
+  ToolSessionOptions,
+  UsageRecorder,
+} from './session/index.js';

@@ -2,8 +2,12 @@
 import { main } from './main.js';
 
 // A reader that stops early (`toolslim report … | head`) is not an error.
+// (The proxy listens too: a client that stops reading is gone, and the server is stopped first.)
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
+  if (e.code === 'EPIPE') {
+    if (process.stdout.listenerCount('error') > 1) return;
+    process.exit(0);
+  }
   throw e;
 });
 

@@ -1,13 +1,17 @@
 /**
  * Reading a live MCP server with the official SDK client: initialize, then `tools/list` following
- * `nextCursor`. The SDK is loaded here, by dynamic import, only when a live server is asked for; nothing
- * else in toolslim imports it.
+ * `nextCursor`. The SDK speaks the protocol; the bytes travel over the proxy's own upstreams, so a stdio
+ * server runs in a process group of its own (everything it starts is stopped with it, on success, error
+ * and timeout) and an HTTP server's errors never put a raw HTML page in a message. The SDK is loaded
+ * here, by dynamic import, only when a live server is asked for.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from './errors.js';
 import { mergePages } from './pages.js';
+import { formatSeconds } from './proxy/router.js';
+import { shellWord, StdioUpstream, type RpcId, type Upstream } from './proxy/upstream.js';
 
 /** A server to read: a command spoken to over stdio, or a streamable HTTP endpoint. */
 export type LiveTarget =
@@ -39,61 +43,55 @@ export function describeTarget(target: LiveTarget): string {
 
 /**
  * Starts (or connects to) a server, initializes, lists every page of tools, and closes — always, also on
- * failure or timeout, so no child process outlives the call. The `initialize` and `tools/list` results
- * are recorded as the transport delivered them (not re-shaped by the SDK's schemas, which would reject
- * the very tools a user wants to check). Several pages are merged into one result without `nextCursor`.
+ * failure or timeout, so no process outlives the call. The `initialize` and `tools/list` results are
+ * recorded as the server sent them (not re-shaped by the SDK's schemas, which would reject the very tools
+ * a user wants to check). Several pages are merged into one result without `nextCursor`.
  */
 export async function captureServer(target: LiveTarget, options: CaptureOptions): Promise<CaptureFile> {
   const sdk = await loadSdk();
   const label = describeTarget(target);
   const progress = options.progress ?? (() => {});
   let stderrTail = '';
-  let transport: SdkTransport;
+  let upstream: Upstream;
   if (target.kind === 'stdio') {
-    const stdio = new sdk.StdioClientTransport({ command: target.command, args: [...target.args], env: inheritedEnv(), stderr: 'pipe' });
-    stdio.stderr?.on('data', (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    upstream = new StdioUpstream({
+      command: target.command,
+      args: target.args,
+      onStderr: (chunk) => {
+        stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      },
+      graceMs: 1000,
+      killMs: 500,
     });
-    transport = stdio;
   } else {
-    let url: URL;
-    try {
-      url = new URL(target.url);
-    } catch {
-      throw new CliError(`--url ${JSON.stringify(target.url)} is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--url must be http(s)://…, got ${url.protocol}`);
-    transport = new sdk.StreamableHTTPClientTransport(url, { requestInit: { headers: { ...target.headers } } });
+    const { HttpUpstream } = await import('./proxy/http.js');
+    upstream = new HttpUpstream({ url: target.url, headers: target.headers, log: () => {}, closeTimeoutMs: 1000 });
   }
-  const recorder = new RecordingTransport(transport);
+  const transport = new UpstreamTransport(upstream);
   const client = new sdk.Client({ name: 'toolslim', version: '0' }, { capabilities: {} });
   let stage = 'start';
   let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  recorder.onServerClose = () => {
-    closed = true;
-  };
   const work = async (): Promise<CaptureFile> => {
     stage = 'initialize';
     progress(`toolslim: connecting to ${label}…`);
-    await client.connect(recorder, { timeout: options.timeoutMs });
-    const init = recorder.results.get('initialize');
+    await client.connect(transport, { timeout: options.timeoutMs });
+    const init = transport.results.get('initialize');
     const info = (init as { serverInfo?: { name?: string; version?: string } } | undefined)?.serverInfo;
     progress(`toolslim: initialized ${info?.name ?? 'server'} ${info?.version ?? ''}`.trimEnd());
     const pages: Record<string, unknown>[] = [];
     let cursor: string | undefined;
     do {
       stage = pages.length === 0 ? 'tools/list' : `tools/list (page ${pages.length + 1})`;
-      recorder.results.delete('tools/list');
+      transport.results.delete('tools/list');
       await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, sdk.ResultSchema, { timeout: options.timeoutMs });
-      const page = recorder.results.get('tools/list');
+      const page = transport.results.get('tools/list');
       if (!isRecord(page) || !Array.isArray(page.tools)) throw new CliError(`${label} answered tools/list without a \`tools\` array`);
       pages.push(page);
       progress(`toolslim: tools/list page ${pages.length}: ${page.tools.length} tools`);
       const next = page.nextCursor;
-      if (next !== undefined && typeof next !== 'string') throw new CliError(`${label} answered tools/list with a \`nextCursor\` that is not a string`);
-      if (next !== undefined && pages.length >= 1000) throw new CliError(`${label} keeps answering tools/list with a \`nextCursor\` (1000 pages); giving up`);
-      cursor = next;
+      if (next !== undefined && next !== null && typeof next !== 'string') throw new CliError(`${label} answered tools/list with a \`nextCursor\` that is not a string`);
+      if (typeof next === 'string' && pages.length >= 1000) throw new CliError(`${label} keeps answering tools/list with a \`nextCursor\` (1000 pages); giving up`);
+      cursor = typeof next === 'string' ? next : undefined;
     } while (cursor !== undefined);
     return {
       server: {
@@ -113,117 +111,108 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     return await Promise.race([work(), timeout]);
   } catch (e) {
     if (e instanceof TimeoutSignal) {
-      recorder.kill();
-      throw new CliError(`timed out after ${seconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`);
+      // A hung server gets no grace: its whole group is stopped now (SIGKILL after 500 ms).
+      if (upstream instanceof StdioUpstream) await upstream.abort(500);
+      throw new CliError(`timed out after ${formatSeconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`);
     }
     if (e instanceof CliError) throw e;
+    const failure = transport.failure;
+    if (failure !== undefined) throw new CliError(`${label} failed during ${stage}: ${failure.replace(`cannot reach ${label}: `, '').replace(`${label} `, '')}`);
+    const end = transport.end;
+    if (end?.startFailed) throw new CliError(end.reason);
     const message = (e as Error)?.message ?? String(e);
-    if (/ENOENT/.test(message) && target.kind === 'stdio') throw new CliError(`cannot start ${label}: \`${target.command}\` was not found`);
-    if (target.kind === 'stdio' && (closed || /Connection closed/i.test(message))) throw new CliError(`${label} closed the connection before answering ${stage}${tail(stderrTail)}`);
-    const cause = (e as { cause?: { code?: string; message?: string } })?.cause;
-    const why = cause?.code ?? cause?.message;
-    throw new CliError(`${label} failed during ${stage}: ${message}${why && !message.includes(why) ? ` (${why})` : ''}${tail(stderrTail)}`);
+    if (end !== undefined || /Connection closed/i.test(message)) {
+      throw new CliError(`${label} ${end ? end.reason : 'closed the connection'} before answering ${stage}${tail(stderrTail)}`);
+    }
+    throw new CliError(`${label} failed during ${stage}: ${message}${tail(stderrTail)}`);
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});
-    await recorder.close().catch(() => {});
+    await upstream.close().catch(() => {});
   }
 }
 
-interface SdkTransport {
-  start(): Promise<void>;
-  send(message: unknown, options?: unknown): Promise<void>;
-  close(): Promise<void>;
-  onmessage?: (message: unknown, extra?: unknown) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  sessionId?: string;
-  setProtocolVersion?: (version: string) => void;
-  readonly pid?: number | null;
-}
-
-/**
- * Wraps a transport so the results of `initialize` and `tools/list` are kept as they arrived; everything
- * else passes through.
- */
-class RecordingTransport implements SdkTransport {
+/** The SDK's transport shape, over one of the proxy's upstreams; records the results of `initialize` and `tools/list` as they came. */
+class UpstreamTransport {
   readonly results = new Map<string, unknown>();
-  readonly #methods = new Map<unknown, string>();
-  readonly #inner: SdkTransport;
-  onmessage?: (message: unknown, extra?: unknown) => void;
+  /** How the server ended, when it did before the transport was closed. */
+  end: { readonly status: number; readonly reason: string; readonly startFailed?: boolean } | undefined;
+  /** The first transport failure (HTTP), as a message. */
+  failure: string | undefined;
+  #closed = false;
+  readonly #upstream: Upstream;
+  readonly #methods = new Map<string, string>();
+  onmessage?: (message: unknown) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onServerClose?: () => void;
 
-  constructor(inner: SdkTransport) {
-    this.#inner = inner;
-    inner.onmessage = (message, extra) => {
-      if (isRecord(message) && Object.prototype.hasOwnProperty.call(message, 'result') && this.#methods.has(message.id)) {
-        this.results.set(this.#methods.get(message.id)!, message.result);
-        this.#methods.delete(message.id);
-      }
-      this.onmessage?.(message, extra);
-    };
-    inner.onclose = () => {
-      this.onServerClose?.();
-      this.onclose?.();
-    };
-    inner.onerror = (error) => this.onerror?.(error);
+  constructor(upstream: Upstream) {
+    this.#upstream = upstream;
   }
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
+
+  async start(): Promise<void> {
+    this.#upstream.start({
+      message: (line, parsed) => {
+        let message = parsed;
+        if (message === undefined) {
+          try {
+            message = JSON.parse(line.toString('utf8'));
+          } catch {
+            return; // not JSON-RPC (a log line on stdout): nothing the client can use
+          }
+        }
+        for (const m of Array.isArray(message) ? message : [message]) {
+          if (isRecord(m) && Object.prototype.hasOwnProperty.call(m, 'result') && (typeof m.id === 'string' || typeof m.id === 'number')) {
+            const method = this.#methods.get(key(m.id));
+            if (method !== undefined) this.results.set(method, m.result);
+          }
+          this.onmessage?.(m);
+        }
+      },
+      failed: (ids, code, message) => {
+        this.failure ??= message;
+        for (const id of ids) this.onmessage?.({ jsonrpc: '2.0', id, error: { code, message } });
+      },
+      ended: (end) => {
+        if (!this.#closed) this.end = end;
+        this.onclose?.();
+      },
+      log: () => {},
+    });
   }
-  setProtocolVersion(version: string): void {
-    this.#inner.setProtocolVersion?.(version);
-  }
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-  send(message: unknown, options?: unknown): Promise<void> {
-    if (isRecord(message) && typeof message.method === 'string' && Object.prototype.hasOwnProperty.call(message, 'id')) this.#methods.set(message.id, message.method);
-    return this.#inner.send(message, options);
-  }
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-  /** Ends a stdio child at once (a timed-out server may ignore its stdin closing). */
-  kill(): void {
-    const pid = this.#inner.pid;
-    if (typeof pid === 'number') {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
+
+  async send(message: unknown): Promise<void> {
+    const ids: RpcId[] = [];
+    let method: string | undefined;
+    if (isRecord(message) && typeof message.method === 'string') {
+      method = message.method;
+      if (typeof message.id === 'string' || typeof message.id === 'number') {
+        ids.push(message.id);
+        this.#methods.set(key(message.id), message.method);
       }
     }
+    this.#upstream.send(JSON.stringify(message), { requestIds: ids, initialize: method === 'initialize' || undefined, initialized: method === 'notifications/initialized' || undefined });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#upstream.close();
   }
 }
 
 interface Sdk {
   Client: new (info: { name: string; version: string }, options: object) => {
-    connect(transport: SdkTransport, options?: object): Promise<void>;
+    connect(transport: UpstreamTransport, options?: object): Promise<void>;
     request(request: object, schema: unknown, options?: object): Promise<unknown>;
     close(): Promise<void>;
   };
-  StdioClientTransport: new (params: object) => SdkTransport & { readonly stderr: NodeJS.ReadableStream | null };
-  StreamableHTTPClientTransport: new (url: URL, options: object) => SdkTransport;
   ResultSchema: unknown;
 }
 
 async function loadSdk(): Promise<Sdk> {
   try {
-    const [client, stdio, http, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    return {
-      Client: client.Client as unknown as Sdk['Client'],
-      StdioClientTransport: stdio.StdioClientTransport as unknown as Sdk['StdioClientTransport'],
-      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport as unknown as Sdk['StreamableHTTPClientTransport'],
-      ResultSchema: types.ResultSchema,
-    };
+    const [client, types] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    return { Client: client.Client as unknown as Sdk['Client'], ResultSchema: types.ResultSchema };
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
@@ -259,27 +248,17 @@ function sdkVersion(): string | undefined {
   return cachedSdkVersion ?? undefined;
 }
 
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
-  return env;
-}
-
 class TimeoutSignal extends Error {}
+
+function key(id: RpcId): string {
+  return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
 
 function tail(stderr: string): string {
   const t = stderr.trim();
   if (t === '') return '';
   const lines = t.split('\n').slice(-8);
   return `; its stderr ended with:\n  ${lines.join('\n  ')}`;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
-}
-
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

@@ -19,6 +19,7 @@ export interface ResolvedRunOptions {
   readonly tokenizer: Tokenizer | undefined;
   readonly maxDepth: number;
   readonly verify: VerifyLevel | false;
+  readonly keepUnchanged: ReadonlyMap<number, string> | undefined;
 }
 
 const DEFAULT_MAX_DEPTH = 1000;
@@ -35,6 +36,7 @@ export function resolveRunOptions(run: RunOptions): ResolvedRunOptions {
     tokenizer: run.tokenizer,
     maxDepth: run.maxDepth ?? DEFAULT_MAX_DEPTH,
     verify,
+    keepUnchanged: run.keepUnchanged,
   };
 }
 

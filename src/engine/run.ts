@@ -31,12 +31,13 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const resolved = steps.map(([t, o]) => [t, resolveStepOptions(t, o)] as const);
 
   // Tools that are not plain JSON are passed through untouched.
-  const input_ = checkInputs(tools, names, options.maxDepth, options.onError);
+  const input_ = checkInputs(tools, names, options.maxDepth, options.onError, options.keepUnchanged);
   const state: RunState = {
     options,
     tools,
     names,
     usable: input_.usable,
+    allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],
     skipped: [...input_.skipped],

@@ -30,6 +30,8 @@ export interface RunState {
   readonly tools: McpTool[];
   readonly names: readonly string[];
   readonly usable: readonly boolean[];
+  /** Every tool is usable (then `prepare` and `finish` see the list itself). */
+  readonly allUsable: boolean;
   readonly changes: Change[];
   readonly diagnostics: Diagnostic[];
   readonly skipped: Skip[];
@@ -50,7 +52,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
   let prepareFailure: string | undefined;
   if (transform.prepare) {
     try {
-      stepState = transform.prepare(tools, options);
+      stepState = transform.prepare(visible(state), options);
     } catch (e) {
       prepareFailure = `prepare threw: ${(e as Error)?.message ?? String(e)}`;
       if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${prepareFailure}`, { transform: transform.name });
@@ -101,7 +103,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
   let extras: TransformExtras | undefined;
   if (transform.finish && prepareFailure === undefined) {
     try {
-      extras = transform.finish(stepState, tools, options);
+      extras = transform.finish(stepState, visible(state), options);
     } catch (e) {
       const message = `finish threw: ${(e as Error)?.message ?? String(e)}`;
       if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${message}`, { transform: transform.name });
@@ -118,6 +120,14 @@ export interface StepCounts {
   readonly toolsChanged: number;
   readonly bytesSaved: number;
   readonly tokensSaved: number;
+}
+
+/**
+ * What `prepare` and `finish` see of the list: only the tools the steps may change (a Proxy that throws, or
+ * a tool kept for its numbers, does not take a transform down for every tool).
+ */
+function visible(state: RunState): McpTool[] {
+  return state.allUsable ? state.tools : state.tools.filter((_, i) => state.usable[i]);
 }
 
 /** What a transform sees of one tool; its documents are read (and their `$ref` indexes built) on first use. */

@@ -61,6 +61,11 @@ export interface ToolUsageGraphJSON {
   readonly tools: readonly string[];
   /** Number of recorded calls. */
   readonly steps: number;
+  /**
+   * Number of sessions begun ({@link ToolUsageGraph.beginSession}); absent when none was, so graphs that
+   * never count sessions keep the JSON they always had (and older readers ignore the member).
+   */
+  readonly sessions?: number;
   /** The two most recent calls, oldest first (fewer at the start). */
   readonly recent: readonly string[];
   /** `[tool, step of its last call]`, in tool order, for tools called at least once. */
@@ -86,6 +91,7 @@ export class ToolUsageGraph {
   readonly #transitions: Map<number, number>[] = [];
   readonly #nameWords: (string[] | undefined)[] = [];
   #steps = 0;
+  #sessions = 0;
   #prev = -1;
   #prevPrev = -1;
 
@@ -119,6 +125,41 @@ export class ToolUsageGraph {
   /** Number of recorded calls. */
   get steps(): number {
     return this.#steps;
+  }
+
+  /**
+   * How many recorded calls went to `name` (0 for a tool never called or not in the list). Every call but
+   * the latest has exactly one outgoing transition, so this is the tool's out-weight, plus one if it made
+   * the latest call: no extra state, and graphs read from JSON answer it too.
+   */
+  callCount(name: string): number {
+    const i = this.#position.get(name);
+    if (i === undefined) return 0;
+    return this.#outWeight[i]! + (i === this.#prev ? 1 : 0);
+  }
+
+  /**
+   * The step of `name`'s latest call (0 for the first call ever recorded), or -1 when it was never called
+   * or is not in the list.
+   */
+  lastCalled(name: string): number {
+    const i = this.#position.get(name);
+    return i === undefined ? -1 : this.#lastUsed[i]!;
+  }
+
+  /** Number of sessions begun (see {@link ToolUsageGraph.beginSession}). */
+  get sessions(): number {
+    return this.#sessions;
+  }
+
+  /**
+   * Counts one more session (a proxy run, an SDK connection), so that calls can be read per session
+   * (`callCount(name) / sessions`). The chain of calls is not broken: a session's first call follows the
+   * previous session's last one.
+   */
+  beginSession(): this {
+    this.#sessions++;
+    return this;
   }
 
   /** Records one tool execution. A name not in the list is appended to it. */
@@ -187,7 +228,8 @@ export class ToolUsageGraph {
       for (const [to, weight] of row) transitions.push([this.#tools[i]!, this.#tools[to]!, weight]);
     }
     const recent = [this.#prevPrev, this.#prev].filter((x) => x >= 0).map((x) => this.#tools[x]!);
-    return { version: 1, halfLife: this.halfLife, weights: { ...this.weights }, tools: this.#tools.slice(), steps: this.#steps, recent, lastUsed, transitions };
+    const sessions = this.#sessions > 0 ? { sessions: this.#sessions } : {};
+    return { version: 1, halfLife: this.halfLife, weights: { ...this.weights }, tools: this.#tools.slice(), steps: this.#steps, ...sessions, recent, lastUsed, transitions };
   }
 
   /** Rebuilds a graph from {@link ToolUsageGraph.toJSON}'s output (or its parsed text); throws naming what is wrong. */
@@ -204,6 +246,10 @@ export class ToolUsageGraph {
     const steps = json.steps;
     if (!Number.isSafeInteger(steps) || (steps as number) < 0) fail('/steps', 'expected a non-negative integer');
     g.#steps = steps as number;
+    if (hasOwn(json, 'sessions')) {
+      if (!Number.isSafeInteger(json.sessions) || (json.sessions as number) < 0) fail('/sessions', 'expected a non-negative integer');
+      g.#sessions = json.sessions as number;
+    }
     const index = (name: unknown, path: string): number => {
       const i = typeof name === 'string' ? g.#position.get(name) : undefined;
       return i === undefined ? fail(path, `unknown tool ${JSON.stringify(name)}`) : i;

@@ -240,7 +240,7 @@ describe('optimize', () => {
     expect(rep.changes.map((c: { op: string; path: string }) => `${c.op} ${c.path}`)).toEqual(['remove /0/inputSchema/$defs/Order', 'remove /0/inputSchema/$defs/User']);
     expect(rep.stats.tokenizer).toBe('o200k_base');
     expect(readFileSync(instructions, 'utf8')).toBe('');
-    expect(r.stderr).toMatch(/^toolslim: [\d,]+ → [\d,]+ bytes \(−[\d.]+%\); 2 changes; 0 skipped; no instructions proposed\n$/);
+    expect(r.stderr).toMatch(/^toolslim: [\d,]+ → [\d,]+ bytes of compact JSON \(−[\d.]+%\); wrote [\d,]+ bytes \(input [\d,]+\); 2 changes; 0 skipped; left for check: 0 errors, 0 warnings; no instructions proposed\n$/);
     const md = join(dir, 'report.md');
     await runMain(['optimize', demo, '-o', out, '--report', md]);
     expect(readFileSync(md, 'utf8')).toContain('**toolslim**');

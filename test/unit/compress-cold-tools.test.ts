@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { applyPatch, compressColdTools, removeColdTools, ToolslimError, transformTools } from '../../src/index.js';
-import { shortenDescription } from '../../src/transforms/compress-cold-tools.js';
+import { findSharedPreambles, shortenDescription } from '../../src/transforms/compress-cold-tools.js';
+import { generateInstances } from '../../src/verify/instances.js';
+import { compile } from '../helpers/ajv.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
@@ -146,6 +148,103 @@ describe('compressColdTools', () => {
       expect(jsonPatch.applyPatch(jsonClone(input), ops, true, false).newDocument, file).toEqual(jsonClone(r.tools));
       expect(compressColdTools(r.tools).report.changes, file).toEqual([]);
     }
+  });
+});
+
+describe('cold forms: parameters and shared preambles', () => {
+  const github = loadCorpus().find((c) => c.file === 'modelcontextprotocol__server-github.json')!.data.toolsList.tools;
+  const tools = deepFreeze(jsonClone(github));
+  const names = tools.map((t) => t.name as string);
+  /** The documented rule, the slow way: the longest boundary position b such that ≥ minTools descriptions begin with text[0, b). */
+  const oracle = (texts: readonly (string | undefined)[], minTools: number, minLength: number): Map<number, number> => {
+    const out = new Map<number, number>();
+    for (const [i, t] of texts.entries()) {
+      if (t === undefined) continue;
+      for (let b = t.length - 1; b >= minLength; b--) {
+        if (/\s/.test(t[b]!)) continue;
+        const before = t.slice(0, b);
+        if (!/[.!?:]\s+$/.test(before)) continue;
+        const sharing = texts.filter((u) => u !== undefined && u.startsWith(before)).length;
+        if (sharing >= minTools) {
+          out.set(i, b);
+          break;
+        }
+      }
+    }
+    return out;
+  };
+
+  it('property: findSharedPreambles agrees with the rule stated the slow way', () => {
+    const piece = fc.constantFrom('This tool', ' belongs to', ' the file system.', ' It is simple.', ' Tool description: ', 'Read', ' a file.', ' Write', ' it!', ' why?', ':', '  ', '\n', ' ', 'x', '😀', 'e.g. ', 'Tool description:');
+    const text = fc.array(piece, { maxLength: 10 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.option(text, { nil: undefined, freq: 8 }), { maxLength: 12 }), fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 40 }), (texts, minTools, minLength) => {
+        expect(findSharedPreambles(texts, minTools, minLength)).toEqual(oracle(texts, minTools, minLength));
+      }),
+      { seed: SEED, numRuns: 1500 },
+    );
+  });
+
+  it('a cold tool’s form does not depend on which other tools are hot', () => {
+    const list = deepFreeze(jsonClone(tools));
+    const options = { dropSharedPreamble: true, parameters: 'schema' as const };
+    const alone = compressColdTools(list, options).tools.map((t) => JSON.stringify(t));
+    fc.assert(
+      fc.property(fc.subarray(names), (keep) => {
+        const out = compressColdTools(list, { ...options, keep }).tools;
+        for (const [i, t] of out.entries()) expect(JSON.stringify(t)).toBe(keep.includes(names[i]!) ? JSON.stringify(list[i]) : alone[i]);
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+
+  it('the parameters form accepts every arguments object the real schema accepts (every corpus server, generated instances)', () => {
+    let checked = 0;
+    for (const { file, data } of loadCorpus()) {
+      const input = data.toolsList.tools;
+      const out = compressColdTools(input as never, { parameters: 'schema' }).tools;
+      for (const [i, tool] of input.entries()) {
+        let real: (d: unknown) => boolean;
+        try {
+          real = compile(tool.inputSchema, undefined, false);
+        } catch {
+          continue; // a schema ajv refuses: nothing to compare with
+        }
+        const cold = compile(out[i]!.inputSchema, 'draft2020', false);
+        for (const instance of generateInstances(tool.inputSchema, { count: 16 })) {
+          // MCP arguments are always an object: the claim is about those.
+          if (typeof instance !== 'object' || instance === null || Array.isArray(instance) || !real(instance)) continue;
+          checked++;
+          expect(cold(instance), `${file} ${tool.name}: ${JSON.stringify(instance)}`).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('property: the signature form is a fixed point, whatever the names, types and descriptions', () => {
+    const name = fc.oneof(fc.constantFrom('path', 'a.b', 'x-y', '$k', '_', 'a b', 'a (b', '"q"', 'é', '', ', ', ')', '__proto__', 'back\\slash'), fc.string({ maxLength: 6 }));
+    const param = fc.oneof(fc.constant({}), fc.record({ type: fc.constantFrom('string', 'integer', 'null', 'strin') }), fc.record({ type: fc.constant(['array', 'null']) }), fc.record({ type: fc.constant('string'), nullable: fc.constant(true) }), fc.constant(true));
+    const description = fc.option(fc.constantFrom('Read a file. More.', 'Ends with (x)', 'Paren (a: string)', '', 'Long description that goes on and on without a stop for quite a while, really', '(b?)'), { nil: undefined });
+    const tool = fc.record({ name: fc.constant('t'), description, inputSchema: fc.record({ type: fc.constant('object'), properties: fc.dictionary(name, param, { maxKeys: 6 }), required: fc.array(name, { maxLength: 3 }) }) }, { requiredKeys: ['name', 'inputSchema'] });
+    fc.assert(
+      fc.property(fc.array(tool, { maxLength: 4 }), fc.integer({ min: 1, max: 60 }), (tools, maxSignatureLength) => {
+        const options = { parameters: 'signature' as const, maxSignatureLength, dropSharedPreamble: true };
+        const once = compressColdTools(deepFreeze(jsonClone(tools)) as never, options).tools;
+        const twice = compressColdTools(deepFreeze(jsonClone(once)) as never, options);
+        expect(twice.report.changes).toEqual([]);
+        for (const t of once) expect(t.inputSchema).toEqual({ type: 'object' });
+      }),
+      { seed: SEED, numRuns: 600 },
+    );
+  });
+
+  it('rejects unusable cold-form options, naming them', () => {
+    expect(() => compressColdTools(tools as never, { parameters: 'typed' as never })).toThrow(/`parameters` must be one of 'none', 'schema', 'signature', got "typed"/);
+    expect(() => compressColdTools(tools as never, { maxSignatureLength: 0 })).toThrow(/maxSignatureLength/);
+    expect(() => compressColdTools(tools as never, { dropSharedPreamble: 1 as never })).toThrow(/dropSharedPreamble/);
+    expect(() => compressColdTools(tools as never, { preambleMinTools: 1 })).toThrow(/`preambleMinTools` must be an integer of at least 2/);
+    expect(() => compressColdTools(tools as never, { preambleMinLength: 0 })).toThrow(/preambleMinLength/);
   });
 });
 

@@ -243,3 +243,26 @@ describe('determinism: the contract', () => {
     expect(JSON.stringify(r.tools)).toBe(JSON.stringify(github));
   });
 });
+
+describe('ToolUsageGraph sessions', () => {
+  it('counts sessions, keeps them through JSON, and leaves the JSON of session-less graphs as it was', () => {
+    const plain = new ToolUsageGraph(['a', 'b']).recordAll(['a', 'b']);
+    expect('sessions' in plain.toJSON()).toBe(false);
+    const g = new ToolUsageGraph(['a', 'b']).beginSession().recordAll(['a', 'b']).beginSession().record('a');
+    expect(g.sessions).toBe(2);
+    const json = JSON.parse(JSON.stringify(g));
+    expect(json.sessions).toBe(2);
+    const back = ToolUsageGraph.fromJSON(json);
+    expect(back.sessions).toBe(2);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(g));
+    // The chain is not broken: b → a still counts, and call counts follow the calls.
+    expect(back.callCount('a')).toBe(2);
+    expect(back.callCount('b')).toBe(1);
+  });
+
+  it('refuses a session count that is not a non-negative integer, naming where', () => {
+    const json = { ...new ToolUsageGraph(['a']).toJSON(), sessions: -1 };
+    expect(() => ToolUsageGraph.fromJSON(json)).toThrow(/expected a non-negative integer at `\/sessions`/);
+    expect(() => ToolUsageGraph.fromJSON({ ...json, sessions: 1.5 })).toThrow(/\/sessions/);
+  });
+});

@@ -1,0 +1,324 @@
+/**
+ * A streamable HTTP MCP server as the proxy's upstream: a small client of the transport over `fetch`,
+ * written here rather than taken from the SDK so the server's bytes reach the client as they were sent.
+ *
+ * - Each client message is POSTed as it came (`Accept: application/json, text/event-stream`); the answer
+ *   is a JSON body or an SSE stream whose events are relayed one by one; 202 for notifications.
+ * - `Mcp-Session-Id` from the server is sent on every later request, `MCP-Protocol-Version` once
+ *   initialize has negotiated one; the session is ended with DELETE when the proxy exits.
+ * - After `notifications/initialized`, a GET opens the stream of server-initiated messages (405: the
+ *   server has none), reconnecting with `Last-Event-ID` when it drops.
+ *
+ * Not byte-identical, by necessity: a body that spans lines (pretty-printed JSON, multi-line SSE data)
+ * is joined into one line by removing its line breaks (every other byte is kept), and text is decoded
+ * as UTF-8, so invalid UTF-8 from the server becomes U+FFFD.
+ */
+import { isObject } from '../../json/guards.js';
+import { CliError } from '../errors.js';
+import { toOneLine } from './json-text.js';
+import { SseParser } from './sse.js';
+import type { RpcId, SendInfo, Upstream, UpstreamEnd, UpstreamEvents } from './upstream.js';
+
+/** Options of {@link HttpUpstream}. */
+export interface HttpUpstreamOptions {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly log: (line: string) => void;
+  /** How long the DELETE that ends the session may take (default 2000 ms). */
+  readonly closeTimeoutMs?: number;
+}
+
+const TRANSPORT_ERROR = -32000;
+const MAX_GET_FAILURES = 5;
+
+export class HttpUpstream implements Upstream {
+  readonly label: string;
+  readonly #url: URL;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #log: (line: string) => void;
+  readonly #closeTimeoutMs: number;
+  readonly #abort = new AbortController();
+  #events: UpstreamEvents | undefined;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  /** Messages wait for this before they are POSTed (initialize and notifications are sent in order). */
+  #barrier: Promise<void> = Promise.resolve();
+  #getStream = false;
+  #closing: Promise<UpstreamEnd> | undefined;
+
+  constructor(options: HttpUpstreamOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new CliError(`--url ${JSON.stringify(options.url)} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--url must be http(s)://…, got ${url.protocol}`);
+    this.#url = url;
+    this.label = url.href;
+    this.#headers = options.headers ?? {};
+    this.#log = options.log;
+    this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+  }
+
+  /** The session the server gave, if any. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  start(events: UpstreamEvents): void {
+    this.#events = events;
+  }
+
+  send(text: Buffer | string, info: SendInfo): boolean {
+    const body = typeof text === 'string' ? text : text.toString('utf8');
+    if (info.initialize) {
+      // A new initialize starts a new session.
+      this.#sessionId = undefined;
+      this.#protocolVersion = undefined;
+    }
+    const started = this.#barrier.then(() => this.#post(body, info));
+    // What must reach the server before anything after it: initialize (its session id) and notifications.
+    if (info.initialize || info.requestIds.length === 0) this.#barrier = started.then((p) => p.headers);
+    return true;
+  }
+
+  onDrain(f: () => void): void {
+    f();
+  }
+
+  pauseOutput(): void {}
+
+  resumeOutput(): void {}
+
+  close(): Promise<UpstreamEnd> {
+    this.#closing ??= (async () => {
+      this.#abort.abort();
+      if (this.#sessionId !== undefined) {
+        try {
+          const res = await fetch(this.#url, { method: 'DELETE', headers: this.#requestHeaders({}), signal: AbortSignal.timeout(this.#closeTimeoutMs) });
+          await res.body?.cancel();
+          if (!res.ok && res.status !== 405 && res.status !== 404) this.#log(`ending the HTTP session: ${statusLine(res)}`);
+        } catch (e) {
+          this.#log(`ending the HTTP session: ${describeFetchError(e)}`);
+        }
+      }
+      const end = { status: 0, reason: 'closed the session' };
+      this.#events?.ended(end);
+      return end;
+    })();
+    return this.#closing;
+  }
+
+  #requestHeaders(extra: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { ...this.#headers, ...extra };
+    if (this.#sessionId !== undefined) h['mcp-session-id'] = this.#sessionId;
+    if (this.#protocolVersion !== undefined) h['mcp-protocol-version'] = this.#protocolVersion;
+    return h;
+  }
+
+  /** POSTs one message; `headers` resolves once the server's status line and headers are in. */
+  #post(body: string, info: SendInfo): { headers: Promise<void> } {
+    let headersIn!: () => void;
+    const headers = new Promise<void>((r) => (headersIn = r));
+    void (async () => {
+      let res: Response;
+      try {
+        res = await fetch(this.#url, {
+          method: 'POST',
+          headers: this.#requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
+          body,
+          signal: this.#abort.signal,
+        });
+      } catch (e) {
+        headersIn();
+        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, `cannot reach ${this.label}: ${describeFetchError(e)}`);
+        return;
+      }
+      const sid = res.headers.get('mcp-session-id');
+      if (sid) this.#sessionId = sid;
+      headersIn();
+      try {
+        await this.#answer(res, info);
+      } catch (e) {
+        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, `reading the answer of ${this.label}: ${describeFetchError(e)}`);
+      }
+    })();
+    return { headers };
+  }
+
+  async #answer(res: Response, info: SendInfo): Promise<void> {
+    if (!res.ok) {
+      await this.#httpError(res, info);
+      return;
+    }
+    const type = mediaType(res);
+    if (res.status === 202 || res.status === 204 || (info.requestIds.length === 0 && type === '')) {
+      await res.body?.cancel();
+      if (info.initialized) this.#openGetStream();
+      return;
+    }
+    const answered = new Set<string>();
+    if (type === 'text/event-stream') {
+      const parser = await this.#readEvents(res, answered, info.initialize === true);
+      const missing = info.requestIds.filter((id) => !answered.has(key(id)));
+      if (missing.length > 0 && parser.lastEventId !== undefined) await this.#resume(parser.lastEventId, missing, answered, info.initialize === true);
+      const still = info.requestIds.filter((id) => !answered.has(key(id)));
+      if (still.length > 0) this.#fail(still, `${this.label} closed its event stream before answering`);
+      return;
+    }
+    const text = await res.text();
+    if (type !== 'application/json' && !(type === '' && text.trim() !== '')) {
+      this.#fail(info.requestIds, `${this.label} answered with content type ${JSON.stringify(res.headers.get('content-type') ?? '')}, expected application/json or text/event-stream`);
+      return;
+    }
+    if (text.trim() === '') {
+      if (info.requestIds.length > 0) this.#fail(info.requestIds, `${this.label} answered with an empty body`);
+      return;
+    }
+    this.#deliver(text, answered, info.initialize === true, info.requestIds);
+    const missing = info.requestIds.filter((id) => !answered.has(key(id)));
+    if (missing.length > 0) this.#fail(missing, `${this.label} did not answer this request in its response`);
+  }
+
+  /** One message from the server (a JSON body or an SSE event's data) to the client. */
+  #deliver(text: string, answered: Set<string>, initialize: boolean, ids: readonly RpcId[] = []): void {
+    const line = toOneLine(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      this.#log(`dropped a message from ${this.label} that is not JSON: ${preview(line)}`);
+      if (ids.length > 0) this.#fail(ids, `${this.label} answered with a body that is not JSON`);
+      return;
+    }
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (!isObject(m) || typeof m.method === 'string') continue;
+      if (typeof m.id === 'string' || typeof m.id === 'number') answered.add(key(m.id));
+      if (initialize && isObject(m.result) && typeof m.result.protocolVersion === 'string') this.#protocolVersion = m.result.protocolVersion;
+    }
+    this.#events?.message(Buffer.from(line, 'utf8'), parsed);
+  }
+
+  async #readEvents(res: Response, answered: Set<string>, initialize: boolean, lastEventId?: string): Promise<SseParser> {
+    const p = new SseParser((event) => {
+      if (event.event === 'message' && event.data !== '') this.#deliver(event.data, answered, initialize);
+    }, lastEventId);
+    if (!res.body) return p;
+    const decoder = new TextDecoder('utf-8');
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) p.push(decoder.decode(chunk, { stream: true }));
+    p.push(decoder.decode());
+    p.end();
+    return p;
+  }
+
+  /** A POST's event stream ended before its answers: ask for the rest with GET and Last-Event-ID. */
+  async #resume(lastEventId: string, missing: readonly RpcId[], answered: Set<string>, initialize: boolean): Promise<void> {
+    let last = lastEventId;
+    for (let attempt = 0; attempt < 2 && missing.some((id) => !answered.has(key(id))) && !this.#abort.signal.aborted; attempt++) {
+      const res = await fetch(this.#url, { method: 'GET', headers: this.#requestHeaders({ accept: 'text/event-stream', 'last-event-id': last }), signal: this.#abort.signal });
+      if (!res.ok || mediaType(res) !== 'text/event-stream') {
+        await res.body?.cancel();
+        return;
+      }
+      const parser = await this.#readEvents(res, answered, initialize, last);
+      last = parser.lastEventId ?? last;
+    }
+  }
+
+  /** The stream of server-initiated messages, kept open (reconnecting) until the proxy closes. */
+  #openGetStream(): void {
+    if (this.#getStream) return;
+    this.#getStream = true;
+    void (async () => {
+      let failures = 0;
+      let last: string | undefined;
+      let retryMs = 1000;
+      while (!this.#abort.signal.aborted) {
+        try {
+          const res = await fetch(this.#url, {
+            method: 'GET',
+            headers: this.#requestHeaders({ accept: 'text/event-stream', ...(last !== undefined ? { 'last-event-id': last } : {}) }),
+            signal: this.#abort.signal,
+          });
+          if (res.status === 405) {
+            await res.body?.cancel();
+            return;
+          }
+          if (!res.ok || mediaType(res) !== 'text/event-stream') {
+            await res.body?.cancel();
+            throw new Error(res.ok ? `content type ${res.headers.get('content-type') ?? 'none'}` : statusLine(res));
+          }
+          failures = 0;
+          const parser = await this.#readEvents(res, new Set(), false, last);
+          last = parser.lastEventId ?? last;
+          if (parser.retryMs !== undefined) retryMs = parser.retryMs;
+        } catch (e) {
+          if (this.#abort.signal.aborted) return;
+          if (++failures >= MAX_GET_FAILURES) {
+            this.#log(`the server's event stream (GET ${this.label}) failed ${failures} times, last: ${describeFetchError(e)}; server-initiated messages outside responses will not arrive`);
+            return;
+          }
+        }
+        await new Promise((r) => setTimeout(r, Math.min(retryMs * 2 ** failures, 30_000)));
+      }
+    })();
+  }
+
+  async #httpError(res: Response, info: SendInfo): Promise<void> {
+    const text = await res.text().catch(() => '');
+    let detail = '';
+    try {
+      const body = JSON.parse(text) as unknown;
+      const first = Array.isArray(body) ? body[0] : body;
+      if (isObject(first) && isObject(first.error) && typeof first.error.message === 'string') detail = first.error.message;
+    } catch {
+      detail = plainDetail(res, text);
+    }
+    let message = `${this.label} answered ${statusLine(res)}${detail ? `: ${detail}` : ''}`;
+    if (res.status === 404 && this.#sessionId !== undefined && !info.initialize) {
+      message += ' (the server no longer knows this session; the client has to reconnect)';
+      this.#sessionId = undefined;
+    }
+    if (info.requestIds.length === 0) this.#log(message);
+    else this.#fail(info.requestIds, message);
+  }
+
+  #fail(ids: readonly RpcId[], message: string): void {
+    if (ids.length === 0) this.#log(message);
+    else this.#events?.failed(ids, TRANSPORT_ERROR, message);
+  }
+}
+
+function key(id: RpcId): string {
+  return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+function mediaType(res: Response): string {
+  return (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** `404 Not Found`: the status and its text, never the body. */
+function statusLine(res: Response): string {
+  return `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
+}
+
+/** The first line of a plain-text error body; nothing from an HTML page. */
+function plainDetail(res: Response, text: string): string {
+  const type = mediaType(res);
+  const first = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  if (type.includes('html') || first.startsWith('<') || first === '') return '';
+  return first.length > 200 ? `${first.slice(0, 200)}…` : first;
+}
+
+function describeFetchError(e: unknown): string {
+  const err = e as { message?: string; cause?: { code?: string; message?: string } };
+  const cause = err?.cause?.code ?? err?.cause?.message;
+  const message = err?.message ?? String(e);
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
+}
+
+function preview(text: string): string {
+  const s = text.slice(0, 200).replace(/[\u0000-\u001f]/g, ' ');
+  return JSON.stringify(text.length > 200 ? `${s}…` : s);
+}

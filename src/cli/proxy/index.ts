@@ -1,0 +1,133 @@
+/**
+ * `toolslim proxy`: a stdio MCP proxy in front of a server you cannot change (a command over stdio or a
+ * streamable HTTP endpoint). See router.ts for what passes through and what is answered here.
+ *
+ * Ending: the proxy exits when the server does, with its status; when the client closes stdin it lets
+ * the requests in flight finish (a few seconds at most), stops the server (its whole process group, or
+ * the HTTP session) and exits 0. SIGINT/SIGTERM/SIGHUP are passed to the server's group.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { LiveTarget } from '../live.js';
+import { LineReader } from './lines.js';
+import { Router, type ListHooks } from './router.js';
+import { StdioUpstream, type Upstream } from './upstream.js';
+
+/** Options of {@link runProxy}. */
+export interface ProxyOptions {
+  readonly target: LiveTarget;
+  /** Client side. */
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Where the server's stderr and the proxy's own messages go. */
+  readonly errors: Writable;
+  readonly hooks: ListHooks;
+  /** Limit for each of the proxy's own requests to the server (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** After the client has gone, how long requests in flight get to finish (default 3000 ms). */
+  readonly exitGraceMs?: number;
+  /** Lines for stderr besides `errors` (tests). */
+  readonly onLog?: (line: string) => void;
+  /** The upstream, once made (tests read the server's pid). */
+  readonly onUpstream?: (upstream: Upstream) => void;
+}
+
+/** Runs the proxy until the server or the client ends it; resolves to the status to exit with. */
+export async function runProxy(options: ProxyOptions): Promise<number> {
+  const { input, output, errors } = options;
+  const log = (line: string) => {
+    errors.write(`toolslim proxy: ${line}\n`);
+    options.onLog?.(line);
+  };
+  const upstream = await makeUpstream(options.target, errors, log);
+  options.onUpstream?.(upstream);
+
+  return new Promise<number>((resolve) => {
+    let clientGone = false;
+    let finishing = false;
+
+    const toClient = (line: Buffer | string) => {
+      if (clientGone || output.destroyed) return;
+      output.write(line);
+      if (!output.write('\n')) {
+        upstream.pauseOutput();
+        output.once('drain', () => upstream.resumeOutput());
+      }
+    };
+
+    const router = new Router({
+      upstream,
+      hooks: options.hooks,
+      toClient,
+      log,
+      requestTimeoutMs: options.requestTimeoutMs,
+      done: (status) => void finish(status),
+    });
+
+    const finish = async (status: number) => {
+      if (finishing) return;
+      finishing = true;
+      cleanup();
+      await upstream.close().catch(() => undefined);
+      resolve(status);
+    };
+
+    const lines = new LineReader((line) => {
+      if (!router.fromClient(line)) {
+        input.pause();
+        upstream.onDrain(() => input.resume());
+      }
+    });
+    const onData = (chunk: Buffer | string) => lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const onEnd = () => {
+      lines.end();
+      router.clientEnded();
+      void (async () => {
+        await router.drained(options.exitGraceMs ?? 3000);
+        // The upstream's end (below) finishes the router with status 0.
+        await upstream.close().catch(() => undefined);
+      })();
+    };
+    const onOutputError = () => {
+      // The client stopped reading: it is gone.
+      clientGone = true;
+      router.clientEnded();
+      void upstream.close();
+    };
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (upstream instanceof StdioUpstream) upstream.signal(sig);
+      else void upstream.close();
+    };
+
+    const cleanup = () => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      output.off('error', onOutputError);
+      for (const s of signals) process.off(s, onSignal);
+      input.pause();
+      // Nothing more is read from the client: let the process end.
+      if (input === process.stdin) process.stdin.destroy();
+    };
+
+    input.on('data', onData);
+    input.on('end', onEnd);
+    output.on('error', onOutputError);
+    for (const s of signals) process.on(s, onSignal);
+
+    upstream.start({
+      message: (line, parsed) => router.fromServer(line, parsed),
+      failed: (ids, code, message) => router.failed(ids, code, message),
+      ended: (end) => {
+        if (end.startFailed) log(end.reason);
+        void router.upstreamEnded(end);
+      },
+      log,
+    });
+  });
+}
+
+async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void): Promise<Upstream> {
+  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors });
+  const { HttpUpstream } = await import('./http.js');
+  return new HttpUpstream({ url: target.url, headers: target.headers, log });
+}

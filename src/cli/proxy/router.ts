@@ -1,0 +1,576 @@
+/**
+ * The proxy's message router: every client line goes to the server as the same bytes, every server line
+ * to the client, except what the proxy answers itself (`tools/list`, in every form, and what the list
+ * hooks take: cold tool calls) and its own requests to the server.
+ *
+ * Ids: the proxy's own requests use ids (`toolslim-proxy-N`) that no client request in flight holds; a
+ * client request that arrives with the id of one of the proxy's requests in flight is forwarded under a
+ * fresh id and answered under its own again. On the normal path no id is touched.
+ *
+ * Faults: when the server goes, every request waiting for it gets a JSON-RPC error, then the router ends
+ * with the server's status. The proxy's own requests time out with a message.
+ */
+import { hasOwn, isObject } from '../../json/guards.js';
+import { mergePages } from '../pages.js';
+import { Batches } from './batch.js';
+import { elementSpans, memberSpans, memberText, setMember } from './json-text.js';
+import { isBlankLine } from './lines.js';
+import type { RpcId, Upstream, UpstreamEnd } from './upstream.js';
+
+/** The server's `tools/list` pages as they came: exact text and parsed value. */
+export interface RawList {
+  readonly pages: readonly { readonly text: string; readonly value: Record<string, unknown> }[];
+  /** Every page's tools in one result, without `nextCursor`. */
+  readonly merged: Record<string, unknown>;
+}
+
+/** What the proxy serves for `tools/list`: the result as JSON text. */
+export interface ServedList {
+  readonly resultText: string;
+}
+
+/** A run that must stop: the message is shown on stderr and to the client, and the proxy exits 1. */
+export class Refusal extends Error {
+  override name = 'Refusal';
+}
+
+/** What a hook decides for a client's `tools/call`. */
+export type CallDecision =
+  | { readonly forward: true; /** Send `notifications/tools/list_changed` to the client. */ readonly listChanged?: boolean }
+  | { readonly forward: false; /** The `result` to answer with, as JSON text. */ readonly resultText: string };
+
+/** A `tools/call` that went through, for the hooks (usage, stats). */
+export interface CallInfo {
+  readonly params: unknown;
+  readonly requestBytes: number;
+  readonly started: number;
+}
+
+/** What the list-serving side (served.ts) gives the router. */
+export interface ListHooks {
+  /** Fetch and serve the list before the client gets the `initialize` result (instructions, drift). */
+  readonly prefetch: boolean;
+  /** The server's `initialize` result (parsed), before it is forwarded. */
+  initialized?(result: Record<string, unknown>): void;
+  /** The list as the server sent it → what to serve. Throws a {@link Refusal} to stop the proxy. */
+  serve(raw: RawList, when: 'initialize' | 'request' | 'changed'): ServedList;
+  /** Text appended to the `initialize` result's `instructions` (asked after `serve` at initialize). */
+  instructions?(): string | undefined;
+  /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
+  changed?(): boolean;
+  call?(params: unknown): CallDecision;
+  called?(info: CallInfo, response: Buffer, parsed: Record<string, unknown>): void;
+}
+
+/** Options of {@link Router}. */
+export interface RouterOptions {
+  readonly upstream: Upstream;
+  readonly hooks: ListHooks;
+  /** Writes one message line to the client (the router adds nothing; the writer adds the `\n`). */
+  readonly toClient: (line: Buffer | string) => void;
+  readonly log: (line: string) => void;
+  /** Limit for each of the proxy's own requests (default 30 s). */
+  readonly requestTimeoutMs?: number;
+  /** Called once with the status to exit with. */
+  readonly done: (status: number) => void;
+}
+
+/** A JSON-RPC error the proxy answers with. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    /** The exact `error` member text, when it came from the server. */
+    readonly errorText?: string,
+  ) {
+    super(message);
+  }
+  toText(): string {
+    return this.errorText ?? JSON.stringify({ code: this.code, message: this.message });
+  }
+}
+
+interface ClientPending {
+  readonly id: RpcId;
+  readonly method: string;
+  readonly started: number;
+  readonly bytes: number;
+  readonly params?: unknown;
+  /** The id the client used, when it was rewritten to avoid one of the proxy's. */
+  readonly original?: RpcId;
+}
+
+interface OwnPending {
+  readonly method: string;
+  readonly resolve: (r: { text: string; value: Record<string, unknown> }) => void;
+  readonly reject: (e: RpcError) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId } | { kind: 'local'; answer: Promise<string> } | { kind: 'drop' };
+
+const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+const OWN_PREFIX = 'toolslim-proxy-';
+const MAX_PAGES = 1000;
+
+export class Router {
+  readonly #o: RouterOptions;
+  readonly #clientPending = new Map<string, ClientPending>();
+  readonly #own = new Map<string, OwnPending>();
+  readonly #batches: Batches;
+  readonly #outstanding = new Set<Promise<unknown>>();
+  #seq = 0;
+  #generation = 0;
+  #served: { list: ServedList; generation: number } | undefined;
+  #serving: Promise<ServedList> | undefined;
+  #holding: { line: Buffer; parsed: unknown }[] | undefined;
+  #initializedSent = false;
+  #finished = false;
+  #clientGone = false;
+
+  constructor(options: RouterOptions) {
+    this.#o = options;
+    this.#batches = new Batches((text) => this.#o.toClient(text));
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Requests of the client still waiting for an answer (forwarded or answered by the proxy). */
+  get waiting(): number {
+    return this.#clientPending.size + this.#outstanding.size;
+  }
+
+  // ---- client → server ------------------------------------------------------------------------------
+
+  /** One line from the client; false when the server is not keeping up (wait for the upstream's drain). */
+  fromClient(line: Buffer): boolean {
+    if (this.#finished || isBlankLine(line)) return true;
+    let text: string;
+    let msg: unknown;
+    try {
+      text = line.toString('utf8');
+      msg = JSON.parse(text);
+    } catch {
+      // Not JSON: the server answers it (a parse error), as it would without the proxy.
+      return this.#send(line, []);
+    }
+    if (Array.isArray(msg)) return this.#clientBatch(line, text, msg);
+    const m = isObject(msg) ? this.#classify(text, msg, line.length) : ({ kind: 'forward' } as Member);
+    if (m.kind === 'drop') return true;
+    if (m.kind === 'local') {
+      this.#track(m.answer.then((answer) => this.#o.toClient(answer)));
+      return true;
+    }
+    return this.#send(m.text ?? line, m.requestId === undefined ? [] : [m.requestId]);
+  }
+
+  #clientBatch(line: Buffer, text: string, arr: unknown[]): boolean {
+    const spans = elementSpans(text);
+    const members = arr.map((m, i) => (isObject(m) ? this.#classify(text.slice(spans[i]!.start, spans[i]!.end), m, spans[i]!.end - spans[i]!.start) : ({ kind: 'forward' } as Member)));
+    const requestIds = members.flatMap((m) => (m.kind === 'forward' && m.requestId !== undefined ? [m.requestId] : []));
+    if (members.every((m) => m.kind === 'forward' && m.text === undefined)) return this.#send(line, requestIds);
+    const forwarded = members.flatMap((m, i) => (m.kind === 'forward' ? [m.text ?? text.slice(spans[i]!.start, spans[i]!.end)] : []));
+    const locals = members.flatMap((m) => (m.kind === 'local' ? [m.answer] : []));
+    const keys = members.flatMap((m) => (m.kind === 'forward' && m.requestKey !== undefined ? [m.requestKey] : []));
+    this.#track(this.#batches.open(keys, Promise.all(locals)));
+    return forwarded.length > 0 ? this.#send(`[${forwarded.join(',')}]`, requestIds) : true;
+  }
+
+  /** What to do with one client message (alone or in a batch). */
+  #classify(text: string, msg: Record<string, unknown>, bytes: number): Member {
+    const method = typeof msg.method === 'string' ? msg.method : undefined;
+    const id = msg.id;
+    const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
+    if (!isRequest) {
+      if (method === 'notifications/initialized' && this.#initializedSent) return { kind: 'drop' };
+      if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg) };
+      return { kind: 'forward' };
+    }
+    const idText = memberText(text, 'id') ?? JSON.stringify(id);
+    if (method === 'tools/list') return { kind: 'local', answer: this.#answerList(idText, msg.params) };
+    let notify = false;
+    if (method === 'tools/call' && this.#o.hooks.call) {
+      let decision: CallDecision;
+      try {
+        decision = this.#o.hooks.call(msg.params);
+      } catch (e) {
+        this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
+        decision = { forward: true };
+      }
+      if (!decision.forward) return { kind: 'local', answer: Promise.resolve(`{"jsonrpc":"2.0","id":${idText},"result":${decision.resultText}}`) };
+      notify = decision.listChanged === true;
+    }
+    let key = idKey(id as RpcId);
+    let forwardText: string | undefined;
+    let original: RpcId | undefined;
+    if (this.#own.has(key)) {
+      // The client picked an id the proxy has in flight: forward it under a fresh one, answer under its own.
+      original = id as RpcId;
+      const fresh = this.#freshId(`${OWN_PREFIX}client-`);
+      key = idKey(fresh);
+      forwardText = spliceMember(text, 'id', JSON.stringify(fresh));
+    }
+    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes, params: method === 'tools/call' ? msg.params : undefined, original });
+    if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+    return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : this.#unkey(key) };
+  }
+
+  /** A cancel for a request the proxy forwarded under another id names that id. */
+  #retargetCancel(text: string, msg: Record<string, unknown>): string | undefined {
+    const params = msg.params;
+    if (!isObject(params) || (typeof params.requestId !== 'string' && typeof params.requestId !== 'number')) return undefined;
+    const wanted = params.requestId;
+    for (const [key, p] of this.#clientPending) {
+      if (p.original !== undefined && p.original === wanted) {
+        const span = memberSpans(text).get('params')!;
+        const paramsText = spliceMember(text.slice(span.start, span.end), 'requestId', JSON.stringify(this.#unkey(key)));
+        return text.slice(0, span.start) + paramsText + text.slice(span.end);
+      }
+    }
+    return undefined;
+  }
+
+  #send(text: Buffer | string, requestIds: readonly RpcId[]): boolean {
+    const head = typeof text === 'string' ? text.slice(0, 200) : text.subarray(0, 200).toString('utf8');
+    const initialize = /"method"\s*:\s*"initialize"/.test(head) || undefined;
+    const initialized = /"method"\s*:\s*"notifications\/initialized"/.test(head) || undefined;
+    return this.#o.upstream.send(text, { requestIds, initialize, initialized });
+  }
+
+  // ---- tools/list -----------------------------------------------------------------------------------
+
+  #answerList(idText: string, params: unknown): Promise<string> {
+    const reply = (member: 'result' | 'error', json: string) => `{"jsonrpc":"2.0","id":${idText},"${member}":${json}}`;
+    if (params !== undefined && params !== null && !isObject(params)) return Promise.resolve(reply('error', new RpcError(-32602, 'tools/list: params must be an object').toText()));
+    const cursor = isObject(params) ? params.cursor : undefined;
+    if (cursor !== undefined && cursor !== null) {
+      const message = typeof cursor === 'string' ? `tools/list: unknown cursor ${JSON.stringify(cursor.slice(0, 100))} (toolslim proxy serves the whole list as one page and issues no cursors)` : 'tools/list: cursor must be a string';
+      return Promise.resolve(reply('error', new RpcError(-32602, message).toText()));
+    }
+    return this.#servedList('request').then(
+      (served) => reply('result', served.resultText),
+      (e: unknown) => reply('error', (e instanceof RpcError ? e : new RpcError(-32603, `toolslim proxy: ${(e as Error)?.message ?? String(e)}`)).toText()),
+    );
+  }
+
+  #servedList(when: 'initialize' | 'request' | 'changed'): Promise<ServedList> {
+    if (this.#served && this.#served.generation === this.#generation) return Promise.resolve(this.#served.list);
+    if (this.#serving) return this.#serving;
+    const generation = this.#generation;
+    const serving = (async () => {
+      const raw = await this.#fetchList();
+      let list: ServedList;
+      try {
+        list = this.#o.hooks.serve(raw, when);
+      } catch (e) {
+        if (e instanceof Refusal) this.#refuse(e.message);
+        throw e;
+      }
+      if (generation === this.#generation) this.#served = { list, generation };
+      return list;
+    })();
+    this.#serving = serving;
+    const clear = () => {
+      if (this.#serving === serving) this.#serving = undefined;
+    };
+    serving.then(clear, clear);
+    return serving;
+  }
+
+  async #fetchList(): Promise<RawList> {
+    const pages: { text: string; value: Record<string, unknown> }[] = [];
+    let cursor: string | undefined;
+    do {
+      const reply = await this.request('tools/list', cursor === undefined ? {} : { cursor });
+      const page = reply.value.result;
+      const text = memberText(reply.text, 'result');
+      if (!isObject(page) || !Array.isArray(page.tools) || text === undefined) throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} answered tools/list without a tools array`);
+      pages.push({ text, value: page });
+      const next = page.nextCursor;
+      if (next !== undefined && next !== null && typeof next !== 'string') throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} answered tools/list with a nextCursor that is not a string`);
+      if (typeof next === 'string' && pages.length >= MAX_PAGES) throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} keeps answering tools/list with a nextCursor (${MAX_PAGES} pages); giving up`);
+      cursor = typeof next === 'string' ? next : undefined;
+    } while (cursor !== undefined);
+    return { pages, merged: mergePages(pages.map((p) => p.value)) };
+  }
+
+  /** Sends a request of the proxy's own; resolves with the server's result message, rejects with its error. */
+  request(method: string, params: object): Promise<{ text: string; value: Record<string, unknown> }> {
+    const id = this.#freshId(OWN_PREFIX);
+    const key = idKey(id);
+    const timeoutMs = this.#o.requestTimeoutMs ?? 30_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#own.delete(key);
+        reject(new RpcError(-32001, `toolslim proxy: ${this.#o.upstream.label} did not answer ${method} within ${formatSeconds(timeoutMs)} (raise --timeout if the server is just slow)`));
+      }, timeoutMs);
+      this.#own.set(key, { method, resolve, reject, timer });
+      this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), [id]);
+    });
+  }
+
+  #freshId(prefix: string): string {
+    for (;;) {
+      const id = `${prefix}${++this.#seq}`;
+      const key = idKey(id);
+      if (!this.#clientPending.has(key) && !this.#own.has(key)) return id;
+    }
+  }
+
+  #unkey(key: string): RpcId {
+    return key.startsWith('s') ? key.slice(1) : Number(key.slice(1));
+  }
+
+  // ---- server → client ------------------------------------------------------------------------------
+
+  fromServer(line: Buffer, parsed?: unknown): void {
+    if (this.#finished) return;
+    let text: string | undefined;
+    let msg = parsed;
+    if (msg === undefined) {
+      try {
+        text = line.toString('utf8');
+        msg = JSON.parse(text);
+      } catch {
+        this.#o.log(`dropped a line ${this.#o.upstream.label} wrote to stdout that is not JSON-RPC (it would break the client): ${preview(line)}`);
+        return;
+      }
+    }
+    if (!isObject(msg) && !Array.isArray(msg)) {
+      this.#o.log(`dropped a line ${this.#o.upstream.label} wrote to stdout that is not JSON-RPC (it would break the client): ${preview(line)}`);
+      return;
+    }
+    if (this.#holding && !this.#isOwnResponse(msg)) {
+      this.#holding.push({ line, parsed: msg });
+      return;
+    }
+    text ??= line.toString('utf8');
+    if (Array.isArray(msg)) this.#serverBatch(line, text, msg);
+    else this.#serverMessage(line, text, msg);
+  }
+
+  #isOwnResponse(msg: unknown): boolean {
+    return isObject(msg) && !hasOwn(msg, 'method') && (typeof msg.id === 'string' || typeof msg.id === 'number') && this.#own.has(idKey(msg.id));
+  }
+
+  #serverBatch(line: Buffer, text: string, arr: unknown[]): void {
+    const spans = elementSpans(text);
+    const kept: string[] = [];
+    let touched = false;
+    arr.forEach((m, i) => {
+      const elementText = text.slice(spans[i]!.start, spans[i]!.end);
+      const out = isObject(m) ? this.#response(elementText, m) : elementText;
+      if (out !== elementText) touched = true;
+      if (out !== undefined) kept.push(out);
+    });
+    if (!touched) this.#o.toClient(line);
+    else if (kept.length > 0) this.#o.toClient(`[${kept.join(',')}]`);
+  }
+
+  #serverMessage(line: Buffer, text: string, msg: Record<string, unknown>): void {
+    if (typeof msg.method === 'string') {
+      if (msg.method === 'notifications/tools/list_changed' && !hasOwn(msg, 'id')) this.#listChanged();
+      this.#o.toClient(line);
+      return;
+    }
+    const pending = typeof msg.id === 'string' || typeof msg.id === 'number' ? this.#clientPending.get(idKey(msg.id)) : undefined;
+    if (pending?.method === 'initialize' && isObject(msg.result) && pending.original === undefined) {
+      this.#clientPending.delete(idKey(msg.id as RpcId));
+      this.#track(this.#initializeResult(line, text, msg.result));
+      return;
+    }
+    const out = this.#response(text, msg, line);
+    if (out === text) this.#o.toClient(line);
+    else if (out !== undefined) this.#o.toClient(out);
+  }
+
+  /**
+   * Routes one response: the proxy's own are consumed (undefined), a batch member is kept for its batch
+   * (undefined), a rewritten id is put back; otherwise the text comes back unchanged.
+   */
+  #response(text: string, msg: Record<string, unknown>, line?: Buffer): string | undefined {
+    if (hasOwn(msg, 'method') || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return text;
+    const key = idKey(msg.id);
+    const own = this.#own.get(key);
+    if (own) {
+      this.#own.delete(key);
+      clearTimeout(own.timer);
+      if (hasOwn(msg, 'error')) own.reject(new RpcError(-32603, `${this.#o.upstream.label} answered ${own.method} with an error: ${errorMessage(msg.error)}`, memberText(text, 'error')));
+      else own.resolve({ text, value: msg });
+      return undefined;
+    }
+    const pending = this.#clientPending.get(key);
+    if (!pending) return text;
+    this.#clientPending.delete(key);
+    const out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
+    if (pending.method === 'tools/call' && this.#o.hooks.called && hasOwn(msg, 'result')) {
+      try {
+        this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, line ?? Buffer.from(text), msg);
+      } catch (e) {
+        this.#o.log(`recording a tools/call: ${(e as Error).message}`);
+      }
+    }
+    return this.#batches.take(key, out) ? undefined : out;
+  }
+
+  #listChanged(): void {
+    this.#generation++;
+    this.#served = undefined;
+    let refetch = false;
+    try {
+      refetch = this.#o.hooks.changed?.() ?? false;
+    } catch (e) {
+      this.#o.log((e as Error).message);
+    }
+    if (refetch) {
+      this.#track(
+        this.#servedList('changed').catch((e: unknown) => {
+          if (!(e instanceof Refusal) && !this.#finished) this.#o.log(`after tools/list_changed: ${(e as Error)?.message ?? String(e)}`);
+        }),
+      );
+    }
+  }
+
+  /** The server's `initialize` result: served as it is, or (prefetch) once the list is known, with the instructions it needs. */
+  async #initializeResult(line: Buffer, text: string, result: Record<string, unknown>): Promise<void> {
+    const hooks = this.#o.hooks;
+    hooks.initialized?.(result);
+    if (!hooks.prefetch || !isObject(result.capabilities) || !hasOwn(result.capabilities, 'tools')) {
+      this.#o.toClient(line);
+      return;
+    }
+    // The client gets the initialize result only once its instructions are known. The server is told the
+    // session is initialized now (the client's own notification is then not sent again), so servers that
+    // refuse requests before `notifications/initialized` answer tools/list too.
+    this.#holding = [];
+    this.#initializedSent = true;
+    this.#send(INITIALIZED, []);
+    let out: string | Buffer = line;
+    try {
+      await this.#servedList('initialize');
+      const extra = hooks.instructions?.();
+      if (extra !== undefined && extra !== '') out = appendInstructions(text, result, extra);
+    } catch (e) {
+      if (this.#finished) return;
+      const message = e instanceof Refusal ? e.message : `cannot serve ${this.#o.upstream.label}: it did not give its tools/list before the client's initialize was answered (${(e as Error)?.message ?? String(e)})`;
+      const id = memberText(text, 'id');
+      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${message}` })}}`);
+      this.#refuse(message);
+      return;
+    }
+    this.#o.toClient(out);
+    const held = this.#holding;
+    this.#holding = undefined;
+    for (const h of held) this.fromServer(h.line, h.parsed);
+  }
+
+  // ---- ending ---------------------------------------------------------------------------------------
+
+  /** The server is gone: every request waiting for it gets an error, then the router ends with `end.status`. */
+  async upstreamEnded(end: UpstreamEnd): Promise<void> {
+    if (this.#finished) return;
+    const gone = (method: string) => `toolslim proxy: ${this.#o.upstream.label} ${end.reason} before answering ${method}`;
+    for (const [key, own] of this.#own) {
+      this.#own.delete(key);
+      clearTimeout(own.timer);
+      own.reject(new RpcError(-32000, gone(own.method)));
+    }
+    this.#failPending(() => true, -32000, gone);
+    this.#holding = undefined;
+    await this.#settled();
+    this.#finish(this.#clientGone && !end.startFailed ? 0 : end.status);
+  }
+
+  /** HTTP failures: these requests get an error now. */
+  failed(ids: readonly RpcId[], code: number, message: string): void {
+    const keys = new Set(ids.map(idKey));
+    for (const key of keys) {
+      const own = this.#own.get(key);
+      if (own) {
+        this.#own.delete(key);
+        clearTimeout(own.timer);
+        own.reject(new RpcError(code, `toolslim proxy: ${own.method}: ${message}`));
+      }
+    }
+    this.#failPending((key) => keys.has(key), code, (method) => `toolslim proxy: ${method}: ${message}`);
+  }
+
+  #failPending(which: (key: string) => boolean, code: number, message: (method: string) => string): void {
+    for (const [key, p] of this.#clientPending) {
+      if (!which(key)) continue;
+      this.#clientPending.delete(key);
+      const answer = `{"jsonrpc":"2.0","id":${JSON.stringify(p.original ?? p.id)},"error":${JSON.stringify({ code, message: message(p.method) })}}`;
+      if (!this.#batches.take(key, answer)) this.#o.toClient(answer);
+    }
+  }
+
+  /** The client closed its side: nothing more will come from it. */
+  clientEnded(): void {
+    this.#clientGone = true;
+  }
+
+  /** Resolves once every request of the client has its answer (or `ms` passed). */
+  async drained(ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (this.waiting > 0 && Date.now() < end && !this.#finished) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  #refuse(message: string): void {
+    if (this.#finished) return;
+    this.#o.log(message);
+    this.#failPending(() => true, -32603, () => `toolslim proxy: ${message}`);
+    this.#finish(1);
+  }
+
+  #finish(status: number): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    for (const own of this.#own.values()) clearTimeout(own.timer);
+    this.#o.done(status);
+  }
+
+  #track(p: Promise<unknown>): void {
+    this.#outstanding.add(p);
+    const drop = () => this.#outstanding.delete(p);
+    p.then(drop, drop);
+  }
+
+  async #settled(): Promise<void> {
+    while (this.#outstanding.size > 0) await Promise.allSettled([...this.#outstanding]);
+  }
+}
+
+/** The `initialize` response text with `extra` appended to its result's `instructions` (every other byte kept). */
+export function appendInstructions(text: string, result: Record<string, unknown>, extra: string): string {
+  const span = memberSpans(text).get('result')!;
+  const current = typeof result.instructions === 'string' && result.instructions !== '' ? `${result.instructions}\n\n${extra}` : extra;
+  const resultText = setMember(text.slice(span.start, span.end), 'instructions', JSON.stringify(current));
+  return text.slice(0, span.start) + resultText + text.slice(span.end);
+}
+
+function spliceMember(text: string, key: string, valueText: string): string {
+  return setMember(text, key, valueText);
+}
+
+/** Ids are compared by type and value: `1` and `"1"` are different requests. */
+function idKey(id: RpcId): string {
+  return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+function errorMessage(error: unknown): string {
+  if (isObject(error) && typeof error.message === 'string') return `${error.message}${typeof error.code === 'number' ? ` (${error.code})` : ''}`;
+  return JSON.stringify(error) ?? String(error);
+}
+
+function preview(line: Buffer): string {
+  const s = line.subarray(0, 200).toString('utf8').replace(/[\u0000-\u001f]/g, ' ');
+  return JSON.stringify(line.length > 200 ? `${s}…` : s);
+}
+
+/** Seconds as a message shows them: `30s`, `2.5s`, `0.25s`. */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : Number(s.toPrecision(3))}s`;
+}

@@ -1,0 +1,15 @@
+/**
+ * The session layer: what lives across requests of one MCP session (hot sets chosen once, the served
+ * list's exact bytes, cold-call checks and reveals). Used by the proxy (`toolslim proxy`) and the SDK
+ * hook (`toolslim/mcp`); exported from `toolslim` for anyone building their own.
+ */
+export { chooseHotSet, HOT_SET_POLICIES } from './hot-set.js';
+export { DEFAULT_HOT_SET } from './defaults.js';
+export type { HotSetDefaults } from './defaults.js';
+export type { ChooseHotSetOptions, HotSetPolicy } from './hot-set.js';
+export { buildServedTools } from './served-tools.js';
+export type { ColdFormOptions } from './served-tools.js';
+export { ArgumentValidator } from './validate-arguments.js';
+export type { ArgumentCheck, ArgumentIssue, ArgumentValidatorOptions } from './validate-arguments.js';
+export { invalidArgumentsResult, REVEAL_MODES, ToolSession } from './tool-session.js';
+export type { AnswerDecision, CallDecision, CallDecisionBase, CallToolErrorResult, DefinitionBytes, ForwardDecision, HotSetOptions, RevealMode, ToolSessionOptions, UsageRecorder } from './tool-session.js';

@@ -1,0 +1,64 @@
+/**
+ * The list a session serves: hot tools exactly as optimized, every other tool in its cold form.
+ */
+import { ToolslimError } from '../core/errors.js';
+import type { McpTool } from '../core/tool.js';
+import { isObject } from '../json/guards.js';
+import { compressColdTools } from '../transforms/compress-cold-tools.js';
+import { describeValue, isOptionsObject } from './hot-set.js';
+import type { ColdFormOptions } from './types.js';
+
+export type { ColdFormOptions } from './types.js';
+
+/**
+ * The served tools: each tool named in `hot` exactly as it is in `tools` (the same object), every other
+ * tool in its cold form. No tool moves and none is removed. The result depends only on the list, the
+ * *set* of hot names and the options, and a tool's cold form does not depend on the hot set, so making
+ * one more tool hot changes that tool's bytes and nothing else.
+ *
+ * @param tools - the full list as it is to be served hot (the pipeline's output)
+ * @param hot - the names served in full (any iterable; order and duplicates do not matter)
+ * @param cold - how cold tools are compressed
+ * @throws ToolslimError (`invalid-option`) for an unknown or unusable cold-form option
+ */
+export function buildServedTools(tools: readonly McpTool[], hot: Iterable<string>, cold: ColdFormOptions = {}): McpTool[] {
+  if (!Array.isArray(tools)) throw new ToolslimError('invalid-input', `buildServedTools: \`tools\` must be an array of tools, got ${describeValue(tools)}`);
+  const keep = checkHot(hot, 'buildServedTools');
+  checkColdForm(cold, 'buildServedTools');
+  let allHot = true;
+  for (const t of tools) {
+    if (!(isObject(t) && typeof t.name === 'string' && keep.has(t.name))) {
+      allHot = false;
+      break;
+    }
+  }
+  if (allHot) return tools.slice();
+  // No measuring and no gate: the cold forms are built, not rewritten, and always compile.
+  return compressColdTools(tools, { ...cold, keep: [...keep] }, { measure: false, verify: false, onError: 'report' }).tools;
+}
+
+/** `hot` as a set of names; throws naming the first entry that is not a string. */
+export function checkHot(hot: Iterable<string>, where: string): Set<string> {
+  if (hot === null || typeof hot !== 'object' || typeof (hot as Iterable<string>)[Symbol.iterator] !== 'function' || typeof hot === 'string') {
+    throw new ToolslimError('invalid-option', `${where}: the hot set must be an array or set of tool names, got ${describeValue(hot)}`);
+  }
+  const out = new Set<string>();
+  let i = 0;
+  for (const name of hot) {
+    if (typeof name !== 'string') throw new ToolslimError('invalid-option', `${where}: hot-set entry ${i} must be a tool name (a string), got ${describeValue(name)}`);
+    out.add(name);
+    i++;
+  }
+  return out;
+}
+
+/** Checks cold-form options now (compress-cold-tools' own validation), so a bad one fails at setup. */
+export function checkColdForm(cold: ColdFormOptions, where: string): void {
+  if (!isObject(cold)) throw new ToolslimError('invalid-option', `${where}: the cold form must be an object of compress-cold-tools options, got ${describeValue(cold)}`);
+  if (Object.prototype.hasOwnProperty.call(cold, 'keep')) throw new ToolslimError('invalid-option', `${where}: the cold form takes no \`keep\`: the hot set is given separately`);
+  try {
+    compressColdTools([], cold, { measure: false, verify: false });
+  } catch (e) {
+    throw new ToolslimError('invalid-option', `${where}: cold form: ${(e as Error).message}`, { cause: e, transform: 'compress-cold-tools' });
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * One session's served tool list and what to do with each `tools/call`: the state a proxy or the SDK
+ * hook keeps between requests. No I/O: the caller sends what the session decides.
+ */
+import { ToolslimError } from '../core/errors.js';
+import { locateTools } from '../engine/input.js';
+import { utf8Length } from '../core/measure.js';
+import type { ListToolsResult, McpTool } from '../core/tool.js';
+import { isObject } from '../json/guards.js';
+import { checkOptions, chooseHotSet, describeValue, isOptionsObject, type ChooseHotSetOptions } from './hot-set.js';
+import { buildServedTools, checkColdForm } from './served-tools.js';
+import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
+import { DEFAULT_HOT_SET } from './defaults.js';
+import { REVEAL_MODES, type ColdFormOptions, type RevealMode } from './types.js';
+
+export { REVEAL_MODES, type RevealMode } from './types.js';
+
+/** Hot-set options of a {@link ToolSession}; each defaults to {@link DEFAULT_HOT_SET}'s. */
+export interface HotSetOptions extends ChooseHotSetOptions {
+  /** Most tools served in full (a non-negative integer; default 5). */
+  readonly k?: number;
+  /** What a call of a cold tool does (default `result`). */
+  readonly reveal?: RevealMode;
+  /**
+   * How cold tools are served: compress-cold-tools options without `keep` (default
+   * `DEFAULT_HOT_SET.cold`: shared preamble dropped, parameter signature). Given, it replaces the default
+   * whole (`{}` is compress-cold-tools' own defaults).
+   */
+  readonly cold?: ColdFormOptions;
+}
+
+/** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
+export interface UsageRecorder {
+  /** One call of `name` reached the server. */
+  record(name: string): unknown;
+  /** A session starts (called once, after the hot set is chosen). */
+  beginSession?(): unknown;
+}
+
+/** Options of {@link ToolSession}. */
+export interface ToolSessionOptions {
+  /** The full list to serve, as the pipeline produced it: a `ListToolsResult` or a tools array. */
+  readonly list: ListToolsResult | readonly McpTool[];
+  /**
+   * The server's tools as it sent them (a `ListToolsResult` or an array), matched by name; used for the
+   * "original" definition sizes of {@link ToolSession.definitionBytes}. Default: `list`'s tools.
+   */
+  readonly original?: ListToolsResult | readonly McpTool[];
+  /** Serve `k` tools in full and the rest cold. Without it every tool is served as `list` has it. */
+  readonly hotSet?: HotSetOptions;
+  /** True when the server's `initialize` result declared `capabilities.tools.listChanged: true`. */
+  readonly listChanged?: boolean;
+  /** Told the name of every call forwarded to the server (not of calls the session answers itself). */
+  readonly usage?: UsageRecorder;
+  /** A validator to share between sessions (its compiled schemas are kept); default a new one. */
+  readonly validator?: ArgumentValidator;
+}
+
+/** The MCP `CallToolResult` the session answers an invalid cold call with. */
+export interface CallToolErrorResult {
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly isError: true;
+}
+
+/** What every {@link CallDecision} says. */
+export interface CallDecisionBase {
+  /** The called tool's name (`""` when the request named none). */
+  readonly tool: string;
+  /** The tool was cold when it was called. */
+  readonly cold: boolean;
+  /** This call made the tool hot: the served list ({@link ToolSession.text}) changed. */
+  readonly revealed: boolean;
+  /** Send `notifications/tools/list_changed` to the client now (revealed, and the server declared the capability). */
+  readonly notify: boolean;
+}
+
+/** Forward the request to the server unchanged; its result goes back untouched. */
+export interface ForwardDecision extends CallDecisionBase {
+  readonly action: 'forward';
+  /** The argument check of a cold call (`valid` or `unchecked`); absent for hot and unknown tools. */
+  readonly check?: ArgumentCheck;
+}
+
+/** Do not forward: answer the request with `result`. */
+export interface AnswerDecision extends CallDecisionBase {
+  readonly action: 'answer';
+  readonly result: CallToolErrorResult;
+  /** What was wrong with the arguments. */
+  readonly issues: readonly ArgumentIssue[];
+}
+
+/** What to do with one `tools/call`. */
+export type CallDecision = ForwardDecision | AnswerDecision;
+
+/** A tool's definition size in bytes (UTF-8 of compact JSON): as served now, and as the server sent it. */
+export interface DefinitionBytes {
+  readonly served: number;
+  readonly original: number;
+}
+
+/**
+ * One session's served list and its `tools/call` decisions.
+ *
+ * The hot set is chosen once, when the session is created ({@link chooseHotSet}); from then on the
+ * served list — {@link ToolSession.text}, the exact JSON text to send for every `tools/list` — keeps
+ * the same bytes, whatever calls pass through, until a reveal (`list-changed` mode) or an
+ * {@link ToolSession.update} changes it. Tools never move and none is removed.
+ *
+ * ```ts
+ * const session = new ToolSession({ list, hotSet: { k: 5, graph }, usage: store });
+ * send(session.text);                                   // every tools/list
+ * const d = session.onCall(name, args);                 // every tools/call
+ * if (d.action === 'answer') reply(d.result); else forward();
+ * if (d.notify) notifyListChanged();
+ * ```
+ */
+export class ToolSession {
+  /** What a cold call does. */
+  readonly reveal: RevealMode;
+  /** Whether the server declared `tools.listChanged` (so a reveal may be announced). */
+  readonly listChanged: boolean;
+  readonly #cold: ColdFormOptions;
+  readonly #compress: boolean;
+  readonly #validator: ArgumentValidator;
+  readonly #usage: UsageRecorder | undefined;
+  readonly #hot = new Set<string>();
+  #located!: ReturnType<typeof locateTools>;
+  #full!: readonly McpTool[];
+  #byName!: Map<string, number>;
+  #original!: Map<string, McpTool>;
+  #served!: McpTool[];
+  #text!: string;
+  #version = 0;
+  #sizes = new Map<string, DefinitionBytes>();
+
+  /** @throws ToolslimError (`invalid-option` / `invalid-input`) naming the option or input that is unusable */
+  constructor(options: ToolSessionOptions) {
+    if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `ToolSession: options must be an object, got ${describeValue(options)}`);
+    const known = ['list', 'original', 'hotSet', 'listChanged', 'usage', 'validator'];
+    for (const key of Object.keys(options)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `ToolSession: unknown option \`${key}\` (known: ${known.join(', ')})`);
+    const { hotSet } = options;
+    if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') throw new ToolslimError('invalid-option', `ToolSession: \`listChanged\` must be true or false, got ${describeValue(options.listChanged)}`);
+    if (options.usage !== undefined && typeof (options.usage as Partial<UsageRecorder> | null)?.record !== 'function') throw new ToolslimError('invalid-option', `ToolSession: \`usage\` must have a \`record(name)\` method, got ${describeValue(options.usage)}`);
+    if (options.validator !== undefined && !(options.validator instanceof ArgumentValidator)) throw new ToolslimError('invalid-option', `ToolSession: \`validator\` must be an ArgumentValidator, got ${describeValue(options.validator)}`);
+    if (hotSet !== undefined) checkHotSetOptions(hotSet, 'ToolSession');
+    this.reveal = hotSet?.reveal ?? DEFAULT_HOT_SET.reveal;
+    this.listChanged = options.listChanged ?? false;
+    this.#cold = hotSet?.cold ?? DEFAULT_HOT_SET.cold;
+    this.#compress = hotSet !== undefined;
+    this.#validator = options.validator ?? new ArgumentValidator();
+    this.#usage = options.usage;
+    this.#load(options.list, options.original);
+    if (hotSet !== undefined) {
+      const chosen = chooseHotSet(this.#full, hotSet.k ?? DEFAULT_HOT_SET.k, { graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession });
+      for (const name of chosen) this.#hot.add(name);
+    }
+    this.#rebuild();
+    this.#usage?.beginSession?.();
+  }
+
+  /** The exact JSON text of the served `tools/list` result: send these bytes for every `tools/list`. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** The served `tools/list` result (`list`'s envelope with the served tools). */
+  get result(): ListToolsResult {
+    const located = this.#located;
+    const wrapped = located.envelope === 'array' ? { tools: this.#served } : located.wrap(this.#served);
+    return wrapped as ListToolsResult;
+  }
+
+  /** The served tools, in list order. */
+  get tools(): readonly McpTool[] {
+    return this.#served;
+  }
+
+  /** The tools served in full, in list order (all of them without a hot set). */
+  get hot(): string[] {
+    if (!this.#compress) return [...this.#byName.keys()];
+    return [...this.#byName.keys()].filter((name) => this.#hot.has(name));
+  }
+
+  /** Counts changes of the served list: 0 at the start, +1 at each reveal or update that changed {@link ToolSession.text}. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** True when `name` is served in full. */
+  isHot(name: string): boolean {
+    return this.#byName.has(name) && (!this.#compress || this.#hot.has(name));
+  }
+
+  /**
+   * Decides one `tools/call`: calls of hot tools, of tools not in the list, and every call without a
+   * hot set are forwarded untouched. A cold tool's arguments are checked against its full input schema
+   * (the tool as it would be served hot): valid → forwarded; invalid → answered with an error naming
+   * each problem and carrying that schema. In `list-changed` mode the tool also becomes hot.
+   * Every forwarded call of a listed tool is recorded in `usage`.
+   *
+   * @param name - `params.name` of the request
+   * @param args - `params.arguments` of the request (`undefined` when absent)
+   */
+  onCall(name: unknown, args: unknown): CallDecision {
+    const tool = typeof name === 'string' ? name : '';
+    const index = typeof name === 'string' ? this.#byName.get(name) : undefined;
+    if (index === undefined || this.isHot(tool)) {
+      if (index !== undefined) this.#usage?.record(tool);
+      return { action: 'forward', tool, cold: false, revealed: false, notify: false };
+    }
+    const full = this.#full[index]!;
+    const check = this.#validator.check(full, args);
+    const revealed = this.reveal === 'list-changed' && this.#makeHot(tool);
+    const notify = revealed && this.listChanged;
+    if (check.status !== 'invalid') {
+      this.#usage?.record(tool);
+      return { action: 'forward', tool, cold: true, revealed, notify, check };
+    }
+    return { action: 'answer', tool, cold: true, revealed, notify, issues: check.issues, result: invalidArgumentsResult(tool, full, check.issues, check.omitted, revealed) };
+  }
+
+  /**
+   * Makes `name` hot from now on (whatever the reveal mode). Returns true when the served list changed;
+   * tell the client (`notifications/tools/list_changed`) if {@link ToolSession.listChanged}.
+   */
+  revealTool(name: string): boolean {
+    if (typeof name !== 'string') throw new ToolslimError('invalid-option', `ToolSession.revealTool: expected a tool name, got ${describeValue(name)}`);
+    return this.#makeHot(name);
+  }
+
+  /**
+   * The server's list changed (after its `notifications/tools/list_changed`): serve `list` from now on,
+   * with the same hot names (those still listed; the hot set is not ranked again, so the bytes of tools
+   * that did not change stay the same). Returns true when the served text changed.
+   */
+  update(list: ListToolsResult | readonly McpTool[], original?: ListToolsResult | readonly McpTool[]): boolean {
+    const before = this.#text;
+    this.#load(list, original);
+    this.#rebuild();
+    if (this.#text === before) return false;
+    this.#version++;
+    return true;
+  }
+
+  /** `name`'s definition size as served now and as the server sent it; undefined for a tool not listed. */
+  definitionBytes(name: string): DefinitionBytes | undefined {
+    const index = this.#byName.get(name);
+    if (index === undefined) return undefined;
+    let size = this.#sizes.get(name);
+    if (!size) {
+      const original = this.#original.get(name) ?? this.#full[index]!;
+      size = { served: utf8Length(JSON.stringify(this.#served[index]) ?? ''), original: utf8Length(JSON.stringify(original) ?? '') };
+      this.#sizes.set(name, size);
+    }
+    return size;
+  }
+
+  #makeHot(name: string): boolean {
+    if (!this.#compress || this.#hot.has(name) || !this.#byName.has(name)) return false;
+    this.#hot.add(name);
+    const before = this.#text;
+    this.#rebuild();
+    if (this.#text === before) return false;
+    this.#version++;
+    return true;
+  }
+
+  #load(list: ListToolsResult | readonly McpTool[], original: ListToolsResult | readonly McpTool[] | undefined): void {
+    let located: ReturnType<typeof locateTools>;
+    try {
+      located = locateTools(list);
+    } catch (e) {
+      throw new ToolslimError('invalid-input', `ToolSession: \`list\`: ${(e as Error).message}`, { cause: e });
+    }
+    if (located.envelope !== 'array' && located.envelope !== 'list-result') throw new ToolslimError('invalid-input', 'ToolSession: `list` must be a tools array or a ListToolsResult');
+    const byName = new Map<string, number>();
+    for (const [i, t] of located.tools.entries()) {
+      if (isObject(t) && typeof t.name === 'string' && !byName.has(t.name)) byName.set(t.name, i);
+    }
+    const originals = new Map<string, McpTool>();
+    if (original !== undefined) {
+      let tools: readonly unknown[];
+      try {
+        tools = locateTools(original).tools;
+      } catch (e) {
+        throw new ToolslimError('invalid-input', `ToolSession: \`original\`: ${(e as Error).message}`, { cause: e });
+      }
+      for (const t of tools) if (isObject(t) && typeof t.name === 'string' && !originals.has(t.name)) originals.set(t.name, t as McpTool);
+    }
+    this.#located = located;
+    this.#full = located.tools as readonly McpTool[];
+    this.#byName = byName;
+    this.#original = originals;
+  }
+
+  #rebuild(): void {
+    this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold) : this.#full.slice();
+    this.#text = JSON.stringify(this.result);
+    this.#sizes = new Map();
+  }
+}
+
+/** Throws a clear error for unusable hot-set options (shared by the session, the proxy and the hook). */
+export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
+  if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `${where}: \`hotSet\` must be an object like { k: 5 }, got ${describeValue(hotSet)}`);
+  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold'];
+  for (const key of Object.keys(hotSet)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `${where}: unknown hot-set option \`${key}\` (known: ${known.join(', ')})`);
+  if (hotSet.k !== undefined && (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
+  checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
+  if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
+  if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
+}
+
+/**
+ * The answer to a cold call whose arguments do not match: `isError: true` and one text naming each
+ * problem (its pointer in the arguments and ajv's message) and carrying the tool's full input schema as
+ * compact JSON, so the model can call again correctly in the same turn. Deterministic text.
+ */
+export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputSchema'>, issues: readonly ArgumentIssue[], omitted = 0, revealed = false): CallToolErrorResult {
+  const lines = [`toolslim: \`${tool}\` was not called: its arguments do not match its input schema.`];
+  for (const issue of issues) lines.push(`- ${issue.path === '' ? '(arguments)' : '`' + issue.path + '`'}: ${issue.message}`);
+  if (omitted > 0) lines.push(`- … and ${omitted} more`);
+  lines.push(`The full input schema of \`${tool}\`: ${JSON.stringify(full.inputSchema ?? null)}`);
+  lines.push(revealed ? `Its full definition is now in the tool list. Call \`${tool}\` again with arguments that match the schema.` : `Call \`${tool}\` again with arguments that match the schema.`);
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}

@@ -1,0 +1,180 @@
+/**
+ * Checking a call's arguments against the tool's real `inputSchema`, the way a careful server would,
+ * before a call of a cold tool (whose served schema says almost nothing) is forwarded.
+ */
+import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
+import { ToolslimError } from '../core/errors.js';
+import type { JsonSchema, McpTool } from '../core/tool.js';
+import { getDeclaredDialect } from '../schema/dialect.js';
+import { DIALECTS, type Dialect } from '../schema/keywords.js';
+import { isObject } from '../json/guards.js';
+import { loadAjv } from '../verify/ajv-loader.js';
+import { describeValue, isOptionsObject } from './hot-set.js';
+
+/** One reason the arguments do not match: where in the arguments, and what ajv said. */
+export interface ArgumentIssue {
+  /** JSON Pointer into the arguments (`""` for the arguments object itself). */
+  readonly path: string;
+  /** ajv's message, with the offending name or the allowed values where ajv's own text omits them. */
+  readonly message: string;
+}
+
+/** The verdict on one call's arguments. */
+export type ArgumentCheck =
+  /** The arguments match the schema. */
+  | { readonly status: 'valid' }
+  /** They do not; `issues` names each mismatch (at most `maxIssues`, `omitted` more). */
+  | { readonly status: 'invalid'; readonly issues: readonly ArgumentIssue[]; readonly omitted: number }
+  /** The schema could not be compiled, so nothing can be said: the call should be forwarded. */
+  | { readonly status: 'unchecked'; readonly reason: string };
+
+/** Options of {@link ArgumentValidator}. */
+export interface ArgumentValidatorOptions {
+  /** The dialect of a schema without `$schema` (default `2020-12`, as MCP says). */
+  readonly assume?: Dialect;
+  /** Most issues listed per call (default 20); the rest are counted in `omitted`. */
+  readonly maxIssues?: number;
+}
+
+type AjvClass = 'draft-07' | '2019-09' | '2020-12';
+type AnyAjv = { compile(schema: object | boolean): ValidateFunction };
+type Compiled = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly error: string };
+
+/**
+ * ajv options for argument checks: every error (so each can be named), no format assertions (in
+ * 2020-12 `format` is an annotation unless a vocabulary says otherwise, and ajv without `ajv-formats`
+ * knows none anyway), no meta-schema validation (compiling is the test, as in the MCP SDK's own
+ * validator), and nothing that changes the data: no defaults, no coercion, no removal.
+ */
+const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true, validateFormats: false, validateSchema: false };
+
+/**
+ * Validates call arguments against tools' input schemas with ajv in each schema's dialect (its
+ * `$schema`, else `assume`): 2020-12 and 2019-09 with their ajv classes, draft-04/06/07 and OpenAPI 3.0
+ * with ajv's draft-07 class (ajv 8's main package has no draft-04 class). A schema is compiled the
+ * first time a call needs it and kept for the validator's lifetime (keyed by the schema object and by its
+ * JSON text, so a list fetched again compiles nothing new). A schema whose JSON mentions an `$id` (or
+ * `id`) member gets an ajv instance of its own, so two tools with the same `$id`
+ * never see each other's definitions. The arguments are never changed.
+ */
+export class ArgumentValidator {
+  readonly assume: Dialect;
+  readonly maxIssues: number;
+  readonly #shared = new Map<AjvClass, AnyAjv>();
+  readonly #compiled = new WeakMap<object, Compiled>();
+  /** By ajv class and JSON text: a list fetched again holds new objects with the same schemas. */
+  readonly #byText = new Map<string, Compiled>();
+  #compiles = 0;
+
+  /** @throws ToolslimError (`invalid-option`) for an unknown dialect or a bad `maxIssues` */
+  constructor(options: ArgumentValidatorOptions = {}) {
+    if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `ArgumentValidator: options must be an object, got ${describeValue(options)}`);
+    const assume = options.assume ?? '2020-12';
+    if (!DIALECTS.includes(assume)) throw new ToolslimError('invalid-option', `ArgumentValidator: \`assume\` must be one of ${DIALECTS.join(', ')}, got ${describeValue(assume)}`);
+    const maxIssues = options.maxIssues ?? 20;
+    if (!Number.isSafeInteger(maxIssues) || maxIssues < 1) throw new ToolslimError('invalid-option', `ArgumentValidator: \`maxIssues\` must be a positive integer, got ${describeValue(maxIssues)}`);
+    this.assume = assume;
+    this.maxIssues = maxIssues;
+  }
+
+  /** How many schemas were compiled so far (a repeated call of the same tool compiles nothing). */
+  get compiled(): number {
+    return this.#compiles;
+  }
+
+  /**
+   * Checks `args` against `tool.inputSchema`. Absent arguments (`undefined`) are checked as `{}`, which
+   * is what a server reading an MCP `tools/call` without `arguments` sees.
+   */
+  check(tool: Pick<McpTool, 'inputSchema'>, args: unknown): ArgumentCheck {
+    const schema = isObject(tool) ? tool.inputSchema : undefined;
+    const compiled = this.#compile(schema);
+    if (!compiled.ok) return { status: 'unchecked', reason: compiled.error };
+    const data = args === undefined ? {} : args;
+    let valid: boolean;
+    try {
+      valid = compiled.validate(data) as boolean;
+    } catch (e) {
+      return { status: 'unchecked', reason: `ajv failed while validating: ${(e as Error)?.message ?? String(e)}` };
+    }
+    if (valid) return { status: 'valid' };
+    const errors = compiled.validate.errors ?? [];
+    const issues = errors.slice(0, this.maxIssues).map(toIssue);
+    if (issues.length === 0) issues.push({ path: '', message: 'does not match the schema' });
+    return { status: 'invalid', issues, omitted: Math.max(0, errors.length - this.maxIssues) };
+  }
+
+  #compile(schema: unknown): Compiled {
+    if (typeof schema === 'boolean') return { ok: true, validate: (schema ? ALWAYS : NEVER) as unknown as ValidateFunction };
+    if (!isObject(schema)) return { ok: false, error: `the tool's \`inputSchema\` is ${describeValue(schema)}, not a schema` };
+    const known = this.#compiled.get(schema);
+    if (known) return known;
+    const dialect = getDeclaredDialect(schema, this.assume).dialect;
+    const kind: AjvClass = dialect === '2019-09' || dialect === '2020-12' ? dialect : 'draft-07';
+    const text = jsonText(schema);
+    const key = text === undefined ? undefined : kind + '\u0000' + text;
+    let result = key === undefined ? undefined : this.#byText.get(key);
+    if (!result) {
+      try {
+        const ajv = text === undefined || text.includes('"$id":') || text.includes('"id":') ? createAjv(kind) : this.#instance(kind);
+        this.#compiles++;
+        result = { ok: true, validate: ajv.compile(schema as JsonSchema as object) };
+      } catch (e) {
+        if (e instanceof ToolslimError) throw e; // ajv cannot be loaded: a setup problem
+        result = { ok: false, error: e instanceof RangeError ? 'ajv ran out of stack compiling it (nesting too deep)' : `ajv cannot compile it: ${(e as Error)?.message ?? String(e)}` };
+      }
+      if (key !== undefined) this.#byText.set(key, result);
+    }
+    this.#compiled.set(schema, result);
+    return result;
+  }
+
+  #instance(kind: AjvClass): AnyAjv {
+    let ajv = this.#shared.get(kind);
+    if (!ajv) {
+      ajv = createAjv(kind);
+      this.#shared.set(kind, ajv);
+    }
+    return ajv;
+  }
+}
+
+function ALWAYS(): boolean {
+  return true;
+}
+
+function NEVER(this: unknown): boolean {
+  (NEVER as unknown as { errors: unknown }).errors = [{ instancePath: '', message: 'no value is valid (the schema is `false`)', keyword: 'false', params: {}, schemaPath: '#' }];
+  return false;
+}
+
+function createAjv(kind: AjvClass): AnyAjv {
+  const classes = loadAjv();
+  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
+  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
+  return new classes.Ajv(AJV_OPTIONS);
+}
+
+/** The schema's compact JSON, or undefined when it has none (a cycle, a BigInt): such a schema is compiled alone. */
+function jsonText(schema: object): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** ajv's error as an issue: its pointer and message, with what the message leaves out. */
+function toIssue(e: ErrorObject): ArgumentIssue {
+  const params = (e.params ?? {}) as Record<string, unknown>;
+  let message = e.message ?? `fails \`${e.keyword}\``;
+  if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') message += `: \`${params.additionalProperty}\``;
+  else if (e.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string') message += `: \`${params.unevaluatedProperty}\``;
+  else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) message += `: ${clip(JSON.stringify(params.allowedValues), 200)}`;
+  else if (e.keyword === 'const' && 'allowedValue' in params) message += `: ${clip(JSON.stringify(params.allowedValue) ?? 'undefined', 200)}`;
+  return { path: e.instancePath ?? '', message };
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}

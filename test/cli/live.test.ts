@@ -1,0 +1,91 @@
+/**
+ * Live servers read by capture/report/optimize/check (src/cli/live.ts) never outlive the command: the
+ * server runs in a process group of its own, signalled as a whole on success, error and timeout.
+ * Through the built binary; processes are checked by pid.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TOOLS, requireBuild, run } from './helpers.js';
+import { isRunning, node, WIRE_SERVER } from './proxy-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-live-'));
+let n = 0;
+const file = (name: string) => join(dir, `${++n}-${name}`);
+const pids = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map(Number);
+
+beforeAll(() => requireBuild());
+
+describe('live servers never outlive the command', () => {
+  it('--timeout 3 holds to within a second, and a hung sh -c server and its grandchild are gone', async () => {
+    const list = file('pids');
+    // sh starts a grandchild, then a server that never answers and ignores stdin closing and SIGTERM.
+    const script = `sleep 300 & echo $! >> ${list}; echo $$ >> ${list}; trap '' TERM; exec ${node} -e "process.on('SIGTERM',()=>{});require('fs').appendFileSync('${list}', process.pid+'\\\\n');setInterval(()=>{},1000)"`;
+    const t0 = Date.now();
+    const r = await run(['capture', '--timeout', '3', '--', 'sh', '-c', script]);
+    const took = (Date.now() - t0) / 1000;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('toolslim capture: timed out after 3s waiting for `sh -c ');
+    expect(r.stderr).toContain('to answer initialize (raise --timeout if the server is just slow)');
+    expect(took).toBeGreaterThanOrEqual(3);
+    // Node's own start-up is part of it; the limit plus a second.
+    expect(took).toBeLessThan(4.5);
+    // sleep, and sh that exec'd into node (the same pid twice).
+    const all = [...new Set(pids(list))];
+    expect(all).toHaveLength(2);
+    for (const pid of all) expect(isRunning(pid), `process ${pid}`).toBe(false);
+  });
+
+  it('a timeout below a second is named as given, not as 0.0s', async () => {
+    const r = await run(['capture', '--timeout', '0.25', '--', node, '-e', 'setInterval(() => {}, 1000)']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('timed out after 0.25s waiting for');
+  });
+
+  it('a server that answers initialize with an error is stopped, even one that ignores stdin closing', async () => {
+    const pid = file('server.pid');
+    const t0 = Date.now();
+    const r = await run(['capture', '--', node, WIRE_SERVER, '--init-error', '--ignore-eof', '--pid', pid]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^toolslim capture: `.+wire-server\.mjs --init-error --ignore-eof --pid .+` failed during initialize: MCP error -32603: this server cannot start today\n$/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(isRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
+  });
+
+  it('a server that ignores stdin closing is stopped once the list is read', async () => {
+    const pid = file('server.pid');
+    const out = file('tools.json');
+    const t0 = Date.now();
+    const r = await run(['capture', '-o', out, '--', node, WIRE_SERVER, '--ignore-eof', '--pid', pid]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).toolsList).toEqual({ tools: DEMO_TOOLS });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(isRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
+  });
+
+  it('a server that exits before answering is named with its status and stderr', async () => {
+    const r = await run(['capture', '--', node, '-e', 'console.error("boom: missing API key"); process.exit(4)']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('exited with status 4 before answering initialize; its stderr ended with:\n  boom: missing API key');
+  });
+
+  it('an HTTP server that answers with an HTML page: the status, never the page', async () => {
+    const http = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(404, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>'));
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    try {
+      const r = await run(['capture', '--url', url]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`toolslim capture: ${url} failed during initialize: answered HTTP 404 Not Found\n`);
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    }
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * `toolslim proxy --url`: the built binary between the SDK Client (over stdio) and a streamable HTTP
+ * server (the SDK's StreamableHTTPServerTransport). Expected lists are the hand-written ones in helpers.ts.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, DEMO_TOOLS_OPTIMIZED, requireBuild, waitFor } from './helpers.js';
+import { startHttpServer, type TestHttpServer } from './http-server.js';
+import { INIT, isRunning, node, ProxyProcess } from './proxy-helpers.js';
+
+beforeAll(() => requireBuild());
+
+let server: TestHttpServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('proxy --url (streamable HTTP upstream)', () => {
+  it('serves every page optimized, relays calls, notifications and server requests, and ends the session with DELETE', async () => {
+    server = await startHttpServer({ pages: 3, listChanged: true });
+    const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--url', server.url, '-H', 'X-Api-Key: secret 1'], stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'http-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: false } } });
+    const logs: unknown[] = [];
+    const changed: number[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params.data));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed.push(1));
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }));
+    await client.connect(transport);
+    const pid = transport.pid!;
+    try {
+      expect(client.getServerVersion()).toEqual({ name: 'http-demo', version: '2.0.0' });
+      expect(client.getInstructions()).toBe('HTTP demo server');
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+      const { tools, nextCursor } = await client.listTools();
+      expect(nextCursor).toBeUndefined();
+      expect(tools).toEqual(DEMO_TOOLS_OPTIMIZED);
+      const args = { text: 'héllo "world"', n: [1, 2.5, null] };
+      expect(await client.callTool({ name: 'echo', arguments: args })).toEqual({ content: [{ type: 'text', text: JSON.stringify(args) }] });
+      // A notification inside a response stream, and a request from the server to the client.
+      expect(await client.callTool({ name: 'log', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'logged' }] });
+      expect(logs).toEqual(['working on it']);
+      expect(await client.callTool({ name: 'roots', arguments: {} })).toEqual({ content: [{ type: 'text', text: '[{"uri":"file:///work","name":"work"}]' }] });
+      // list_changed outside any request arrives on the GET stream.
+      await client.callTool({ name: 'add_tool', arguments: {} });
+      await waitFor(() => changed.length === 1, 5000, 'notifications/tools/list_changed');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['get_pet', 'echo', 'add_tool', 'exit_server', 'late_tool']);
+      // Every request carried the header, the session and (after initialize) the protocol version.
+      const posts = server.requests.filter((r) => r.method === 'POST');
+      expect(posts.length).toBeGreaterThan(5);
+      for (const r of server.requests) expect(r.headers['x-api-key']).toBe('secret 1');
+      for (const r of posts.slice(1)) {
+        expect(r.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
+        expect(r.headers['mcp-protocol-version']).toBe(LATEST_PROTOCOL_VERSION);
+      }
+      expect(server.requests.some((r) => r.method === 'GET')).toBe(true);
+    } finally {
+      await client.close();
+    }
+    await waitFor(() => !isRunning(pid), 5000, 'the proxy to exit');
+    expect(server.closedSessions).toHaveLength(1);
+    expect(stderr).toBe('');
+  });
+
+  it('a client that closes stdin: exit 0 and the session is ended', async () => {
+    server = await startHttpServer();
+    const p = new ProxyProcess(['--url', server.url]);
+    const init = JSON.parse(await p.initialize());
+    expect(init.result.serverInfo).toEqual({ name: 'http-demo', version: '2.0.0' });
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect(JSON.parse(await p.next())).toEqual({ jsonrpc: '2.0', id: 1, result: { tools: DEMO_TOOLS_OPTIMIZED } });
+    p.end();
+    expect(await p.closed).toBe(0);
+    expect(server.closedSessions).toHaveLength(1);
+  });
+
+  it('HTTP errors become JSON-RPC errors naming the status, never the HTML page', async () => {
+    const http = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'DELETE') res.writeHead(405).end();
+        else res.writeHead(500, { 'content-type': 'text/html' }).end('<!DOCTYPE html>\n<html><head><title>Oops</title></head><body><pre>Traceback (most recent call last): secret stack</pre></body></html>');
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    try {
+      const p = new ProxyProcess(['--url', url]);
+      p.send(INIT);
+      const answer = JSON.parse(await p.next());
+      expect(answer).toEqual({ jsonrpc: '2.0', id: 0, error: { code: -32000, message: `toolslim proxy: initialize: ${url} answered HTTP 500 Internal Server Error` } });
+      p.end();
+      expect(await p.closed).toBe(0);
+      expect(p.stderr).not.toContain('<');
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    }
+  });
+
+  it('a server that cannot be reached: each request gets an error naming the URL and the cause', async () => {
+    // A port that was just free.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const p = new ProxyProcess(['--url', `http://127.0.0.1:${port}/mcp`]);
+    p.send(INIT);
+    const answer = JSON.parse(await p.next());
+    expect(answer.id).toBe(0);
+    expect(answer.error.code).toBe(-32000);
+    expect(answer.error.message).toMatch(/^toolslim proxy: initialize: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: fetch failed \(ECONNREFUSED\)$/);
+    p.end();
+    expect(await p.closed).toBe(0);
+  });
+
+  it('a pretty-printed JSON body reaches the client as one line, every other byte kept', async () => {
+    const body = '{\n  "jsonrpc": "2.0",\n  "id": 0,\n  "result": {\n    "protocolVersion": "2025-06-18",\n    "capabilities": {},\n    "serverInfo": { "name": "pretty", "version": "1.0" },\n    "big": 12345678901234567890123, "neg": -0, "one": 1.0\n  }\n}\n';
+    const http = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.method === 'POST') res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' }).end(body);
+        else res.writeHead(405).end();
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    try {
+      const p = new ProxyProcess(['--url', url]);
+      p.send(INIT);
+      expect(await p.next()).toBe(body.replace(/\n/g, ''));
+      p.end();
+      expect(await p.closed).toBe(0);
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    }
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * ArgumentValidator: hand-labelled arguments per dialect, every BFCL reference call (the data says each
+ * is valid against its tool), compile-once caching, and schemas ajv refuses.
+ */
+import { describe, expect, it } from 'vitest';
+import { ToolslimError } from '../../src/index.js';
+import { ArgumentValidator } from '../../src/session/validate-arguments.js';
+import { BFCL_SESSIONS, sessionTools } from './bfcl.js';
+
+const object = (inputSchema: unknown) => ({ inputSchema }) as never;
+
+describe('ArgumentValidator', () => {
+  it('judges arguments by hand-written labels, naming each problem with its pointer', () => {
+    const v = new ArgumentValidator();
+    const tool = object({
+      type: 'object',
+      properties: { path: { type: 'string' }, depth: { type: 'integer', minimum: 0 }, mode: { enum: ['a', 'b'] } },
+      required: ['path'],
+      additionalProperties: false,
+    });
+    expect(v.check(tool, { path: 'x' })).toEqual({ status: 'valid' });
+    expect(v.check(tool, { path: 'x', depth: 2, mode: 'b' })).toEqual({ status: 'valid' });
+    const bad = v.check(tool, { depth: -1, mode: 'c', extra: true });
+    expect(bad.status).toBe('invalid');
+    if (bad.status !== 'invalid') return;
+    expect(bad.issues).toEqual([
+      { path: '', message: "must have required property 'path'" },
+      { path: '', message: 'must NOT have additional properties: `extra`' },
+      { path: '/depth', message: 'must be >= 0' },
+      { path: '/mode', message: 'must be equal to one of the allowed values: ["a","b"]' },
+    ]);
+    expect(bad.omitted).toBe(0);
+    // Absent arguments are read as {}.
+    expect(v.check(tool, undefined)).toMatchObject({ status: 'invalid', issues: [{ path: '', message: "must have required property 'path'" }] });
+  });
+
+  it('reads each schema in its dialect: 2020-12 by default, draft-07 and 2019-09 when declared', () => {
+    const v = new ArgumentValidator();
+    // prefixItems is a 2020-12 keyword: it applies without $schema, and is unknown (ignored) in draft-07.
+    const modern = object({ type: 'object', properties: { p: { prefixItems: [{ type: 'string' }] } } });
+    const legacy = object({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { p: { prefixItems: [{ type: 'string' }] } } });
+    expect(v.check(modern, { p: [1] }).status).toBe('invalid');
+    expect(v.check(legacy, { p: [1] }).status).toBe('valid');
+    // draft-07 tuple `items` applies there; in 2019-09 too (`items` array form is still the tuple form).
+    const tuple07 = object({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { p: { items: [{ type: 'string' }] } } });
+    const tuple19 = object({ $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { p: { items: [{ type: 'string' }] } } });
+    expect(v.check(tuple07, { p: [1] }).status).toBe('invalid');
+    expect(v.check(tuple19, { p: [1] }).status).toBe('invalid');
+    // assume: a schema without $schema read as draft-07.
+    expect(new ArgumentValidator({ assume: 'draft-07' }).check(modern, { p: [1] }).status).toBe('valid');
+  });
+
+  it('does not assert formats (an annotation in 2020-12) and never changes the arguments', () => {
+    const v = new ArgumentValidator();
+    const tool = object({ type: 'object', properties: { at: { type: 'string', format: 'date-time' }, n: { type: 'integer', default: 3 } } });
+    const args = Object.freeze({ at: 'not a date' });
+    expect(v.check(tool, args)).toEqual({ status: 'valid' });
+    expect(args).toEqual({ at: 'not a date' });
+  });
+
+  it('compiles a schema once, however often its tool is called', () => {
+    const v = new ArgumentValidator();
+    const tool = object({ type: 'object', properties: { q: { type: 'string' } } });
+    for (let i = 0; i < 20; i++) v.check(tool, { q: String(i) });
+    expect(v.compiled).toBe(1);
+  });
+
+  it('keeps tools with the same $id apart', () => {
+    const v = new ArgumentValidator();
+    const a = object({ $id: 'https://example.com/args', type: 'object', properties: { x: { type: 'string' } } });
+    const b = object({ $id: 'https://example.com/args', type: 'object', properties: { x: { type: 'number' } } });
+    expect(v.check(a, { x: 's' }).status).toBe('valid');
+    expect(v.check(b, { x: 1 }).status).toBe('valid');
+    expect(v.check(b, { x: 's' }).status).toBe('invalid');
+  });
+
+  it('says it cannot check a schema ajv refuses, or one that is not a schema', () => {
+    const v = new ArgumentValidator();
+    const broken = v.check(object({ type: 'object', properties: { x: { $ref: '#/$defs/nowhere' } } }), {});
+    expect(broken.status).toBe('unchecked');
+    if (broken.status === 'unchecked') expect(broken.reason).toMatch(/ajv cannot compile it: can't resolve reference #\/\$defs\/nowhere/);
+    expect(v.check(object('nope'), {})).toEqual({ status: 'unchecked', reason: 'the tool\'s `inputSchema` is "nope", not a schema' });
+    expect(v.check(object(true), { any: 1 })).toEqual({ status: 'valid' });
+    expect(v.check(object(false), {}).status).toBe('invalid');
+  });
+
+  it('caps the issues listed and counts the rest', () => {
+    const v = new ArgumentValidator({ maxIssues: 2 });
+    const tool = object({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } } });
+    expect(v.check(tool, { a: 1, b: 2, c: 3 })).toMatchObject({ status: 'invalid', omitted: 1 });
+  });
+
+  it('rejects unusable options', () => {
+    expect(() => new ArgumentValidator({ assume: 'draft-3' as never })).toThrow(ToolslimError);
+    expect(() => new ArgumentValidator({ maxIssues: 0 })).toThrow(/`maxIssues` must be a positive integer, got 0/);
+    expect(() => new ArgumentValidator(7 as never)).toThrow(/options must be an object/);
+  });
+
+  it('finds every BFCL reference call valid, as the data says it is', () => {
+    const v = new ArgumentValidator();
+    let calls = 0;
+    for (const s of BFCL_SESSIONS) {
+      const tools = new Map(sessionTools(s).map((t) => [t.name, t]));
+      for (const turn of s.turns) {
+        for (const call of turn.calls) {
+          calls++;
+          expect(v.check(tools.get(call.name)!, call.arguments), `${s.id} ${call.name}`).toEqual({ status: 'valid' });
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(50);
+  });
+});
