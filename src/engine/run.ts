@@ -41,7 +41,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     changes: [],
     diagnostics: [...input_.diagnostics],
     skipped: [...input_.skipped],
-    sizes: options.measure ? new ToolSizes(tools, input_.usable, options.tokenizer) : undefined,
+    sizes: options.measure ? new ToolSizes(tools, input_.usable, options.tokenizer, input_.bytes) : undefined,
     histories: options.verify === false ? undefined : new Array<StepVersion[] | undefined>(tools.length),
     instructions: undefined,
   };

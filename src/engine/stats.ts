@@ -1,6 +1,6 @@
 /**
- * Sizes as a run measures them: every tool's compact JSON before the run (one `JSON.stringify` each), then
- * after each step that changed it. Without a tokenizer a step's new size is the old one plus the bytes its
+ * Sizes as a run measures them: every tool's compact JSON before the run (counted by the input check's
+ * walk; serialized, with a tokenizer), then after each step that changed it. Without a tokenizer a step's new size is the old one plus the bytes its
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
@@ -16,13 +16,20 @@ export class ToolSizes {
   readonly before: readonly Size[];
   readonly #current: Size[];
 
-  constructor(tools: readonly unknown[], usable: readonly boolean[], tokenizer: Tokenizer | undefined) {
+  /** `bytes`: what the input check counted for each usable tool (the tools are not serialized again for it). */
+  constructor(tools: readonly unknown[], usable: readonly boolean[], tokenizer: Tokenizer | undefined, bytes: readonly number[]) {
     this.#tokenizer = tokenizer;
-    const texts = tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t)));
-    this.before = texts.map((t) => this.#size(t));
+    if (tokenizer) {
+      const texts = tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t)));
+      this.before = texts.map((t) => this.#size(t));
+      this.#beforeTexts = texts;
+      this.#texts = texts.slice();
+    } else {
+      this.before = tools.map((t, i) => (usable[i] ? { bytes: bytes[i]! } : this.#size(safeStringify(t))));
+      this.#beforeTexts = [];
+      this.#texts = [];
+    }
     this.#current = this.before.slice();
-    this.#beforeTexts = tokenizer ? texts : [];
-    this.#texts = tokenizer ? texts.slice() : [];
   }
 
   /** Records tool `i` after a step that changed it (`bytesDelta`: what the step's edits added); returns what the step saved. */

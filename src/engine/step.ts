@@ -5,10 +5,11 @@
  * One tool that fails is left as the step found it and listed in `skipped`; the rest go on.
  */
 import { EditContext } from '../core/context.js';
-import { getSchemaDocuments, type SchemaDocuments } from '../core/documents.js';
+import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type UnknownDialectDocument } from '../core/documents.js';
 import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
-import type { McpTool } from '../core/tool.js';
+import type { McpTool, SchemaSlot } from '../core/tool.js';
+import type { Dialect } from '../schema/keywords.js';
 import type { AnyTransform, ToolDoc, TransformExtras } from '../core/transform.js';
 import { appendPointer } from '../json/pointer.js';
 import type { ToolVersion } from '../verify/policy.js';
@@ -73,7 +74,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined });
     let failure: string | undefined;
     try {
-      transform.apply(toolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
+      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
       if (ctx.changed) failure = checkPostConditions(tool, ctx.root);
     } catch (e) {
       failure = `threw: ${(e as Error)?.message ?? String(e)}`;
@@ -131,21 +132,31 @@ function visible(state: RunState): McpTool[] {
 }
 
 /** What a transform sees of one tool; its documents are read (and their `$ref` indexes built) on first use. */
-function toolDoc(tool: McpTool, index: number, name: string, state: unknown, slots: Parameters<typeof getSchemaDocuments>[1], assume: Parameters<typeof getSchemaDocuments>[2]): ToolDoc {
-  let documents: SchemaDocuments | undefined;
-  const read = () => (documents ??= getSchemaDocuments(tool, slots, assume));
-  return {
-    tool,
-    index,
-    name,
-    state,
-    get documents() {
-      return read().documents;
-    },
-    get unknownDialects() {
-      return read().unknown;
-    },
-  };
+class LazyToolDoc implements ToolDoc {
+  readonly tool: McpTool;
+  readonly index: number;
+  readonly name: string;
+  readonly state: unknown;
+  readonly #slots: readonly SchemaSlot[];
+  readonly #assume: Dialect;
+  #documents: SchemaDocuments | undefined;
+
+  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect) {
+    this.tool = tool;
+    this.index = index;
+    this.name = name;
+    this.state = state;
+    this.#slots = slots;
+    this.#assume = assume;
+  }
+
+  get documents(): readonly SchemaDocument[] {
+    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).documents;
+  }
+
+  get unknownDialects(): readonly UnknownDialectDocument[] {
+    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).unknown;
+  }
 }
 
 /** The context's recorded edits as report changes: pointers into the tools array, tool and transform named. */

@@ -17,7 +17,7 @@ export type Container = Record<string, unknown> | unknown[];
 export class CopyOnWrite {
   #root: unknown;
   /** Sets of owned containers per open checkpoint level; only the innermost level may be written. */
-  readonly #levels: WeakSet<object>[][] = [[new WeakSet()]];
+  readonly #levels: WeakSet<object>[][] = [[]];
   readonly #saved: unknown[] = [];
 
   constructor(root: unknown) {
@@ -67,7 +67,7 @@ export class CopyOnWrite {
   /** Starts a group of edits that {@link rollback} can undo. Checkpoints nest. */
   checkpoint(): void {
     this.#saved.push(this.#root);
-    this.#levels.push([new WeakSet()]);
+    this.#levels.push([]);
   }
 
   /** Keeps the edits since the last checkpoint. */
@@ -94,6 +94,8 @@ export class CopyOnWrite {
 
   #adopt(value: object): void {
     const level = this.#levels[this.#levels.length - 1]!;
+    // A level's set is made on its first copy: most contexts never edit anything.
+    if (level.length === 0) level.push(new WeakSet());
     level[level.length - 1]!.add(value);
   }
 }
