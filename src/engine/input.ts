@@ -82,6 +82,76 @@ export interface InputProblem {
  * still are (JSON writes `null`).
  */
 export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
+  // The common case first: a plain JSON tool with nothing to report. Anything else (a problem, an
+  // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
+  // reports the first problem in document order.
+  if (maxDepth <= FAST_MAX_DEPTH) {
+    const bytes = plainJsonBytes(tool, maxDepth);
+    if (bytes >= 0) {
+      if (size) size.bytes = bytes;
+      return undefined;
+    }
+  }
+  return checkExactly(tool, maxDepth, undefinedMembers, size);
+}
+
+/** Depth up to which {@link plainJsonBytes} may run into a cycle before it gives up (it has no ancestor set). */
+const FAST_MAX_DEPTH = 10_000;
+
+/**
+ * The bytes of `JSON.stringify(tool)` when the tool is plain JSON (no problem, no `undefined` member, no
+ * deeper than `maxDepth`), else -1. Primitives are checked where they sit, without frames; containers go
+ * on a stack with their depth. A cycle makes some path deeper than `maxDepth`, so it ends in -1 too.
+ */
+function plainJsonBytes(tool: unknown, maxDepth: number): number {
+  try {
+    if (!isObject(tool) || isProxy(tool)) return -1;
+    let bytes = 0;
+    const stack: unknown[] = [tool, 0];
+    while (stack.length > 0) {
+      const depth = stack.pop() as number;
+      const obj = stack.pop() as object;
+      if (depth > maxDepth || isProxy(obj)) return -1;
+      const isArray = Array.isArray(obj);
+      if (!isArray) {
+        const proto = Object.getPrototypeOf(obj);
+        if (proto !== Object.prototype && proto !== null) return -1;
+      }
+      const keys = isArray ? undefined : Object.keys(obj);
+      const n = keys ? keys.length : (obj as unknown[]).length;
+      bytes += n === 0 ? 2 : 1 + n;
+      for (let i = 0; i < n; i++) {
+        const d = keys ? Object.getOwnPropertyDescriptor(obj, keys[i]!) : Object.getOwnPropertyDescriptor(obj, i);
+        if (d === undefined || !('value' in d)) return -1;
+        const v = d.value;
+        if (keys) bytes += jsonStringBytes(keys[i]!) + 1;
+        switch (typeof v) {
+          case 'string':
+            bytes += jsonStringBytes(v);
+            break;
+          case 'boolean':
+            bytes += v ? 4 : 5;
+            break;
+          case 'number':
+            if (!Number.isFinite(v)) return -1;
+            bytes += String(v).length;
+            break;
+          case 'object':
+            if (v === null) bytes += 4;
+            else stack.push(v, depth + 1);
+            break;
+          default:
+            return -1;
+        }
+      }
+    }
+    return bytes;
+  } catch {
+    return -1;
+  }
+}
+
+function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
   // Pointers are built only for what is reported: each container on the way down is a link to its parent,
   // and a problem's pointer is spelled out from the links when one is found.
   let atParent: PathLink | undefined;
