@@ -53,7 +53,7 @@ export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNois
 export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated-subtrees.js';
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
-export type { StripNoiseOptions } from './transforms/strip-noise.js';
+export type { StripNoiseOptions } from './transforms/strip-noise/index.js';
 export { presetMax } from './presets/index.js';
 
 // Schema utilities

@@ -57,6 +57,14 @@ describe.each(builtinTransforms.map((t) => [t.name, t] as const))('%s', (name, t
   it('declares its preset-relevant flags as booleans, if at all', () => {
     for (const flag of ['createsRefs', 'writesInstructions'] as const) expect([undefined, true, false]).toContain(t[flag]);
   });
+  it('has fixtures for each of its parts, and no fixtures for a part it does not have', () => {
+    const ids = (t.parts ?? []).map((p) => p.id);
+    const rulesDir = join(root, 'test', 'fixtures', name, 'rules');
+    const folders = existsSync(rulesDir) ? readdirSync(rulesDir).sort() : [];
+    expect(folders).toEqual([...ids].sort());
+    for (const id of ids) expect(readdirSync(join(rulesDir, id)).length, `fixtures of part ${id}`).toBeGreaterThan(0);
+    for (const p of t.parts ?? []) if (p.option !== undefined) expect(Object.keys(t.defaultOptions), `option of part ${p.id}`).toContain(p.option);
+  });
   it('declares safety, a description and messages', () => {
     expect(['lossless', 'annotation', 'lossy']).toContain(t.safety);
     expect(t.description.length).toBeGreaterThan(10);

@@ -25,6 +25,14 @@ export interface ToolDoc<S = unknown> {
   readonly unknownDialects: readonly UnknownDialectDocument[];
 }
 
+/** One part of a large transform (see {@link TransformSpec.parts}). */
+export interface TransformPart {
+  /** kebab-case: the part's module and its fixtures folder. */
+  readonly id: string;
+  /** The boolean option that turns this part on or off, when it has one. */
+  readonly option?: string;
+}
+
 /** Options the engine understands for every transform that declares them in its `defaultOptions`, and checks once. */
 export interface CommonOptions {
   /** Which schemas of each tool to rewrite (default both). */
@@ -58,6 +66,12 @@ export interface TransformSpec<O extends object, S = undefined> {
    * that does not show them, so a profile-tuned preset leaves it out there.
    */
   readonly writesInstructions?: boolean;
+  /**
+   * The parts a large transform is made of (its rule objects, as ajv's keyword definitions or svgo's
+   * plugins), listed so that tooling can reach each one: the fixture runner runs the cases under
+   * `test/fixtures/<transform>/rules/<id>/` with the part's `option` on and every other part's off.
+   */
+  readonly parts?: readonly TransformPart[];
   /** Throws (a message naming the option) when options are unusable. */
   readonly validateOptions?: (options: Readonly<O>) => void;
   /** Whole-list analysis, run once before `apply` (pure). */
