@@ -70,8 +70,22 @@ export const TRANSFORMS_HELP = builtinTransforms.map((t) => `  ${t.name.padEnd(2
 
 export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) => (p.name === 'safe' ? 'safe (default)' : p.name)).join(', ')}
   -t, --transform <name>[=<json-options>]
-                            run this transform (repeatable, in order; after --preset if both given);
-                            \`toolslim --help\` lists the transforms
+                            run this transform (repeatable, in order; after --preset if both given):
+${wrap(builtinTransforms.map((t) => t.name).join(', '), 28, 100)}
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
                             claude, openai, openai-strict, gemini, kimi, ref-free`;
 
+
+/** `text` broken at spaces into lines of at most `width` columns, each indented by `indent`. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => ' '.repeat(indent) + l).join('\n');
+}

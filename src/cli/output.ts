@@ -296,7 +296,7 @@ export function renderToolsText(source: ToolsSource, result: TransformResult, st
  * `nextCursor` is its result text with only the changed tools replaced. On one line (compact) unless
  * `oneLine` is false, as a stdio message must be.
  */
-export function renderListResult(pages: readonly ToolsSource[], result: TransformResult, options: { readonly oneLine?: boolean } = {}): string {
+export function renderListResult(pages: readonly ToolsSource[], result: TransformResult, options: { readonly oneLine?: boolean; /** Merged-list indexes left out (the proxy's dropped tools). */ readonly omit?: ReadonlySet<number> } = {}): string {
   if (pages.length === 0) throw new Error('renderListResult: no pages');
   const changed = changedTools(result);
   const first = pages[0]!;
@@ -306,7 +306,8 @@ export function renderListResult(pages: readonly ToolsSource[], result: Transfor
     changed.has(index) ? renderTool(result.tools[index], page.style, level, page.tools[local]!.numbers?.lexemes, stringifyJson) : page.text.slice(page.tools[local]!.start, page.tools[local]!.end);
   let text: string;
   const hasCursor = holder.members.some((m) => m.key === 'nextCursor');
-  if (pages.length === 1 && !hasCursor) {
+  const omit = options.omit;
+  if (pages.length === 1 && !hasCursor && !omit?.size) {
     // Served as the top-level value, the result object puts its tools at level 2.
     const inner = spliceTools(first, (i) => (changed.has(i) ? toolText(first, i, i, 2) : undefined));
     // The holder's span moved by what was spliced before it (nothing: tools lie inside it).
@@ -316,7 +317,7 @@ export function renderListResult(pages: readonly ToolsSource[], result: Transfor
     const parts: string[] = [];
     let index = 0;
     for (const page of pages) {
-      for (let local = 0; local < page.tools.length; local++) parts.push(toolText(page, local, index++, 2));
+      for (let local = 0; local < page.tools.length; local++, index++) if (!omit?.has(index)) parts.push(toolText(page, local, index, 2));
     }
     const sep = first.style.newline === '' ? first.style.comma : ',';
     const array = '[' + parts.join(sep) + ']';

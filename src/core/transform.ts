@@ -53,6 +53,11 @@ export interface TransformSpec<O extends object, S = undefined> {
   readonly name: string;
   readonly description: string;
   readonly safety: Safety;
+  /**
+   * The safety of a run with these (resolved) options, when an option can make the rewrite less safe than
+   * `safety` says (an opt-in that changes verdicts makes it `lossy`); the gate holds each step to it.
+   */
+  readonly safetyWith?: (options: Readonly<O>) => Safety;
   readonly defaultOptions: Readonly<O>;
   /** Message templates by code; `{name}` placeholders are filled from the data of each change. */
   readonly messages: Readonly<Record<string, string>>;

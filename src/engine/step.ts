@@ -60,6 +60,8 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     }
   }
   const { slots, assume } = documentOptions(options);
+  // What the gate holds this step's rewrites to: an option can make a transform less safe than it says.
+  const safety = transform.safetyWith ? transform.safetyWith(options) : transform.safety;
   let count = 0;
   let toolsChanged = 0;
   let bytesSaved = 0;
@@ -98,7 +100,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     bytesSaved += saved.bytes;
     tokensSaved += saved.tokens;
     if (state.histories) {
-      (state.histories[i] ??= []).push({ step, transform: transform.name, safety: transform.safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
+      (state.histories[i] ??= []).push({ step, transform: transform.name, safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
     }
   }
   let extras: TransformExtras | undefined;

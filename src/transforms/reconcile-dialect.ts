@@ -8,6 +8,7 @@ import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDia
 import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
+import { parseRef } from '../schema/ref-syntax.js';
 import { idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
 import { someSubschema } from '../schema/walk.js';
@@ -45,12 +46,13 @@ const MESSAGES: Readonly<Record<string, string>> = {
   contradiction: 'Tool `{tool}`: {detail}',
   'unknown-dialect': '`$schema` is `{uri}`, not a dialect toolslim knows (draft-04, -06, -07, 2019-09, 2020-12); left the schema as it is',
   'embedded-dialect': 'Found a subschema declaring `{uri}` inside a {dialect} schema; left it as it is',
-  unconvertible: '`{keyword}` ({dialect}) has no equivalent in {target}{reason}; left the whole schema in {dialect}',
+  unconvertible: '`{keyword}` ({dialect}) has no equivalent in {target}{reason}; left the tool unchanged (the schema stays {dialect})',
   'empty-enum': 'Found `enum: []`: no instance can be valid, and strict readers refuse the schema; expected at least one value',
   'kept-root-type': 'Kept `type: "object"` beside the root `$ref` ({dialect} ignores it, {target} applies it): MCP requires it, and tool arguments and results are objects',
-  'kept-ref-sibling': 'Kept `{keyword}` beside `$ref` because a `$ref` points into it; {target} readers apply it, {dialect} readers ignore it',
+  'referenced-ref-sibling': 'Found `{keyword}` beside `$ref`, which {dialect} readers ignore, with a `$ref` pointing into it: {target} readers would apply it and it cannot be dropped; left the tool unchanged',
   'ref-sibling-applies': '`{keyword}` beside `$ref` is ignored by {dialect} readers and now applies ({target}, option `refSiblings: apply`)',
   'kept-foreign-keyword': 'Kept `{keyword}` ({newer} keyword) although {dialect} readers ignore it: {why}',
+  'referenced-foreign-keyword': 'Found `{keyword}` ({newer} keyword), which {dialect} readers ignore, with a `$ref` pointing into it: {target} readers would apply it and it cannot be dropped; left the tool unchanged',
   'kept-definitions': 'Kept `{from}` beside `{to}`: a `$ref` addresses the container itself',
   'kept-example': 'Kept OpenAPI `example` because `examples` is already present',
   'dropped-ref-sibling': 'Dropped `{keyword}` beside `$ref`: {dialect} ignores it, {target} would apply it',
@@ -64,6 +66,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'converted-id': 'Rewrote `{from}` as `{to}`',
   'converted-exclusive': 'Rewrote boolean `{keyword}` with `{bound}` as numeric `{keyword}`',
   'converted-nullable': 'Rewrote OpenAPI `nullable: true` as {how}',
+  'inert-nullable': 'Removed OpenAPI `nullable: true`, which has no effect without `type` (OpenAPI 3.0.3: it adds `null` to the types `type` names, and other keywords keep their meaning)',
   'removed-nullable': 'Removed OpenAPI `nullable: {value}`, which allows nothing more',
   'converted-example': 'Rewrote OpenAPI `example` as `examples: [..]`',
   'wrapped-ref': 'Moved `$ref` into `allOf` so that its siblings still apply in {target}',
@@ -81,6 +84,8 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
   name: 'reconcile-dialect',
   description: 'Rewrite each schema into one dialect (2020-12 by default) with the same verdicts, reporting contradicted dialect stamps',
   safety: 'lossless',
+  // The two opt-ins keep keywords the source ignores, so that they start to apply: verdicts may change.
+  safetyWith: (options) => (options.refSiblings === 'apply' || options.foreignKeywords === 'keep' ? 'lossy' : 'lossless'),
   defaultOptions: { target: '2020-12', assume: '2020-12', stamp: undefined, refSiblings: 'drop-validation', foreignKeywords: 'drop', slots: SCHEMA_SLOTS },
   messages: MESSAGES,
   validateOptions(options) {
@@ -92,11 +97,19 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
   },
   apply(doc, ctx, options) {
+    // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
+    // findings are still reported), so a tool is never half in one dialect and half in another.
+    const staged: StagedEdits[] = [];
+    let blocked = false;
     for (const slot of options.slots ?? SCHEMA_SLOTS) {
       const schema = (doc.tool as Record<string, unknown>)[slot];
       if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
-      reconcileDocument(schema, '/' + slot, ctx, options as Required<ReconcileDialectOptions>, doc.name);
+      const result = reconcileDocument(schema, '/' + slot, ctx, options as Required<ReconcileDialectOptions>, doc.name);
+      if (result === undefined) continue;
+      staged.push(result.staged);
+      if (result.blocked) blocked = true;
     }
+    for (const s of staged) s.commit(ctx, !blocked);
   },
 });
 
@@ -117,6 +130,9 @@ interface Job {
   readonly map: PathMap;
   /** Pointers (in the source) of every location a `$ref` resolves to. */
   readonly targets: readonly string[];
+  /** The plain names that references use as anchors (`#name`), and how many places declare each name. */
+  readonly anchorRefs: ReadonlySet<string>;
+  readonly anchorCounts: ReadonlyMap<string, number>;
   /** The source document, and what the `$ref` of each of its schema objects resolves to. */
   readonly schema: Record<string, unknown>;
   readonly refTargetOf: ReadonlyMap<string, string>;
@@ -139,16 +155,26 @@ interface KeyMoves {
 }
 
 /** Findings about the source schema, reported even when its rewrite is dropped. */
-const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'empty-enum', 'embedded-dialect']);
+const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
 
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
 const NEWNESS: Readonly<Record<Dialect, number>> = { 'draft-04': 0, 'openapi-3.0': 0, 'draft-06': 1, 'draft-07': 2, '2019-09': 3, '2020-12': 4 };
 
-function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: EditContext, options: Required<ReconcileDialectOptions>, tool: string): void {
+/**
+ * Stages one document's rewrite (edits are not yet on `ctx`); `blocked` when something in it cannot be
+ * expressed in the target with the same verdicts. Undefined when there is nothing to stage.
+ */
+function reconcileDocument(
+  schema: Record<string, unknown>,
+  base: string,
+  ctx: EditContext,
+  options: Required<ReconcileDialectOptions>,
+  tool: string,
+): { readonly staged: StagedEdits; readonly blocked: boolean } | undefined {
   const declared = getDeclaredDialect(schema, options.assume);
   if (declared.source === 'unknown') {
     ctx.report('info', 'unknown-dialect', base + '/$schema', { uri: String(declared.uri) });
-    return;
+    return undefined;
   }
   for (const c of findDialectContradictions(schema, { assume: options.assume })) {
     ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
@@ -163,21 +189,25 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   // follow a move. One pointer-free look decides; then only the stamp policy applies.
   const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
   if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
-    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], schema, refTargetOf: new Map(), pair };
+    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
-    staged.commit(ctx, true);
-    return;
+    return { staged, blocked: false };
   }
   const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
   const refTargetOf = new Map<string, string>();
+  const anchorRefs = new Set<string>();
   for (const site of inventory.refs) {
+    const parsed = parseRef(site.ref);
+    if (parsed.kind === 'anchor') anchorRefs.add(parsed.name);
     const r = resolveRefSite(schema, inventory, site);
     if (r.status !== 'resolved') continue;
     targets.push(r.path);
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
   }
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, schema, refTargetOf, pair };
+  const anchorCounts = new Map<string, number>();
+  for (const a of inventory.anchors) anchorCounts.set(a.name, (anchorCounts.get(a.name) ?? 0) + 1);
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, anchorRefs, anchorCounts, schema, refTargetOf, pair };
   walkAndConvert(schema, job);
   const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
@@ -188,7 +218,7 @@ function reconcileDocument(schema: Record<string, unknown>, base: string, ctx: E
   }
   writeStamp(schema, '', job, true);
   // A schema that cannot be fully expressed in the target keeps its own dialect, stamp and all.
-  staged.commit(ctx, job.unconvertible === 0);
+  return { staged, blocked: job.unconvertible > 0 };
 }
 
 /**
@@ -317,8 +347,9 @@ function convertNode(node: Record<string, unknown>, orig: string, cur: string, j
   const legacySource = isLegacyDialect(job.source);
   const legacyTarget = isLegacyDialect(job.target);
   if (legacySource && !legacyTarget && typeof node.$ref === 'string' && hasOwn(node, '$ref')) dropRefSiblings(orig, cur, job, moves);
-  if (hasOwn(node, 'nullable')) convertNullable(orig, cur, job, moves);
+  if (hasOwn(current(job, cur), 'nullable')) convertNullable(cur, job, moves);
   dropForeignKeywords(orig, cur, job, moves);
+  dropForeignId(orig, cur, job, moves);
   convertExclusiveBounds(cur, job, moves);
   if (legacyTarget) convertToLegacy(node, orig, cur, job, moves);
   else convertToModern(node, orig, cur, job, moves);
@@ -376,11 +407,12 @@ function dropRefSiblings(orig: string, cur: string, job: Job, moves: KeyMoves): 
   const targetPath = job.refTargetOf.get(orig);
   const target = targetPath === undefined ? undefined : getAt(job.schema, parsePointer(targetPath));
   for (const key of Object.keys(node)) {
-    if (key === '$ref' || key === '$schema' || key === 'nullable') continue;
+    if (key === '$ref' || key === '$schema') continue;
     const isId = (key === '$id' || (key === 'id' && job.source === 'draft-04')) && typeof node[key] === 'string';
     if (!isId && !affectsVerdicts(job.source, key) && !affectsVerdicts(job.target, key)) continue;
-    // The target says the same thing itself: applying it twice changes nothing.
-    if (!isId && isObject(target) && hasOwn(target, key) && jsonEqual(target[key], node[key])) continue;
+    // The target says the same thing itself, and will still say it after this pass: applying it twice
+    // changes nothing.
+    if (!isId && saysTheSame(job, target, node, key)) continue;
     const data = { keyword: key, dialect: job.source, target: job.target };
     if (orig === '' && key === 'type' && node.type === 'object') {
       // MCP requires `type: "object"` at the root, and tool arguments and structured results are objects.
@@ -388,56 +420,76 @@ function dropRefSiblings(orig: string, cur: string, job: Job, moves: KeyMoves): 
       continue;
     }
     if (job.options.refSiblings === 'apply') job.ctx.report('info', 'ref-sibling-applies', at(job, orig, key), data);
-    else if (isTargeted(job, appendPointer(orig, key))) job.ctx.report('warning', 'kept-ref-sibling', at(job, orig, key), data);
-    else removeKey(job, cur, key, moves, 'dropped-ref-sibling', data);
+    else if (isTargeted(job, appendPointer(orig, key))) {
+      // Dropping it would break the `$ref` that points into it, and keeping it would make it apply.
+      job.unconvertible++;
+      job.ctx.report('error', 'referenced-ref-sibling', at(job, orig, key), data);
+    } else removeKey(job, cur, key, moves, 'dropped-ref-sibling', data);
   }
 }
 
-/** OpenAPI 3.0 `nullable: true`: `null` joins the type (and the enum), or the schema becomes `anyOf [schema, null]`. */
-function convertNullable(orig: string, cur: string, job: Job, moves: KeyMoves): void {
-  void orig;
+/**
+ * Keywords rewritten together: a sibling of `$ref` is only "said by the target" when the target holds the
+ * whole group the same way (`type` with `nullable`, a bound with its draft-04 boolean exclusive flag, a
+ * tuple with `additionalItems`), so the conversions this pass makes to the group give both the same result.
+ */
+const SIBLING_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  type: ['type', 'nullable'],
+  nullable: ['type', 'nullable'],
+  minimum: ['minimum', 'exclusiveMinimum'],
+  exclusiveMinimum: ['minimum', 'exclusiveMinimum'],
+  maximum: ['maximum', 'exclusiveMaximum'],
+  exclusiveMaximum: ['maximum', 'exclusiveMaximum'],
+  items: ['items', 'additionalItems'],
+  additionalItems: ['items', 'additionalItems'],
+};
+
+/**
+ * True when the `$ref` target of a draft-04/06/07 schema says `key` exactly as its referrer does, as the
+ * target will read after this pass: a target that is itself a `$ref` says nothing besides it (its own
+ * siblings are ignored by the source and dropped here), and a keyword the source does not know (dropped
+ * as foreign) is not said either.
+ */
+function saysTheSame(job: Job, target: unknown, node: Record<string, unknown>, key: string): boolean {
+  if (!isObject(target) || (typeof target.$ref === 'string' && hasOwn(target, '$ref'))) return false;
+  if (hasOwn(target, '$schema')) return false;
+  for (const k of SIBLING_GROUPS[key] ?? [key]) {
+    const inNode = hasOwn(node, k);
+    if (inNode !== hasOwn(target, k)) return false;
+    if (!inNode) continue;
+    if (!jsonEqual(node[k], target[k])) return false;
+    if (k !== 'nullable' && keywordFit(job.source, k, node[k]) !== 'fits') return false;
+  }
+  return true;
+}
+
+/**
+ * OpenAPI 3.0.3 `nullable: true`: "A true value adds `"null"` to the allowed types specified by the type
+ * keyword, only if type is explicitly defined within the same Schema Object. Other Schema Object
+ * constraints retain their defined behavior, and therefore may disallow the use of null as a value." So
+ * `"null"` joins `type`; `enum`, `const`, `$ref` and the rest keep rejecting `null` where they did (ajv's
+ * `nullable` reads it the same way); without `type` it has no effect.
+ */
+function convertNullable(cur: string, job: Job, moves: KeyMoves): void {
   const node = current(job, cur);
   const flag = node.nullable;
   if (flag !== true) {
     removeKey(job, cur, 'nullable', moves, 'removed-nullable', { value: JSON.stringify(flag) });
     return;
   }
-  const verdictKeys = Object.keys(node).filter((k) => k !== 'nullable' && k !== '$schema' && isVerdictKeyword(k));
-  const transparent = verdictKeys.every((k) => k === 'type' || k === 'enum' || UNION_KEYWORDS.get(k)?.appliesTo !== undefined);
-  if (transparent) {
-    const type = node.type;
-    let how = 'nothing: it already allowed `null`';
-    if (hasOwn(node, 'type') && (typeof type === 'string' || Array.isArray(type))) {
-      const list = typeof type === 'string' ? [type] : type;
-      if (!list.includes('null')) {
-        job.ctx.replace(at(job, cur, 'type'), [...list, 'null'], 'converted-nullable', { how: '`"null"` in `type`' });
-      }
-      how = '`"null"` in `type`';
-    }
-    const values = node.enum;
-    if (hasOwn(node, 'enum') && Array.isArray(values) && !values.includes(null)) {
-      job.ctx.replace(at(job, cur, 'enum'), [...values, null], 'converted-nullable', { how: '`null` in `enum`' });
-      how = how.startsWith('nothing') ? '`null` in `enum`' : how + ' and `enum`';
-    }
-    removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how });
+  const type = node.type;
+  if (!hasOwn(node, 'type') || !(typeof type === 'string' || (Array.isArray(type) && type.every((t) => typeof t === 'string')))) {
+    removeKey(job, cur, 'nullable', moves, 'inert-nullable');
     return;
   }
-  // Something here can reject `null` (a `$ref`, a composition, `const`): allow `null` beside all of it.
-  const branch: Record<string, unknown> = {};
-  for (const k of verdictKeys) setOwn(branch, k, node[k]);
-  const first = verdictKeys[0]!;
-  for (const k of verdictKeys.slice(1)) job.ctx.remove(at(job, cur, k), 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
-  if (first !== 'anyOf') job.ctx.rename(at(job, cur, first), 'anyOf', 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
-  job.ctx.replace(at(job, cur, 'anyOf'), [branch, { type: 'null' }], 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
-  const inBranch = appendPointer(appendPointer(cur, 'anyOf'), 0);
-  for (const k of verdictKeys) moves.keys.set(k, appendPointer(inBranch, k));
-  removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how: '`anyOf: [schema, {type: "null"}]`' });
-}
-
-/** A keyword any dialect lets change a verdict. */
-function isVerdictKeyword(keyword: string): boolean {
-  const info = UNION_KEYWORDS.get(keyword);
-  return info !== undefined && (VERDICT_ROLES.has(info.role) || REFERENCE_KEYWORDS.includes(keyword));
+  const list = typeof type === 'string' ? [type] : type;
+  if (list.includes('null')) {
+    removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how: 'nothing: `type` already allowed `null`' });
+    return;
+  }
+  const how = '`"null"` in `type`';
+  job.ctx.replace(at(job, cur, 'type'), [...list, 'null'], 'converted-nullable', { how });
+  removeKey(job, cur, 'nullable', moves, 'converted-nullable', { how });
 }
 
 /** Keywords of a newer dialect than the source's: its readers ignore them, the target's would apply them. */
@@ -453,10 +505,40 @@ function dropForeignKeywords(orig: string, cur: string, job: Job, moves: KeyMove
     const newer = DIALECTS.filter((d) => keywordFit(d, key, value) === 'fits').join('/');
     const data = { keyword: key, dialect: job.source, target: job.target, newer };
     if (job.options.foreignKeywords === 'keep') job.ctx.report('info', 'kept-foreign-keyword', at(job, orig, key), { ...data, why: 'option `foreignKeywords: keep`' });
-    else if (isTargeted(job, appendPointer(orig, key))) job.ctx.report('warning', 'kept-foreign-keyword', at(job, orig, key), { ...data, why: 'a `$ref` points into it' });
-    else removeKey(job, cur, key, moves, 'dropped-foreign-keyword', data);
+    else if (isTargeted(job, appendPointer(orig, key))) {
+      // Dropping it would break the `$ref` that points into it, and keeping it would make it apply.
+      job.unconvertible++;
+      job.ctx.report('error', 'referenced-foreign-keyword', at(job, orig, key), data);
+    } else removeKey(job, cur, key, moves, 'dropped-foreign-keyword', data);
   }
 }
+
+/**
+ * `$id` in a draft-04 or OpenAPI 3.0 schema is not a keyword there (draft-04 names a schema with `id`;
+ * OpenAPI 3.0 schema objects have neither), so its readers ignore it; a draft-07 or 2020-12 reader takes
+ * it as a resource boundary, and the `$ref`s below it would resolve against it instead of the document.
+ * It is removed, except a plain-name fragment (`#name`) that a `$ref` uses, which toolslim resolves as
+ * an anchor (conservatively): that one becomes `$anchor` (2020-12) or stays (draft-07).
+ */
+function dropForeignId(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  if (job.source !== 'draft-04' && job.source !== 'openapi-3.0') return;
+  const now = current(job, cur);
+  if (!hasOwn(now, '$id') || typeof now.$id !== 'string') return;
+  const id = now.$id;
+  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
+  const usedAsAnchor = name !== '' && job.anchorRefs.has(name) && (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
+  if (usedAsAnchor && job.target === 'draft-07') return;
+  if (usedAsAnchor && !hasOwn(now, '$anchor')) {
+    renameKey(job, cur, '$id', '$anchor', moves, 'converted-id', { from: '$id', to: '$anchor' });
+    job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `$id: ${id}`, to: `$anchor: ${name}` });
+    return;
+  }
+  void orig;
+  removeKey(job, cur, '$id', moves, 'dropped-foreign-keyword', { keyword: '$id', dialect: job.source, target: job.target, newer: 'draft-06/draft-07/2019-09/2020-12' });
+}
+
+/** An anchor name every dialect accepts (2020-12's `$anchor` grammar). */
+const PLAIN_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
 /** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` modify `minimum`/`maximum`; later dialects take the bound itself. */
 function convertExclusiveBounds(cur: string, job: Job, moves: KeyMoves): void {
@@ -653,7 +735,7 @@ function convertIdToModern(orig: string, cur: string, job: Job, moves: KeyMoves)
   const hash = id.indexOf('#');
   if (hash === 0) {
     const name = safeDecode(id.slice(1));
-    if (name === '' || hasOwn(now, '$anchor') || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(name)) return;
+    if (name === '' || hasOwn(now, '$anchor') || !PLAIN_NAME.test(name)) return;
     renameKey(job, cur, key, '$anchor', moves, 'converted-id', { from: key, to: '$anchor' });
     job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
     return;

@@ -10,22 +10,45 @@ import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ToolslimError } from '../core/errors.js';
 
-/** The ajv classes the gate uses: draft-07 (also for draft-04/06), 2019-09 and 2020-12. */
+/**
+ * The ajv classes the gate uses: draft-07 (also for draft-06), 2019-09 and 2020-12, and ajv's own
+ * draft-04 class from the `ajv-draft-04` package (for draft-04 and OpenAPI 3.0 schemas; loaded only the
+ * first time one is compiled).
+ */
 export interface AjvClasses {
   readonly Ajv: typeof AjvDraft07;
   readonly Ajv2019: typeof Ajv2019;
   readonly Ajv2020: typeof Ajv2020;
+  /** The default export of `ajv-draft-04`; optional here, required once a draft-04 schema is compiled. */
+  readonly AjvDraft04?: typeof AjvDraft07;
 }
 
 let loaded: AjvClasses | undefined;
+let draft04: typeof AjvDraft07 | undefined;
 
 /**
  * Hands toolslim the ajv classes, for runtimes where it cannot `require` them itself:
- * `registerAjv({ Ajv, Ajv2019, Ajv2020 })` with the classes imported from `ajv`, `ajv/dist/2019` and
- * `ajv/dist/2020`.
+ * `registerAjv({ Ajv, Ajv2019, Ajv2020, AjvDraft04 })` with the classes imported from `ajv`,
+ * `ajv/dist/2019`, `ajv/dist/2020` and (the default export of) `ajv-draft-04`.
  */
 export function registerAjv(classes: AjvClasses): void {
   loaded = classes;
+  draft04 = classes.AjvDraft04;
+}
+
+/** ajv's draft-04 class (`ajv-draft-04`), loaded the first time a draft-04 schema is compiled. */
+export function loadAjvDraft04(): typeof AjvDraft07 {
+  if (draft04) return draft04;
+  const req = nodeRequire();
+  if (!req) {
+    throw new ToolslimError(
+      'invalid-option',
+      'the equivalence gate reads draft-04 schemas with ajv-draft-04, and this runtime cannot load it synchronously: pass `AjvDraft04` (the default export of `ajv-draft-04`) to `registerAjv`, or pass `verify: false`',
+    );
+  }
+  const mod = req('ajv-draft-04') as Record<string, unknown> & (new (...args: never[]) => unknown);
+  draft04 = ((mod as { default?: unknown }).default ?? mod) as typeof AjvDraft07;
+  return draft04;
 }
 
 /** The ajv classes, loaded on first use. */

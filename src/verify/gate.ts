@@ -19,16 +19,18 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
-import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
-import { UNION_KEYWORDS, type Dialect, type KeywordTable } from '../schema/keywords.js';
-import { appendPointer } from '../json/pointer.js';
+import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
+import { UNION_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
+import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { walkSchema } from '../schema/walk.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
-import { loadAjv } from './ajv-loader.js';
+import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
-import { generateKeyedInstances } from './instances.js';
+import { generateKeyedInstances, generateProbeInstances } from './instances.js';
+import { findRewriteSites } from './probe.js';
 
 /** How thoroughly the gate checks: see the module comment (the type lives in core, where `RunOptions` names it). */
 export type { VerifyLevel };
@@ -147,7 +149,8 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
 // ---- ajv ---------------------------------------------------------------------------------------------
 
 type AnyAjv = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
-type AjvClass = 'draft-07' | '2019-09' | '2020-12';
+/** One reading per dialect (OpenAPI 3.0 schema objects are read as draft-04, which they extend). */
+type AjvClass = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
 /** What compiling one schema gave. */
 export type CompileResult = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly error: string };
@@ -165,12 +168,16 @@ const AJV_OPTIONS: AjvOptions = {
 };
 
 /**
- * ajv instances for one run: one per ajv class, reused for schemas without identifiers; a schema with an
+ * ajv instances for one run: one per reading, reused for schemas without identifiers; a schema with an
  * `$id`/`id` anywhere gets a fresh instance, so two tools declaring the same `$id` never collide and a
  * reference never resolves into another tool. Compiled results are remembered per schema object.
- * draft-04 and -06 schemas are compiled by ajv's draft-07 class (ajv 8 has no draft-04 class in its
- * main package): a draft-04 boolean `exclusiveMinimum` does not compile there, so such a schema is
- * not held to compiling and its verdicts are not compared.
+ *
+ * Each dialect is read as its specification says, where ajv's classes deviate: draft-04 (and OpenAPI
+ * 3.0) with ajv's own draft-04 class (`ajv-draft-04`: `id` identifies, `$id` is an unknown keyword),
+ * without the later keywords that class also evaluates (`const`, `contains`, `propertyNames`,
+ * `if`/`then`/`else`); draft-06 with the draft-07 class without `if`/`then`/`else`; and in draft-04/06/07
+ * the siblings of `$ref` are ignored (ajv's `ignoreKeywordsWithRef`, and `type`/`nullable` beside `$ref`,
+ * which that option still checks, left out of the compiled copy).
  */
 export class AjvPool {
   readonly #shared = new Map<AjvClass, AnyAjv>();
@@ -195,7 +202,7 @@ export class AjvPool {
     const memoKey = typeof schema === 'object' && schema !== null ? schema : undefined;
     const known = memoKey ? this.#memo.get(memoKey) : undefined;
     if (known) return known;
-    const kind: AjvClass = dialect === '2019-09' || dialect === '2020-12' ? dialect : 'draft-07';
+    const kind: AjvClass = dialect === 'openapi-3.0' ? 'draft-04' : dialect;
     let result: CompileResult | undefined;
     if (typeof schema !== 'boolean' && !isObject(schema)) result = { ok: false, error: `a schema must be an object or a boolean, found ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
     else {
@@ -205,7 +212,8 @@ export class AjvPool {
         this.#compiled++;
         const ajv = hasIdentifiers(schema, dialect) ? createAjv(kind) : this.#instance(kind);
         try {
-          result = { ok: true, validate: ajv.compile(schema as object) };
+          const read = isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema;
+          result = { ok: true, validate: ajv.compile(read as object) };
         } catch (e) {
           result = { ok: false, error: errorMessage(e) };
         }
@@ -236,11 +244,64 @@ export class AjvPool {
   }
 }
 
+/** Keywords ajv's class evaluates that the dialect it reads does not have (see {@link AjvPool}). */
+const NOT_IN_DIALECT: Readonly<Record<'draft-04' | 'draft-06', readonly string[]>> = {
+  'draft-04': ['const', 'contains', 'propertyNames', 'if', 'then', 'else'],
+  'draft-06': ['if', 'then', 'else'],
+};
+
 function createAjv(kind: AjvClass): AnyAjv {
   const classes = loadAjv();
   if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
   if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
-  return new classes.Ajv(AJV_OPTIONS);
+  const legacy = { ...AJV_OPTIONS, ignoreKeywordsWithRef: true } as AjvOptions;
+  const ajv = kind === 'draft-04' ? new (loadAjvDraft04())(legacy) : new classes.Ajv(legacy);
+  if (kind === 'draft-04' || kind === 'draft-06') for (const k of NOT_IN_DIALECT[kind]) ajv.removeKeyword(k);
+  return ajv;
+}
+
+/**
+ * The schema as a draft-04/06/07 reader sees it: ajv's `ignoreKeywordsWithRef` skips every sibling of
+ * `$ref` but `type` (and `nullable`, which rides on it), so those two are left out of a copy (the
+ * subschemas on the way are copied, nothing else). The schema itself when no `$ref` has them.
+ */
+function withoutTypeBesideRef(schema: unknown): unknown {
+  const paths: string[][] = [];
+  walkSchema(schema, '', {
+    onSchema(node, path) {
+      if (isObject(node) && typeof node.$ref === 'string' && hasOwn(node, '$ref') && (hasOwn(node, 'type') || hasOwn(node, 'nullable'))) paths.push(parsePointer(path));
+    },
+  });
+  if (paths.length === 0) return schema;
+  const copies = new Map<object, Record<string, unknown> | unknown[]>();
+  const copyOf = (value: object): Record<string, unknown> | unknown[] => {
+    let c = copies.get(value);
+    if (c === undefined) {
+      c = Array.isArray(value) ? value.slice() : copyOwnProps(value as Record<string, unknown>);
+      copies.set(value, c);
+    }
+    return c;
+  };
+  const root = copyOf(schema as object);
+  for (const tokens of paths) {
+    let orig: unknown = schema;
+    let copy = root as Record<string, unknown> | unknown[];
+    for (const t of tokens) {
+      orig = (orig as Record<string, unknown>)[t];
+      const child = copyOf(orig as object);
+      Object.defineProperty(copy, t, { value: child, enumerable: true, writable: true, configurable: true });
+      copy = child;
+    }
+    delete (copy as Record<string, unknown>).type;
+    delete (copy as Record<string, unknown>).nullable;
+  }
+  return root;
+}
+
+function copyOwnProps(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** True when any schema position holds an identifier (`$id`, or `id` in draft-04), which ajv registers globally. */
@@ -277,16 +338,25 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
     }
     const bDialect = getDeclaredDialect(b, assume).dialect;
     const after_ = pool.compile(b, bDialect);
-    if (level === 'structural' && after_.ok) continue;
     if (a === undefined) {
       if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` was added and ajv cannot compile it: ${after_.error}` };
       continue;
     }
     const aDialect = getDeclaredDialect(a, assume).dialect;
+    // The targeted probe: where the rewrite touched something that can change a verdict (every level but
+    // a lossy step's). Nothing touched, nothing more to do at `structural`.
+    const sites = lossy ? undefined : findRewriteSites(a, b, aDialect, bDialect);
+    const probe = sites !== undefined && sites.before.length + sites.after.length > 0;
+    if (level === 'structural' && after_.ok && !probe) continue;
     const before_ = pool.compile(a, aDialect);
     // A schema that did not compile before is not held to compiling after.
     if (!before_.ok) continue;
     if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` compiled before the rewrite and no longer does (${dialectName(bDialect)}): ${after_.error}` };
+    if (probe) {
+      const lists = [generateProbeInstances(a, { dialect: aDialect, sites: sites.before }), generateProbeInstances(b, { dialect: bDialect, sites: sites.after })];
+      const failure = compareOn(lists, before_.validate, after_.validate, pool, ' (targeted probe of the places the rewrite changed)');
+      if (failure) return { ...failure, path: path + failure.path };
+    }
     if (level !== 'verdicts') continue;
     const failure = compareVerdicts(a, b, aDialect, bDialect, before_.validate, after_.validate, pool, count ?? 64);
     if (failure) return { ...failure, path: path + failure.path };
@@ -295,8 +365,12 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
 }
 
 function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Dialect, va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, count: number): VerifyFailure | undefined {
+  return compareOn([generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })], va, vb, pool, '');
+}
+
+/** The first instance of `lists` the two validators judge differently, as a failure. */
+function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, how: string): VerifyFailure | undefined {
   const seen = new Set<string>();
-  const lists = [generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })];
   for (const list of lists) {
     for (let i = 0; i < list.values.length; i++) {
       const data = list.values[i];
@@ -314,7 +388,7 @@ function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Di
         check: 'verdict',
         path: '',
         instance: data,
-        message: `the rewrite changed a verdict: ${preview(data)} was ${verdictWord(x)} before and is ${verdictWord(y)} after${why}`,
+        message: `the rewrite changed a verdict${how}: ${preview(data)} was ${verdictWord(x)} before and is ${verdictWord(y)} after${why}`,
       };
     }
   }
@@ -337,7 +411,7 @@ function preview(data: unknown): string {
 }
 
 function dialectName(d: Dialect): string {
-  return d === 'draft-04' || d === 'draft-06' ? `${d}, read by ajv's draft-07 class` : d;
+  return d === 'draft-06' ? `${d}, read by ajv's draft-07 class` : d === 'openapi-3.0' ? `${d}, read by ajv-draft-04` : d;
 }
 
 // ---- document checks ---------------------------------------------------------------------------------
@@ -364,9 +438,49 @@ function onlyAnnotationsDiffer(before: McpTool, after: McpTool, assume: Dialect)
     const a = (before as Record<string, unknown>)[slot];
     const b = (after as Record<string, unknown>)[slot];
     if (a === b) continue;
-    if (!equalBesidesAnnotations(a, b, getKeywordTable(getDeclaredDialect(a, assume).dialect))) return false;
+    const dialect = getDeclaredDialect(a, assume).dialect;
+    const table = getKeywordTable(dialect);
+    if (!equalBesidesAnnotations(a, b, table) || !refTargetsKept(a, b, dialect, table)) return false;
   }
   return true;
+}
+
+/**
+ * A `$ref` may land inside an annotation's value (`#/x-defs/A`): ajv compiles whatever is there. Every
+ * such target of `a` must hold the same value in `b`; targets at schema positions are compared by
+ * {@link equalBesidesAnnotations} already.
+ */
+function refTargetsKept(a: unknown, b: unknown, dialect: Dialect, table: KeywordTable): boolean {
+  const inventory = refInventoryOf(a, dialect);
+  for (const site of inventory.refs) {
+    if (!site.inSchema) continue;
+    const r = resolveRefSite(a, inventory, site);
+    if (r.status !== 'resolved') continue;
+    const tokens = parsePointer(r.path);
+    if (!isSchemaPosition(a, tokens, table) && !jsonEqual(getAt(a, tokens), getAt(b, tokens))) return false;
+  }
+  return true;
+}
+
+/** True when `tokens` lead from `root` to a subschema through schema positions only. */
+function isSchemaPosition(root: unknown, tokens: readonly string[], table: KeywordTable): boolean {
+  let node = root;
+  for (let i = 0; i < tokens.length; ) {
+    if (!isObject(node) || !hasOwn(node, tokens[i]!)) return false;
+    const value = node[tokens[i]!];
+    const shape = table.get(tokens[i]!)?.shape;
+    if (shape === 'schema' || (shape === 'schemaOrArray' && !Array.isArray(value))) {
+      node = value;
+      i += 1;
+    } else if ((shape === 'schemaArray' || shape === 'schemaOrArray') && Array.isArray(value) && i + 1 < tokens.length) {
+      node = value[Number(tokens[i + 1])];
+      i += 2;
+    } else if ((shape === 'schemaMap' || shape === 'schemaOrStrings') && isObject(value) && i + 1 < tokens.length && hasOwn(value, tokens[i + 1]!)) {
+      node = value[tokens[i + 1]!];
+      i += 2;
+    } else return false;
+  }
+  return isObject(node) || typeof node === 'boolean';
 }
 
 /** Every tool field outside the schema slots is unchanged (an annotation rewrite may change `title` and `description`). */
@@ -386,12 +500,17 @@ function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFai
 }
 
 /**
- * The two schemas are equal once every annotation keyword (by the keyword table's role) is removed from
- * every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
+ * The two schemas are equal once every annotation keyword (by the keyword table's role, and every
+ * extension keyword `x-…`) is removed from every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
  * never stripped inside; property names are names, not annotations.
  */
 function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): boolean {
-  const isAnnotation = (k: string) => table.get(k)?.role === 'annotation';
+  // An unknown keyword is an annotation (2020-12 core §6.5; ignored by draft-04/-07 readers); an
+  // extension keyword (`x-…`) is one no dialect defines, so removing one never needs a compile.
+  const isAnnotation = (k: string) => {
+    const info = table.get(k);
+    return info === undefined ? isExtensionKeyword(k) : info.role === 'annotation';
+  };
   const stack: [unknown, unknown, boolean][] = [[a, b, true]];
   while (stack.length > 0) {
     const [x, y, schema] = stack.pop()!;

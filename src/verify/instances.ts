@@ -61,6 +61,40 @@ export function generateKeyedInstances(schema: unknown, options: InstanceOptions
   return gen.run(count);
 }
 
+/** A place in a schema a rewrite touched, and values worth trying there (see {@link generateProbeInstances}). */
+export interface ProbeSite {
+  /** JSON Pointer of the subschema, from the document root. */
+  readonly path: string;
+  /** Values to try at the instance position the subschema validates, besides its own candidates. */
+  readonly values?: readonly unknown[];
+}
+
+/** Options of {@link generateProbeInstances}. */
+export interface ProbeOptions {
+  /** How to read the schema (default: the dialect its `$schema` names, else 2020-12). */
+  readonly dialect?: Dialect;
+  readonly sites: readonly ProbeSite[];
+  /** Candidates of the site's own subschema tried per site (default 24). */
+  readonly perSite?: number;
+  /** At most this many instances in all (default 256). */
+  readonly max?: number;
+}
+
+/**
+ * Instances aimed at given subschemas: for each site, the instance position it validates is found (through
+ * `properties`, `items`, `prefixItems`, `additionalProperties`, `allOf`/`anyOf`/`oneOf`, and the `$ref`s
+ * that lead into definitions), candidate values for that subschema (and the site's own `values`, and
+ * `null`) are placed there, and every level around them gets the value its schema most likely accepts
+ * (required members present), so that the candidate decides the verdict. A site no route reaches is
+ * skipped. Deterministic and bounded like {@link generateInstances}.
+ */
+export function generateProbeInstances(schema: unknown, options: ProbeOptions): { values: unknown[]; keys: string[] } {
+  const dialect = options.dialect ?? getDeclaredDialect(schema).dialect;
+  const seed = hashString(jsonKey(schema)) >>> 0;
+  const gen = new Generator(schema, dialect, seed, DEFAULT_DEPTH, DEFAULT_MAX, DEFAULT_MAX);
+  return gen.probe(options.sites, Math.max(1, options.perSite ?? 24), Math.max(1, options.max ?? 256));
+}
+
 const DEFAULT_COUNT = 64;
 const DEFAULT_MAX = 128;
 /** The ceiling of the adaptive size: up to 64 instances per category of the root (property, bound, branch…). */
@@ -91,6 +125,15 @@ const MAX_PATTERN_STRING = 4096;
 const MAX_ARRAY = 64;
 /** A member name no real schema is likely to declare, for "extra member" instances. */
 const EXTRA_KEY = 'toolslimExtraMember';
+
+/** One instance position on a probe's route: the subschemas that validate it, and the step to the next. */
+interface RouteLevel {
+  seeds: NodeRef[];
+  step?: string | number;
+}
+
+/** `$ref` jumps a probe route may take (a definition reached through a definition…). */
+const MAX_ROUTE_HOPS = 4;
 
 /** A subschema and its pointer in the document (the pointer names it for caches and `$ref` resolution). */
 interface NodeRef {
@@ -207,6 +250,180 @@ class Generator {
     }
     for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) push(this.#arbitrary(4));
     return { values: out, keys };
+  }
+
+  /** See {@link generateProbeInstances}. */
+  probe(sites: readonly ProbeSite[], perSite: number, max: number): { values: unknown[]; keys: string[] } {
+    const out: unknown[] = [];
+    const keys: string[] = [];
+    const seen = new Set<string>();
+    for (const site of sites) {
+      if (out.length >= max) break;
+      const route = this.#route(site.path, 0);
+      if (route === undefined) continue;
+      const last = route[route.length - 1]!;
+      const here = this.#candidatesOf(last.seeds, Math.min(route.length - 1, this.#maxDepth)).slice(0, perSite);
+      for (const v of [...here, ...(site.values ?? []), null]) {
+        if (out.length >= max) break;
+        const instance = this.#embed(route, v);
+        const key = jsonKey(instance);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(instance);
+        keys.push(key);
+      }
+    }
+    return { values: out, keys };
+  }
+
+  /**
+   * The instance positions from the root to the subschema at `path`: each level's subschemas (seeds) and
+   * the member name or index that leads to the next level. Undefined when no route is known.
+   */
+  #route(path: string, hops: number): RouteLevel[] | undefined {
+    const tokens = pointerTokens(path);
+    return this.#walkRoute([{ seeds: [{ node: this.#root, path: '' }] }], this.#root, '', tokens, 0, hops);
+  }
+
+  #walkRoute(levels: RouteLevel[], start: unknown, startPath: string, tokens: readonly string[], from: number, hops: number): RouteLevel[] | undefined {
+    let node = start;
+    let at = startPath;
+    let i = from;
+    while (i < tokens.length) {
+      if (!isObject(node)) return undefined;
+      const key = tokens[i]!;
+      const value = hasOwn(node, key) ? node[key] : undefined;
+      if (value === undefined) return undefined;
+      const level = levels[levels.length - 1]!;
+      const next = (child: unknown, childPath: string, step: string | number | undefined, mode: 'new' | 'add' | 'replace') => {
+        const ref: NodeRef = { node: child, path: childPath };
+        if (mode === 'new') {
+          level.step = step;
+          levels.push({ seeds: [ref] });
+        } else if (mode === 'add') level.seeds = [...level.seeds, ref];
+        else level.seeds = [ref];
+        node = child;
+        at = childPath;
+      };
+      const entry = tokens[i + 1];
+      const info = this.#table.get(key);
+      switch (key) {
+        case 'properties':
+          if (entry === undefined || !isObject(value) || !hasOwn(value, entry)) return undefined;
+          next(value[entry], appendPointer(appendPointer(at, key), entry), entry, 'new');
+          i += 2;
+          continue;
+        case 'patternProperties': {
+          if (entry === undefined || !isObject(value) || !hasOwn(value, entry)) return undefined;
+          const name = this.#patternSamples(entry).find((p) => p !== '');
+          if (name === undefined) return undefined;
+          next(value[entry], appendPointer(appendPointer(at, key), entry), name, 'new');
+          i += 2;
+          continue;
+        }
+        case 'additionalProperties':
+        case 'unevaluatedProperties':
+          next(value, appendPointer(at, key), EXTRA_KEY, 'new');
+          i += 1;
+          continue;
+        case 'prefixItems':
+        case 'items':
+          if (Array.isArray(value)) {
+            if (entry === undefined || !/^(0|[1-9]\d{0,3})$/.test(entry) || Number(entry) >= value.length) return undefined;
+            next(value[Number(entry)], appendPointer(appendPointer(at, key), entry), Number(entry), 'new');
+            i += 2;
+          } else {
+            const prefix = hasOwn(node, 'prefixItems') && Array.isArray(node.prefixItems) && info?.shape === 'schema' ? node.prefixItems.length : 0;
+            next(value, appendPointer(at, key), prefix, 'new');
+            i += 1;
+          }
+          continue;
+        case 'additionalItems':
+          next(value, appendPointer(at, key), hasOwn(node, 'items') && Array.isArray(node.items) ? node.items.length : 0, 'new');
+          i += 1;
+          continue;
+        case 'contains':
+          next(value, appendPointer(at, key), 0, 'new');
+          i += 1;
+          continue;
+        case 'allOf':
+        case 'anyOf':
+        case 'oneOf':
+          if (entry === undefined || !Array.isArray(value) || !/^\d+$/.test(entry) || Number(entry) >= value.length) return undefined;
+          next(value[Number(entry)], appendPointer(appendPointer(at, key), entry), undefined, key === 'allOf' ? 'add' : 'replace');
+          i += 2;
+          continue;
+        case 'dependentSchemas':
+        case 'dependencies':
+          if (entry === undefined || !isObject(value) || !hasOwn(value, entry) || Array.isArray(value[entry])) return undefined;
+          next(value[entry], appendPointer(appendPointer(at, key), entry), undefined, 'add');
+          i += 2;
+          continue;
+        case 'not':
+        case 'if':
+        case 'then':
+        case 'else':
+          next(value, appendPointer(at, key), undefined, 'replace');
+          i += 1;
+          continue;
+      }
+      // Anywhere else (definitions, unknown keywords): continue from a `$ref` that lands on the way.
+      return this.#viaRef(levels, tokens, hops);
+    }
+    return levels;
+  }
+
+  /** Routes to the subschema at `tokens` through the first `$ref` (outside it) whose target lies on the way. */
+  #viaRef(levels: RouteLevel[], tokens: readonly string[], hops: number): RouteLevel[] | undefined {
+    void levels;
+    if (hops >= MAX_ROUTE_HOPS) return undefined;
+    if (this.#inventory === undefined) {
+      this.#inventory = collectRefInventory(this.#root, this.#dialect);
+      this.#refSites = new Map(this.#inventory.refs.map((s) => [s.path, s]));
+    }
+    const path = pointerOf(tokens);
+    let best: { site: RefSite; target: string } | undefined;
+    for (const site of this.#inventory.refs) {
+      if (!site.inSchema || site.keyword !== '$ref') continue;
+      // A reference from inside the target itself leads nowhere new.
+      const r = resolveRefSite(this.#root, this.#inventory, site);
+      if (r.status !== 'resolved' || r.path === '') continue;
+      if (!(path === r.path || path.startsWith(r.path + '/'))) continue;
+      if (site.schemaPath === r.path || site.schemaPath.startsWith(r.path + '/')) continue;
+      if (best === undefined || r.path.length > best.target.length) best = { site, target: r.path };
+    }
+    if (best === undefined) return undefined;
+    const holder = this.#route(best.site.schemaPath, hops + 1);
+    if (holder === undefined) return undefined;
+    const target = getAt(this.#root, pointerTokens(best.target));
+    const last = holder[holder.length - 1]!;
+    last.seeds = [...last.seeds, { node: target, path: best.target }];
+    return this.#walkRoute(holder, target, best.target, tokens, pointerTokens(best.target).length, hops + 1);
+  }
+
+  /** `value` placed at the end of `route`, inside the most likely accepted value of every level around it. */
+  #embed(route: readonly RouteLevel[], value: unknown): unknown {
+    let out = value;
+    for (let k = route.length - 2; k >= 0; k--) {
+      const level = route[k]!;
+      const step = level.step!;
+      const base = this.#baseOf(level.seeds, Math.min(k, this.#maxDepth));
+      if (typeof step === 'string') out = withMember(isObject(base) ? base : {}, step, out);
+      else {
+        const arr = Array.isArray(base) ? base.slice(0, MAX_ARRAY) : [];
+        while (arr.length < step) arr.push(this.#itemBase(level, arr.length, k));
+        arr[step] = out;
+        out = arr;
+      }
+    }
+    return out;
+  }
+
+  /** The likely accepted value of tuple member `i` (or of any member) of a level's array schema. */
+  #itemBase(level: RouteLevel, i: number, depth: number): unknown {
+    const v = this.#view(level.seeds);
+    const refs = v.prefix[i] ?? (v.items.length > 0 ? v.items : v.extraItems);
+    return refs.length === 0 ? null : this.#childBase(refs, Math.min(depth, this.#maxDepth));
   }
 
   // ---- randomness --------------------------------------------------------------------------------

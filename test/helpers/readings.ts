@@ -24,9 +24,30 @@ export function readingVerdicts(reading: Exclude<Reading, 'none'>, schema: unkno
   const ajv = reading === 'draft4' ? new Ajv04(opts) : new Ajv(opts);
   addFormats(ajv);
   try {
-    const validate = ajv.compile(schema as object);
+    const validate = ajv.compile((reading === 'draft7-spec' ? withoutTypeBesideRef(schema) : schema) as object);
     return instances.map((d) => validate(d) as boolean);
   } catch (e) {
     return { error: (e as Error).message };
   }
 }
+
+/**
+ * ajv's `ignoreKeywordsWithRef` skips every keyword beside `$ref` except `type` (checked before the
+ * others, and only sometimes deferred): a copy without `type`/`nullable` next to a `$ref` makes the
+ * reading what draft-07 specifies. Data (`enum`, `const`, `default`, `examples`) is copied as it is.
+ */
+function withoutTypeBesideRef(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutTypeBesideRef);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const hasRef = typeof node.$ref === 'string';
+  for (const key of Object.keys(node)) {
+    if (hasRef && (key === 'type' || key === 'nullable')) continue;
+    const value = DATA_KEYWORDS.has(key) ? node[key] : withoutTypeBesideRef(node[key]);
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);

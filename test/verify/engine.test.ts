@@ -6,12 +6,15 @@
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import AjvDraft04Module from 'ajv-draft-04';
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it, vi } from 'vitest';
 import { AjvPool, defineTransform, presetSafe, pruneUnreachableDefs, registerAjv, ToolslimError, transformTools, type AnyTransform, type EditContext, type McpTool, type Safety, type TransformResult } from '../../src/index.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 type Schema = Record<string, any>;
+
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof Ajv;
 
 /** A test-only transform that rewrites every tool's inputSchema through `edit` (which returns true if it changed something). */
 function brokenTransform(name: string, safety: Safety, edit: (schema: Schema, ctx: EditContext) => void): AnyTransform {
@@ -180,7 +183,7 @@ describe('broken transforms are caught and reverted', () => {
     expect((error as ToolslimError).path).toMatch(/^\/0\/inputSchema/);
   });
 
-  it('structural (the default) catches a rewrite that stops compiling, not a verdict change', () => {
+  it('structural (the default) catches a rewrite that stops compiling, and a verdict change where a keyword was rewritten, not one a moved $ref makes', () => {
     const input = deepFreeze(jsonClone(INPUT));
     const notCompiling = brokenTransform('not-compiling', 'lossless', (s, ctx) => {
       if (s.properties?.count) ctx.replace('/inputSchema/properties/count/type', 'int', 'edited');
@@ -189,9 +192,15 @@ describe('broken transforms are caught and reverted', () => {
     expect(r1.tools[0]).toBe(input[0]);
     expect(r1.report.diagnostics).toMatchObject([{ severity: 'error', transform: 'verify', code: 'compile' }]);
     expect(r1.report.stats.verify?.level).toBe('structural');
+    // The targeted probe: `required` was removed, so instances without it are tried.
     const r2 = transformTools(input, { transforms: [dropRequired] });
-    expect(r2.tools[0]).not.toBe(input[0]);
-    expect(r2.report.diagnostics).toEqual([]);
+    expect(r2.tools[0]).toBe(input[0]);
+    expect(r2.report.diagnostics).toMatchObject([{ severity: 'error', transform: 'verify', code: 'verdict' }]);
+    expect(r2.report.diagnostics[0]!.message).toContain('targeted probe');
+    // A `$ref` whose text changed is not probed (references are rewritten to follow moves): `verdicts` catches it.
+    const r3 = transformTools(input, { transforms: [redirectRef] });
+    expect(r3.tools[0]).not.toBe(input[0]);
+    expect(r3.report.diagnostics).toEqual([]);
   });
 
   it('the single-transform callables use the same default and accept verify', () => {
@@ -248,10 +257,15 @@ describe('cost', () => {
     const spy = vi.spyOn(AjvPool.prototype, 'compile');
     try {
       const input = deepFreeze(jsonClone(INPUT));
-      const r = transformTools(input, { transforms: [dropClosed], verify: 'structural' });
-      // Tool 0 changed (one schema compiled after, and it compiles: the original is not needed); tool 1 did not.
+      const r = transformTools(input, { transforms: [redirectRef], verify: 'structural' });
+      // Tool 0 changed (one schema compiled after, and it compiles; nothing the probe looks at changed, so
+      // the original is not needed); tool 1 did not.
       expect(r.report.stats.verify).toMatchObject({ tools: 1, compiled: 1 });
       expect(spy).toHaveBeenCalledTimes(1);
+      // A rewritten keyword costs the original's compile too, for the probe.
+      spy.mockClear();
+      const probed = transformTools(input, { transforms: [dropClosed], verify: 'structural' });
+      expect(probed.report.stats.verify).toMatchObject({ tools: 1, compiled: 2, failed: 1 });
     } finally {
       spy.mockRestore();
     }
@@ -291,6 +305,34 @@ describe('cost', () => {
     } finally {
       registerAjv({ Ajv, Ajv2019, Ajv2020 });
     }
+  });
+
+  it('reads draft-04 with the draft-04 class handed over with registerAjv (or ajv-draft-04 loaded on demand)', () => {
+    let made = 0;
+    class Counting04 extends AjvDraft04 {
+      constructor(o?: ConstructorParameters<typeof AjvDraft04>[0]) {
+        super(o);
+        made++;
+      }
+    }
+    const d4 = deepFreeze([{ name: 'd4', inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', id: 'http://example.com/a.json', type: 'object', properties: { a: { $ref: '#A' } }, definitions: { A: { id: '#A', type: 'string' } } } }]) as McpTool[];
+    // Breaks the draft-04 anchor: the stamp goes and `id` stays, which 2020-12 does not read.
+    const unstamp = brokenTransform('unstamp', 'lossless', (s, ctx) => {
+      if (s.$schema) ctx.remove('/inputSchema/$schema', 'edited');
+    });
+    registerAjv({ Ajv, Ajv2019, Ajv2020, AjvDraft04: Counting04 as never });
+    try {
+      const r = transformTools(d4, { transforms: [unstamp] });
+      // The original compiles as draft-04 (ajv's draft-07 class refuses `id`), so the rewrite is held to compiling.
+      expect(r.tools[0]).toBe(d4[0]);
+      expect(r.report.diagnostics).toMatchObject([{ transform: 'verify', code: 'compile' }]);
+      expect(made).toBeGreaterThan(0);
+    } finally {
+      registerAjv({ Ajv, Ajv2019, Ajv2020 });
+    }
+    made = 0;
+    expect(transformTools(d4, { transforms: [unstamp] }).report.diagnostics).toMatchObject([{ transform: 'verify', code: 'compile' }]);
+    expect(made).toBe(0);
   });
 
   it('rejects an unknown verify level', () => {

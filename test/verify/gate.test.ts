@@ -138,8 +138,14 @@ describe('verifyTool: structural', () => {
     expect(verifyTool(tool(before), tool(after), { level: 'verdicts' })).toBeUndefined();
   });
 
-  it('structural does not compare verdicts', () => {
-    expect(verifyTool(tool(BASE), tool(edit((s) => delete s.required)), { level: 'structural' })).toBeUndefined();
+  it('structural probes the places a rewrite changed, and only those', () => {
+    const dropped = edit((s) => delete s.required);
+    confirmVerdict(BASE, dropped, verifyTool(tool(BASE), tool(dropped), { level: 'structural' }));
+    // A `$ref` pointed elsewhere (its text changed) is not a probed place; `verdicts` compares everything.
+    const before = { type: 'object', properties: { a: { $ref: '#/$defs/Small' } }, $defs: { Small: { type: 'integer', maximum: 5 }, Big: { type: 'integer', maximum: 500 } } };
+    const after = edit((s) => (s.properties.a.$ref = '#/$defs/Big'), before);
+    expect(verifyTool(tool(before), tool(after), { level: 'structural' })).toBeUndefined();
+    confirmVerdict(before, after, verifyTool(tool(before), tool(after), { level: 'verdicts' }));
   });
 
   it('compiles each schema in its declared dialect', () => {
@@ -185,8 +191,8 @@ describe('verifyTool: annotations and fields', () => {
     ];
     for (const [name, before, after] of cases) {
       confirmVerdict(before, after, verifyTool(tool(before), tool(after), { level: 'verdicts', safety: 'annotation' }));
-      // Structural only asks that it still compiles, which it does.
-      expect(verifyTool(tool(before), tool(after), { level: 'structural', safety: 'annotation' }), name).toBeUndefined();
+      // Structural probes the changed places too.
+      confirmVerdict(before, after, verifyTool(tool(before), tool(after), { level: 'structural', safety: 'annotation' }));
     }
     // Verdict-neutral edits beyond annotations pass (normalize-schema's empty `required`, `additionalProperties: true`).
     const noise = { ...BASE, required: [], properties: { ...BASE.properties, path: { type: 'string', additionalProperties: true } } };
@@ -200,7 +206,9 @@ describe('verifyTool: annotations and fields', () => {
     const after = edit((s) => (s.properties.path.description = 'P'));
     expect(verifyTool(tool(BASE), tool(after), { level: 'verdicts', safety: 'annotation', pool })).toBeUndefined();
     expect(pool.compiled).toBe(0);
-    expect(verifyTool(tool(BASE), tool(edit((s) => (s.properties.path.minLength = 2))), { level: 'structural', safety: 'annotation', pool })).toBeUndefined();
+    // More than annotations, at a place the probe does not look at (a `$ref`'s text): one compile.
+    const refs = { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' }, B: { type: 'string' } } };
+    expect(verifyTool(tool(refs), tool(edit((s) => (s.properties.a.$ref = '#/$defs/B'), refs)), { level: 'structural', safety: 'annotation', pool })).toBeUndefined();
     expect(pool.compiled).toBe(1);
   });
 

@@ -1,11 +1,12 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
-import { transformTools, type TransformToolsOptions } from '../../api.js';
+import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { lintTools } from '../../lint/index.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
+import { placeInstructions } from '../instructions.js';
 import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
 import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
 
@@ -20,6 +21,8 @@ export const optimizeCommand: Command = {
     { name: 'report', type: 'string' },
     { name: 'instructions', type: 'string' },
     { name: 'verify', type: 'string', choices: ['verdicts', 'structural', 'off'] },
+    { name: 'overlay', type: 'string' },
+    { name: 'drop-unreadable', type: 'boolean' },
     ...STEP_FLAGS,
     ...INPUT_FLAGS,
   ],
@@ -37,7 +40,14 @@ Options:
 ${STEP_HELP}
   --report <file>           also write the report: .md → markdown, .json → JSON, else text
   --instructions <file>     write the text a transform proposes for the server’s \`instructions\`
-                            (empty when none does)
+                            (empty when none does). Without it, a capture file's output gets the
+                            text in initialize.instructions; any other output fails, naming the step
+                            (--preset max's promote-common-params), rather than lose descriptions
+  --overlay <file>          write an overlay instead: the tools to serve, any instructions, a pin of
+                            the original list (name and sha256 of each tool) and the steps; review
+                            it, then serve it with toolslim proxy --overlay <file> -- <command>
+  --drop-unreadable         (with --overlay) leave out each tool whose inputSchema or outputSchema a
+                            strict 2020-12 reader cannot read, named in the overlay and on stderr
   --verify <mode>           the equivalence gate: structural (default: every rewritten schema still
                             compiles, every $ref resolves), verdicts (also the same ajv verdict on
                             generated instances; slower), or off
@@ -48,15 +58,25 @@ Examples:
   toolslim optimize tools.json -o slim.json --report report.md
   toolslim optimize tools.json --preset lossless -o slim.json
   cat tools.json | toolslim optimize - --transform prune-unreachable-defs='{"keep":["Error"]}' > slim.json
-  toolslim optimize -o slim.json -- node server.mjs`,
+  toolslim optimize -o slim.json -- node server.mjs
+  toolslim optimize --overlay overlay.json --preset max -- node server.mjs`,
   run: runOptimize,
 };
 
 async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const style = styleFrom(args);
+  const overlayPath = flagString(args, 'overlay');
+  if (overlayPath !== undefined && flagString(args, 'out') !== undefined) throw new CliError('give either -o <file> (the optimized tools) or --overlay <file> (an overlay for toolslim proxy), not both', { usage: true });
+  if (overlayPath === undefined && args.flags['drop-unreadable'] === true) throw new CliError('--drop-unreadable goes with --overlay <file> (and with toolslim proxy)', { usage: true });
   const { value, text } = await loadInput(args, ctx);
   const reportPath = flagString(args, 'report');
   const verify = flagString(args, 'verify');
+  // --overlay: a reviewable overlay for `toolslim proxy --overlay` (src/cli/overlay-file.ts).
+  if (overlayPath !== undefined) {
+    const { writeOverlayFile } = await import('../overlay-file.js');
+    const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
+    return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
+  }
   const tokenizer = reportPath ? (await import('../../tokens.js')).o200k : undefined;
   // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
   // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.
@@ -71,14 +91,18 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   };
   const result = transformTools(value, options);
   const out = flagString(args, 'out');
-  const written = renderOptimized(source, result, style);
+  // Text steps moved out of the tools goes into the envelope (a capture file's initialize) or --instructions;
+  // with neither, the run fails naming the step (src/cli/instructions.ts).
+  const placed = placeInstructions(renderOptimized(source, result, style), value, result, resolveSteps(options.transforms ?? []), flagString(args, 'instructions'), out);
+  const written = placed.text;
+  const instructionsPath = flagString(args, 'instructions');
+  // The instructions first: tools without their descriptions are never written without the text that replaces them.
+  if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
   await writeOutput(out, written, ctx);
   if (reportPath) {
     const fmt: ReportFormat = reportPath.endsWith('.json') ? 'json' : reportPath.endsWith('.md') ? 'markdown' : 'text';
     await writeFileAtomic(reportPath, formatReport(result.report, fmt));
   }
-  const instructionsPath = flagString(args, 'instructions');
-  if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
   const { before, after } = result.report.stats;
   const saved = before.bytes - after.bytes;
   const pct = before.bytes === 0 ? 0 : (100 * saved) / before.bytes;
@@ -92,6 +116,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
+  if (placed.note) ctx.io.stderr.write(`${ctx.name}: ${placed.note}\n`);
   return 0;
 }
 
