@@ -1,4 +1,5 @@
 import { lookup } from './index.js';
+import { ToolslimError } from '../core/errors.js';
 import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
 import type { AnyTransform } from '../core/transform.js';
@@ -21,6 +22,8 @@ export interface PresetForProfileOptions extends PresetOptions {
   readonly growthCap?: number;
 }
 
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap'];
+
 /**
  * The steps to run for a preset when the output goes to `profile`: the preset without the transforms that
  * create references when the client cannot resolve them (`ref-free`, `gemini`), and without those that
@@ -28,6 +31,9 @@ export interface PresetForProfileOptions extends PresetOptions {
  * Pass the result as `transforms` to `transformTools`.
  */
 export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
+  for (const key of Object.keys(options)) {
+    if (!PROFILE_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `presetForProfile: unknown option \`${key}\` (known: ${PROFILE_OPTION_KEYS.join(', ')})`);
+  }
   const base = typeof preset === 'string' ? lookup(preset) : preset;
   if (typeof base !== 'object' || base === null || base.kind !== 'preset') throw new Error(`\`${String(preset)}\` is not a preset`);
   const p = getProfile(profile);
@@ -36,10 +42,11 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
   const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
-  const { growthCap, overrides, ...rest } = options;
+  const { growthCap, overrides } = options;
   const kept: Record<string, false | object> = {};
   for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
-  const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps);
+  const keptOptions = base.options === undefined ? undefined : Object.fromEntries(Object.entries(base.options).filter(([name]) => !drop.has(name)));
+  const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps, keptOptions);
   const adaptOptions = growthCap === undefined ? { profile: typeof profile === 'string' ? profile : p } : { profile: typeof profile === 'string' ? profile : p, growthCap };
-  return [[adapted, { ...rest, overrides: kept }], [adaptToClient, adaptOptions]];
+  return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
 }

@@ -28,6 +28,8 @@ export interface FixtureCase {
   readonly diagnostics?: readonly { severity: string; code: string; path: string }[];
   readonly skipped?: readonly { toolIndex: number; transform: string }[];
   readonly instances?: readonly FixtureInstance[];
+  /** The exact `result.instructions` (instructions.txt; a trailing newline of the file is not part of it; empty: none). */
+  readonly instructions?: string;
 }
 
 function readJson(path: string): unknown {
@@ -41,7 +43,8 @@ function optional(dir: string, file: string): unknown {
 
 /**
  * Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances,
- * diagnostics, skipped), and test/fixtures/<transform>/rules/<part>/<NN-slug>/ for each part of a large transform.
+ * diagnostics, skipped, instructions.txt), and test/fixtures/<transform>/rules/<part>/<NN-slug>/ for each part
+ * of a large transform.
  */
 export function loadFixtures(): FixtureCase[] {
   if (!existsSync(FIXTURES_DIR)) return [];
@@ -77,6 +80,7 @@ export function loadFixtures(): FixtureCase[] {
         diagnostics: optional(dir, 'diagnostics.json') as FixtureCase['diagnostics'],
         skipped: optional(dir, 'skipped.json') as FixtureCase['skipped'],
         instances: optional(dir, 'instances.json') as FixtureCase['instances'],
+        ...(existsSync(join(dir, 'instructions.txt')) ? { instructions: readFileSync(join(dir, 'instructions.txt'), 'utf8').replace(/\n$/, '') } : {}),
       });
     }
   }
