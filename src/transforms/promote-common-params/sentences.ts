@@ -26,7 +26,7 @@ export interface Block {
 /** Why a shared sentence stays in one description. */
 export type KeepReason = 'not-prose' | 'next-leans' | 'introduces' | 'introduced' | 'would-empty';
 
-/** What {@link removeSentences} did to one description. */
+/** What `removeSentences` did to one description. */
 export interface SentenceRemoval {
   /** The description without the removed sentences (the input when none could go). */
   readonly text: string;
