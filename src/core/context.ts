@@ -11,6 +11,10 @@ export interface RecordedChange {
   readonly from?: string;
   readonly value?: unknown;
   readonly oldValue?: unknown;
+  /** See `PatchOperation.index`: the member's position among its object's keys, when not the last. */
+  readonly index?: number;
+  /** See `PatchOperation.fromIndex`: where a moved member sat among its object's keys, when not the last. */
+  readonly fromIndex?: number;
   readonly code: string;
   readonly message: string;
 }
@@ -59,6 +63,8 @@ export class EditContext {
   readonly #strict: boolean;
   readonly #measure: boolean;
   #bytes = 0;
+  /** Key positions of objects members are removed from (see {@link KeyOrder}), dropped when they change otherwise. */
+  readonly #orders = new WeakMap<object, KeyOrder>();
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
@@ -165,12 +171,14 @@ export class EditContext {
     const [parent, key] = this.#parentOf(tokens, path, true);
     if (this.#measure) this.#bytes -= Array.isArray(parent) ? elementBytes(parent[Number(key)], parent.length) : memberBytes(parent, key);
     let oldValue: unknown;
+    let index: number | undefined;
     if (Array.isArray(parent)) oldValue = parent.splice(Number(key), 1)[0];
     else {
+      index = this.#removeKey(parent, key);
       oldValue = (parent as Record<string, unknown>)[key];
       delete (parent as Record<string, unknown>)[key];
     }
-    this.changes.push({ op: 'remove', path, oldValue, code, message });
+    this.changes.push(index === undefined ? { op: 'remove', path, oldValue, code, message } : { op: 'remove', path, oldValue, index, code, message });
   }
 
   /**
@@ -200,11 +208,15 @@ export class EditContext {
     if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
     if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
     if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
+    this.#orders.delete(parent);
+    const fromIndex = notLast(parent, oldKey);
     const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
     for (const k of Object.keys(parent)) delete parent[k];
     for (const [k, v] of entries) setOwn(parent, k, v);
+    // Where the member landed: its old place, unless the new key is an integer (JavaScript orders those first).
+    const index = notLast(parent, newKey);
     const to = appendPointer(formatPointer(parentTokens), newKey);
-    this.changes.push({ op: 'move', from: path, path: to, code, message });
+    this.changes.push({ op: 'move', from: path, path: to, ...positions(index, fromIndex), code, message });
   }
 
   /** Moves a value (removed at `from`, added at `path`). */
@@ -216,15 +228,18 @@ export class EditContext {
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     if (this.#measure) this.#bytes -= Array.isArray(srcParent) ? elementBytes(srcParent[Number(srcKey)], srcParent.length) : memberBytes(srcParent, srcKey);
     let value: unknown;
+    let fromIndex: number | undefined;
     if (Array.isArray(srcParent)) value = srcParent.splice(Number(srcKey), 1)[0];
     else {
+      fromIndex = this.#removeKey(srcParent, srcKey);
       value = (srcParent as Record<string, unknown>)[srcKey];
       delete (srcParent as Record<string, unknown>)[srcKey];
     }
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
     const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'move', from, path: at, code, message });
+    // An object member is appended (`add` semantics), so only where it came from needs recording.
+    this.changes.push({ op: 'move', from, path: at, ...positions(undefined, fromIndex), code, message });
   }
 
   /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
@@ -237,9 +252,20 @@ export class EditContext {
       return key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path;
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
+    this.#orders.delete(parent);
     if (this.#measure) this.#bytes += memberBytes(parent as Record<string, unknown>, key, value);
     setOwn(parent, key, value);
     return path;
+  }
+
+  /**
+   * The position of `key` among `obj`'s keys before it is removed (undefined when it is the last), kept
+   * track of per object so that removing many members of one big object stays near linear.
+   */
+  #removeKey(obj: Container, key: string): number | undefined {
+    let order = this.#orders.get(obj);
+    if (!order) this.#orders.set(obj, (order = new KeyOrder(Object.keys(obj))));
+    return order.remove(key);
   }
 
   /** Records a finding without changing anything. */
@@ -273,6 +299,44 @@ export class EditContext {
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }
+}
+
+/** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */
+function notLast(obj: Container, key: string): number | undefined {
+  const keys = Object.keys(obj);
+  const i = keys.indexOf(key);
+  return i < 0 || i === keys.length - 1 ? undefined : i;
+}
+
+/**
+ * The keys of an object as members are removed from it: each key's position among the remaining ones in
+ * O(log n) (a Fenwick tree counts the removed keys before a position).
+ */
+class KeyOrder {
+  readonly #at = new Map<string, number>();
+  readonly #tree: Int32Array;
+  #alive: number;
+
+  constructor(keys: readonly string[]) {
+    keys.forEach((k, i) => this.#at.set(k, i));
+    this.#tree = new Int32Array(keys.length + 1);
+    this.#alive = keys.length;
+  }
+
+  /** Removes `key`; returns where it was among the remaining keys, or undefined when it was the last. */
+  remove(key: string): number | undefined {
+    const at = this.#at.get(key)!;
+    let before = 0;
+    for (let i = at; i > 0; i -= i & -i) before += this.#tree[i]!;
+    const index = at - before;
+    for (let i = at + 1; i < this.#tree.length; i += i & -i) this.#tree[i]!++;
+    this.#alive--;
+    return index === this.#alive ? undefined : index;
+  }
+}
+
+function positions(index: number | undefined, fromIndex: number | undefined): { index?: number; fromIndex?: number } {
+  return { ...(index === undefined ? {} : { index }), ...(fromIndex === undefined ? {} : { fromIndex }) };
 }
 
 // ---- byte counting (EditContextOptions.measure) ------------------------------------------------------

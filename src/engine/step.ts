@@ -168,6 +168,8 @@ function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: str
     if (c.from !== undefined) change.from = prefix + c.from;
     if (c.op === 'add' || c.op === 'replace') change.value = c.value;
     if (c.op === 'remove' || c.op === 'replace') change.oldValue = c.oldValue;
+    if (c.index !== undefined) change.index = c.index;
+    if (c.fromIndex !== undefined) change.fromIndex = c.fromIndex;
     Object.assign(change, { tool, toolIndex, transform, code: c.code, message: c.message });
     out.push(change as unknown as Change);
   }
