@@ -38,6 +38,14 @@ export interface EditContextOptions {
    * serializes a whole tool again to measure a step.
    */
   readonly measure?: boolean;
+  /**
+   * The document as the run received it (before any step). A member added (or moved) to an object where
+   * `origin` has the same key at the same pointer goes back to its place there, before the first of the
+   * keys that followed it in `origin` and are still present — so a key one step removes and a later step
+   * adds anew (`$defs` emptied by normalize-schema, filled again by dedupe-repeated-subtrees) keeps its
+   * place, and no run reorders the keys it keeps. Without it, an added member is appended.
+   */
+  readonly origin?: unknown;
 }
 
 /** Options of {@link EditContext.transaction}. */
@@ -62,6 +70,7 @@ export class EditContext {
   readonly #messages: Readonly<Record<string, string>>;
   readonly #strict: boolean;
   readonly #measure: boolean;
+  readonly #origin: unknown;
   #bytes = 0;
   /** Key positions of objects members are removed from (see {@link KeyOrder}), dropped when they change otherwise. */
   readonly #orders = new WeakMap<object, KeyOrder>();
@@ -73,6 +82,7 @@ export class EditContext {
     this.#messages = messages;
     this.#strict = Object.keys(messages).length > 0;
     this.#measure = options.measure === true;
+    this.#origin = options.origin;
   }
 
   /**
@@ -182,16 +192,17 @@ export class EditContext {
   }
 
   /**
-   * Adds a value: a new object member (appended) or an array element (`-` appends). The change records
-   * the element's actual index, never `-`, so the report can be inverted.
+   * Adds a value: a new object member (appended, or put back in its place when the context's `origin` has
+   * it) or an array element (`-` appends). The change records the element's actual index, never `-`, so the
+   * report can be inverted, and an object member's position when it is not the last.
    */
   add(path: string, value: unknown, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot add at the root');
     const message = this.#format(code, data);
     const [parent, key] = this.#parentOf(tokens, path, false);
-    const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'add', path: at, value, code, message });
+    const [at, index] = this.#insert(parent, key, value, tokens, path);
+    this.changes.push(index === undefined ? { op: 'add', path: at, value, code, message } : { op: 'add', path: at, value, index, code, message });
   }
 
   /**
@@ -237,25 +248,56 @@ export class EditContext {
     }
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
-    const at = this.#insert(parent, key, value, tokens, path);
-    // An object member is appended (`add` semantics), so only where it came from needs recording.
-    this.changes.push({ op: 'move', from, path: at, ...positions(undefined, fromIndex), code, message });
+    const [at, index] = this.#insert(parent, key, value, tokens, path);
+    this.changes.push({ op: 'move', from, path: at, ...positions(index, fromIndex), code, message });
   }
 
-  /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
-  #insert(parent: Container, key: string, value: unknown, tokens: readonly string[], path: string): string {
+  /**
+   * Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`)
+   * and, for an object member that is not the last, its position among the keys.
+   */
+  #insert(parent: Container, key: string, value: unknown, tokens: readonly string[], path: string): [string, number?] {
     if (Array.isArray(parent)) {
       const i = key === '-' ? parent.length : Number(key);
       if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
       if (this.#measure) this.#bytes += elementBytes(value, parent.length + 1);
       parent.splice(i, 0, value);
-      return key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path;
+      return [key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path];
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
     this.#orders.delete(parent);
     if (this.#measure) this.#bytes += memberBytes(parent as Record<string, unknown>, key, value);
+    const before = this.#originSuccessor(parent, key, tokens);
+    if (before === undefined) {
+      setOwn(parent, key, value);
+      return [path];
+    }
+    // Take out the members from `before` on, add the new one, put them back.
+    const keys = Object.keys(parent);
+    const after = keys.slice(keys.indexOf(before)).map((k) => [k, parent[k]] as const);
+    for (const [k] of after) delete parent[k];
     setOwn(parent, key, value);
-    return path;
+    for (const [k, v] of after) setOwn(parent, k, v);
+    return [path, notLast(parent, key)];
+  }
+
+  /**
+   * With an `origin` that has `key` in the object at the same pointer as `parent`: the first key that
+   * followed it there and is in `parent` now (the new member goes before it); otherwise undefined (append).
+   */
+  #originSuccessor(parent: Record<string, unknown>, key: string, tokens: readonly string[]): string | undefined {
+    let cur = this.#origin;
+    if (cur === undefined) return undefined;
+    for (let i = 0; i < tokens.length - 1; i++) {
+      const t = tokens[i]!;
+      if (Array.isArray(cur)) cur = isArrayIndex(t) ? cur[Number(t)] : undefined;
+      else if (isObject(cur)) cur = hasOwn(cur, t) ? cur[t] : undefined;
+      else return undefined;
+    }
+    if (!isObject(cur) || !hasOwn(cur, key)) return undefined;
+    const keys = Object.keys(cur);
+    for (let i = keys.indexOf(key) + 1; i < keys.length; i++) if (hasOwn(parent, keys[i]!)) return keys[i];
+    return undefined;
   }
 
   /**

@@ -4,7 +4,7 @@
  * with `applyPatch` on the input and undone with `invertPatch` on the output.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPatch, EditContext, invertPatch, type PatchOperation } from '../../src/index.js';
+import { applyPatch, dedupeRepeatedSubtrees, EditContext, invertPatch, normalizeSchema, transformTools, type PatchOperation } from '../../src/index.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 const MESSAGES = { did: 'Did it' };
@@ -131,5 +131,58 @@ describe('hand-written operations', () => {
 
   it('invertPatch swaps `index` and `fromIndex` of a move', () => {
     expect(invertPatch([{ op: 'move', from: '/s/a', path: '/t/a', index: 3, fromIndex: 1 }])).toEqual([{ op: 'move', from: '/t/a', path: '/s/a', index: 1, fromIndex: 3 }]);
+  });
+});
+
+describe('a key one step removes and a later step adds anew keeps its place (EditContext `origin`)', () => {
+  it('in a context: the added member goes before the first key that followed it in the origin', () => {
+    const origin = deepFreeze(JSON.parse('{"a":1,"b":2,"c":3,"d":4}'));
+    const ctx = new EditContext(deepFreeze(JSON.parse('{"a":1,"c":3,"d":4,"z":0}')), MESSAGES, { origin });
+    ctx.add('/b', 9, 'did');
+    ctx.add('/y', 8, 'did'); // not in the origin: appended
+    expect(JSON.stringify(ctx.root)).toBe('{"a":1,"b":9,"c":3,"d":4,"z":0,"y":8}');
+    expect(ctx.changes.map(({ op, path, index }) => ({ op, path, index }))).toEqual([
+      { op: 'add', path: '/b', index: 1 },
+      { op: 'add', path: '/y', index: undefined },
+    ]);
+    // …what followed it is all gone: appended
+    const alone = new EditContext(deepFreeze({ a: 1 }), MESSAGES, { origin });
+    alone.add('/d', 4, 'did');
+    expect(JSON.stringify(alone.root)).toBe('{"a":1,"d":4}');
+  });
+
+  it('normalize-schema drops an empty first `$defs`, dedupe-repeated-subtrees writes one: it stays first, and the report replays it there', () => {
+    const addr = { type: 'object', properties: { street: { type: 'string', description: 'Street and number' }, city: { type: 'string', description: 'City name' } }, required: ['street', 'city'] };
+    const tools = deepFreeze([{ name: 't', inputSchema: { $defs: {}, type: 'object', properties: { home: addr, work: addr, other: addr }, required: ['home'] } }]);
+    const result = transformTools(tools, { transforms: [normalizeSchema, dedupeRepeatedSubtrees] });
+    const def = '{"type":"object","properties":{"street":{"type":"string","description":"Street and number"},"city":{"type":"string","description":"City name"}},"required":["street","city"]}';
+    expect(JSON.stringify(result.tools)).toBe(
+      `[{"name":"t","inputSchema":{"$defs":{"home":${def}},"type":"object","properties":{"home":{"$ref":"#/$defs/home"},"work":{"$ref":"#/$defs/home"},"other":{"$ref":"#/$defs/home"}},"required":["home"]}}]`,
+    );
+    expect(result.report.changes.slice(0, 2).map(({ op, path, index, transform }) => ({ op, path, index, transform }))).toEqual([
+      { op: 'remove', path: '/0/inputSchema/$defs', index: 0, transform: 'normalize-schema' },
+      { op: 'add', path: '/0/inputSchema/$defs', index: 0, transform: 'dedupe-repeated-subtrees' },
+    ]);
+    expect(JSON.stringify(applyPatch(tools, result.report.changes))).toBe(JSON.stringify(result.tools));
+    expect(JSON.stringify(applyPatch(result.tools, invertPatch(result.report.changes)))).toBe(JSON.stringify(tools));
+  });
+});
+
+describe('recording positions scales', () => {
+  it('removing every member of one big object stays near linear (a ratio within one run, generous bound)', () => {
+    const time = (n: number): number => {
+      const obj: Record<string, number> = {};
+      for (let i = 0; i < n; i++) obj[`k${i}`] = i;
+      const ctx = new EditContext(obj, {});
+      const t0 = performance.now();
+      // From the middle outwards: every removal is of a member that is not the last.
+      for (let i = 0; i < n; i++) ctx.remove(`/k${(i * 7919) % n}`, 'x');
+      return performance.now() - t0;
+    };
+    time(2000); // warm up
+    const small = Math.max(time(10_000), 1);
+    const big = time(40_000);
+    // 4× the members: linear is about 4×, quadratic (Object.keys per removal) about 16×.
+    expect(big / small).toBeLessThan(9);
   });
 });
