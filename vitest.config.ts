@@ -1,14 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 export default defineConfig({
+  // toolslim's version, as the build defines it (src/session/version.ts).
+  define: { __TOOLSLIM_VERSION__: JSON.stringify(version) },
   // examples/ import the package by name, as users do; in this repo the names map to the sources.
   resolve: {
     alias: [
       { find: /^toolslim$/, replacement: src('index.ts') },
-      { find: /^toolslim\/mcp$/, replacement: src('mcp/index.ts') },
+      { find: /^toolslim\/mcp$/, replacement: src('sdk/index.ts') },
       { find: /^toolslim\/testing$/, replacement: src('testing/index.ts') },
       { find: /^toolslim\/tokens$/, replacement: src('tokens.ts') },
     ],

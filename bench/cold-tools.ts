@@ -217,12 +217,14 @@ function main(): void {
     out.push(`| ${r.turn} | ${r.hot.join(', ')} | ${calls} | ${num(r.slimBytes)} | ${num(r.slimTokens)} | ${r.turn === 1 ? '–' : num(r.samePrefix)} |`);
   }
   out.push('');
+  out.push(...cacheSection(), '');
   out.push('## Reading it', '');
   out.push('- The first turn has no history, so the hot set comes from the message alone (lexical overlap) and the');
   out.push('  list order breaks the ties. Misses cluster where the user asks for something new in words that do not');
   out.push('  appear in the tool names; recency and transitions carry the follow-up turns.');
   out.push('- A changed hot set changes the bytes from the first changed tool on; tools before it still share the');
-  out.push('  prefix. Tools keep their positions, so the shared prefix is never lost to reordering.');
+  out.push('  prefix. Tools keep their positions, so the shared prefix is never lost to reordering — but everything after');
+  out.push('  the first changed tool, the whole conversation included, is written to the cache again (see above).');
   out.push('- Ranking is pure arithmetic over the tool list, so it is far below the cost of a single model call even');
   out.push('  at 500 tools.');
   out.push('- The session was scripted by the same hand that chose the default weights (round numbers favouring the');
@@ -231,6 +233,59 @@ function main(): void {
   const md = out.join('\n');
   process.stdout.write(md);
   if (!process.argv.includes('--no-write')) writeFileSync(join(import.meta.dirname, 'cold-tools.md'), md);
+}
+
+/**
+ * What the per-turn bytes above mean once a prompt cache prices them: from bench/sessions.json
+ * (`npm run bench:sessions`, 100 real BFCL sessions), so the two reports cannot disagree.
+ */
+function cacheSection(): string[] {
+  const file = join(import.meta.dirname, 'sessions.json');
+  let json: { recommended: string; policies: SessionPolicy[]; scenarios: { label: string; policies: SessionPolicy[] }[] };
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`bench:cold needs bench/sessions.json (run npm run bench:sessions first): ${(e as Error).message}`);
+  }
+  const get = (list: SessionPolicy[], name: string) => {
+    const p = list.find((x) => x.name === name);
+    if (p === undefined) throw new Error(`bench/sessions.json has no policy ${name}; re-run npm run bench:sessions`);
+    return p;
+  };
+  const x = (r: number) => `${r.toFixed(2)}×`;
+  const p100 = (r: number) => `${(100 * r).toFixed(0)}%`;
+  const rr = get(json.policies, 'rerank-5');
+  const rec = get(json.policies, json.recommended);
+  const big = json.scenarios.find((s) => s.label === 'lists ≥ 300 tools');
+  const out = [
+    '## What it costs with a prompt cache',
+    '',
+    'Fewer bytes per turn is not less money. Providers cache prompt prefixes by exact bytes and the tools sit at the',
+    'front of the prompt, so every turn whose hot set changes re-writes the rest of the list *and the whole conversation*',
+    'at the cache-write price. [sessions.md](sessions.md) replays 100 real multi-turn sessions (BFCL v4) with a',
+    'prompt-cache price model (write 1.25×, read 0.1×):',
+    '',
+    `- re-ranking a hot set of 5 every turn, as above, changes the list on ${p100(rr.turnsWithChangedList)} of turns, hits a hot tool on ${p100(rr.hitRate)}`,
+    `  of calls, and costs **${x(rr.costVsFullCached)}** what sending the full list every turn costs (${x(rr.costVsFullCachedMin)} even if no cold call had to be`,
+    '  retried). It pays only without a cache, or with lists of hundreds of tools' + (big ? ` (${x(get(big.policies, 'rerank-5').costVsFullCached)} at ≥ 300 tools)` : '') + ';',
+    `- a hot set chosen once at session start from a usage file, with the list byte-identical all session (\`${json.recommended}\`),`,
+    `  costs **${x(rec.costVsFullCached)}** if every cold call fails once and is retried, **${x(rec.costVsFullCachedHidden)}** if only calls whose cold form hides a`,
+    `  constraint are (${(100 * rec.extraRequestsHidden).toFixed(1)}% extra requests).`,
+    '',
+    'So use a per-turn ranking only where no prompt cache applies; otherwise choose the hot set once (`toolslim proxy',
+    '--hot-set`) and keep the list stable.',
+  ];
+  return out;
+}
+
+interface SessionPolicy {
+  name: string;
+  costVsFullCached: number;
+  costVsFullCachedHidden: number;
+  costVsFullCachedMin: number;
+  hitRate: number;
+  turnsWithChangedList: number;
+  extraRequestsHidden: number;
 }
 
 main();

@@ -7,6 +7,8 @@
  * `transform/code`, times everything as a ratio to the floor (`JSON.parse` + `JSON.stringify` of the same
  * text in the same run), runs a scaling series, and measures the import cost of the built package.
  *
+ * Hostile descriptions at 1 MB are measured by bench/hostile.ts and appended as their own section.
+ *
  * Writes bench/results.md, bench/results.json, appends to bench/history.jsonl and rewrites the
  * `<!-- bench:start -->…<!-- bench:end -->` block of README.md.
  *
@@ -22,6 +24,7 @@ import { builtinPresets, builtinTransforms, collectRefInventory, getDeclaredDial
 import { o200k } from '../src/tokens.js';
 import { summarizeRun } from './lib/aggregate.js';
 import { addCompositions, composition } from './lib/composition.js';
+import { hostileBlock, measureHostile } from './hostile.js';
 import { measureImport, packagesImportedBy } from './lib/import-cost.js';
 import { renderConsole, renderMarkdown, renderReadmeBlock, historyEntry } from './lib/render.js';
 import { countBy, floorRatio, linearFit, median, megabytesPerSecond, percentSaved, perSecond, replaceMarkedBlock, serverLabel } from './lib/stats.js';
@@ -538,6 +541,8 @@ function main(): void {
   const scale = scaling(corpus, gate);
   const imports = importCost();
   log('import cost measured');
+  // Hostile descriptions at 1 MB (issue 12): a self-contained section, bench/hostile.ts.
+  const hostile = measureHostile({ quick: QUICK, log });
 
   const notion = corpus.find((c) => c.package === '@notionhq/notion-mcp-server' && c.version === '2.5.2');
   const results: BenchResults = {
@@ -563,8 +568,8 @@ function main(): void {
     log('not writing results (--quick or --no-write)');
     return;
   }
-  writeFileSync(join(BENCH, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results));
+  writeFileSync(join(BENCH, 'results.json'), JSON.stringify({ ...results, hostile }, null, 2) + '\n');
+  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results).replace(/\n*$/, '\n\n') + hostileBlock(hostile));
   appendFileSync(join(BENCH, 'history.jsonl'), JSON.stringify(historyEntry(results)) + '\n');
   const readmePath = join(ROOT, 'README.md');
   const readme = readFileSync(readmePath, 'utf8');

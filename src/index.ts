@@ -53,6 +53,8 @@ export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
 export type { StripNoiseOptions } from './transforms/strip-noise.js';
+export { stripVendorExtensions } from './transforms/index.js';
+export type { StripVendorExtensionsOptions } from './transforms/strip-vendor-extensions.js';
 export { presetMax } from './presets/index.js';
 
 // Schema utilities
@@ -105,6 +107,11 @@ export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remo
 
 // Sessions: cache-stable hot sets, cold-call checks, reveals
 export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
+// Sessions: the usage file, overlays, serving a list, stats lines
+export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, parseOverlay, pinTool, readOverlay, TOOLSLIM_VERSION } from './session/index.js';
+export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
+export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep } from './session/index.js';
+export type { ServedList, ServeToolsListOptions, UnreadableTool, CallStats, ResponsesSummary, ToolResponses } from './session/index.js';
 export type {
   AnswerDecision,
   ArgumentCheck,

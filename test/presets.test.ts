@@ -4,7 +4,7 @@
  * compiling, idempotent, deterministic, and the report replays to the output.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPatch, builtinPresets, dedupeRepeatedSubtrees, lookup, normalizeSchema, presetLossless, presetMax, presetSafe, promoteCommonParams, pruneUnreachableDefs, stripNoise, transformTools, type Preset } from '../src/index.js';
+import { applyPatch, builtinPresets, dedupeRepeatedSubtrees, lookup, normalizeSchema, presetLossless, presetMax, presetSafe, promoteCommonParams, pruneUnreachableDefs, stripNoise, stripVendorExtensions, transformTools, type Preset } from '../src/index.js';
 import { compile } from './helpers/ajv.js';
 import { loadCorpus } from './helpers/corpus.js';
 import { deepFreeze, jsonClone } from './helpers/freeze.js';
@@ -13,8 +13,8 @@ describe('preset contents', () => {
   it('lossless ends with prune-unreachable-defs then normalize-schema', () => {
     expect(presetLossless.steps.slice(-2)).toEqual([pruneUnreachableDefs, normalizeSchema]);
   });
-  it('safe is lossless plus strip-noise', () => {
-    expect(presetSafe.steps).toEqual([...presetLossless.steps, stripNoise]);
+  it('safe is lossless plus strip-noise and strip-vendor-extensions', () => {
+    expect(presetSafe.steps).toEqual([...presetLossless.steps, stripNoise, stripVendorExtensions]);
   });
   it('max is safe plus dedupe-repeated-subtrees and promote-common-params', () => {
     expect(presetMax.steps).toEqual([...presetSafe.steps, dedupeRepeatedSubtrees, promoteCommonParams]);
@@ -44,7 +44,7 @@ describe('tuning a preset', () => {
   });
   it('leaves a transform out with `false`', () => {
     const result = transformTools(tools, { transforms: [[presetSafe, { overrides: { 'strip-noise': false } }]] });
-    expect(ran(result)).toEqual(presetLossless.steps.map((t) => t.name));
+    expect(ran(result)).toEqual([...presetLossless.steps, stripVendorExtensions].map((t) => t.name));
     expect(result.tools[0]!.description).toBe(tools[0]!.description);
   });
   it('passes options to a transform', () => {

@@ -2,6 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Style } from './format.js';
+import { builtinPresets } from '../presets/index.js';
+import { builtinTransforms } from '../transforms/index.js';
 
 /** The streams (and environment) the CLI talks through, injected so `main` is unit-testable. */
 export interface CliIo {
@@ -60,9 +62,24 @@ export const INPUT_HELP = `Input (one of):
 Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
 tools/list following nextCursor).`;
 
-export const STEP_HELP = `  --preset <name>           safe (default), lossless or max
+export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) => (p.name === 'safe' ? 'safe (default)' : p.name)).join(', ')}
   -t, --transform <name>[=<json-options>]
-                            run this transform (repeatable, in order; after --preset if both given)
+                            run this transform (repeatable, in order; after --preset if both given):
+${wrap(builtinTransforms.map((t) => t.name).join(', '), 28, 100)}
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
                             claude, openai, openai-strict, gemini, kimi, ref-free`;
 
+
+/** `text` broken at spaces into lines of at most `width` columns, each indented by `indent`. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((l) => ' '.repeat(indent) + l).join('\n');
+}

@@ -1,9 +1,8 @@
 /** Reading a command's input (a file, stdin or a live server), writing its output, and reading its flags. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
-import { stringifyJson } from '../json/stringify.js';
 import type { TransformStepInput } from '../core/preset.js';
 import type { Finding, LintOptions } from '../lint/index.js';
 import { checkToolsForProfile } from '../profiles/check.js';
@@ -34,7 +33,8 @@ export async function readLive(target: LiveTarget, args: ParsedArgs, ctx: Contex
   return captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress });
 }
 
-export async function loadInput(args: ParsedArgs, ctx: Context): Promise<{ value: unknown; label: string }> {
+/** The input: its parsed value, a label for messages, and its text when it came from a file or stdin. */
+export async function loadInput(args: ParsedArgs, ctx: Context): Promise<{ value: unknown; label: string; text?: string }> {
   const target = liveTarget(args);
   if (target) {
     if (args.positional.length > 0) throw new CliError(`give either an input file or a live server, not both (got ${JSON.stringify(args.positional[0])})`, { usage: true });
@@ -60,35 +60,11 @@ export async function loadInput(args: ParsedArgs, ctx: Context): Promise<{ value
     if (e instanceof ToolslimError) throw new CliError(`${label}: ${e.message}`);
     throw e;
   }
-  return { value, label };
+  return { value, label, text };
 }
 
-export async function writeOutput(path: string | undefined, text: string, ctx: Context): Promise<void> {
-  if (path === undefined || path === '-') ctx.io.stdout.write(text);
-  else await writeFileOrFail(path, text);
-}
-
-export async function writeFileOrFail(path: string, text: string): Promise<void> {
-  try {
-    await writeFile(path, text);
-  } catch (e) {
-    throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
-  }
-}
-
-/**
- * JSON for a file or stdout: indented, or compact when the value is too deep to indent (a tool nested
- * 100,000 levels passes through unchanged and must still be written; its indentation alone would not
- * fit in a string).
- */
-export function outputJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) + '\n';
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    return stringifyJson(value) + '\n';
-  }
-}
+// Writing outputs lives in output.ts (atomic writes, the input's layout); re-exported for the commands.
+export { outputJson, writeFileOrFail, writeOutput } from './output.js';
 
 export function stepsFrom(args: ParsedArgs): TransformStepInput[] {
   const profile = flagString(args, 'profile');

@@ -111,8 +111,8 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     return await Promise.race([work(), timeout]);
   } catch (e) {
     if (e instanceof TimeoutSignal) {
-      // A hung server gets no grace: its whole group is stopped now (SIGKILL after 500 ms).
-      if (upstream instanceof StdioUpstream) await upstream.abort(500);
+      // A hung server gets no grace: its whole group is stopped now (SIGKILL after 250 ms).
+      if (upstream instanceof StdioUpstream) await upstream.abort(250);
       throw new CliError(`timed out after ${formatSeconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`);
     }
     if (e instanceof CliError) throw e;

@@ -23,6 +23,11 @@ export interface RunOptions {
    * `false`: no check (and no ajv work). See docs/verify.md.
    */
   readonly verify?: VerifyLevel | false;
+  /**
+   * Tools to pass through unchanged, by index, with the reason (reported in `report.skipped`, transform
+   * `input`): the CLI and proxy mark tools whose number texts a rewrite could not keep (see docs/output.md).
+   */
+  readonly keepUnchanged?: ReadonlyMap<number, string>;
 }
 
 /** What every run returns. */

@@ -40,5 +40,9 @@ export const TOOL_ANNOTATION_FIELDS: readonly string[] = Object.freeze(['title',
 
 /** A tool's name for reports: its `name` when it is a string, else `""`. */
 export function toolName(tool: unknown): string {
-  return isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+  try {
+    return isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+  } catch {
+    return ''; // a throwing getter or Proxy trap: the input check reports the tool
+  }
 }

@@ -71,62 +71,95 @@ export interface InputProblem {
 
 /**
  * Checks that a tool is plain JSON toolslim can rewrite without loss: no object cycles, no values JSON
- * cannot hold (`undefined`, functions, symbols, BigInt, NaN, ±Infinity, class instances), and nesting no
- * deeper than `maxDepth`. Iterative; the first problem found is returned. With `undefinedMembers`, object
- * members whose value is `undefined` are not problems: their pointers are collected instead (JSON
- * omits them, so they are absent to every reader); `undefined` array elements still are (JSON writes `null`).
+ * cannot hold (`undefined`, functions, symbols, BigInt, NaN, ±Infinity, class instances), no accessor
+ * properties or `Proxy` objects (a live object a library caller passed in: reading it may run code, throw
+ * or answer differently each time), and nesting no deeper than `maxDepth`. Iterative; the first problem
+ * found is returned, and reading the tool never throws (a throwing trap is itself the problem). With
+ * `undefinedMembers`, object members whose value is `undefined` are not problems: their pointers are
+ * collected instead (JSON omits them, so they are absent to every reader); `undefined` array elements
+ * still are (JSON writes `null`).
  */
 export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[]): InputProblem | undefined {
-  if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
-  // Frames: [value, path, depth]; an `exit` frame (value undefined, depth -1) pops the ancestor set.
-  const onPath = new Set<object>();
-  const exits: object[] = [];
-  const stack: [unknown, string, number][] = [[tool, '', 0]];
-  while (stack.length > 0) {
-    const [value, path, depth] = stack.pop()!;
-    if (depth < 0) {
-      onPath.delete(exits.pop()!);
-      continue;
-    }
-    switch (typeof value) {
-      case 'string':
-      case 'boolean':
+  let at = '';
+  try {
+    if (isProxy(tool)) return { path: '', message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
+    if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
+    // Frames: [value, path, depth]; an `exit` frame (value undefined, depth -1) pops the ancestor set.
+    const onPath = new Set<object>();
+    const exits: object[] = [];
+    const stack: [unknown, string, number][] = [[tool, '', 0]];
+    while (stack.length > 0) {
+      const [value, path, depth] = stack.pop()!;
+      at = path;
+      if (depth < 0) {
+        onPath.delete(exits.pop()!);
         continue;
-      case 'number':
-        if (!Number.isFinite(value)) return { path, message: `${value} is not a JSON number` };
-        continue;
-      case 'object':
-        if (value === null) continue;
-        break;
-      default:
-        return { path, message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
-    }
-    const obj = value as object;
-    if (onPath.has(obj)) return { path, message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
-    if (depth > maxDepth) return { path, message: `nesting deeper than ${maxDepth} levels` };
-    const proto = Object.getPrototypeOf(obj);
-    const isArray = Array.isArray(obj);
-    if (!isArray && proto !== Object.prototype && proto !== null) return { path, message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
-    onPath.add(obj);
-    exits.push(obj);
-    stack.push([undefined, path, -1]);
-    if (isArray) {
-      const arr = obj as unknown[];
-      for (let i = arr.length - 1; i >= 0; i--) stack.push([arr[i], appendPointer(path, i), depth + 1]);
-    } else {
-      const rec = obj as Record<string, unknown>;
-      const keys = Object.keys(rec);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const member = rec[keys[i]!];
-        // An object member that is `undefined` is absent in JSON (SDK servers build tools with
-        // `title: undefined`): when the caller collects them, they are noted, kept and not descended into.
-        if (member === undefined && undefinedMembers) {
-          undefinedMembers.push(appendPointer(path, keys[i]!));
+      }
+      switch (typeof value) {
+        case 'string':
+        case 'boolean':
           continue;
+        case 'number':
+          if (!Number.isFinite(value)) return { path, message: `${value} is not a JSON number` };
+          continue;
+        case 'object':
+          if (value === null) continue;
+          break;
+        default:
+          return { path, message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
+      }
+      const obj = value as object;
+      if (isProxy(obj)) return { path, message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
+      if (onPath.has(obj)) return { path, message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
+      if (depth > maxDepth) return { path, message: `nesting deeper than ${maxDepth} levels` };
+      const proto = Object.getPrototypeOf(obj);
+      const isArray = Array.isArray(obj);
+      if (!isArray && proto !== Object.prototype && proto !== null) return { path, message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
+      onPath.add(obj);
+      exits.push(obj);
+      stack.push([undefined, path, -1]);
+      if (isArray) {
+        const arr = obj as unknown[];
+        for (let i = arr.length - 1; i >= 0; i--) {
+          const d = Object.getOwnPropertyDescriptor(arr, i);
+          if (d && !('value' in d)) return { path: appendPointer(path, i), message: 'an accessor (getter/setter) is not a JSON value' };
+          stack.push([d?.value, appendPointer(path, i), depth + 1]);
         }
-        stack.push([member, appendPointer(path, keys[i]!), depth + 1]);
+      } else {
+        const rec = obj as Record<string, unknown>;
+        const keys = Object.keys(rec);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const d = Object.getOwnPropertyDescriptor(rec, keys[i]!);
+          if (d && !('value' in d)) return { path: appendPointer(path, keys[i]!), message: 'an accessor (getter/setter) is not a JSON value' };
+          const member = d?.value;
+          // An object member that is `undefined` is absent in JSON (SDK servers build tools with
+          // `title: undefined`): when the caller collects them, they are noted, kept and not descended into.
+          if (member === undefined && undefinedMembers) {
+            undefinedMembers.push(appendPointer(path, keys[i]!));
+            continue;
+          }
+          stack.push([member, appendPointer(path, keys[i]!), depth + 1]);
+        }
       }
     }
+    return undefined;
+  } catch (e) {
+    return { path: at, message: `reading the tool threw (${errorText(e)}); it is not plain JSON` };
   }
-  return undefined;
 }
+
+function errorText(e: unknown): string {
+  try {
+    return e instanceof Error ? e.message : String(e);
+  } catch {
+    return 'an exception';
+  }
+}
+
+/** `util.types.isProxy` where the runtime has it (Node); elsewhere Proxies are caught only when they throw. */
+const isProxy: (value: unknown) => boolean = (() => {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const util = proc?.getBuiltinModule?.('node:util') as { types?: { isProxy?: (v: unknown) => boolean } } | undefined;
+  const fn = util?.types?.isProxy;
+  return typeof fn === 'function' ? (v: unknown) => typeof v === 'object' && v !== null && fn(v) : () => false;
+})();

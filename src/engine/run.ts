@@ -44,7 +44,9 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
   for (let i = 0; i < n; i++) {
     const undefinedMembers: string[] = [];
     const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers);
-    usable[i] = problem === undefined;
+    const keep = problem === undefined ? run.keepUnchanged?.get(i) : undefined;
+    usable[i] = problem === undefined && keep === undefined;
+    if (keep !== undefined) skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: keep });
     for (const path of undefinedMembers) {
       diagnostics.push({
         severity: 'info',
@@ -63,6 +65,10 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
     }
   }
 
+  // prepare/finish read the whole list: they see only the tools the steps may change (a Proxy that throws,
+  // or a tool kept for its numbers, does not take a transform down for every tool).
+  const allUsable = usable.every(Boolean);
+  const visible = (list: McpTool[]): McpTool[] => (allUsable ? list : list.filter((_, i) => usable[i]));
   const texts: (string | undefined)[] = measure ? tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t))) : [];
   const beforeTexts = texts.slice();
   const before = measure ? texts.map(sizeOf(tokenizer)) : [];
@@ -80,7 +86,7 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
     let prepareFailure: string | undefined;
     if (transform.prepare) {
       try {
-        state = transform.prepare(tools, options);
+        state = transform.prepare(visible(tools), options);
       } catch (e) {
         prepareFailure = `prepare threw: ${(e as Error)?.message ?? String(e)}`;
         if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${prepareFailure}`, { transform: transform.name });
@@ -147,7 +153,7 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
     let extras: TransformExtras | undefined;
     if (transform.finish && prepareFailure === undefined) {
       try {
-        extras = transform.finish(state, tools, options);
+        extras = transform.finish(state, visible(tools), options);
       } catch (e) {
         const message = `finish threw: ${(e as Error)?.message ?? String(e)}`;
         if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${message}`, { transform: transform.name });

@@ -9,6 +9,7 @@ import { promoteCommonParams } from '../transforms/promote-common-params.js';
 import { pruneUnreachableDefs } from '../transforms/prune-unreachable-defs.js';
 import { reconcileDialect } from '../transforms/reconcile-dialect.js';
 import { stripNoise } from '../transforms/strip-noise.js';
+import { stripVendorExtensions } from '../transforms/strip-vendor-extensions.js';
 
 /**
  * Transforms that never change which instances a schema accepts: the dialect a schema is stamped with is
@@ -22,8 +23,8 @@ export const presetLossless: Preset = definePreset('lossless', 'Rewrites that ke
   normalizeSchema,
 ]);
 
-/** The default: `lossless` plus annotation-level cleanups. */
-export const presetSafe: Preset = definePreset('safe', 'The default: lossless rewrites plus annotation-level noise removal', [...presetLossless.steps, stripNoise]);
+/** The default: `lossless` plus annotation-level cleanups (noisy descriptions, vendor extensions). */
+export const presetSafe: Preset = definePreset('safe', 'The default: lossless rewrites plus annotation-level noise removal', [...presetLossless.steps, stripNoise, stripVendorExtensions]);
 
 /**
  * Opt-in: `safe` plus rewrites for clients that follow the spec (resolve `$ref`) and show the server's

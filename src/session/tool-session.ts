@@ -12,6 +12,7 @@ import { buildServedTools, checkColdForm } from './served-tools.js';
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
 import { DEFAULT_HOT_SET } from './defaults.js';
 import { REVEAL_MODES, type ColdFormOptions, type RevealMode } from './types.js';
+import { stringifyJson } from '../json/stringify.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
 
@@ -249,7 +250,7 @@ export class ToolSession {
     let size = this.#sizes.get(name);
     if (!size) {
       const original = this.#original.get(name) ?? this.#full[index]!;
-      size = { served: utf8Length(JSON.stringify(this.#served[index]) ?? ''), original: utf8Length(JSON.stringify(original) ?? '') };
+      size = { served: utf8Length(stringifyJson(this.#served[index])), original: utf8Length(stringifyJson(original)) };
       this.#sizes.set(name, size);
     }
     return size;
@@ -295,7 +296,8 @@ export class ToolSession {
 
   #rebuild(): void {
     this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold) : this.#full.slice();
-    this.#text = JSON.stringify(this.result);
+    // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
+    this.#text = stringifyJson(this.result);
     this.#sizes = new Map();
   }
 }
@@ -320,7 +322,7 @@ export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputS
   const lines = [`toolslim: \`${tool}\` was not called: its arguments do not match its input schema.`];
   for (const issue of issues) lines.push(`- ${issue.path === '' ? '(arguments)' : '`' + issue.path + '`'}: ${issue.message}`);
   if (omitted > 0) lines.push(`- … and ${omitted} more`);
-  lines.push(`The full input schema of \`${tool}\`: ${JSON.stringify(full.inputSchema ?? null)}`);
+  lines.push(`The full input schema of \`${tool}\`: ${stringifyJson(full.inputSchema ?? null)}`);
   lines.push(revealed ? `Its full definition is now in the tool list. Call \`${tool}\` again with arguments that match the schema.` : `Call \`${tool}\` again with arguments that match the schema.`);
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }

@@ -10,6 +10,7 @@ import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import { loadAjv } from '../verify/ajv-loader.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
+import { stringifyJson } from '../json/stringify.js';
 
 /** One reason the arguments do not match: where in the arguments, and what ajv said. */
 export interface ArgumentIssue {
@@ -158,7 +159,7 @@ function createAjv(kind: AjvClass): AnyAjv {
 /** The schema's compact JSON, or undefined when it has none (a cycle, a BigInt): such a schema is compiled alone. */
 function jsonText(schema: object): string | undefined {
   try {
-    return JSON.stringify(schema);
+    return stringifyJson(schema);
   } catch {
     return undefined;
   }

@@ -8,6 +8,7 @@ import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
 import { reconcileDialect } from './reconcile-dialect.js';
 import { stripNoise } from './strip-noise.js';
+import { stripVendorExtensions } from './strip-vendor-extensions.js';
 
 /** Every built-in transform, sorted by name. */
 export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
@@ -20,6 +21,7 @@ export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
   pruneUnreachableDefs,
   reconcileDialect,
   stripNoise,
+  stripVendorExtensions,
 ]);
 
 export {
@@ -32,4 +34,5 @@ export {
   pruneUnreachableDefs,
   reconcileDialect,
   stripNoise,
+  stripVendorExtensions,
 };

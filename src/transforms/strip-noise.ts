@@ -84,6 +84,8 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
     for (const d of documents) {
       if (!d.table.has('description')) continue;
       const edits: Edit[] = [];
+      // Each parent's `required` as a set, built the first time one of its properties asks.
+      const requiredSets = new WeakMap<readonly unknown[], ReadonlySet<unknown>>();
       walkSchema(d.schema, '', {
         table: d.table,
         onSchema(node, path, keyword, parent) {
@@ -103,7 +105,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
           // unless the default statements are all there is.
           let kept: string | undefined;
           let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
-          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, node.default) !== text) {
+          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
             const next = cleanDescription(text, rules, facts).text;
             if (next === '') {
               kept = 'the restated default';
@@ -114,7 +116,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
             }
           }
           if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
-            const required = parent.required.includes(name);
+            const required = requiredSet(requiredSets, parent.required).has(name);
             if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
               const next = cleanDescription(text, rules, { ...facts, required }).text;
               const marker = required ? 'required' : 'optional';
@@ -138,6 +140,15 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
     }
   },
 });
+
+function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
+  let set = cache.get(required);
+  if (set === undefined) {
+    set = new Set(required);
+    cache.set(required, set);
+  }
+  return set;
+}
 
 /** Which text rules apply. */
 export interface NoiseRules {
@@ -186,6 +197,7 @@ const MARKER_WORD = { optional: /optional/i, required: /required/i };
  */
 export function cleanDescription(text: string, rules: NoiseRules, facts: DescriptionFacts = {}): CleanedText {
   const applied = new Set<Rule>();
+  const stated = facts.hasDefault === true ? defaultValue(facts.default) : undefined;
   let current = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let next = current.indexOf('\r') === -1 ? current : current.replace(/\r\n?/g, '\n');
@@ -199,8 +211,8 @@ export function cleanDescription(text: string, rules: NoiseRules, facts: Descrip
       if (t !== next) applied.add('examples');
       next = t;
     }
-    if (facts.hasDefault === true) {
-      const t = removeDefaultStatements(next, facts.default);
+    if (stated !== undefined) {
+      const t = removeDefaultStatements(next, stated);
       if (t !== next) applied.add('defaults');
       next = t;
     }
@@ -250,7 +262,12 @@ const MARK = '\u0000';
 /** Put after a markdown link's text where the link was, so that a sentence only pointing at it can go. */
 const LINK_MARK = '\u0001';
 const LINK_TARGET = String.raw`(?:https?:\/\/|mailto:|www\.|\.{0,2}\/|#)`;
-const MARKDOWN_LINK = new RegExp(String.raw`!?\[([^\]\n]*)\]\(\s*(?:<${LINK_TARGET}[^<>\n]*>|${LINK_TARGET}[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)`, 'gi');
+/**
+ * What follows a markdown link's text: `](target)` or `](target "title")`, matched at the `]` (sticky).
+ * The link is `!?[` + text without `]` or a line break + this; {@link replaceMarkdownLinks} finds the text.
+ * @internal
+ */
+export const LINK_TAIL = new RegExp(String.raw`\]\(\s*(?:<${LINK_TARGET}[^<>\n]*>|${LINK_TARGET}[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)`, 'iy');
 const AUTOLINK = /<https?:\/\/[^<>\s]*>/gi;
 const BARE_URL = /\bhttps?:\/\/[\p{L}\p{N}[][^\s<>"'`]*/giu;
 const TRAILING_PUNCTUATION = '.,;:!?\'"*_';
@@ -258,17 +275,21 @@ const TRAILING_PUNCTUATION = '.,;:!?\'"*_';
 const VALUE_LEAD = /(?:\be\.g\.|\beg\.|\bfor example|\bsuch as|\blike|\bformat)[\s,:]*$|['"“‘]$/i;
 /**
  * A sentence that only points at a link (`See https://…`, `Read more about versioning at https://…`,
- * `API reference: https://…`) goes with it: it starts with such a lead-in and ends at the URL.
+ * `API reference: https://…`) goes with it: it starts with such a lead-in and ends at the URL. A stop's
+ * blanks are taken whole (`(?![ \t])`, as a possessive quantifier would): otherwise the blanks after a stop
+ * are shared out between two quantifiers in every possible way before the lead-in is found missing.
+ * @internal
  */
-const LINK_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to|documentation|docs?|(?:api )?reference|details)\b[^.!?\n\u0000]{0,80}\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
+export const LINK_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to|documentation|docs?|(?:api )?reference|details)\b[^.!?\n\u0000]{0,80}\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
 /**
  * The same for a markdown link, whose text stays in place: `Refer to [pagination](https://…) for more
  * details.` goes whole. Only the plain pointing lead-ins (`see`, `read more`, `learn more`, `more info`,
  * `for more details`, `refer to`): a sentence that starts with `Details` or `Documentation` and ends in a
  * link's text says something of its own.
+ * @internal
  */
-const LINK_TEXT_LEAD = /(^|[.!?][ \t]+|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to)\b[^.!?\n\u0000\u0001]{0,80}\u0001(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
+export const LINK_TEXT_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to)\b[^.!?\n\u0000\u0001]{0,80}\u0001(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
 /**
  * Markdown links and images keep their text; autolinks and bare `http(s)` URLs are removed, except URLs
@@ -293,7 +314,7 @@ function removeUrls(text: string): string {
     }
     const parts = line.split(/(`[^`\n]*`)/);
     for (let j = 0; j < parts.length; j += 2) {
-      let part = parts[j]!.replace(MARKDOWN_LINK, (_m, label: string) => label + LINK_MARK);
+      let part = replaceMarkdownLinks(parts[j]!);
       part = part.replace(AUTOLINK, MARK);
       parts[j] = markBareUrls(part);
     }
@@ -302,7 +323,37 @@ function removeUrls(text: string): string {
   return removeMarks(lines.join('\n'));
 }
 
-function markBareUrls(text: string): string {
+/**
+ * Replaces each markdown link or image by its text and {@link LINK_MARK}, as the pattern
+ * `!?[text](target)` matched leftmost-first would, in one pass: every `[` up to the first `]` or line
+ * break after it has the same text end, so a `]` whose tail does not match rules out all of them at once.
+ * @internal
+ */
+export function replaceMarkdownLinks(text: string): string {
+  if (text.indexOf('](') === -1) return text;
+  let out = '';
+  let last = 0;
+  let from = 0;
+  for (let open = text.indexOf('[', from); open !== -1; open = text.indexOf('[', from)) {
+    let close = open + 1;
+    while (close < text.length && text[close] !== ']' && text[close] !== '\n') close++;
+    if (close === text.length) break;
+    from = close + 1;
+    if (text[close] === '\n') continue;
+    LINK_TAIL.lastIndex = close;
+    if (!LINK_TAIL.test(text)) continue;
+    const start = open > last && text[open - 1] === '!' ? open - 1 : open;
+    out += text.slice(last, start) + text.slice(open + 1, close) + LINK_MARK;
+    last = from = LINK_TAIL.lastIndex;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/**
+ * Puts {@link MARK} in place of each bare URL that does not show a value's shape.
+ * @internal
+ */
+export function markBareUrls(text: string): string {
   let out = '';
   let last = 0;
   BARE_URL.lastIndex = 0;
@@ -310,11 +361,19 @@ function markBareUrls(text: string): string {
     const start = m.index;
     let end = start + m[0].length;
     // Trailing punctuation belongs to the sentence; a closing bracket only when unbalanced in the URL.
+    // The brackets are counted once and the counts kept as the end moves back.
+    let parens = count(text, start, end, '(') - count(text, start, end, ')');
+    let squares = count(text, start, end, '[') - count(text, start, end, ']');
     for (;;) {
       const c = text[end - 1]!;
       if (TRAILING_PUNCTUATION.includes(c)) end--;
-      else if ((c === ')' && count(text, start, end, '(') < count(text, start, end, ')')) || (c === ']' && count(text, start, end, '[') < count(text, start, end, ']'))) end--;
-      else break;
+      else if (c === ')' && parens < 0) {
+        end--;
+        parens++;
+      } else if (c === ']' && squares < 0) {
+        end--;
+        squares++;
+      } else break;
     }
     BARE_URL.lastIndex = end;
     const url = text.slice(start, end);
@@ -325,24 +384,116 @@ function markBareUrls(text: string): string {
   return out + text.slice(last);
 }
 
-/** Removes the marks left where URLs were, with what only framed them. */
+/** `see`, `visit` or `check` (the word before the URL in `…; see <url> for details`); tested on a slice. */
+const SEE_WORD = /^(?:see|visit|check)$/i;
+/** ` for details` and the like after such a URL, matched right after the mark (sticky). */
+const FOR_DETAILS = /[ \t]+for (?:more )?(?:details|information|info|more)/iy;
+/** A bracket around nothing but the URL (and a `see`/`i.e.`), matched at the `(` (sticky). */
+const URL_BRACKET = /\((?:[ \t]*(?:see(?: also)?|i\.e\.|e\.g\.|cf\.|docs?|at|via))?[ \t,:;]*\u0000[ \t]*\)/iy;
+/** Square brackets around nothing but the URL, matched at the `[` (sticky). */
+const URL_SQUARE = /\[[ \t]*\u0000[ \t]*\]/y;
+
+/**
+ * Removes the marks left where URLs were, with what only framed them. Each step removes what one
+ * leftmost-first pattern would (spelled out in its comment), but finds it by scanning from the mark or
+ * bracket it must contain and looking back over the blanks before it, so no run of blanks is rescanned
+ * from each of its positions.
+ */
 function removeMarks(marked: string): string {
   const text = marked.indexOf(LINK_MARK) === -1 ? marked : marked.replace(LINK_TEXT_LEAD, '$1').replace(/\u0001/g, '');
   if (text.indexOf(MARK) === -1) return text;
+  let t = text.replace(LINK_LEAD, '$1');
+  // `…; see https://… for details` inside a sentence: the clause goes.
+  t = removeSeeClauses(t);
+  // Brackets around nothing but the URL (and a `see`/`i.e.`), with the blanks before them.
+  t = removeUrlBrackets(t);
+  // A URL before punctuation or a line end takes the space before it.
+  t = removeMarksBeforeStops(t);
   return (
-    text
-      .replace(LINK_LEAD, '$1')
-      // `…; see https://… for details` inside a sentence: the clause goes.
-      .replace(/[ \t]*[,;]?[ \t]*\b(?:see|visit|check)[ \t]+\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?/gi, '')
-      // Brackets around nothing but the URL (and a `see`/`i.e.`).
-      .replace(/[ \t]*\((?:[ \t]*(?:see(?: also)?|i\.e\.|e\.g\.|cf\.|docs?|at|via))?[ \t,:;]*\u0000[ \t]*\)/gi, '')
-      .replace(/[ \t]*\[[ \t]*\u0000[ \t]*\]/g, '')
-      // A URL before punctuation or a line end takes the space before it.
-      .replace(/[ \t]*\u0000(?=[.,;:!?)\]]|\n|$)/g, '')
+    t
       // A URL between spaces takes the spaces after it.
       .replace(/(^|[ \t])\u0000[ \t]+/gm, '$1')
       .replace(/\u0000/g, '')
   );
+}
+
+/**
+ * What /[ \t]*[,;]?[ \t]*\b(?:see|visit|check)[ \t]+\u0000(?:[ \t]+for (?:more )?(?:details|information|info|more))?/gi
+ * removes: found from each mark, looking back for the word and the blanks and comma before it.
+ * @internal
+ */
+export function removeSeeClauses(text: string): string {
+  let out = '';
+  let last = 0;
+  for (let mark = text.indexOf(MARK); mark !== -1; mark = text.indexOf(MARK, mark + 1)) {
+    let wordEnd = mark;
+    while (wordEnd > last && isBlank(text[wordEnd - 1])) wordEnd--;
+    if (wordEnd === mark) continue;
+    const wordStart = wordEnd - (wordEnd - 3 >= last && SEE_WORD.test(text.slice(wordEnd - 3, wordEnd)) ? 3 : wordEnd - 5 >= last && SEE_WORD.test(text.slice(wordEnd - 5, wordEnd)) ? 5 : 0);
+    if (wordStart === wordEnd || (wordStart > 0 && isAsciiWordChar(text.charCodeAt(wordStart - 1)))) continue;
+    let start = wordStart;
+    while (start > last && isBlank(text[start - 1])) start--;
+    if (start > last && (text[start - 1] === ',' || text[start - 1] === ';')) start--;
+    while (start > last && isBlank(text[start - 1])) start--;
+    FOR_DETAILS.lastIndex = mark + 1;
+    const end = FOR_DETAILS.test(text) ? FOR_DETAILS.lastIndex : mark + 1;
+    out += text.slice(last, start);
+    last = end;
+    mark = end - 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/**
+ * What /[ \t]*\((?:[ \t]*(?:see(?: also)?|i\.e\.|e\.g\.|cf\.|docs?|at|via))?[ \t,:;]*\u0000[ \t]*\)/gi and
+ * then /[ \t]*\[[ \t]*\u0000[ \t]*\]/g remove.
+ * @internal
+ */
+export function removeUrlBrackets(text: string): string {
+  return removeAnchored(removeAnchored(text, '(', URL_BRACKET), '[', URL_SQUARE);
+}
+
+/** What `/[ \t]*` + `tail` (with `g`) removes, where `tail` starts with the character `open`. */
+function removeAnchored(text: string, open: string, tail: RegExp): string {
+  let out = '';
+  let last = 0;
+  for (let at = text.indexOf(open); at !== -1; at = text.indexOf(open, at + 1)) {
+    tail.lastIndex = at;
+    if (!tail.test(text)) continue;
+    let start = at;
+    while (start > last && isBlank(text[start - 1])) start--;
+    out += text.slice(last, start);
+    last = tail.lastIndex;
+    at = last - 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/**
+ * What /[ \t]*\u0000(?=[.,;:!?)\]]|\n|$)/g removes.
+ * @internal
+ */
+export function removeMarksBeforeStops(text: string): string {
+  let out = '';
+  let last = 0;
+  for (let mark = text.indexOf(MARK); mark !== -1; mark = text.indexOf(MARK, mark + 1)) {
+    const next = text[mark + 1];
+    if (next !== undefined && next !== '\n' && '.,;:!?)]'.indexOf(next) === -1) continue;
+    let start = mark;
+    while (start > last && isBlank(text[start - 1])) start--;
+    out += text.slice(last, start);
+    last = mark + 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+function isBlank(c: string | undefined): boolean {
+  return c === ' ' || c === '\t';
+}
+
+/** `\w` without the `u` flag: what `\b` looks at. */
+function isAsciiWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 function count(text: string, from: number, to: number, c: string): number {
@@ -417,7 +568,7 @@ function collapseWhitespace(text: string): string {
   const out: string[] = [];
   let fence: string | undefined;
   for (const raw of lines) {
-    let line = raw.replace(/[ \t]+$/, '');
+    let line = trimBlanksEnd(raw);
     const f = FENCE.exec(line);
     if (fence !== undefined) {
       if (f && f[1] === fence) fence = undefined;
@@ -435,6 +586,16 @@ function collapseWhitespace(text: string): string {
     out.push(line);
   }
   return dedentRest(out.join('\n').trim());
+}
+
+/**
+ * The line without the spaces and tabs that end it: what /[ \t]+$/ removes, without rescanning each inner run.
+ * @internal
+ */
+export function trimBlanksEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && isBlank(line[end - 1])) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** Removes the indentation (the same spaces and tabs) that every non-blank line after the first starts with. */
@@ -470,8 +631,6 @@ const DEFAULT_LEAD = /^(?:if[ \t]+(?:omitted|not[ \t]+(?:specified|provided|set|
 const BRACKET = /\(([^()\n]*)\)/g;
 /** Where a closing clause about the default starts, after its comma: `, default is 10`, `, and the default is 10`. */
 const CLAUSE_START = /[ \t]+(?:and[ \t]+)?/y;
-/** A sentence of one line: up to a `.`, `!` or `?` before a space, or to the line end. */
-const SENTENCE = /\S.*?(?:[.!?](?=[ \t]|$)|$)/g;
 const QUOTE_PAIRS = new Map([['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’']]);
 
 /**
@@ -481,7 +640,7 @@ const QUOTE_PAIRS = new Map([['"', '"'], ["'", "'"], ['“', '”'], ['‘', '�
  * number, boolean or null as JSON, a string bare or in quotes, either in backticks; a statement that says
  * anything more stays.
  */
-function removeDefaultStatements(text: string, value: unknown): string {
+function removeDefaultStatements(text: string, value: DefaultValue): string {
   if (!DEFAULT_WORD.test(text)) return text;
   return editLines(text, (line) => {
     if (!DEFAULT_WORD.test(line)) return line;
@@ -489,7 +648,7 @@ function removeDefaultStatements(text: string, value: unknown): string {
   });
 }
 
-function removeDefaultBrackets(line: string, value: unknown): string {
+function removeDefaultBrackets(line: string, value: DefaultValue): string {
   if (line.indexOf('(') === -1) return line;
   const firstText = line.search(/\S/);
   let out = '';
@@ -531,7 +690,7 @@ function removeDefaultBrackets(line: string, value: unknown): string {
 }
 
 /** A bracket's content without the items that state the default (`''` when every item does). */
-function removeDefaultItems(content: string, value: unknown): string {
+function removeDefaultItems(content: string, value: DefaultValue): string {
   if (statesDefault(content.trim(), value)) return '';
   if (content.indexOf(',') === -1) return content;
   const kept = content.split(',').filter((item) => !statesDefault(item.trim(), value));
@@ -542,7 +701,7 @@ function removeDefaultItems(content: string, value: unknown): string {
 }
 
 /** `''` for a sentence that only states the default; a sentence that closes with such a clause loses it. */
-function removeDefaultClause(sentence: string, value: unknown): string {
+function removeDefaultClause(sentence: string, value: DefaultValue): string {
   if (!DEFAULT_WORD.test(sentence)) return sentence;
   if (statesDefault(sentence, value)) return '';
   for (let i = sentence.length - 1; i > 0; i--) {
@@ -562,28 +721,46 @@ function removeDefaultClause(sentence: string, value: unknown): string {
 }
 
 /** True when `text` is a default statement (see {@link DEFAULT_LEAD}) of exactly `value`. */
-function statesDefault(text: string, value: unknown): boolean {
+function statesDefault(text: string, value: DefaultValue): boolean {
   const lead = DEFAULT_LEAD.exec(text);
   if (lead === null) return false;
   const stated = text.slice(lead[0].length);
   return sameValue(stated.endsWith('.') ? stated.slice(0, -1) : stated, value);
 }
 
-function sameValue(stated: string, value: unknown): boolean {
+function sameValue(stated: string, d: DefaultValue): boolean {
+  const value = d.value;
   let s = stated;
   if (s.length > 2 && s[0] === '`' && s.indexOf('`', 1) === s.length - 1) s = s.slice(1, -1);
   if (s === '') return false;
   if (typeof value === 'string') {
-    if (s === value || s === JSON.stringify(value)) return true;
+    if (s === value || s === jsonOf(d)) return true;
     return s.length >= 2 && QUOTE_PAIRS.get(s[0]!) === s[s.length - 1] && s.slice(1, -1) === value;
   }
-  if (value === null || typeof value === 'number' || typeof value === 'boolean') return s === JSON.stringify(value);
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return s === jsonOf(d);
   if (s[0] !== '[' && s[0] !== '{') return false;
   try {
-    return JSON.stringify(JSON.parse(s)) === JSON.stringify(value);
+    return JSON.stringify(JSON.parse(s)) === jsonOf(d);
   } catch {
     return false;
   }
+}
+
+/**
+ * A schema's `default`, with its JSON computed at most once: every sentence of a description may be
+ * compared with it, and a large `default` must not be serialised once per sentence.
+ */
+interface DefaultValue {
+  readonly value: unknown;
+  json?: string;
+}
+
+function defaultValue(value: unknown): DefaultValue {
+  return { value };
+}
+
+function jsonOf(d: DefaultValue): string {
+  return (d.json ??= JSON.stringify(d.value));
 }
 
 const LEADING_MARKER = { optional: /^(?:\(optional\)|optional[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i, required: /^(?:\(required\)|required[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i };
@@ -689,12 +866,12 @@ function mapSentences(line: string, map: (sentence: string) => string): string {
   let kept = false;
   let changed = false;
   let ticks = 0;
-  SENTENCE.lastIndex = pos;
-  for (let m = SENTENCE.exec(line); m !== null; m = SENTENCE.exec(line)) {
-    const space = line.slice(pos, m.index);
-    const sentence = m[0];
-    pos = m.index + sentence.length;
-    const inside = count(line, m.index, pos, '`');
+  for (let found = nextSentence(line, pos); found !== undefined; found = nextSentence(line, pos)) {
+    const [start, end] = found;
+    const space = line.slice(pos, start);
+    const sentence = line.slice(start, end);
+    pos = end;
+    const inside = count(line, start, end, '`');
     const mapped = ticks % 2 === 1 || inside % 2 === 1 ? sentence : map(sentence);
     ticks += inside;
     if (mapped !== sentence) changed = true;
@@ -704,6 +881,34 @@ function mapSentences(line: string, map: (sentence: string) => string): string {
   }
   if (!changed) return line;
   return kept ? out + line.slice(pos) : '';
+}
+
+/**
+ * The next sentence of `line` from `pos` (start and end), as /\S.*?(?:[.!?](?=[ \t]|$)|$)/g finds it: a
+ * character other than whitespace, then up to a `.`, `!` or `?` before a space, a tab or the line end, or
+ * to the line end. `.` does not cross a line separator (U+2028, U+2029, `\r`), so a stretch that meets one
+ * first matches from none of its positions: the scan skips it whole instead of retrying from each.
+ * @internal
+ */
+export function nextSentence(line: string, pos: number): [number, number] | undefined {
+  let start = pos;
+  for (;;) {
+    while (start < line.length && isWhitespace(line.charCodeAt(start))) start++;
+    if (start >= line.length) return undefined;
+    let i = start + 1;
+    for (; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) break;
+      if ((c === 0x2e || c === 0x21 || c === 0x3f) && (i + 1 === line.length || line[i + 1] === ' ' || line[i + 1] === '\t')) return [start, i + 1];
+    }
+    if (i === line.length) return [start, i];
+    start = i + 1;
+  }
+}
+
+/** What `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+function isWhitespace(c: number): boolean {
+  return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 // ---------------------------------------------------------------------------------------------------

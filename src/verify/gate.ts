@@ -20,8 +20,9 @@ import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
 import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
-import { UNION_KEYWORDS, type Dialect, type KeywordTable } from '../schema/keywords.js';
-import { appendPointer, parsePointer } from '../json/pointer.js';
+import { UNION_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
+import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { walkSchema } from '../schema/walk.js';
 import { jsonEqual } from '../json/equal.js';
@@ -437,9 +438,49 @@ function onlyAnnotationsDiffer(before: McpTool, after: McpTool, assume: Dialect)
     const a = (before as Record<string, unknown>)[slot];
     const b = (after as Record<string, unknown>)[slot];
     if (a === b) continue;
-    if (!equalBesidesAnnotations(a, b, getKeywordTable(getDeclaredDialect(a, assume).dialect))) return false;
+    const dialect = getDeclaredDialect(a, assume).dialect;
+    const table = getKeywordTable(dialect);
+    if (!equalBesidesAnnotations(a, b, table) || !refTargetsKept(a, b, dialect, table)) return false;
   }
   return true;
+}
+
+/**
+ * A `$ref` may land inside an annotation's value (`#/x-defs/A`): ajv compiles whatever is there. Every
+ * such target of `a` must hold the same value in `b`; targets at schema positions are compared by
+ * {@link equalBesidesAnnotations} already.
+ */
+function refTargetsKept(a: unknown, b: unknown, dialect: Dialect, table: KeywordTable): boolean {
+  const inventory = refInventoryOf(a, dialect);
+  for (const site of inventory.refs) {
+    if (!site.inSchema) continue;
+    const r = resolveRefSite(a, inventory, site);
+    if (r.status !== 'resolved') continue;
+    const tokens = parsePointer(r.path);
+    if (!isSchemaPosition(a, tokens, table) && !jsonEqual(getAt(a, tokens), getAt(b, tokens))) return false;
+  }
+  return true;
+}
+
+/** True when `tokens` lead from `root` to a subschema through schema positions only. */
+function isSchemaPosition(root: unknown, tokens: readonly string[], table: KeywordTable): boolean {
+  let node = root;
+  for (let i = 0; i < tokens.length; ) {
+    if (!isObject(node) || !hasOwn(node, tokens[i]!)) return false;
+    const value = node[tokens[i]!];
+    const shape = table.get(tokens[i]!)?.shape;
+    if (shape === 'schema' || (shape === 'schemaOrArray' && !Array.isArray(value))) {
+      node = value;
+      i += 1;
+    } else if ((shape === 'schemaArray' || shape === 'schemaOrArray') && Array.isArray(value) && i + 1 < tokens.length) {
+      node = value[Number(tokens[i + 1])];
+      i += 2;
+    } else if ((shape === 'schemaMap' || shape === 'schemaOrStrings') && isObject(value) && i + 1 < tokens.length && hasOwn(value, tokens[i + 1]!)) {
+      node = value[tokens[i + 1]!];
+      i += 2;
+    } else return false;
+  }
+  return isObject(node) || typeof node === 'boolean';
 }
 
 /** Every tool field outside the schema slots is unchanged (an annotation rewrite may change `title` and `description`). */
@@ -459,12 +500,17 @@ function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFai
 }
 
 /**
- * The two schemas are equal once every annotation keyword (by the keyword table's role) is removed from
- * every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
+ * The two schemas are equal once every annotation keyword (by the keyword table's role, and every
+ * extension keyword `x-…`) is removed from every schema position. Data (`const`, `enum`, `default` values, unknown keywords) is compared whole,
  * never stripped inside; property names are names, not annotations.
  */
 function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): boolean {
-  const isAnnotation = (k: string) => table.get(k)?.role === 'annotation';
+  // An unknown keyword is an annotation (2020-12 core §6.5; ignored by draft-04/-07 readers); an
+  // extension keyword (`x-…`) is one no dialect defines, so removing one never needs a compile.
+  const isAnnotation = (k: string) => {
+    const info = table.get(k);
+    return info === undefined ? isExtensionKeyword(k) : info.role === 'annotation';
+  };
   const stack: [unknown, unknown, boolean][] = [[a, b, true]];
   while (stack.length > 0) {
     const [x, y, schema] = stack.pop()!;

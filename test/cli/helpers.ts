@@ -10,7 +10,7 @@ export const SERVER = join(ROOT, 'test', 'servers', 'demo-server.mjs');
 /** The demo server's tools, as written by hand in demo-tools.json. */
 export const DEMO_TOOLS: Record<string, unknown>[] = JSON.parse(readFileSync(join(ROOT, 'test', 'servers', 'demo-tools.json'), 'utf8'));
 
-/** The demo tools after the default preset, written by hand: get_pet keeps only `Id`. */
+/** The demo tools after the default preset, written by hand: get_pet keeps only `Id`; echo loses its `x-vendor` extension. */
 export const DEMO_TOOLS_OPTIMIZED: Record<string, unknown>[] = DEMO_TOOLS.map((t) =>
   t.name === 'get_pet'
     ? {
@@ -22,7 +22,9 @@ export const DEMO_TOOLS_OPTIMIZED: Record<string, unknown>[] = DEMO_TOOLS.map((t
           $defs: { Id: { type: 'integer', minimum: 1 } },
         },
       }
-    : t,
+    : t.name === 'echo'
+      ? { ...t, inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Anything' } } } }
+      : t,
 );
 
 export function requireBuild(): void {

@@ -202,10 +202,12 @@ describe('report', () => {
     expect(data.total.bytes).toBe(Buffer.byteLength(JSON.stringify(DEMO_TOOLS)));
     expect(data.total.cl100k).toBe(cl100k.count(JSON.stringify(DEMO_TOOLS)));
     expect(data.total.cl100kAfter).toBe(cl100k.count(JSON.stringify(DEMO_TOOLS_OPTIMIZED)));
-    // Every step of the default preset is listed; on these tools only pruning saves anything.
+    // Every step of the default preset is listed; on these tools only pruning (get_pet) and echo's
+    // extension keyword save anything.
     expect(data.transforms.map((t: { name: string }) => t.name)).toEqual(presetSafe.steps.map((t) => t.name));
     expect(data.transforms.filter((t: { bytesSaved: number }) => t.bytesSaved !== 0).map((t: { name: string; bytesSaved: number }) => [t.name, t.bytesSaved])).toEqual([
-      ['prune-unreachable-defs', Buffer.byteLength(JSON.stringify(DEMO_TOOLS)) - Buffer.byteLength(JSON.stringify(DEMO_TOOLS_OPTIMIZED))],
+      ['prune-unreachable-defs', Buffer.byteLength(JSON.stringify(DEMO_TOOLS[0])) - Buffer.byteLength(JSON.stringify(DEMO_TOOLS_OPTIMIZED[0]))],
+      ['strip-vendor-extensions', Buffer.byteLength(',"x-vendor":{"kept":true}')],
     ]);
     expect(data.findings.filter((f: { code: string }) => f.code === 'unreachable-def').map((f: { path: string }) => f.path)).toEqual(['/0/inputSchema/$defs/Order', '/0/inputSchema/$defs/User']);
   });
@@ -237,10 +239,10 @@ describe('optimize', () => {
     expect(r.stdout).toBe('');
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ tools: DEMO_TOOLS_OPTIMIZED });
     const rep = JSON.parse(readFileSync(report, 'utf8'));
-    expect(rep.changes.map((c: { op: string; path: string }) => `${c.op} ${c.path}`)).toEqual(['remove /0/inputSchema/$defs/Order', 'remove /0/inputSchema/$defs/User']);
+    expect(rep.changes.map((c: { op: string; path: string }) => `${c.op} ${c.path}`)).toEqual(['remove /0/inputSchema/$defs/Order', 'remove /0/inputSchema/$defs/User', 'remove /1/inputSchema/x-vendor']);
     expect(rep.stats.tokenizer).toBe('o200k_base');
     expect(readFileSync(instructions, 'utf8')).toBe('');
-    expect(r.stderr).toMatch(/^toolslim: [\d,]+ → [\d,]+ bytes \(−[\d.]+%\); 2 changes; 0 skipped; no instructions proposed\n$/);
+    expect(r.stderr).toMatch(/^toolslim: [\d,]+ → [\d,]+ bytes of compact JSON \(−[\d.]+%\); wrote [\d,]+ bytes \(input [\d,]+\); 3 changes; 0 skipped; left for check: 0 errors, 0 warnings; no instructions proposed\n$/);
     const md = join(dir, 'report.md');
     await runMain(['optimize', demo, '-o', out, '--report', md]);
     expect(readFileSync(md, 'utf8')).toContain('**toolslim**');

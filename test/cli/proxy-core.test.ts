@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TOOLS_OPTIMIZED, requireBuild, waitFor } from './helpers.js';
+import { DEMO_TOOLS_OPTIMIZED, requireBuild, ROOT, waitFor } from './helpers.js';
 import { INIT, INITIALIZED, isRunning, node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolslim-proxy-'));
@@ -248,5 +248,23 @@ describe('process groups: nothing the server started outlives the proxy', () => 
     p.child.kill('SIGTERM');
     expect(await p.closed).toBe(143);
     expect(isRunning(serverPid)).toBe(false);
+  });
+});
+
+describe('bytes: what no step changed is served as it came', () => {
+  it('unchanged tools keep their bytes, a changed tool keeps its numbers’ text, a tool with numbers JavaScript cannot hold is left unchanged', async () => {
+    const text = readFileSync(join(ROOT, 'test', 'data', 'proxy', 'numbers-list.json'), 'utf8').trim();
+    const p = new ProxyProcess(['--', node, WIRE_SERVER, '--list-text', join(ROOT, 'test', 'data', 'proxy', 'numbers-list.json')]);
+    await p.initialize();
+    p.send(list(1));
+    const line = await p.next();
+    // Hand-written: `big` as it came (its unused definition stays: pruning it would rewrite 9223372036854775807),
+    // `plain` byte for byte, `pruned` without its unused definition and with 0.50 and 1E3 as written.
+    const big = text.slice(text.indexOf('{"name":"big"'), text.indexOf(',{"name":"plain"'));
+    const plain = text.slice(text.indexOf('{"name":"plain"'), text.indexOf(',{"name":"pruned"'));
+    const pruned = '{"name":"pruned","description":"An unused definition goes; the numbers keep their text","inputSchema":{"type":"object","properties":{"y":{"type":"number","multipleOf":0.50,"exclusiveMaximum":1E3}}}}';
+    expect(line).toBe(`{"jsonrpc":"2.0","id":1,"result":{"tools":[${big},${plain},${pruned}],"_meta":{"page":1.0}}}`);
+    p.end();
+    expect(await p.closed).toBe(0);
   });
 });

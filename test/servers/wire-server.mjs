@@ -8,6 +8,9 @@
 //   --list-changed         declare capabilities.tools.listChanged
 //   --no-tools-capability  declare no tools capability
 //   --instructions <text>  the initialize result's instructions
+//   --change-tools <file>  what the change tool replaces the list with (default: adds one tool)
+//   --list-text <file>     answer tools/list with this exact text as the result (one line)
+//   --list-error           answer tools/list with a JSON-RPC error
 //   --init-error           answer initialize with a JSON-RPC error
 //   --refuse-early         answer requests before notifications/initialized with an error
 //   --banner               print a line that is not JSON on stdout at start
@@ -76,6 +79,8 @@ function handle(msg) {
     case 'ping':
       return reply(id, {});
     case 'tools/list': {
+      if (flag('--list-error')) return fail(id, -32603, 'tools are not available right now');
+      if (opt('--list-text')) return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${readFileSync(opt('--list-text'), 'utf8').trim()}}`;
       const start = Number(params?.cursor ?? 0);
       const page = pageSize ? tools.slice(start, start + pageSize) : tools;
       const next = pageSize && start + pageSize < tools.length ? String(start + pageSize) : undefined;
@@ -103,7 +108,8 @@ function handle(msg) {
           setTimeout(() => process.exit(Number(args.code ?? 0)), 20);
           return reply(id, { content: [{ type: 'text', text: 'bye' }] });
         case 'change':
-          tools.push({ name: `added_${tools.length}`, description: 'Added', inputSchema: { type: 'object' } });
+          if (opt('--change-tools')) tools = JSON.parse(readFileSync(opt('--change-tools'), 'utf8'));
+          else tools.push({ name: `added_${tools.length}`, description: 'Added', inputSchema: { type: 'object' } });
           setTimeout(() => write('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'), 10);
           return reply(id, { content: [{ type: 'text', text: 'changed' }] });
         default:

@@ -10,6 +10,7 @@ import { compressColdTools, ToolslimError, ToolUsageGraph, type McpTool } from '
 import { DEFAULT_HOT_SET } from '../../src/session/defaults.js';
 import { invalidArgumentsResult, ToolSession } from '../../src/session/tool-session.js';
 import { ArgumentValidator } from '../../src/session/validate-arguments.js';
+import { stringifyIterative } from '../../src/json/stringify.js';
 import { deepFreeze } from '../helpers/freeze.js';
 import { BFCL_GROUPS, BFCL_SESSIONS, sessionTools } from './bfcl.js';
 
@@ -219,6 +220,34 @@ describe('ToolSession: updates, sizes, options', () => {
     expect(() => new ToolSession({ list: FS, usage: {} as never })).toThrow(/`usage` must have a `record\(name\)` method/);
     expect(() => new ToolSession({ list: 'x' as never })).toThrow(ToolslimError);
     expect(() => new ToolSession({ list: FS, hotset: { k: 1 } } as never)).toThrow(/unknown option `hotset`/);
+  });
+});
+
+describe('ToolSession: hostile lists', () => {
+  it('serves a tool nested 100,000 levels deep (passed through unchanged) and forwards its calls unchecked', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) deep = { type: 'object', properties: { x: deep } };
+    const tools = [FS[0]!, { name: 'deep', inputSchema: deep }] as McpTool[];
+    const s = new ToolSession({ list: tools, hotSet: { k: 1, policy: 'list-order' } });
+    expect(s.text.length).toBeGreaterThan(3_000_000);
+    expect(s.text.startsWith('{"tools":[')).toBe(true);
+    const d = s.onCall('deep', { x: {} });
+    expect(d.action).toBe('forward');
+    expect(d.action === 'forward' && d.check?.status).toBe('unchecked');
+    expect(s.definitionBytes('deep')!.served).toBe(Buffer.byteLength(stringifyIterative(tools[1])));
+  });
+
+  it('treats `__proto__` tool and parameter names as data', () => {
+    // From JSON text: in an object literal `__proto__:` would set the prototype instead of a member.
+    const tools = JSON.parse('[{"name":"__proto__","description":"Odd.","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}},{"name":"constructor","description":"Odder.","inputSchema":{"type":"object"}}]') as McpTool[];
+    const s = new ToolSession({ list: tools, hotSet: { k: 0 } });
+    // ajv reads no parameter named `__proto__` (its own limit), so such a call is the server's to judge:
+    // forwarded, never a crash or a polluted prototype.
+    expect(s.onCall('__proto__', JSON.parse('{"__proto__": 1}')).action).toBe('forward');
+    expect(s.onCall('__proto__', JSON.parse('{"__proto__": "ok"}')).action).toBe('forward');
+    expect(s.onCall('constructor', 5).action).toBe('answer');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(s.tools[0]!.description).toBe('Odd. (__proto__: string)');
   });
 });
 

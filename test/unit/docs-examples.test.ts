@@ -3,20 +3,22 @@
  * each `// → …` line must equal, in order, what the block prints with console.log (util.format rules).
  * The expected lines were worked out by hand in the pages; this keeps pages and code from drifting.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const PAGES = ['docs/response.md', 'docs/surface.md', 'docs/usage-graph.md', 'docs/transforms/compress-cold-tools.md'];
+const PAGES = ['docs/session.md', 'docs/output.md', 'docs/response.md', 'docs/surface.md', 'docs/usage-graph.md', 'docs/transforms/compress-cold-tools.md', 'docs/transforms/strip-vendor-extensions.md'];
 const IMPORTS: Readonly<Record<string, string>> = {
   toolslim: join(root, 'src', 'index.ts'),
   'toolslim/response': join(root, 'src', 'response', 'index.ts'),
+  'toolslim/mcp': join(root, 'src', 'sdk', 'index.ts'),
   'toolslim/tokens': join(root, 'src', 'tokens.ts'),
 };
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-docs-'));
+// Under node_modules, so an example's own package imports (the MCP SDK, zod) resolve as they would in a project.
+mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'toolslim-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function blocks(markdown: string): { code: string; line: number }[] {

@@ -6,7 +6,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificat
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTransform } from '../../src/engine/define-transform.js';
-import { optimizeToolsList } from '../../src/mcp/index.js';
+import { optimizeToolsList } from '../../src/sdk/index.js';
 
 /** A test transform with an effect visible on any SDK-generated schema: drops the root `$schema`. */
 const stripSchemaUri = defineTransform({

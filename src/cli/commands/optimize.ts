@@ -1,31 +1,53 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
-import { transformTools, type TransformToolsOptions } from '../../api.js';
+import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
-import { flagString, loadInput, outputJson, stepsFrom, writeFileOrFail, writeOutput } from '../inputs.js';
+import { lintTools } from '../../lint/index.js';
+import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
+import { CliError } from '../errors.js';
+import { placeInstructions } from '../instructions.js';
+import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
+import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
 
 export const optimizeCommand: Command = {
   summary: 'write the optimized tools (same envelope as the input)',
-  usage: 'toolslim optimize <input> [-o out.json] [--preset …] [--transform …] [--report r.md|r.json] [--instructions out.txt] [--verify verdicts|structural|off]',
+  usage: 'toolslim optimize <input> [-o out.json] [--indent <n> | --compact] [--preset …] [--transform …] [--report r.md|r.json] [--instructions out.txt] [--verify verdicts|structural|off]',
   flags: [
     HELP,
     { name: 'out', short: 'o', type: 'string' },
+    { name: 'indent', type: 'number' },
+    { name: 'compact', type: 'boolean' },
     { name: 'report', type: 'string' },
     { name: 'instructions', type: 'string' },
     { name: 'verify', type: 'string', choices: ['verdicts', 'structural', 'off'] },
+    { name: 'overlay', type: 'string' },
+    { name: 'drop-unreadable', type: 'boolean' },
     ...STEP_FLAGS,
     ...INPUT_FLAGS,
   ],
   help: `Runs the preset (or the transforms given) and writes the result in the input’s envelope: a tools
-array stays an array, a capture file stays a capture file. A summary goes to stderr.
+array stays an array, a capture file stays a capture file. The output is laid out as the input was
+(compact stays compact, indented stays indented); every tool no step changed is written as its exact
+input bytes, and a changed tool keeps its numbers' text (1.0, 1e2). A tool holding a number JavaScript
+cannot hold (9223372036854775807, -0) is left unchanged and reported. Files are written atomically: on
+failure the target is unchanged. A summary goes to stderr.
 
 Options:
-  -o, --out <file>          where to write (default stdout)
+  -o, --out <file>          where to write (default stdout); may be the input file
+  --indent <n>              lay the output out with n spaces (0 = compact) instead of the input's layout
+  --compact                 the same as --indent 0
 ${STEP_HELP}
   --report <file>           also write the report: .md → markdown, .json → JSON, else text
   --instructions <file>     write the text a transform proposes for the server’s \`instructions\`
-                            (empty when none does)
+                            (empty when none does). Without it, a capture file's output gets the
+                            text in initialize.instructions; any other output fails, naming the step
+                            (--preset max's promote-common-params), rather than lose descriptions
+  --overlay <file>          write an overlay instead: the tools to serve, any instructions, a pin of
+                            the original list (name and sha256 of each tool) and the steps; review
+                            it, then serve it with toolslim proxy --overlay <file> -- <command>
+  --drop-unreadable         (with --overlay) leave out each tool whose inputSchema or outputSchema a
+                            strict 2020-12 reader cannot read, named in the overlay and on stderr
   --verify <mode>           the equivalence gate: structural (default: every rewritten schema still
                             compiles, every $ref resolves), verdicts (also the same ajv verdict on
                             generated instances; slower), or off
@@ -36,37 +58,94 @@ Examples:
   toolslim optimize tools.json -o slim.json --report report.md
   toolslim optimize tools.json --preset lossless -o slim.json
   cat tools.json | toolslim optimize - --transform prune-unreachable-defs='{"keep":["Error"]}' > slim.json
-  toolslim optimize -o slim.json -- node server.mjs`,
+  toolslim optimize -o slim.json -- node server.mjs
+  toolslim optimize --overlay overlay.json --preset max -- node server.mjs`,
   run: runOptimize,
 };
 
 async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
-  const { value } = await loadInput(args, ctx);
+  const style = styleFrom(args);
+  const overlayPath = flagString(args, 'overlay');
+  if (overlayPath !== undefined && flagString(args, 'out') !== undefined) throw new CliError('give either -o <file> (the optimized tools) or --overlay <file> (an overlay for toolslim proxy), not both', { usage: true });
+  if (overlayPath === undefined && args.flags['drop-unreadable'] === true) throw new CliError('--drop-unreadable goes with --overlay <file> (and with toolslim proxy)', { usage: true });
+  const { value, text } = await loadInput(args, ctx);
   const reportPath = flagString(args, 'report');
   const verify = flagString(args, 'verify');
+  // --overlay: a reviewable overlay for `toolslim proxy --overlay` (src/cli/overlay-file.ts).
+  if (overlayPath !== undefined) {
+    const { writeOverlayFile } = await import('../overlay-file.js');
+    const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
+    return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
+  }
   const tokenizer = reportPath ? (await import('../../tokens.js')).o200k : undefined;
+  // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
+  // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.
+  const source = text === undefined ? undefined : readToolsSource(text, value);
+  const keepUnchanged = source ? keepUnchangedOf([source]) : undefined;
   // The equivalence gate: `off` is `verify: false`; without the flag the pipeline's default (structural).
   const options: TransformToolsOptions = {
     transforms: stepsFrom(args),
     ...(tokenizer ? { tokenizer } : {}),
     ...(verify ? { verify: verify === 'off' ? false : (verify as 'verdicts' | 'structural') } : {}),
+    ...(keepUnchanged ? { keepUnchanged } : {}),
   };
   const result = transformTools(value, options);
-  await writeOutput(flagString(args, 'out'), outputJson(result.output), ctx);
+  const out = flagString(args, 'out');
+  // Text steps moved out of the tools goes into the envelope (a capture file's initialize) or --instructions;
+  // with neither, the run fails naming the step (src/cli/instructions.ts).
+  const placed = placeInstructions(renderOptimized(source, result, style), value, result, resolveSteps(options.transforms ?? []), flagString(args, 'instructions'), out);
+  const written = placed.text;
+  const instructionsPath = flagString(args, 'instructions');
+  // The instructions first: tools without their descriptions are never written without the text that replaces them.
+  if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
+  await writeOutput(out, written, ctx);
   if (reportPath) {
     const fmt: ReportFormat = reportPath.endsWith('.json') ? 'json' : reportPath.endsWith('.md') ? 'markdown' : 'text';
-    await writeFileOrFail(reportPath, formatReport(result.report, fmt));
+    await writeFileAtomic(reportPath, formatReport(result.report, fmt));
   }
-  const instructionsPath = flagString(args, 'instructions');
-  if (instructionsPath) await writeFileOrFail(instructionsPath, result.instructions ?? '');
   const { before, after } = result.report.stats;
   const saved = before.bytes - after.bytes;
   const pct = before.bytes === 0 ? 0 : (100 * saved) / before.bytes;
+  const fileBytes = Buffer.byteLength(written, 'utf8');
+  const inputBytes = text === undefined ? undefined : Buffer.byteLength(text, 'utf8');
+  const { changes, skipped } = result.report;
   ctx.io.stderr.write(
-    `${ctx.name}: ${before.bytes.toLocaleString('en-US')} → ${after.bytes.toLocaleString('en-US')} bytes (−${pct.toFixed(1)}%); ${result.report.changes.length} changes; ${result.report.skipped.length} skipped` +
+    `${ctx.name}: ${num(before.bytes)} → ${num(after.bytes)} bytes of compact JSON (${pct > 0 ? '−' : pct < 0 ? '+' : '±'}${Math.abs(pct).toFixed(1)}%); ` +
+      `wrote ${num(fileBytes)} bytes${inputBytes === undefined ? '' : ` (input ${num(inputBytes)})`}; ` +
+      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output)}` +
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
+  if (placed.note) ctx.io.stderr.write(`${ctx.name}: ${placed.note}\n`);
   return 0;
 }
 
+/** The layout asked for: undefined to follow the input. */
+function styleFrom(args: ParsedArgs): JsonStyle | undefined {
+  const indent = flagNumber(args, 'indent');
+  const compact = args.flags.compact === true;
+  if (indent !== undefined && compact) throw new CliError('give either --indent <n> or --compact, not both', { usage: true });
+  if (compact) return COMPACT_STYLE;
+  if (indent === undefined) return undefined;
+  if (!Number.isInteger(indent) || indent < 0 || indent > 10) throw new CliError(`--indent ${indent}: expected a whole number of spaces from 0 to 10`, { usage: true });
+  return indentedStyle(indent);
+}
+
+/** What \`toolslim check\` would still find in the output (errors and warnings; description collisions not compared). */
+function remaining(output: unknown): string {
+  let errors = 0;
+  let warnings = 0;
+  for (const f of lintTools(output, { collisionThreshold: false })) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'warning') warnings++;
+  }
+  return `left for check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+function num(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function plural(n: number, word: string): string {
+  return `${num(n)} ${word}${n === 1 ? '' : 's'}`;
+}

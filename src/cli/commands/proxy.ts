@@ -1,20 +1,29 @@
-import { ToolslimError } from '../../core/errors.js';
+import { openSync, readFileSync, writeSync } from 'node:fs';
 import { transformTools } from '../../api.js';
+import { ToolslimError } from '../../core/errors.js';
+import type { HotSetOptions } from '../../session/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { CliError } from '../errors.js';
-import { flagNumber, liveTarget, stepsFrom } from '../inputs.js';
+import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
-  usage: 'toolslim proxy [--preset …] [--transform …] (-- <command> [args…] | --url <http(s)://…/mcp> [-H "K: V"]…)',
+  usage: 'toolslim proxy [--preset …] [--transform …] [--overlay o.json] [--hot-set <k>] (-- <command> [args…] | --url <http(s)://…/mcp> [-H "K: V"]…)',
   flags: [
     HELP,
     ...STEP_FLAGS,
     { name: 'url', type: 'string' },
     { name: 'header', short: 'H', type: 'string', repeat: true },
     { name: 'timeout', type: 'number' },
+    { name: 'drop-unreadable', type: 'boolean' },
+    { name: 'overlay', type: 'string' },
+    { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
+    { name: 'hot-set', type: 'number' },
+    { name: 'usage', type: 'string' },
+    { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
+    { name: 'stats', type: 'string' },
     { name: 'verbose', short: 'v', type: 'boolean' },
   ],
   help: `Put it where the client would start the server. tools/list is answered from the optimized list
@@ -32,15 +41,46 @@ Server (one of):
 
 Options:
 ${STEP_HELP}
+  --drop-unreadable         leave out (and name on stderr) each tool whose inputSchema or
+                            outputSchema a strict 2020-12 reader cannot read, instead of serving it
+                            (an SDK Client's listTools() then fails for the whole list)
   --timeout <seconds>       limit for each request the proxy itself sends (tools/list pages;
                             default 30)
   -v, --verbose             one stderr line per optimization
+
+Overlay (review first, then serve):
+  --overlay <file>          serve the tools of an overlay written by toolslim optimize --overlay
+                            (its steps, not --preset/--transform); at start and after every
+                            notifications/tools/list_changed the live list is compared with its pin
+  --on-drift <mode>         when the server's tools differ from the pin: refuse (default: exit 1,
+                            naming each changed tool and the command that rebuilds the overlay),
+                            reoptimize (serve the live list through the overlay's steps) or
+                            passthrough (serve the server's list unchanged); both say so on stderr
+
+Sessions (the list keeps its bytes all session, so the client's prompt cache keeps hitting):
+  --hot-set <k>             serve at most k tools in full and the rest in a compressed cold form,
+                            chosen once at start; a cold call's arguments are checked against the
+                            tool's real inputSchema: valid → forwarded untouched, invalid → answered
+                            with the schema (isError), never forwarded
+  --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
+                            called most), updated from the calls that pass through; without it no
+                            tool has earned a place and every tool is served cold
+  --reveal <mode>           result (default): the list never changes; list-changed: a called cold
+                            tool becomes hot, announced with notifications/tools/list_changed only if
+                            the server declared tools.listChanged
+  --stats <file>            append one JSON line per tools/call (tool, request and result bytes, the
+                            tool's definition bytes as served and as sent, milliseconds); read them
+                            with toolslim report --responses <file>
 
 Examples:
   toolslim proxy -- npx -y some-vendor-mcp
   toolslim proxy --preset lossless -- node server.mjs
   toolslim proxy --preset max -- node server.mjs
   toolslim proxy --url https://example.com/mcp -H "Authorization: Bearer $TOKEN"
+  toolslim optimize --overlay overlay.json --preset max -- node server.mjs
+  toolslim proxy --overlay overlay.json -- node server.mjs
+  toolslim proxy --hot-set 5 --usage usage.json --reveal list-changed -- node server.mjs
+  toolslim proxy --stats calls.jsonl -- node server.mjs
 
 In an MCP client's configuration (Claude Desktop's mcpServers entry, or any client that starts a command):
   { "command": "npx", "args": ["-y", "toolslim", "proxy", "--", "npx", "-y", "some-vendor-mcp"] }`,
@@ -51,6 +91,14 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   if (args.positional.length > 0) throw new CliError(`unexpected argument ${JSON.stringify(args.positional[0])} (the server command goes after --)`, { usage: true });
   const target = liveTarget(args);
   if (!target) throw new CliError('proxy needs the server command after -- (or --url)', { usage: true });
+  const timeout = flagNumber(args, 'timeout');
+  if (timeout !== undefined && timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
+  const overlayPath = flagString(args, 'overlay');
+  const onDrift = flagString(args, 'on-drift') as 'refuse' | 'reoptimize' | 'passthrough' | undefined;
+  if (onDrift !== undefined && overlayPath === undefined) throw new CliError('--on-drift goes with --overlay <file>', { usage: true });
+  if (overlayPath !== undefined && (args.flags.preset !== undefined || args.flags.transform !== undefined || args.flags.profile !== undefined)) {
+    throw new CliError('--overlay serves the overlay as it was built (its steps are in the file); give --preset/--transform/--profile to `toolslim optimize --overlay` instead', { usage: true });
+  }
   const steps = stepsFrom(args);
   // Names and options are checked now, not on the first tools/list.
   try {
@@ -58,16 +106,68 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   } catch (e) {
     if (e instanceof ToolslimError && (e.code === 'unknown-transform' || e.code === 'invalid-option')) throw e;
   }
-  const timeout = flagNumber(args, 'timeout');
-  if (timeout !== undefined && timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
-  const [{ runProxy }, { optimizingHooks }] = await Promise.all([import('../proxy/index.js'), import('../proxy/served.js')]);
+  const [{ runProxy }, { optimizingHooks }, { sessionHooks }, session, { checkHotSetOptions }] = await Promise.all([
+    import('../proxy/index.js'),
+    import('../proxy/served.js'),
+    import('../proxy/session.js'),
+    import('../../session/index.js'),
+    import('../../session/tool-session.js'),
+  ]);
   const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${line}\n`);
+  const verbose = args.flags.verbose === true;
+  const dropUnreadable = args.flags['drop-unreadable'] === true;
+
+  // Everything that can be refused is refused before the server starts.
+  let inner;
+  if (overlayPath !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(overlayPath, 'utf8');
+    } catch (e) {
+      throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
+    }
+    const overlay = session.readOverlay(text, overlayPath);
+    const { overlayHooks } = await import('../proxy/overlay.js');
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log });
+  } else {
+    inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
+  }
+  const usagePath = flagString(args, 'usage');
+  const usage = usagePath === undefined ? undefined : session.UsageStore.open(usagePath);
+  const hotSet = hotSetFrom(args, usage?.graph, checkHotSetOptions);
+  const statsPath = flagString(args, 'stats');
+  let stats: ((line: string) => void) | undefined;
+  if (statsPath !== undefined) {
+    let fd: number;
+    try {
+      fd = openSync(statsPath, 'a');
+    } catch (e) {
+      throw new CliError(`--stats ${statsPath}: cannot open it for appending: ${(e as Error).message}`);
+    }
+    // One write per line, to a file opened for appending: lines of two proxies never interleave.
+    stats = (line) => void writeSync(fd, line + '\n');
+  }
+
   return runProxy({
     target,
     input: ctx.io.stdin,
     output: ctx.io.stdout,
     errors: ctx.io.stderr,
     requestTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-    hooks: optimizingHooks({ steps, verbose: args.flags.verbose === true, log }),
+    hooks: sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), log }),
   });
+}
+
+/** `--hot-set <k>`, `--usage` and `--reveal`, checked now. */
+function hotSetFrom(args: ParsedArgs, graph: HotSetOptions['graph'], check: (hotSet: HotSetOptions, where: string) => void): HotSetOptions | undefined {
+  const k = flagNumber(args, 'hot-set');
+  const reveal = flagString(args, 'reveal') as HotSetOptions['reveal'] | undefined;
+  if (k === undefined) {
+    if (reveal !== undefined) throw new CliError('--reveal goes with --hot-set <k>', { usage: true });
+    return undefined;
+  }
+  if (!Number.isInteger(k)) throw new CliError(`--hot-set must be a whole number of tools (got ${k})`, { usage: true });
+  const hotSet: HotSetOptions = { k, ...(reveal ? { reveal } : {}), ...(graph ? { graph } : {}) };
+  check(hotSet, '--hot-set');
+  return hotSet;
 }

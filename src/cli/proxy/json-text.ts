@@ -118,3 +118,22 @@ function skipValue(text: string, i: number): number {
   }
   return text.length;
 }
+
+/**
+ * Like {@link setMember}, but an appended member follows the object's layout: on a line of its own,
+ * indented as the member before it, when the object's members are each on a line.
+ */
+export function setMemberStyled(objectText: string, key: string, valueText: string, colon = ':'): string {
+  const spans = memberSpans(objectText);
+  if (spans.has(key) || spans.size === 0) return setMember(objectText, key, valueText);
+  const close = objectText.lastIndexOf('}');
+  let lastEnd = 0;
+  for (const s of spans.values()) lastEnd = Math.max(lastEnd, s.end);
+  const between = objectText.slice(lastEnd, close);
+  const nl = between.lastIndexOf('\n');
+  if (nl === -1) return setMember(objectText, key, valueText);
+  // The indentation of the last member's line.
+  const lineStart = objectText.lastIndexOf('\n', lastEnd - 1) + 1;
+  const indent = /^[ \t]*/.exec(objectText.slice(lineStart))![0];
+  return `${objectText.slice(0, lastEnd)},\n${indent}${JSON.stringify(key)}${colon}${valueText}${objectText.slice(lastEnd)}`;
+}

@@ -50,6 +50,8 @@ export interface CallInfo {
 export interface ListHooks {
   /** Fetch and serve the list before the client gets the `initialize` result (instructions, drift). */
   readonly prefetch: boolean;
+  /** Why, for messages: `to put what promote-common-params moved out of the tools into its instructions`. */
+  readonly prefetchWhy?: string;
   /** The server's `initialize` result (parsed), before it is forwarded. */
   initialized?(result: Record<string, unknown>): void;
   /** The list as the server sent it → what to serve. Throws a {@link Refusal} to stop the proxy. */
@@ -58,8 +60,12 @@ export interface ListHooks {
   instructions?(): string | undefined;
   /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
   changed?(): boolean;
-  call?(params: unknown): CallDecision;
-  called?(info: CallInfo, response: Buffer, parsed: Record<string, unknown>): void;
+  /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`). */
+  call?(params: unknown, requestBytes: number): CallDecision;
+  /** `responseText`: the server's answer (a result or an error) as it came. */
+  called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
+  /** The proxy is ending: write what is pending. */
+  close?(): void;
 }
 
 /** Options of {@link Router}. */
@@ -124,6 +130,7 @@ export class Router {
   #served: { list: ServedList; generation: number } | undefined;
   #serving: Promise<ServedList> | undefined;
   #holding: { line: Buffer; parsed: unknown }[] | undefined;
+  /** `notifications/initialized` went to the server (the client's, or the proxy's own at prefetch). */
   #initializedSent = false;
   #finished = false;
   #clientGone = false;
@@ -184,17 +191,21 @@ export class Router {
     const id = msg.id;
     const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
     if (!isRequest) {
-      if (method === 'notifications/initialized' && this.#initializedSent) return { kind: 'drop' };
+      if (method === 'notifications/initialized') {
+        if (this.#initializedSent) return { kind: 'drop' };
+        this.#initializedSent = true;
+      }
       if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg) };
       return { kind: 'forward' };
     }
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
     if (method === 'tools/list') return { kind: 'local', answer: this.#answerList(idText, msg.params) };
     let notify = false;
+    const requestBytes = method === 'tools/call' ? paramsBytes(text) : bytes;
     if (method === 'tools/call' && this.#o.hooks.call) {
       let decision: CallDecision;
       try {
-        decision = this.#o.hooks.call(msg.params);
+        decision = this.#o.hooks.call(msg.params, requestBytes);
       } catch (e) {
         this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
         decision = { forward: true };
@@ -212,7 +223,7 @@ export class Router {
       key = idKey(fresh);
       forwardText = spliceMember(text, 'id', JSON.stringify(fresh));
     }
-    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes, params: method === 'tools/call' ? msg.params : undefined, original });
+    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
     return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : this.#unkey(key) };
   }
@@ -265,7 +276,8 @@ export class Router {
       try {
         list = this.#o.hooks.serve(raw, when);
       } catch (e) {
-        if (e instanceof Refusal) this.#refuse(e.message);
+        // At initialize the caller answers the client's initialize with the reason first.
+        if (e instanceof Refusal && when !== 'initialize') this.#refuse(e.message);
         throw e;
       }
       if (generation === this.#generation) this.#served = { list, generation };
@@ -381,7 +393,7 @@ export class Router {
       this.#track(this.#initializeResult(line, text, msg.result));
       return;
     }
-    const out = this.#response(text, msg, line);
+    const out = this.#response(text, msg);
     if (out === text) this.#o.toClient(line);
     else if (out !== undefined) this.#o.toClient(out);
   }
@@ -390,7 +402,7 @@ export class Router {
    * Routes one response: the proxy's own are consumed (undefined), a batch member is kept for its batch
    * (undefined), a rewritten id is put back; otherwise the text comes back unchanged.
    */
-  #response(text: string, msg: Record<string, unknown>, line?: Buffer): string | undefined {
+  #response(text: string, msg: Record<string, unknown>): string | undefined {
     if (hasOwn(msg, 'method') || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return text;
     const key = idKey(msg.id);
     const own = this.#own.get(key);
@@ -405,9 +417,9 @@ export class Router {
     if (!pending) return text;
     this.#clientPending.delete(key);
     const out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
-    if (pending.method === 'tools/call' && this.#o.hooks.called && hasOwn(msg, 'result')) {
+    if (pending.method === 'tools/call' && this.#o.hooks.called && (hasOwn(msg, 'result') || hasOwn(msg, 'error'))) {
       try {
-        this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, line ?? Buffer.from(text), msg);
+        this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, text, msg);
       } catch (e) {
         this.#o.log(`recording a tools/call: ${(e as Error).message}`);
       }
@@ -436,7 +448,15 @@ export class Router {
   /** The server's `initialize` result: served as it is, or (prefetch) once the list is known, with the instructions it needs. */
   async #initializeResult(line: Buffer, text: string, result: Record<string, unknown>): Promise<void> {
     const hooks = this.#o.hooks;
-    hooks.initialized?.(result);
+    try {
+      hooks.initialized?.(result);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      const id = memberText(text, 'id');
+      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${e.message}` })}}`);
+      this.#refuse(e.message);
+      return;
+    }
     if (!hooks.prefetch || !isObject(result.capabilities) || !hasOwn(result.capabilities, 'tools')) {
       this.#o.toClient(line);
       return;
@@ -445,8 +465,10 @@ export class Router {
     // session is initialized now (the client's own notification is then not sent again), so servers that
     // refuse requests before `notifications/initialized` answer tools/list too.
     this.#holding = [];
-    this.#initializedSent = true;
-    this.#send(INITIALIZED, []);
+    if (!this.#initializedSent) {
+      this.#initializedSent = true;
+      this.#send(INITIALIZED, []);
+    }
     let out: string | Buffer = line;
     try {
       await this.#servedList('initialize');
@@ -454,7 +476,8 @@ export class Router {
       if (extra !== undefined && extra !== '') out = appendInstructions(text, result, extra);
     } catch (e) {
       if (this.#finished) return;
-      const message = e instanceof Refusal ? e.message : `cannot serve ${this.#o.upstream.label}: it did not give its tools/list before the client's initialize was answered (${(e as Error)?.message ?? String(e)})`;
+      const why = hooks.prefetchWhy ? ` (${hooks.prefetchWhy})` : '';
+      const message = e instanceof Refusal ? e.message : `${(e as Error)?.message ?? String(e)}; the proxy needs the tools before it answers initialize${why}, so it refuses`;
       const id = memberText(text, 'id');
       this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${message}` })}}`);
       this.#refuse(message);
@@ -528,6 +551,11 @@ export class Router {
     if (this.#finished) return;
     this.#finished = true;
     for (const own of this.#own.values()) clearTimeout(own.timer);
+    try {
+      this.#o.hooks.close?.();
+    } catch (e) {
+      this.#o.log((e as Error).message);
+    }
     this.#o.done(status);
   }
 
@@ -557,6 +585,12 @@ function spliceMember(text: string, key: string, valueText: string): string {
 /** Ids are compared by type and value: `1` and `"1"` are different requests. */
 function idKey(id: RpcId): string {
   return typeof id === 'string' ? `s${id}` : `n${id}`;
+}
+
+/** UTF-8 bytes of a request's `params` member as it came. */
+function paramsBytes(text: string): number {
+  const span = memberSpans(text).get('params');
+  return span === undefined ? 0 : Buffer.byteLength(text.slice(span.start, span.end), 'utf8');
 }
 
 function errorMessage(error: unknown): string {

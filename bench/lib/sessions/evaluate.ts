@@ -1,0 +1,177 @@
+/**
+ * Evaluating policies over a data set: every session replayed under every policy and bound, priced, summed.
+ */
+import type { Session } from './data.js';
+import type { BenchPolicy, PolicySpec } from './policies.js';
+import { PRICE_MODEL, priceRequests, type PriceModel } from './price.js';
+import { conversationOnly, replaySession, type Bound, type ConversationModel, type CountTokens, type ReplayStats } from './replay.js';
+
+export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
+
+export interface EvaluateOptions {
+  readonly conversation: ConversationModel;
+  readonly count: CountTokens;
+  readonly model?: PriceModel;
+  readonly granularity?: 'tool' | 'list';
+}
+
+/** Sums over every session of one policy under one bound. */
+export interface BoundTotals {
+  /** Tool-definition cost (policy price minus the conversation's own), with the cache and without. */
+  cached: number;
+  uncached: number;
+  stats: ReplayStats;
+}
+
+export interface PolicyTotals {
+  readonly spec: PolicySpec;
+  readonly bounds: Record<Bound, BoundTotals>;
+  /** Per session, `max` bound: cached cost over the full list's cached cost. */
+  readonly perSession: number[];
+}
+
+export interface Evaluation {
+  readonly sessions: number;
+  readonly full: PolicyTotals;
+  readonly policies: PolicyTotals[];
+  /** The conversation's own price (no tools), summed. */
+  readonly conversation: { cached: number; uncached: number };
+}
+
+function emptyStats(): ReplayStats {
+  return { calls: 0, hotCalls: 0, coldCalls: 0, repeatColdCalls: 0, baseRequests: 0, extraRequests: 0, toolBytes: 0, toolTokens: 0, hotTools: 0, turnsChanged: 0, turnsAfterFirst: 0, revealTokens: 0 };
+}
+
+function addStats(into: ReplayStats, s: ReplayStats): void {
+  for (const key of Object.keys(into) as (keyof ReplayStats)[]) into[key] += s[key];
+}
+
+/** Replays every session under `full` (the reference) and each of `policies`. */
+export function evaluate(sessions: readonly Session[], full: BenchPolicy, policies: readonly BenchPolicy[], options: EvaluateOptions): Evaluation {
+  const model = options.model ?? PRICE_MODEL;
+  const all = [full, ...policies.filter((p) => p !== full)];
+  const totals = all.map((p) => ({
+    spec: p.spec,
+    bounds: Object.fromEntries(BOUNDS.map((b) => [b, { cached: 0, uncached: 0, stats: emptyStats() }])) as Record<Bound, BoundTotals>,
+    perSession: [] as number[],
+  }));
+  const conversation = { cached: 0, uncached: 0 };
+  for (const session of sessions) {
+    const base = priceRequests(conversationOnly(session, { bound: 'min', conversation: options.conversation, count: options.count }), model);
+    conversation.cached += base.cached;
+    conversation.uncached += base.uncached;
+    let fullCached = NaN;
+    for (const [i, policy] of all.entries()) {
+      for (const bound of BOUNDS) {
+        const { requests, stats } = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool' });
+        const p = priceRequests(requests, model);
+        const t = totals[i]!.bounds[bound];
+        const cached = p.cached - base.cached;
+        t.cached += cached;
+        t.uncached += p.uncached - base.uncached;
+        addStats(t.stats, stats);
+        if (bound === 'max') {
+          if (i === 0) fullCached = cached;
+          totals[i]!.perSession.push(cached / fullCached);
+        }
+      }
+    }
+  }
+  return { sessions: sessions.length, full: totals[0]!, policies: totals.slice(1), conversation };
+}
+
+/** The numbers sessions.json reports for one policy. */
+export interface PolicySummary {
+  readonly name: string;
+  readonly description: string;
+  readonly family: PolicySpec['family'];
+  readonly k: number | null;
+  readonly chooser: string | null;
+  readonly coldForm: string | null;
+  readonly reveal: string | null;
+  /** Tool-definition cost with the cache, over the full list's with the cache: every cold call retried once (pessimistic). */
+  readonly costVsFullCached: number;
+  /** The same, when only the first call of each cold tool in a session is retried. */
+  readonly costVsFullCachedFirst: number;
+  /** The same, when a cold call is retried only if its cold form hides a constraint of the real schema. */
+  readonly costVsFullCachedHidden: number;
+  /** The same, no call retried (optimistic). */
+  readonly costVsFullCachedMin: number;
+  /** Tool-definition cost with the cache (pessimistic), over the full list's without a cache. */
+  readonly costVsFullUncached: number;
+  readonly costVsFullUncachedHidden: number;
+  readonly costVsFullUncachedMin: number;
+  /** Cache off for both: the policy's cost without a cache over the full list's without a cache (pessimistic / optimistic). */
+  readonly costNoCacheVsFullNoCache: number;
+  readonly costNoCacheVsFullNoCacheHidden: number;
+  readonly costNoCacheVsFullNoCacheMin: number;
+  /** Extra model requests over the base requests (calls + one answer per turn): every cold call retried / first per tool / none. */
+  readonly extraRequestsMax: number;
+  readonly extraRequestsFirst: number;
+  readonly extraRequestsHidden: number;
+  readonly extraRequestsMin: number;
+  /** Calls whose tool was served in full at that request. */
+  readonly hitRate: number;
+  readonly calls: number;
+  readonly hotCalls: number;
+  readonly coldCalls: number;
+  readonly repeatColdCalls: number;
+  /** Per base request: UTF-8 bytes of the served list's compact JSON, o200k tokens (each tool's compact JSON, summed), tools in full. */
+  readonly bytesPerRequest: number;
+  readonly tokensPerRequest: number;
+  readonly hotToolsPerRequest: number;
+  /** Share of turns (after each session's first) whose list differs from the previous turn's. */
+  readonly turnsWithChangedList: number;
+  /** Tokens the proxy's answers to invalid cold calls carry, per session (pessimistic bound). */
+  readonly revealTokensPerSession: number;
+  /** Per session, pessimistic: median and worst cost over the full list's, and the share of sessions above 1. */
+  readonly sessionMedian: number;
+  readonly sessionWorst: number;
+  readonly sessionsAboveFull: number;
+  recommended: boolean;
+}
+
+export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicySummary {
+  const full = evaluation.full.bounds.max;
+  const { max, first, hidden, min } = totals.bounds;
+  const s = min.stats;
+  const sorted = [...totals.perSession].sort((a, b) => a - b);
+  const spec = totals.spec;
+  return {
+    name: spec.name,
+    description: spec.description,
+    family: spec.family,
+    k: spec.k ?? null,
+    chooser: spec.family === 'stable' && (spec.k ?? 0) > 0 ? spec.chooser ?? null : null,
+    coldForm: spec.coldForm ?? null,
+    reveal: spec.reveal ?? null,
+    costVsFullCached: max.cached / full.cached,
+    costVsFullCachedFirst: first.cached / full.cached,
+    costVsFullCachedHidden: hidden.cached / full.cached,
+    costVsFullCachedMin: min.cached / full.cached,
+    costVsFullUncached: max.cached / full.uncached,
+    costVsFullUncachedHidden: hidden.cached / full.uncached,
+    costVsFullUncachedMin: min.cached / full.uncached,
+    costNoCacheVsFullNoCache: max.uncached / full.uncached,
+    costNoCacheVsFullNoCacheHidden: hidden.uncached / full.uncached,
+    costNoCacheVsFullNoCacheMin: min.uncached / full.uncached,
+    extraRequestsMax: max.stats.extraRequests / max.stats.baseRequests,
+    extraRequestsFirst: first.stats.extraRequests / first.stats.baseRequests,
+    extraRequestsHidden: hidden.stats.extraRequests / hidden.stats.baseRequests,
+    extraRequestsMin: min.stats.extraRequests / min.stats.baseRequests,
+    hitRate: s.calls === 0 ? 1 : s.hotCalls / s.calls,
+    calls: s.calls,
+    hotCalls: s.hotCalls,
+    coldCalls: s.coldCalls,
+    repeatColdCalls: s.repeatColdCalls,
+    bytesPerRequest: s.toolBytes / s.baseRequests,
+    tokensPerRequest: s.toolTokens / s.baseRequests,
+    hotToolsPerRequest: s.hotTools / s.baseRequests,
+    turnsWithChangedList: s.turnsAfterFirst === 0 ? 0 : s.turnsChanged / s.turnsAfterFirst,
+    revealTokensPerSession: max.stats.revealTokens / evaluation.sessions,
+    sessionMedian: sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[sorted.length >> 1]! : (sorted[(sorted.length >> 1) - 1]! + sorted[sorted.length >> 1]!) / 2,
+    sessionWorst: sorted.length === 0 ? NaN : sorted[sorted.length - 1]!,
+    sessionsAboveFull: sorted.filter((r) => r > 1).length / Math.max(1, sorted.length),
+    recommended: false,
+  };
+}

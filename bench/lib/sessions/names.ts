@@ -1,0 +1,23 @@
+/** Policies by name: `full`, `optimized`, `rerank-<k>`, `hot-0/<form>/<reveal>`, `hot-<k>/<chooser>/<form>/<reveal>`. */
+import { fullPolicy, rerankPolicy, stablePolicy, type BenchPolicy, type PolicyContext, type Reveal } from './policies.js';
+import { COLD_FORMS, type Chooser, type ColdForm } from './served.js';
+
+const CHOOSERS = ['usage', 'recency', 'graph', 'prior', 'first'];
+
+export function policyByName(ctx: PolicyContext, name: string): BenchPolicy {
+  if (name === 'full') return fullPolicy(ctx, false);
+  if (name === 'optimized') return fullPolicy(ctx, true);
+  const rerank = /^rerank-(\d+)$/.exec(name);
+  if (rerank) return rerankPolicy(ctx, Number(rerank[1]));
+  const parts = name.split('/');
+  const k = /^hot-(\d+)$/.exec(parts[0] ?? '');
+  if (k) {
+    const n = Number(k[1]);
+    const [chooser, form, reveal] = n === 0 && parts.length === 3 ? ['usage', parts[1], parts[2]] : [parts[1], parts[2], parts[3]];
+    const okChooser = chooser !== undefined && (CHOOSERS.includes(chooser) || /^rate-\d+(\.\d+)?$/.test(chooser));
+    if (okChooser && COLD_FORMS.includes(form as ColdForm) && (reveal === 'result' || reveal === 'list-changed')) {
+      return stablePolicy(ctx, n, chooser as Chooser, form as ColdForm, reveal as Reveal);
+    }
+  }
+  throw new Error(`unknown policy name \`${name}\` (full, optimized, rerank-<k>, hot-0/<form>/<reveal>, hot-<k>/<chooser>/<form>/<reveal>)`);
+}

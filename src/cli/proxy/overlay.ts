@@ -1,0 +1,117 @@
+/**
+ * `proxy --overlay overlay.json`: serve a reviewed overlay (written by `toolslim optimize --overlay`)
+ * instead of optimizing live. When the server's `initialize` result arrives, and after every
+ * `notifications/tools/list_changed`, the live list is fetched and compared with the overlay's pin
+ * (session library: `findDrift`). On any difference `--on-drift refuse` (the default) stops the proxy
+ * (status 1, a message naming each changed tool and the command that rebuilds the overlay);
+ * `reoptimize` serves the live list through the overlay's steps; `passthrough` serves the server's list
+ * as it came. Both say so on stderr.
+ */
+import { resolveSteps } from '../../api.js';
+import type { McpTool } from '../../core/tool.js';
+import type { Step } from '../../core/transform.js';
+import { COMPACT_STYLE, restyleJson, scanToolsSource } from '../../json/source.js';
+import { stringifyJson } from '../../json/stringify.js';
+import { findDrift, type Overlay } from '../../session/overlay.js';
+import { memberSpans } from './json-text.js';
+import { Refusal, type RawList } from './router.js';
+import { prepare, type OptimizingHooks, type PreparedList } from './served.js';
+
+/** What the proxy does when the live list differs from the overlay's pin. */
+export type OnDrift = 'refuse' | 'reoptimize' | 'passthrough';
+
+/** Options of {@link overlayHooks}. */
+export interface OverlayHooksOptions {
+  readonly overlay: Overlay;
+  /** The overlay file's text (its tools are served as written there, compacted). */
+  readonly text: string;
+  /** Its path, for messages. */
+  readonly file: string;
+  readonly onDrift: OnDrift;
+  /** `--drop-unreadable`, for `reoptimize`. */
+  readonly dropUnreadable?: boolean;
+  readonly verbose?: boolean;
+  readonly log: (line: string) => void;
+}
+
+export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
+  const { overlay, file, onDrift, log } = options;
+  const steps: Step[] = resolveSteps(overlay.steps.map((s) => [s.transform, s.options] as const));
+  const toolTexts = overlayToolTexts(options.text, overlay);
+  /** What the client's initialize result got ('' when answered without any); undefined before. */
+  let delivered: string | undefined;
+  let said = '';
+
+  const say = (line: string) => {
+    if (line !== said) log(line);
+    said = line;
+  };
+
+  const fromOverlay = (raw: RawList): PreparedList => {
+    const served = { ...raw.merged, tools: overlay.tools as McpTool[] };
+    const render = (tools: readonly McpTool[]) => withTools(raw, tools.map((t, i) => (t === overlay.tools[i] ? toolTexts[i]! : stringifyJson(t))));
+    return { resultText: render(overlay.tools), served, raw, render };
+  };
+
+  return {
+    prefetch: true,
+    prefetchWhy: `to compare the server's tools with ${file} before the client sees them`,
+    initialized(result) {
+      delivered = '';
+      const live = (result.serverInfo ?? {}) as { name?: unknown; version?: unknown };
+      const made = overlay.server;
+      if (made?.name !== undefined && typeof live.name === 'string' && live.name !== made.name) {
+        const rebuild = overlay.rebuild ?? `toolslim optimize --overlay ${file} -- <server command>`;
+        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${rebuild}`);
+      }
+    },
+    serve(raw, when) {
+      const drift = findDrift(overlay, raw.merged.tools as unknown[], { file });
+      if (!drift.drifted) {
+        if (when === 'initialize') delivered = overlay.instructions ?? '';
+        say('');
+        const list = fromOverlay(raw);
+        if (when !== 'initialize' && delivered !== undefined && overlay.instructions !== undefined && overlay.instructions !== delivered) {
+          // The session started drifted (reoptimized or passed through): the overlay's text cannot reach the client now.
+          say(`${file}: its instructions could not reach the client (its initialize result was answered already); serving the live list through its steps without the ones that write instructions`);
+          return prepare(raw, steps, { dropUnreadable: options.dropUnreadable, delivered, log, verbose: options.verbose });
+        }
+        return list;
+      }
+      const message = drift.message.replace(/^toolslim: /, '');
+      if (onDrift === 'refuse') throw new Refusal(`${message}\n(--on-drift refuse, the default; --on-drift reoptimize or passthrough serve the live list anyway)`);
+      if (onDrift === 'passthrough') {
+        say(`${message}\n--on-drift passthrough: serving the server's list as it came`);
+        if (when === 'initialize') delivered = '';
+        return prepare(raw, [], { log });
+      }
+      say(`${message}\n--on-drift reoptimize: serving the live list through the overlay's steps`);
+      const list = prepare(raw, steps, { dropUnreadable: options.dropUnreadable, delivered: when === 'initialize' ? undefined : delivered, log, verbose: options.verbose });
+      if (when === 'initialize') delivered = list.instructions ?? '';
+      if (list.omittedSteps.length > 0) log(`${list.omittedSteps.join(', ')}: this list needs server instructions that differ from those the client got with initialize, which cannot be sent again; serving it without them (restart the client to get them)`);
+      for (const d of list.dropped) log(`left out \`${d.name}\`: a strict 2020-12 reader cannot read its ${d.slot} (${d.error})`);
+      return list;
+    },
+    instructions: () => (delivered === '' ? undefined : delivered),
+    // Every list_changed: fetch now and compare with the pin.
+    changed: () => true,
+  };
+}
+
+/** Each overlay tool's text as written in the file, on one line (number lexemes kept). */
+function overlayToolTexts(text: string, overlay: Overlay): string[] {
+  try {
+    const source = scanToolsSource(text, '/tools');
+    if (source.tools.length === overlay.tools.length) return source.tools.map((s) => restyleJson(text.slice(s.start, s.end), COMPACT_STYLE));
+  } catch {
+    // fall through: serialized afresh
+  }
+  return overlay.tools.map((t) => stringifyJson(t));
+}
+
+/** The live result (first page's text, or the merged pages) with its tools array replaced by these texts. */
+function withTools(raw: RawList, toolTexts: readonly string[]): string {
+  const base = raw.pages.length === 1 ? raw.pages[0]!.text : stringifyJson(raw.merged);
+  const span = memberSpans(base).get('tools')!;
+  return `${base.slice(0, span.start)}[${toolTexts.join(',')}]${base.slice(span.end)}`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The proxy's session wiring: the prepared list served through a {@link ToolSession} (a hot set chosen
+ * once, cold tools compressed, the served text the same bytes from one tools/list to the next), its
+ * decisions on each `tools/call`, and what the calls that pass through are told to (the usage file, the
+ * stats file). The library decides; this module only connects it to the router's hooks.
+ */
+import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
+import { memberSpans } from './json-text.js';
+import type { CallDecision, CallInfo, ListHooks, ServedList } from './router.js';
+import type { OptimizingHooks, PreparedList } from './served.js';
+
+/** Options of {@link sessionHooks}. */
+export interface SessionHooksOptions {
+  /** Serve a hot set (`--hot-set`, `--reveal`); without it every tool is served as prepared. */
+  readonly hotSet?: HotSetOptions;
+  /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
+  readonly usage?: UsageRecorder & { flush?(): void };
+  /** Told one stats line per `tools/call` (`--stats`). */
+  readonly stats?: (line: string) => void;
+  readonly log: (line: string) => void;
+}
+
+/** `inner`'s hooks (the prepared list), served through one ToolSession per proxy run. */
+export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOptions): ListHooks & { readonly session: ToolSession | undefined } {
+  let listChanged = false;
+  let session: ToolSession | undefined;
+  let current: PreparedList | undefined;
+  let cache: { version: number; list: PreparedList; text: string } | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  // The router keeps this object and reads `resultText` for each answer: a reveal shows at once.
+  const served: ServedList = {
+    get resultText() {
+      const s = session!;
+      const list = current!;
+      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: list.render(s.tools) };
+      return cache.text;
+    },
+  };
+  const wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined;
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    try {
+      options.usage?.flush?.();
+    } catch (e) {
+      options.log(`${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
+    }
+  };
+  const recordStats = (stats: CallStats) => {
+    if (!options.stats) return;
+    try {
+      options.stats(formatStatsLine(stats));
+    } catch (e) {
+      options.log(`--stats: ${(e as Error).message}`);
+    }
+  };
+  const definition = (tool: string) => session?.definitionBytes(tool) ?? { served: 0, original: 0 };
+
+  return {
+    prefetch: inner.prefetch,
+    prefetchWhy: inner.prefetchWhy,
+    get session() {
+      return session;
+    },
+    initialized(result) {
+      inner.initialized?.(result);
+      const caps = result.capabilities;
+      const tools = typeof caps === 'object' && caps !== null ? (caps as { tools?: unknown }).tools : undefined;
+      listChanged = typeof tools === 'object' && tools !== null && (tools as { listChanged?: unknown }).listChanged === true;
+    },
+    serve(raw, when) {
+      const out = inner.serve(raw, when);
+      if (!wanted) return out;
+      current = out;
+      if (session === undefined) {
+        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+      } else session.update(out.served as never, raw.merged as never);
+      return served;
+    },
+    instructions: () => inner.instructions?.(),
+    changed: () => inner.changed?.() ?? false,
+    call(params, requestBytes): CallDecision {
+      if (session === undefined || typeof params !== 'object' || params === null) return { forward: true };
+      const p = params as { name?: unknown; arguments?: unknown };
+      const bytes = definition(typeof p.name === 'string' ? p.name : '');
+      const d = session.onCall(p.name, p.arguments);
+      if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
+      if (d.action === 'answer') {
+        const resultText = JSON.stringify(d.result);
+        recordStats({ tool: d.tool, requestBytes, resultBytes: Buffer.byteLength(resultText), servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, error: true });
+        return { forward: false, resultText };
+      }
+      if (options.usage && flushTimer === undefined) {
+        flushTimer = setTimeout(flush, 1000);
+        flushTimer.unref?.();
+      }
+      return { forward: true, listChanged: d.notify };
+    },
+    called(info: CallInfo, responseText: string, parsed: Record<string, unknown>) {
+      if (!options.stats) return;
+      const params = info.params as { name?: unknown } | undefined;
+      const tool = typeof params?.name === 'string' ? params.name : '';
+      const bytes = definition(tool);
+      const result = parsed.result as { isError?: unknown } | undefined;
+      const error = Object.prototype.hasOwnProperty.call(parsed, 'error') || result?.isError === true;
+      recordStats({ tool, requestBytes: info.requestBytes, resultBytes: memberBytes(responseText), servedBytes: bytes.served, originalBytes: bytes.original, ms: Math.round((performance.now() - info.started) * 10) / 10, ...(error ? { error: true } : {}) });
+    },
+    close() {
+      inner.close?.();
+      flush();
+    },
+  };
+}
+
+/** Bytes (UTF-8) of the `result` (or `error`) member as it came, without the JSON-RPC envelope. */
+function memberBytes(responseText: string): number {
+  const spans = memberSpans(responseText);
+  const span = spans.get('result') ?? spans.get('error');
+  return span === undefined ? 0 : Buffer.byteLength(responseText.slice(span.start, span.end), 'utf8');
+}

@@ -1,0 +1,63 @@
+/**
+ * `toolslim report --responses FILE`: what the stats lines of `toolslim proxy --stats FILE` add up to,
+ * per tool — calls, median and largest result, and how many definitions one typical response is worth
+ * (the session library's `summarizeResponses`; this module renders it).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseStatsLines, summarizeResponses, type ResponsesSummary } from '../session/stats.js';
+import type { Context } from './command.js';
+import { CliError } from './errors.js';
+import type { Style } from './format.js';
+
+/** Reads the stats file and prints the summary as a table (text or markdown) or JSON. */
+export async function printResponses(file: string, format: 'text' | 'markdown' | 'json', ctx: Context, top: number): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    throw new CliError(code === 'ENOENT' ? `--responses ${file}: no such file (write one with toolslim proxy --stats ${file} -- <server>)` : `--responses ${file}: ${(e as Error).message}`);
+  }
+  const summary = summarizeResponses(parseStatsLines(text, file));
+  if (format === 'json') ctx.io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  else ctx.io.stdout.write(renderResponses(file, summary, format, ctx.style, top));
+  return 0;
+}
+
+/** The summary as a table: largest total first; `top` limits the tools listed (0 = all). */
+export function renderResponses(file: string, summary: ResponsesSummary, format: 'text' | 'markdown', style: Style, top: number): string {
+  const md = format === 'markdown';
+  const head = `${file}: ${summary.calls} tools/call${summary.calls === 1 ? '' : 's'} of ${summary.tools.length} tool${summary.tools.length === 1 ? '' : 's'}, ${num(summary.totalResultBytes)} result bytes`;
+  const header = ['tool', 'calls', 'median result', 'max result', 'definition', 'served', 'response/definition'];
+  const shown = top > 0 ? summary.tools.slice(0, top) : summary.tools;
+  const rows = shown.map((t) => [
+    t.tool + (t.answered > 0 ? ` (${t.answered} answered by toolslim)` : ''),
+    num(t.calls) + (t.errors > 0 ? ` (${t.errors} errors)` : ''),
+    num(t.medianResultBytes),
+    num(t.maxResultBytes),
+    num(t.originalBytes),
+    num(t.servedBytes),
+    t.originalBytes > 0 ? `${t.responseToDefinition.toFixed(2)}×` : '–',
+  ]);
+  const lines: string[] = [];
+  if (md) {
+    lines.push(`## toolslim responses\n\n${head}\n`, `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
+    for (const r of rows) lines.push(`| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
+  } else {
+    lines.push(style.bold(head), '');
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const cell = (c: string, i: number) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!));
+    lines.push('  ' + header.map(cell).join('  ').trimEnd(), '  ' + widths.map((w) => '─'.repeat(w)).join('  '));
+    for (const r of rows) lines.push('  ' + r.map(cell).join('  ').trimEnd());
+  }
+  if (shown.length < summary.tools.length) lines.push(md ? `\n… and ${summary.tools.length - shown.length} more tools` : `  … and ${summary.tools.length - shown.length} more tools (--top 0 lists all)`);
+  lines.push(
+    '',
+    'Sizes are UTF-8 bytes of compact JSON; "definition" is the tool as the server sent it, "served" as the proxy served it; response/definition is the median result over the definition.',
+  );
+  return lines.join('\n') + '\n';
+}
+
+function num(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}

@@ -1,0 +1,418 @@
+/**
+ * `toolslim/mcp`: make an `@modelcontextprotocol/sdk` server answer `tools/list` with optimized tools,
+ * without changing how its tools are registered — and, when asked, serve a cache-stable hot set.
+ *
+ * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ * import { optimizeToolsList } from 'toolslim/mcp';
+ *
+ * const server = new McpServer({ name: 'demo', version: '1.0.0' });
+ * server.registerTool('search', { description: '…', inputSchema: { q: z.string() } }, handler);
+ * optimizeToolsList(server);          // before or after registering tools, before or after connect
+ * ```
+ *
+ * No runtime import of the SDK: this module works on the server object it is given (the SDK is a peer
+ * dependency of this subpath only).
+ *
+ * @packageDocumentation
+ */
+import { transformTools, type TransformToolsOptions } from '../api.js';
+import { ToolslimError } from '../core/errors.js';
+import type { TransformResult } from '../core/run-types.js';
+import { isObject } from '../json/guards.js';
+import { describeValue, isOptionsObject } from '../session/hot-set.js';
+import { appendInstructions, serveToolsList, stepsWritingInstructions, type ServedList } from '../session/serve.js';
+import { checkHotSetOptions, ToolSession, type HotSetOptions, type UsageRecorder } from '../session/tool-session.js';
+import { UsageStore } from '../session/usage-store.js';
+import { ArgumentValidator } from '../session/validate-arguments.js';
+import { ToolUsageGraph } from '../usage/graph.js';
+import { stringifyJson } from '../json/stringify.js';
+
+export type { McpTool, ListToolsResult, JsonSchema } from '../core/tool.js';
+
+/** A low-level SDK `Server` (or anything with the same request-handler registry). */
+export interface SdkLowLevelServer {
+  setRequestHandler(...args: never[]): unknown;
+}
+
+/** A high-level SDK `McpServer`: it holds a low-level `Server` as `server`. */
+export interface SdkMcpServer {
+  readonly server: SdkLowLevelServer;
+}
+
+/** Hot-set options of {@link optimizeToolsList}: those of a `ToolSession`, with the usage source instead of a graph. */
+export interface HookHotSetOptions extends Omit<HotSetOptions, 'graph'> {
+  /**
+   * Where the hot set is ranked from and calls are recorded: a usage file's path (opened now with
+   * `UsageStore.open`; a foreign or unreadable file throws here; written about once a second and at
+   * exit), a `UsageStore` you flush yourself, or a `ToolUsageGraph` kept in memory. Without it no tool
+   * has evidence, so every tool is served cold (see `DEFAULT_HOT_SET`).
+   */
+  readonly usage?: string | UsageStore | ToolUsageGraph;
+}
+
+/** Options of {@link optimizeToolsList}: what to run (default the `safe` preset) and how. */
+export interface OptimizeToolsListOptions extends TransformToolsOptions {
+  /**
+   * Leave out of `tools/list` every tool whose `inputSchema` or `outputSchema` a strict 2020-12 reader
+   * cannot read (default false: served as it is; see `findUnreadable`). Each is named through
+   * `onServed` (its `dropped`) and once on `console.error`.
+   */
+  readonly dropUnreadable?: boolean;
+  /**
+   * Serve `k` tools in full and the rest cold, chosen once per server connection; calls of cold tools
+   * are checked against the full schema (see `ToolSession`). Every field defaults to `DEFAULT_HOT_SET`'s.
+   */
+  readonly hotSet?: HookHotSetOptions;
+  /** Called with each fresh pipeline result: once per change of the tool set (and cursor), not per request. */
+  readonly onResult?: (result: TransformResult) => void;
+  /** Called with each fresh served list (what was dropped, which instructions, which steps were omitted). */
+  readonly onServed?: (served: ServedList) => void;
+  /**
+   * Called when optimizing throws (the server then answers with its original list), when the usage
+   * file cannot be written, and when steps had to be left out because their instructions could no longer
+   * reach the client. Without it each is written to `console.error` once.
+   */
+  readonly onFailure?: (error: unknown) => void;
+}
+
+/** What {@link optimizeToolsList} returns. */
+export interface ToolsListOptimizer {
+  /** The most recent pipeline result, if any `tools/list` was answered yet. */
+  readonly last: TransformResult | undefined;
+  /** The most recent served list (first page). */
+  readonly served: ServedList | undefined;
+  /** The hot-set session of the first page, once a `tools/list` was answered with a hot set. */
+  readonly session: ToolSession | undefined;
+  /** The instructions appended to the `initialize` result (`""` when none; undefined before `initialize`). */
+  readonly deliveredInstructions: string | undefined;
+  /** How many times the list was optimized (a cache hit does not count). */
+  readonly computations: number;
+  /** Forgets every cached result: the next `tools/list` is optimized again (the hot set is kept). */
+  invalidate(): void;
+  /** Writes recorded calls to the usage file now (with `hotSet.usage` a path or a `UsageStore`). */
+  flushUsage(): void;
+}
+
+const INSTALLED = Symbol.for('toolslim.optimizeToolsList');
+const LIST = 'tools/list';
+const CALL = 'tools/call';
+const INITIALIZE = 'initialize';
+const OPTION_KEYS = ['transforms', 'onError', 'tokenizer', 'measure', 'maxDepth', 'verify', 'keepUnchanged', 'dropUnreadable', 'hotSet', 'onResult', 'onServed', 'onFailure'];
+
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+interface Page {
+  key: string;
+  served: ServedList;
+}
+
+/**
+ * Makes `server` (an SDK `McpServer` or low-level `Server`) answer `tools/list` with optimized tools.
+ * Works whenever it is called: before or after tools are registered and before or after `connect`.
+ *
+ * - The optimized list is computed once per change of the tool set and cached; a change (a tool
+ *   registered, updated, enabled, disabled or removed) is noticed by comparing what the server's own
+ *   handler produced, so it is recomputed exactly when the list differs.
+ * - Instructions a step writes (promote-common-params) are appended to the server's `initialize` result
+ *   `instructions`. When they can no longer reach the client (installed after `initialize`, or the tools
+ *   changed later and the text with them), the list is served without those steps, so no description
+ *   is lost, and `onFailure` is told which steps.
+ * - `dropUnreadable` leaves out tools a strict client cannot read, and names them.
+ * - `hotSet` serves a cache-stable hot set; a call of a cold tool with arguments that do not match its
+ *   full schema is answered with the schema instead of reaching the handler; with `reveal:
+ *   'list-changed'` the tool becomes hot and, if the server declared `tools.listChanged`, the client is
+ *   notified.
+ * - Everything else — and every call without a hot set — is untouched, so tools are called with their
+ *   original names and arguments.
+ *
+ * Every option is checked now: a bad one throws here, not on the first request. If optimizing ever
+ * throws later, the server answers with its original list (see `onFailure`).
+ */
+export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, options: OptimizeToolsListOptions = {}): ToolsListOptimizer {
+  const low = lowLevelOf(server);
+  const handlers = (low as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new TypeError('optimizeToolsList: not an MCP SDK server (no request handler registry found); pass an McpServer or a Server from @modelcontextprotocol/sdk');
+  const registry = handlers as Map<string, Handler>;
+  const marked = low as unknown as Record<symbol, unknown>;
+  if (marked[INSTALLED]) throw new Error('optimizeToolsList: already installed on this server');
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `optimizeToolsList: options must be an object, got ${describeValue(options)}`);
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `optimizeToolsList: unknown option \`${key}\` (known: ${OPTION_KEYS.join(', ')})`);
+  const { onResult, onServed, onFailure, dropUnreadable = false, hotSet, ...run } = options;
+  for (const [name, fn] of [['onResult', onResult], ['onServed', onServed], ['onFailure', onFailure]] as const) {
+    if (fn !== undefined && typeof fn !== 'function') throw new ToolslimError('invalid-option', `optimizeToolsList: \`${name}\` must be a function, got ${describeValue(fn)}`);
+  }
+  if (typeof dropUnreadable !== 'boolean') throw new ToolslimError('invalid-option', `optimizeToolsList: \`dropUnreadable\` must be true or false, got ${describeValue(dropUnreadable)}`);
+  // Names and options are checked now (on an empty list), not on the first request.
+  try {
+    transformTools([], { ...run, measure: false });
+  } catch (e) {
+    if (e instanceof ToolslimError && (e.code === 'unknown-transform' || e.code === 'invalid-option')) throw e;
+  }
+  const writers = stepsWritingInstructions(run.transforms ?? ['safe']);
+
+  // Hot set: options and the usage source, checked and opened now.
+  let usage: { graph: () => ToolUsageGraph; recorder: UsageRecorder; store?: UsageStore } | undefined;
+  let hot: HotSetOptions | undefined;
+  if (hotSet !== undefined) {
+    if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `optimizeToolsList: \`hotSet\` must be an object like { k: 5, usage: 'usage.json' }, got ${describeValue(hotSet)}`);
+    const { usage: source, ...rest } = hotSet;
+    checkHotSetOptions(rest, 'optimizeToolsList');
+    hot = rest;
+    usage = openUsage(source);
+  }
+
+  const reportOnce = new Set<string>();
+  const report = (e: unknown, key: string) => {
+    if (onFailure) onFailure(e);
+    else if (!reportOnce.has(key)) console.error(`toolslim: ${(e as Error)?.message ?? String(e)}`);
+    reportOnce.add(key);
+  };
+
+  const originals = new Map<string, Handler>();
+  const wrappers = new WeakSet<Handler>();
+  const pages = new Map<string, Page>();
+  const sessions = new Map<string, ToolSession>();
+  const validator = new ArgumentValidator();
+  let last: TransformResult | undefined;
+  let lastServed: ServedList | undefined;
+  let computations = 0;
+  // Installed after the client initialized: nothing toolslim writes can reach its instructions.
+  let delivered: string | undefined = (low as { getClientCapabilities?: () => unknown }).getClientCapabilities?.() !== undefined ? '' : undefined;
+  let listChanged = capabilityListChanged((low as { getCapabilities?: () => unknown }).getCapabilities?.());
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const flushUsage = () => {
+    if (flushTimer !== undefined) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (!usage?.store) return;
+    try {
+      usage.store.flush();
+    } catch (e) {
+      report(e, 'usage');
+    }
+  };
+  const scheduleFlush = () => {
+    if (!usage?.store || flushTimer !== undefined) return;
+    flushTimer = setTimeout(flushUsage, 1000);
+    (flushTimer as { unref?: () => void }).unref?.();
+  };
+  if (usage?.store) {
+    // Written at exit too (one process listener for every hook), and when the connection closes.
+    flushAtExit(flushUsage);
+    const closable = low as { onclose?: () => void };
+    const before = closable.onclose;
+    closable.onclose = () => {
+      flushUsage();
+      EXIT_FLUSHES.delete(flushUsage);
+      before?.();
+    };
+  }
+
+  /** The served list of one page, computed when the server's own answer changed. */
+  const serve = (raw: unknown, cursor: string): Page | undefined => {
+    let key: string | undefined;
+    try {
+      key = stringifyJson(raw);
+    } catch (e) {
+      report(e, 'stringify');
+      return undefined;
+    }
+    if (key === undefined) return undefined;
+    const hit = pages.get(cursor);
+    if (hit && hit.key === key) return hit;
+    let served: ServedList;
+    try {
+      // A JSON round trip: the SDK builds tools with `undefined` members, which are not JSON.
+      served = serveToolsList(JSON.parse(key), { ...run, dropUnreadable, ...(delivered === undefined ? {} : { delivered, onUndeliverable: 'omit-steps' as const }) });
+    } catch (e) {
+      report(new ToolslimError('transform-failed', `serving the original tools/list: ${(e as Error)?.message ?? String(e)}`, { cause: e }), 'serve:' + key);
+      return undefined;
+    }
+    computations++;
+    last = served.transformResult;
+    if (cursor === '') lastServed = served;
+    if (served.omittedSteps.length > 0) {
+      const names = served.omittedSteps.map((s) => `\`${s}\``).join(', ');
+      report(new ToolslimError('transform-failed', `served tools/list without ${names}: the instructions it writes can no longer reach the client (the initialize result was already sent), so its descriptions stay in the tools`, { transform: served.omittedSteps[0] }), 'omitted:' + names);
+    }
+    for (const d of served.dropped) console.error(`toolslim: left tool \`${d.name}\` out of tools/list: a strict 2020-12 reader cannot read its \`${d.slot}\` (${d.error})`);
+    onResult?.(served.transformResult);
+    onServed?.(served);
+    const page = { key, served };
+    pages.set(cursor, page);
+    if (hot && usage) {
+      const session = sessions.get(cursor);
+      if (session) session.update(served.result as never, raw as never);
+      else {
+        // One session counted per connection, however many pages it has.
+        const recorder: UsageRecorder = sessions.size === 0 ? usage.recorder : { record: (name) => usage!.recorder.record(name) };
+        sessions.set(cursor, new ToolSession({ list: served.result as never, original: raw as never, hotSet: { ...hot, graph: usage.graph() }, listChanged, usage: recorder, validator }));
+      }
+    }
+    return page;
+  };
+
+  const listWrapper = (original: Handler): Handler => async (request, extra) => {
+    const raw = await original(request, extra);
+    const cursor = cursorOf(request);
+    const page = serve(raw, cursor);
+    if (!page) return raw;
+    const session = sessions.get(cursor);
+    return session ? session.result : page.served.result;
+  };
+
+  const initializeWrapper = (original: Handler): Handler => async (request, extra) => {
+    const result = await original(request, extra);
+    if (!isObject(result)) return result;
+    listChanged = capabilityListChanged(result.capabilities);
+    if (writers.length === 0) {
+      delivered = '';
+      return result;
+    }
+    // Steps that write instructions: the list is served now, so its text can go into this result.
+    const list = originals.get(LIST);
+    let text = '';
+    if (list) {
+      try {
+        const page = serve(await list({ method: LIST, params: {} }, extra), '');
+        text = page?.served.instructions ?? '';
+      } catch (e) {
+        report(e, 'initialize');
+      }
+    }
+    delivered = text;
+    return appendInstructions(result, text);
+  };
+
+  const callWrapper = (original: Handler): Handler => async (request, extra) => {
+    const params = isObject(request) && isObject(request.params) ? request.params : {};
+    const name = params.name;
+    let session: ToolSession | undefined;
+    for (const s of sessions.values()) {
+      if (typeof name === 'string' && s.tools.some((t) => t.name === name)) {
+        session = s;
+        break;
+      }
+    }
+    if (!session) return original(request, extra);
+    const decision = session.onCall(name, params.arguments);
+    scheduleFlush();
+    if (decision.notify) {
+      const send = (low as { sendToolListChanged?: () => Promise<void> | void }).sendToolListChanged;
+      try {
+        void Promise.resolve(send?.call(low)).catch((e: unknown) => report(e, 'notify'));
+      } catch (e) {
+        report(e, 'notify');
+      }
+    }
+    if (decision.action === 'answer') return decision.result;
+    return original(request, extra);
+  };
+
+  const wrappersFor: Record<string, (original: Handler) => Handler> = { [LIST]: listWrapper, [INITIALIZE]: initializeWrapper, ...(hot ? { [CALL]: callWrapper } : {}) };
+  const wrapCurrent = () => {
+    for (const [method, wrap] of Object.entries(wrappersFor)) {
+      const current = registry.get(method);
+      if (current === undefined || wrappers.has(current)) continue;
+      originals.set(method, current);
+      const wrapper = wrap(current);
+      wrappers.add(wrapper);
+      registry.set(method, wrapper);
+    }
+  };
+
+  // Handlers registered later (McpServer installs its tools handlers on the first registerTool).
+  const setHandler = (low as unknown as { setRequestHandler: (...args: unknown[]) => unknown }).setRequestHandler;
+  Object.defineProperty(low, 'setRequestHandler', {
+    configurable: true,
+    writable: true,
+    value: function (this: unknown, ...args: unknown[]) {
+      const r = setHandler.apply(this, args);
+      wrapCurrent();
+      return r;
+    },
+  });
+  Object.defineProperty(low, INSTALLED, { value: true });
+  wrapCurrent();
+
+  return {
+    get last() {
+      return last;
+    },
+    get served() {
+      return lastServed;
+    },
+    get session() {
+      return sessions.get('');
+    },
+    get deliveredInstructions() {
+      return delivered;
+    },
+    get computations() {
+      return computations;
+    },
+    invalidate() {
+      pages.clear();
+    },
+    flushUsage,
+  };
+
+  function openUsage(source: HookHotSetOptions['usage']): { graph: () => ToolUsageGraph; recorder: UsageRecorder; store?: UsageStore } {
+    if (source === undefined) {
+      // No usage: nothing has evidence, every tool starts cold; calls are kept in memory for later sessions of this server object.
+      const graph = new ToolUsageGraph();
+      return { graph: () => graph, recorder: graph };
+    }
+    if (source instanceof ToolUsageGraph) return { graph: () => source, recorder: source };
+    const store = typeof source === 'string' ? UsageStore.open(source) : source;
+    if (!(store instanceof UsageStore)) throw new ToolslimError('invalid-option', `optimizeToolsList: \`hotSet.usage\` must be a usage file's path, a UsageStore or a ToolUsageGraph, got ${describeValue(source)}`);
+    return {
+      store,
+      graph: () => store.graph,
+      recorder: {
+        record: (name: string) => {
+          store.record(name);
+          scheduleFlush();
+        },
+        beginSession: () => {
+          store.beginSession();
+          scheduleFlush();
+        },
+      },
+    };
+  }
+}
+
+const EXIT_FLUSHES = new Set<() => void>();
+let exitListener = false;
+
+function flushAtExit(flush: () => void): void {
+  EXIT_FLUSHES.add(flush);
+  if (exitListener) return;
+  const proc = (globalThis as { process?: { once?: (event: string, fn: () => void) => void } }).process;
+  if (typeof proc?.once !== 'function') return;
+  exitListener = true;
+  proc.once('exit', () => {
+    for (const f of EXIT_FLUSHES) f();
+  });
+}
+
+function lowLevelOf(server: SdkMcpServer | SdkLowLevelServer): SdkLowLevelServer {
+  const s = server as Partial<SdkMcpServer & SdkLowLevelServer>;
+  if (typeof s?.setRequestHandler === 'function') return s as SdkLowLevelServer;
+  if (s?.server && typeof s.server.setRequestHandler === 'function') return s.server;
+  throw new TypeError('optimizeToolsList: expected an McpServer or a Server from @modelcontextprotocol/sdk');
+}
+
+/** The page a `tools/list` request asks for (`""` for the first). */
+function cursorOf(request: unknown): string {
+  const params = typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
+  const cursor = typeof params === 'object' && params !== null ? (params as { cursor?: unknown }).cursor : undefined;
+  return typeof cursor === 'string' ? cursor : '';
+}
+
+/** `capabilities.tools.listChanged === true`: only then may the client be told the list changed. */
+function capabilityListChanged(capabilities: unknown): boolean {
+  return isObject(capabilities) && isObject(capabilities.tools) && capabilities.tools.listChanged === true;
+}

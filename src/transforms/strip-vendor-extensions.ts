@@ -1,0 +1,92 @@
+import { defineTransform } from '../engine/define-transform.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
+import { getSchemaDocuments } from '../core/documents.js';
+import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
+import { appendPointer } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { collectRefTargets, holdsRefTarget, type RefTargets } from '../schema/ref-targets.js';
+import { refInventoryOf } from '../schema/refs.js';
+import { someSubschema, walkJson, walkSchema } from '../schema/walk.js';
+
+/** Options of {@link stripVendorExtensions}. */
+export interface StripVendorExtensionsOptions {
+  /**
+   * Extension keywords that stay (each starts with `x-`). `x-mcp-header` always stays: MCP 2026-07-28
+   * clients mirror the argument it marks into an `Mcp-Param-*` HTTP header, so it is protocol, not a note.
+   */
+  readonly keep?: readonly string[];
+  /** Which schemas of each tool to clean (default both). */
+  readonly slots?: readonly SchemaSlot[];
+  /** The dialect of a schema without `$schema` (MCP: 2020-12); decides where schema positions are. */
+  readonly assume?: Dialect;
+}
+
+/**
+ * Removes vendor-extension keywords (`x-…`) at schema positions: what an OpenAPI converter leaves behind
+ * (`x-parameter-location`, `x-content-type`, …). An unknown keyword is an annotation in JSON Schema
+ * 2020-12 and ignored by draft-04/-07 readers, so no verdict changes. Never touches data (`default`,
+ * `const`, `enum`, `examples`, an unknown keyword's value), names (a property called `x-id`), tool-level
+ * fields, `x-mcp-header` or the names in `keep`, an extension a `$ref` points into, or one whose value
+ * holds a `$ref`-shaped object (other transforms keep that reference's target alive).
+ */
+export const stripVendorExtensions = defineTransform<StripVendorExtensionsOptions, undefined>({
+  name: 'strip-vendor-extensions',
+  description: 'Remove vendor-extension keywords (x-…) from schemas, except x-mcp-header and the ones listed in keep',
+  safety: 'annotation',
+  defaultOptions: { keep: ['x-mcp-header'], slots: SCHEMA_SLOTS, assume: '2020-12' },
+  messages: {
+    'removed-extension': 'Removed the vendor extension `{name}`: an unknown keyword is an annotation no validator reads',
+    'kept-ref-target': 'Kept the vendor extension `{name}`: a `$ref` points into it',
+    'kept-ref-shaped': 'Kept the vendor extension `{name}`: its value holds a `$ref`-shaped object that other transforms treat as a reference',
+    'unknown-dialect': 'Left the schema unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
+  },
+  validateOptions(options) {
+    if (!Array.isArray(options.keep) || options.keep.some((k) => typeof k !== 'string' || !isExtensionKeyword(k))) throw new Error('`keep` must list extension keywords, each starting with `x-` (e.g. ["x-mcp-header"])');
+    if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
+  },
+  apply(doc, ctx, options) {
+    const keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
+    const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
+    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, options.assume ?? '2020-12');
+    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of documents) {
+      const { schema, table, base } = d;
+      // Most schemas have none: look without building a pointer first.
+      if (!someSubschema(schema, (node) => Object.keys(node).some(strippable), table)) continue;
+      let targets: RefTargets | undefined;
+      const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
+      walkSchema(schema, '', {
+        table,
+        onSchema(node, path) {
+          if (!isObject(node)) return;
+          for (const key of Object.keys(node)) {
+            // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
+            if (!strippable(key) || table.has(key)) continue;
+            const at = appendPointer(path, key);
+            targets ??= collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+            const code = holdsRefTarget(targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
+            found.push({ path: at, name: key, code });
+          }
+        },
+      });
+      for (const f of found) {
+        if (f.code === 'removed-extension') ctx.remove(base + f.path, f.code, { name: f.name });
+        else ctx.report('info', f.code, base + f.path, { name: f.name });
+      }
+    }
+  },
+});
+
+/** MCP 2026-07-28 (SEP-2243): a property carrying it is mirrored into an `Mcp-Param-<value>` HTTP header. */
+const MCP_HEADER = 'x-mcp-header';
+
+/** True when `value` holds an object with a string `$ref` (or `$dynamicRef`, `$recursiveRef`) anywhere. */
+function holdsRefShaped(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  let hit = false;
+  walkJson(value, '', (v) => {
+    if (!hit && isObject(v)) for (const k of REFERENCE_KEYWORDS) if (hasOwn(v, k) && typeof v[k] === 'string') hit = true;
+  });
+  return hit;
+}
