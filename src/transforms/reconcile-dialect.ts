@@ -52,6 +52,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'kept-root-type': 'Kept `type: "object"` beside the root `$ref` ({dialect} ignores it, {target} applies it): MCP requires it, and tool arguments and results are objects',
   'referenced-ref-sibling': 'Found `{keyword}` beside `$ref`, which {dialect} readers ignore, with a `$ref` pointing into it: {target} readers would apply it and it cannot be dropped; left the tool unchanged',
   'removed-dead-referrer': 'Removed unreachable definition `{name}` from `{container}`: it holds, or points into, what {target} cannot say as {dialect} does, and would have kept the tool from being rewritten',
+  'tuple-id': 'Found `$id` `{id}` inside the tuple `{at}`, and references that use it: 2020-12 writes tuples as `prefixItems`, in which ajv registers no identifier (its schema walker does not know the keyword), so they would no longer resolve; left the tool unchanged',
+  'ambiguous-anchor': 'Found `{keyword}: "#{name}"`, which a `$ref` uses as an anchor, where the name is not unique (or the schema already has an anchor): the target cannot say it without changing what that `$ref` finds; left the tool unchanged',
   'kept-root-id': 'Kept `{keyword}` beside the root `$ref`: it names the document, and its references resolve against it either way',
   'ref-sibling-applies': '`{keyword}` beside `$ref` is ignored by {dialect} readers and now applies ({target}, option `refSiblings: apply`)',
   'kept-foreign-keyword': 'Kept `{keyword}` ({newer} keyword) although {dialect} readers ignore it: {why}',
@@ -116,6 +118,16 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
   },
 });
 
+/** One resolved reference: where it sits, where it lands, and the root definitions holding either. */
+interface RefTarget {
+  readonly target: string;
+  readonly site: string;
+  readonly siteDef?: string;
+  readonly targetDef?: string;
+  /** The anchor name, for a reference written `#name`. */
+  readonly anchor?: string;
+}
+
 /** Everything one document's rewrite needs. */
 interface Job {
   /** Edits go to a scratch copy first; they reach the tool only when nothing was unconvertible. */
@@ -137,7 +149,11 @@ interface Job {
    * Every resolved reference's target, with the dead definition the reference sits in, if it does: a root
    * definition no reference from outside the definitions reaches (prune-unreachable-defs removes those).
    */
-  readonly refTargets: readonly { readonly target: string; readonly site: string; readonly definition?: string }[];
+  readonly refTargets: readonly RefTarget[];
+  /** Embedded resources (subschemas with an identifier of their own), by pointer in the source. */
+  readonly resources: readonly { readonly path: string; readonly id: string }[];
+  /** Root definitions kept whatever references them: those holding an embedded resource or a dynamic anchor. */
+  readonly anchoredDefs: ReadonlySet<string>;
   /** Pointers (`/container/name`) of the dead definitions. */
   readonly deadDefs: readonly string[];
   /** Dead definitions removed because, left in place, they alone would keep the tool from being rewritten. */
@@ -167,7 +183,7 @@ interface KeyMoves {
 }
 
 /** Findings about the source schema, reported even when its rewrite is dropped. */
-const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
+const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'tuple-id', 'ambiguous-anchor', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
 
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
 const NEWNESS: Readonly<Record<Dialect, number>> = { 'draft-04': 0, 'openapi-3.0': 0, 'draft-06': 1, 'draft-07': 2, '2019-09': 3, '2020-12': 4 };
@@ -201,13 +217,17 @@ function reconcileDocument(
   // follow a move. One pointer-free look decides; then only the stamp policy applies.
   const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
   if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
-    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
+    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
     return { staged, blocked: false };
   }
   const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
-  const refTargets: { target: string; site: string; definition?: string }[] = [];
+  const refTargets: RefTarget[] = [];
+  const defOf = (path: string) => {
+    const def = definitionOf(schema, path);
+    return def ? appendPointer(appendPointer('', def[0]), def[1]) : undefined;
+  };
   const refTargetOf = new Map<string, string>();
   const anchorRefs = new Set<string>();
   const reached = findReachedDefinitions(schema);
@@ -218,9 +238,12 @@ function reconcileDocument(
     if (r.status !== 'resolved') continue;
     targets.push(r.path);
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
-    const def = definitionOf(schema, site.schemaPath);
-    const dead = def && 'keys' in reached && !reached.keys.has(def[0] + '\u0000' + def[1]);
-    refTargets.push(dead ? { target: r.path, site: site.schemaPath, definition: appendPointer(appendPointer('', def[0]), def[1]) } : { target: r.path, site: site.schemaPath });
+    refTargets.push({ target: r.path, site: site.schemaPath, siteDef: defOf(site.schemaPath), targetDef: defOf(r.path), ...(parsed.kind === 'anchor' ? { anchor: parsed.name } : {}) });
+  }
+  const anchoredDefs = new Set<string>();
+  for (const res of inventory.resources) {
+    const d = defOf(res.path);
+    if (d !== undefined) anchoredDefs.add(d);
   }
   const deadDefs: string[] = [];
   if ('keys' in reached) {
@@ -229,13 +252,15 @@ function reconcileDocument(
       if (!isObject(defs)) continue;
       for (const name of Object.keys(defs)) {
         // A dynamic anchor is an extension point: a `$dynamicRef` of another document may land on it.
-        if (!reached.keys.has(c + '\u0000' + name) && !someSubschema(defs[name], (n) => hasOwn(n, '$dynamicAnchor') || hasOwn(n, '$recursiveAnchor'))) deadDefs.push(appendPointer(appendPointer('', c), name));
+        const pointer = appendPointer(appendPointer('', c), name);
+        if (someSubschema(defs[name], (n) => hasOwn(n, '$dynamicAnchor') || hasOwn(n, '$recursiveAnchor'))) anchoredDefs.add(pointer);
+        else if (!reached.keys.has(c + '\u0000' + name)) deadDefs.push(pointer);
       }
     }
   }
   const anchorCounts = new Map<string, number>();
   for (const a of inventory.anchors) anchorCounts.set(a.name, (anchorCounts.get(a.name) ?? 0) + 1);
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
   walkAndConvert(schema, job);
   // References that were removed (inside a dropped keyword, or a dead definition removed below) follow nothing.
   const live = { ...inventory, refs: inventory.refs.filter((r) => !isWithinAny(r.path, job.deadToRemove) && job.map.map(r.path) !== undefined) };
@@ -386,7 +411,7 @@ function convertNode(node: Record<string, unknown>, orig: string, cur: string, j
   if (hasOwn(current(job, cur), 'nullable')) convertNullable(cur, job, moves);
   dropForeignKeywords(orig, cur, job, moves);
   dropForeignId(orig, cur, job, moves);
-  dropDraft04Id(cur, job, moves);
+  dropDraft04Id(orig, cur, job, moves);
   convertExclusiveBounds(cur, job, moves);
   if (legacyTarget) convertToLegacy(node, orig, cur, job, moves);
   else convertToModern(node, orig, cur, job, moves);
@@ -429,13 +454,22 @@ function isTargetedLive(job: Job, path: string): boolean {
     removeDead(job, d);
     return false;
   }
-  const within = (t: string) => t === path || t.startsWith(path + '/');
+  const within = (p: string) => p === path || p.startsWith(path + '/');
+  if (!job.refTargets.some((r) => within(r.target) && !within(r.site))) return false;
+  // Which definitions stay reachable once the keyword is gone (references inside it go with it).
+  const reached = new Set(job.anchoredDefs);
+  const queue = job.refTargets.filter((r) => !within(r.site) && (r.siteDef === undefined || reached.has(r.siteDef)));
+  while (queue.length > 0) {
+    const r = queue.pop()!;
+    if (r.targetDef === undefined || reached.has(r.targetDef)) continue;
+    reached.add(r.targetDef);
+    for (const s of job.refTargets) if (s.siteDef === r.targetDef && !within(s.site)) queue.push(s);
+  }
   const dead: string[] = [];
   for (const r of job.refTargets) {
-    // A reference inside the keyword goes with it.
     if (!within(r.target) || within(r.site)) continue;
-    if (r.definition === undefined) return true;
-    dead.push(r.definition);
+    if (r.siteDef === undefined || reached.has(r.siteDef)) return true;
+    dead.push(r.siteDef);
   }
   for (const def of dead) removeDead(job, def);
   return false;
@@ -464,7 +498,7 @@ function removeDead(job: Job, definition: string): void {
     const d = queue.pop()!;
     if (job.deadToRemove.has(d)) continue;
     job.deadToRemove.add(d);
-    for (const r of job.refTargets) if (r.definition !== undefined && (r.target === d || r.target.startsWith(d + '/'))) queue.push(r.definition);
+    for (const r of job.refTargets) if (r.siteDef !== undefined && r.siteDef !== d && (r.target === d || r.target.startsWith(d + '/'))) queue.push(r.siteDef);
   }
 }
 
@@ -627,16 +661,11 @@ function dropForeignId(orig: string, cur: string, job: Job, moves: KeyMoves): vo
   const now = current(job, cur);
   if (!hasOwn(now, '$id') || typeof now.$id !== 'string') return;
   const id = now.$id;
-  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
-  const usedAsAnchor = name !== '' && job.anchorRefs.has(name) && (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
-  if (usedAsAnchor && job.target === 'draft-07') return;
-  if (usedAsAnchor && !hasOwn(now, '$anchor')) {
-    renameKey(job, cur, '$id', '$anchor', moves, 'converted-id', { from: '$id', to: '$anchor' });
-    job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `$id: ${id}`, to: `$anchor: ${name}` });
-    return;
-  }
-  void orig;
+  // draft-07 writes an anchor as `$id: "#name"`: a needed one can stay as it is.
+  const keep = job.target === 'draft-07' ? '$id' : '$anchor';
+  if (keepAsAnchor(orig, cur, job, moves, '$id', keep)) return;
   removeKey(job, cur, '$id', moves, 'dropped-foreign-keyword', { keyword: '$id', dialect: job.source, target: job.target, newer: 'draft-06/draft-07/2019-09/2020-12' });
+  void id;
 }
 
 /**
@@ -645,20 +674,49 @@ function dropForeignId(orig: string, cur: string, job: Job, moves: KeyMoves): vo
  * uses, which toolslim resolves as an anchor: that one becomes the target's anchor (`$anchor`, or a
  * draft-07 `$id: "#name"`).
  */
-function dropDraft04Id(cur: string, job: Job, moves: KeyMoves): void {
+function dropDraft04Id(orig: string, cur: string, job: Job, moves: KeyMoves): void {
   if (job.source === 'draft-04') return;
   const now = current(job, cur);
   if (!hasOwn(now, 'id') || typeof now.id !== 'string') return;
-  const id = now.id;
-  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
-  const usedAsAnchor = name !== '' && job.anchorRefs.has(name) && (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
-  const to = job.target === 'draft-07' ? '$id' : '$anchor';
-  if (usedAsAnchor && !hasOwn(now, to) && !(to === '$anchor' && typeof now.$id === 'string' && now.$id.startsWith('#'))) {
-    renameKey(job, cur, 'id', to, moves, 'converted-id', { from: 'id', to });
-    if (to === '$anchor') job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `id: ${id}`, to: `$anchor: ${name}` });
-    return;
-  }
+  if (keepAsAnchor(orig, cur, job, moves, 'id', job.target === 'draft-07' ? '$id' : '$anchor')) return;
   removeKey(job, cur, 'id', moves, 'dropped-inert-keyword', { keyword: 'id', why: `\`id\` is draft-04's identifier: ${job.source} readers ignore it, and ajv refuses it` });
+}
+
+/**
+ * For an identifier keyword of another dialect holding `#name`, which toolslim resolves as an anchor
+ * (conservatively): when a live `$ref` lands on this schema by that name, rewrites it as the target's
+ * anchor (`to`: `$anchor`, or a draft-07 `$id`; kept as it is when that is its own key) and returns true;
+ * when the name is not unique, or the anchor keyword is taken, the tool cannot be rewritten without
+ * breaking that `$ref` (error, true). False when no live `$ref` needs it (dead referrers are removed).
+ */
+function keepAsAnchor(orig: string, cur: string, job: Job, moves: KeyMoves, key: string, to: string): boolean {
+  const now = current(job, cur);
+  const id = now[key] as string;
+  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
+  if (name === '' || !anchorNeeded(job, orig, name)) return false;
+  const unique = (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
+  if (unique && key === to) return true;
+  const taken = hasOwn(now, to) || (to === '$anchor' && typeof now.$id === 'string' && now.$id.startsWith('#') && key !== '$id');
+  if (unique && !taken) {
+    renameKey(job, cur, key, to, moves, 'converted-id', { from: key, to });
+    if (to === '$anchor') job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
+    return true;
+  }
+  if (blocks(job, orig)) job.ctx.report('error', 'ambiguous-anchor', at(job, orig, key), { keyword: key, name });
+  return true;
+}
+
+/** True when a `$ref` outside the dead definitions lands on `orig` by the anchor `name`; else its dead referrers are removed. */
+function anchorNeeded(job: Job, orig: string, name: string): boolean {
+  if (!job.anchorRefs.has(name)) return false;
+  const dead: string[] = [];
+  for (const r of job.refTargets) {
+    if (r.anchor !== name || r.target !== orig) continue;
+    if (r.siteDef === undefined || !job.deadDefs.includes(r.siteDef)) return true;
+    dead.push(r.siteDef);
+  }
+  for (const d of dead) removeDead(job, d);
+  return false;
 }
 
 /** True for a plain-name fragment identifier (`#name`) that a `$ref` uses and nothing else declares. */
@@ -691,7 +749,10 @@ function convertToModern(node: Record<string, unknown>, orig: string, cur: strin
   // Tuples: array `items` → `prefixItems`, `additionalItems` → `items`.
   let now = current(job, cur);
   if (Array.isArray(now.items) && hasOwn(now, 'items')) {
-    if (!hasOwn(now, 'prefixItems')) {
+    const hidden = usedResourceIn(job, appendPointer(orig, 'items'));
+    if (hidden !== undefined && blocks(job, orig)) {
+      job.ctx.report('error', 'tuple-id', job.base + hidden.path + '/$id', { id: hidden.id, at: at(job, orig, 'items') });
+    } else if (!hasOwn(now, 'prefixItems')) {
       renameKey(job, cur, 'items', 'prefixItems', moves, 'converted-tuple', { from: 'items', to: 'prefixItems', target: job.target });
       if (hasOwn(now, 'additionalItems')) renameKey(job, cur, 'additionalItems', 'items', moves, 'converted-tuple', { from: 'additionalItems', to: 'items', target: job.target });
     }
@@ -865,7 +926,15 @@ function convertIdToModern(orig: string, cur: string, job: Job, moves: KeyMoves)
   const hash = id.indexOf('#');
   if (hash === 0) {
     const name = safeDecode(id.slice(1));
-    if (name === '' || hasOwn(now, '$anchor') || !PLAIN_NAME.test(name)) return;
+    if (name === '' || hasOwn(now, '$anchor') || !PLAIN_NAME.test(name)) {
+      // A `$ref` that uses the name would find nothing in the target: `id` is no keyword there.
+      if (name !== '' && job.anchorRefs.has(name)) {
+        if (blocks(job, orig)) job.ctx.report('error', 'ambiguous-anchor', at(job, orig, key), { keyword: key, name });
+      } else if (key === 'id') {
+        removeKey(job, cur, 'id', moves, 'dropped-inert-keyword', { keyword: 'id', why: `no \`$ref\` uses it, it cannot become \`$anchor\` here, and ajv refuses \`id\`` });
+      }
+      return;
+    }
     renameKey(job, cur, key, '$anchor', moves, 'converted-id', { from: key, to: '$anchor' });
     job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
     return;
@@ -887,6 +956,20 @@ function convertExample(orig: string, cur: string, job: Job, moves: KeyMoves): v
   const value = now.example;
   renameKey(job, cur, 'example', 'examples', moves, 'converted-example');
   job.ctx.replace(at(job, cur, 'examples'), [value], 'converted-example');
+}
+
+/**
+ * An embedded resource below `path` that a reference uses (one sits inside it, or lands in it), if any:
+ * ajv finds identifiers with json-schema-traverse, which does not descend into `prefixItems`, so inside
+ * it such a resource is unknown to ajv and the references fail to resolve.
+ */
+function usedResourceIn(job: Job, path: string): { path: string; id: string } | undefined {
+  const within = (p: string, root: string) => p === root || p.startsWith(root + '/');
+  for (const res of job.resources) {
+    if (!within(res.path, path)) continue;
+    if (job.refTargets.some((r) => within(r.site, res.path) || within(r.target, res.path))) return res;
+  }
+  return undefined;
 }
 
 /** Keywords that change verdicts in the source and that nothing above could express in the target. */
