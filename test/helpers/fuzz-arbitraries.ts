@@ -1,5 +1,5 @@
 /**
- * fast-check grammar of hostile-but-plausible tool schemas for the fuzz harness (test/fuzz.test.ts): every
+ * fast-check grammar of hostile-but-plausible tool schemas for the fuzz harness (test/helpers/fuzz-harness.ts): every
  * dialect toolslim reads (draft-04, -06, -07, 2019-09, 2020-12, unstamped, OpenAPI-style `nullable`), and
  * in each of them the keywords of the others — the mixes the attack of issue 12 found: `$id`/`id` in every
  * position (inside `prefixItems`, `dependentSchemas`, beside a root `$ref`, percent-encoded, relative,

@@ -1,5 +1,5 @@
 /**
- * The seeded fuzz harness (issue 12): generated tool lists in every dialect, with the cross-dialect mixes
+ * The seeded fuzz harness (issue 12), run by test/fuzz-1.test.ts and test/fuzz-2.test.ts: generated tool lists in every dialect, with the cross-dialect mixes
  * the attack found (see helpers/fuzz-arbitraries.ts), through every preset and every profile pipeline
  * with `verify: false`. For every run:
  * - every output schema whose input ajv compiles in its dialect compiles too (2020-12 and unstamped by
@@ -14,11 +14,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adaptToClient, presetForProfile, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../src/index.js';
-import { instancesArb } from './helpers/arbitraries.js';
-import { deepFreeze } from './helpers/freeze.js';
-import { fuzzToolsArb } from './helpers/fuzz-arbitraries.js';
-import { specValidator } from './helpers/readings.js';
+import { adaptToClient, presetForProfile, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../../src/index.js';
+import { instancesArb } from './arbitraries.js';
+import { deepFreeze } from './freeze.js';
+import { fuzzToolsArb } from './fuzz-arbitraries.js';
+import { specValidator } from './readings.js';
 
 /** Tool lists (1–2 tools each: at least 10,000 schemas at the default). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 7_000);
@@ -68,7 +68,7 @@ function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>,
 function pipelinesFor(s: number): readonly (readonly [string, readonly TransformStepInput[]])[] {
   if (ALL) return PIPELINES;
   const profile = `safe+${PROFILES[s % PROFILES.length]}`;
-  return PIPELINES.filter(([name]) => name === 'safe' || name === profile || (name === 'max' && s % 2 === 0) || (name === 'lossless' && s % 3 === 1));
+  return PIPELINES.filter(([name]) => name === 'safe' || name === profile || (name === 'max' && (s >> 1) % 2 === 0) || (name === 'lossless' && s % 3 === 1));
 }
 
 type Validator = ReturnType<typeof specValidator>;
@@ -118,8 +118,8 @@ interface Failure {
   readonly detail: string;
 }
 
-/** Runs the harness; exported shape for the bench's larger run. */
-function fuzz(runs: number, seed: number) {
+/** Runs the harness on the samples `s` with `s % shards === shard`. */
+export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
   const tools = fc.sample(fuzzToolsArb(), { seed, numRuns: runs });
   const instances = fc.sample(instancesArb(), { seed: seed + 1, numRuns: runs });
   const failures: Failure[] = [];
@@ -133,7 +133,7 @@ function fuzz(runs: number, seed: number) {
     ms[k] += t - t0;
     t0 = t;
   };
-  for (let s = 0; s < tools.length; s++) {
+  for (let s = shard; s < tools.length; s += shards) {
     const input = deepFreeze(tools[s]!);
     const inputText = JSON.stringify(input);
     const pipelines = pipelinesFor(s);
@@ -211,21 +211,29 @@ function fuzz(runs: number, seed: number) {
   return { tools, failures, counts, known, ms };
 }
 
-describe('fuzz: every preset and profile pipeline, verify: false', () => {
-  it(`${RUNS} generated tool lists (seed ${SEED}): ajv accepts every output, a second run changes nothing, verdicts stay`, { timeout: 600_000 }, () => {
-    const { tools, failures, counts, known, ms } = fuzz(RUNS, SEED);
-    const byKind = new Map<string, number>();
-    for (const f of failures) byKind.set(`${f.kind} (${f.pipeline})`, (byKind.get(`${f.kind} (${f.pipeline})`) ?? 0) + 1);
-    if (process.env.FUZZ_REPORT) {
-      console.log(JSON.stringify({ seed: SEED, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), knownNotIdempotent: Object.fromEntries(known), ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
-    }
-    // Known cases may only shrink (on the default corpus or a prefix of it; other runs report them).
-    if (RUNS <= 7_000 && SEED === 20261212) {
-      for (const [key, n] of known) expect(n, `known idempotence failure ${key} grew`).toBeLessThanOrEqual(KNOWN_NOT_IDEMPOTENT[key]!);
-    }
-    const shown = failures.slice(0, 3).map((f) => `${f.kind} in ${f.pipeline}: ${f.detail}\n  input: ${JSON.stringify(tools[f.sample])}`);
-    expect(shown, `${failures.length} failures of ${counts.runs} runs: ${JSON.stringify(Object.fromEntries(byKind))}`).toEqual([]);
-    expect(counts.runs).toBe(ALL ? RUNS * PIPELINES.length : Array.from({ length: RUNS }, (_, s) => pipelinesFor(s).length).reduce((a, b) => a + b, 0));
-    expect(counts.schemas).toBeGreaterThanOrEqual(Math.min(10_000, RUNS));
+/**
+ * The suite's fuzz test for one shard of the samples: test/fuzz-<n>.test.ts each run one, so that vitest
+ * spreads them over its workers (together they cover every sample).
+ */
+export function describeFuzz(shard: number, shards: number): void {
+  describe(`fuzz (shard ${shard + 1} of ${shards}): every preset and profile pipeline, verify: false`, () => {
+    it(`${RUNS} generated tool lists (seed ${SEED}), ${shards === 1 ? 'all' : `every ${shards}th from #${shard}`}: ajv accepts every output, a second run changes nothing, verdicts stay`, { timeout: 600_000 }, () => {
+      const { tools, failures, counts, known, ms } = fuzz(RUNS, SEED, shard, shards);
+      const byKind = new Map<string, number>();
+      for (const f of failures) byKind.set(`${f.kind} (${f.pipeline})`, (byKind.get(`${f.kind} (${f.pipeline})`) ?? 0) + 1);
+      if (process.env.FUZZ_REPORT) {
+        console.log(JSON.stringify({ seed: SEED, shard, shards, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), knownNotIdempotent: Object.fromEntries(known), ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
+      }
+      // Known cases may only shrink (on the default corpus or a prefix of it; other runs report them).
+      if (RUNS <= 7_000 && SEED === 20261212) {
+        for (const [key, n] of known) expect(n, `known idempotence failure ${key} grew`).toBeLessThanOrEqual(KNOWN_NOT_IDEMPOTENT[key]!);
+      }
+      const shown = failures.slice(0, 3).map((f) => `${f.kind} in ${f.pipeline}: ${f.detail}\n  input: ${JSON.stringify(tools[f.sample])}`);
+      expect(shown, `${failures.length} failures of ${counts.runs} runs: ${JSON.stringify(Object.fromEntries(byKind))}`).toEqual([]);
+      const mine = Array.from({ length: RUNS }, (_, s) => s).filter((s) => s % shards === shard);
+      expect(counts.runs).toBe(mine.reduce((n, s) => n + pipelinesFor(s).length, 0));
+      // At least 10,000 schemas over the shards.
+      expect(counts.schemas).toBeGreaterThanOrEqual(Math.floor(Math.min(10_000, RUNS) / shards));
+    });
   });
-});
+}
