@@ -12,6 +12,8 @@ export interface FlagSpec {
   readonly repeat?: boolean;
   /** Allowed values of a string flag. */
   readonly choices?: readonly string[];
+  /** The value when the flag is given without one (at the end, or before another option or `--`). */
+  readonly optionalValue?: string;
 }
 
 /** What the parser found. */
@@ -56,7 +58,8 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
       if (inline !== undefined) throw new CliError(`--${name} takes no value`, { usage: true });
       value = true;
     } else {
-      const raw = inline ?? argv[++i];
+      const next = argv[i + 1];
+      const raw = inline ?? (spec.optionalValue !== undefined && (next === undefined || next.startsWith('-')) ? spec.optionalValue : argv[++i]);
       if (raw === undefined) throw new CliError(`--${name} needs a value`, { usage: true });
       if (spec.choices && !spec.choices.includes(raw)) throw new CliError(`--${name} must be one of ${spec.choices.join(', ')} (got ${JSON.stringify(raw)})`, { usage: true });
       if (spec.type === 'number') {

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from './errors.js';
 import { mergePages } from './pages.js';
-import { formatSeconds } from './proxy/router.js';
+import { formatSeconds } from './proxy/hooks.js';
 import { shellWord, StdioUpstream, type RpcId, type Upstream } from './proxy/upstream.js';
 
 /** A server to read: a command spoken to over stdio, or a streamable HTTP endpoint. */

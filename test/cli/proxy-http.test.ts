@@ -143,3 +143,47 @@ describe('proxy --url (streamable HTTP upstream)', () => {
     }
   });
 });
+
+describe('proxy --url with an McpServer', () => {
+  it('serves its tools optimized, and reconnects the GET stream after the server closes it (a later list_changed still arrives)', async () => {
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+    const { z } = await import('zod');
+    const { randomUUID } = await import('node:crypto');
+    const { transformTools } = await import('../../src/api.js');
+    const mcp = new McpServer({ name: 'mcp-http', version: '3.0.0' });
+    mcp.registerTool('greet', { description: 'Greets someone by name', inputSchema: { name: z.string().describe('Who to greet'), loud: z.boolean().optional() } }, async ({ name }) => ({ content: [{ type: 'text', text: `hi ${name}` }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await mcp.connect(transport);
+    const gets: number[] = [];
+    const http = createServer((req, res) => {
+      if (req.method === 'GET') gets.push(Date.now());
+      void transport.handleRequest(req, res);
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+    const changed: number[] = [];
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed.push(1));
+    await client.connect(new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--url', url], stderr: 'pipe' }));
+    try {
+      const served = (await client.listTools()).tools;
+      // What the McpServer lists (as JSON), through the default preset.
+      const direct = JSON.parse(JSON.stringify(await (mcp.server as unknown as { _requestHandlers: Map<string, (r: unknown, e: unknown) => Promise<unknown>> })._requestHandlers.get('tools/list')!({ method: 'tools/list', params: {} }, {})));
+      expect(served).toEqual(transformTools(direct).tools);
+      expect(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } })).toEqual({ content: [{ type: 'text', text: 'hi Ada' }] });
+      await waitFor(() => gets.length >= 1, 5000, 'the GET stream');
+      transport.closeStandaloneSSEStream();
+      await waitFor(() => gets.length >= 2, 8000, 'the GET stream to reconnect');
+      await new Promise((r) => setTimeout(r, 200));
+      mcp.registerTool('late', { description: 'Registered after the stream dropped', inputSchema: {} }, async () => ({ content: [] }));
+      await waitFor(() => changed.length >= 1, 5000, 'notifications/tools/list_changed over the new GET stream');
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet', 'late']);
+    } finally {
+      await client.close();
+      await mcp.close();
+      http.closeAllConnections();
+      await new Promise<void>((r) => http.close(() => r()));
+    }
+  });
+});

@@ -117,3 +117,16 @@ describe('proxy --hot-set', () => {
     expect(p.stderr).toContain('(the server declared no tools.listChanged: the client sees it on its next tools/list)');
   });
 });
+
+describe('--hot-set takes an optional k', () => {
+  it('parses --hot-set alone (before --, another option, or at the end) as DEFAULT_HOT_SET.k', async () => {
+    const { parseArgs } = await import('../../src/cli/args.js');
+    const { proxyCommand } = await import('../../src/cli/commands/proxy.js');
+    const k = (argv: string[]) => parseArgs(argv, proxyCommand.flags).flags['hot-set'];
+    expect(k(['--hot-set', '--', 'node', 'server.mjs'])).toBe(DEFAULT_HOT_SET.k);
+    expect(k(['--hot-set', '--usage', 'u.json'])).toBe(DEFAULT_HOT_SET.k);
+    expect(k(['--hot-set'])).toBe(DEFAULT_HOT_SET.k);
+    expect(k(['--hot-set', '3', '--', 'x'])).toBe(3);
+    expect(k(['--hot-set=0'])).toBe(0);
+  });
+});

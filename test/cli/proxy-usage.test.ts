@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildServedTools, chooseHotSet, DEFAULT_HOT_SET, parseStatsLines } from '../../src/session/index.js';
+import { transformTools } from '../../src/api.js';
+import { buildServedTools, chooseHotSet, DEFAULT_HOT_SET, parseStatsLines, ToolSession } from '../../src/session/index.js';
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { BIN, DEMO_TOOLS_OPTIMIZED, ROOT, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
@@ -160,5 +161,30 @@ describe('proxy --drop-unreadable', () => {
     const dropped = await listWith(['--drop-unreadable']);
     expect(dropped.tools).toEqual(['fine', 'also_fine']);
     expect(dropped.stderr()).toMatch(/toolslim proxy: left out `broken_output`: a strict 2020-12 reader cannot read its outputSchema \(.*Missing.*\)\n/);
+  });
+});
+
+describe('proxy --hot-set defaults', () => {
+  it('--hot-set without k serves what a ToolSession with every DEFAULT_HOT_SET field serves', async () => {
+    const captured = await run(['capture', '--', node, WIRE_SERVER, '--big-tools', '8']);
+    const raw = JSON.parse(captured.stdout).toolsList;
+    // Seven tools called in earlier sessions, more often than the floor: more candidates than k.
+    const graph = new ToolUsageGraph();
+    graph.beginSession();
+    for (let i = 0; i < 7; i++) for (let c = 0; c <= i; c++) graph.record(`tool_${i}`);
+    const usage = file('defaults-usage.json');
+    writeFileSync(usage, JSON.stringify(graph));
+    const p = new ProxyProcess(['--hot-set', '--usage', usage, '--', node, WIRE_SERVER, '--big-tools', '8']);
+    await p.initialize();
+    p.send(list(1));
+    const served = JSON.parse(await p.next()).result;
+    p.end();
+    expect(await p.closed).toBe(0);
+    const optimized = transformTools(raw).output;
+    const { k, policy, minCallsPerSession, reveal, cold } = DEFAULT_HOT_SET;
+    const expected = new ToolSession({ list: optimized as never, original: raw, hotSet: { k, policy, minCallsPerSession, reveal, cold, graph: ToolUsageGraph.fromJSON(JSON.parse(JSON.stringify(graph))) } });
+    expect(served).toEqual(JSON.parse(expected.text));
+    expect(expected.hot).toHaveLength(DEFAULT_HOT_SET.k);
+    expect(expected.hot).toEqual(['tool_2', 'tool_3', 'tool_4', 'tool_5', 'tool_6']);
   });
 });

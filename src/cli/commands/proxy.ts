@@ -1,12 +1,14 @@
 import { openSync, readFileSync, writeSync } from 'node:fs';
 import { transformTools } from '../../api.js';
 import { ToolslimError } from '../../core/errors.js';
+import { DEFAULT_HOT_SET } from '../../session/defaults.js';
 import type { HotSetOptions } from '../../session/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { CliError } from '../errors.js';
 import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
+import { shellWord } from '../proxy/upstream.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
@@ -20,7 +22,7 @@ export const proxyCommand: Command = {
     { name: 'drop-unreadable', type: 'boolean' },
     { name: 'overlay', type: 'string' },
     { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
-    { name: 'hot-set', type: 'number' },
+    { name: 'hot-set', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
@@ -58,8 +60,9 @@ Overlay (review first, then serve):
                             passthrough (serve the server's list unchanged); both say so on stderr
 
 Sessions (the list keeps its bytes all session, so the client's prompt cache keeps hitting):
-  --hot-set <k>             serve at most k tools in full and the rest in a compressed cold form,
-                            chosen once at start; a cold call's arguments are checked against the
+  --hot-set [k]             serve at most k tools in full (default ${DEFAULT_HOT_SET.k}) and the rest in a
+                            compressed cold form, chosen once at start (the defaults of the session
+                            bench: bench/sessions.md); a cold call's arguments are checked against the
                             tool's real inputSchema: valid → forwarded untouched, invalid → answered
                             with the schema (isError), never forwarded
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
@@ -128,7 +131,8 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     }
     const overlay = session.readOverlay(text, overlayPath);
     const { overlayHooks } = await import('../proxy/overlay.js');
-    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log });
+    const liveSource = target.kind === 'http' ? `--url ${shellWord(target.url)}` : ['--', target.command, ...target.args].map(shellWord).join(' ');
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
   }

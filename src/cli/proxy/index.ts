@@ -9,7 +9,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { LiveTarget } from '../live.js';
 import { LineReader } from './lines.js';
-import { Router, type ListHooks } from './router.js';
+import type { ListHooks } from './hooks.js';
+import { Router } from './router.js';
 import { StdioUpstream, type Upstream } from './upstream.js';
 
 /** Options of {@link runProxy}. */

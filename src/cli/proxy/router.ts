@@ -9,64 +9,21 @@
  *
  * Faults: when the server goes, every request waiting for it gets a JSON-RPC error, then the router ends
  * with the server's status. The proxy's own requests time out with a message.
+ *
+ * Its parts live next door: the proxy's own requests (own-requests.ts), tools/list (tools-list.ts),
+ * batches (batch.ts), the hooks' types (hooks.ts). What stays here (~400 lines) is one state machine over
+ * the client's requests in flight, which every direction, the initialize hold and the fault paths share.
  */
 import { hasOwn, isObject } from '../../json/guards.js';
-import { mergePages } from '../pages.js';
 import { Batches } from './batch.js';
+import { Refusal, type CallDecision, type ListHooks } from './hooks.js';
 import { elementSpans, memberSpans, memberText, setMember } from './json-text.js';
 import { isBlankLine } from './lines.js';
+import { idKey, OWN_PREFIX, OwnRequests, unkey } from './own-requests.js';
+import { ToolsList } from './tools-list.js';
 import type { RpcId, Upstream, UpstreamEnd } from './upstream.js';
 
-/** The server's `tools/list` pages as they came: exact text and parsed value. */
-export interface RawList {
-  readonly pages: readonly { readonly text: string; readonly value: Record<string, unknown> }[];
-  /** Every page's tools in one result, without `nextCursor`. */
-  readonly merged: Record<string, unknown>;
-}
-
-/** What the proxy serves for `tools/list`: the result as JSON text. */
-export interface ServedList {
-  readonly resultText: string;
-}
-
-/** A run that must stop: the message is shown on stderr and to the client, and the proxy exits 1. */
-export class Refusal extends Error {
-  override name = 'Refusal';
-}
-
-/** What a hook decides for a client's `tools/call`. */
-export type CallDecision =
-  | { readonly forward: true; /** Send `notifications/tools/list_changed` to the client. */ readonly listChanged?: boolean }
-  | { readonly forward: false; /** The `result` to answer with, as JSON text. */ readonly resultText: string };
-
-/** A `tools/call` that went through, for the hooks (usage, stats). */
-export interface CallInfo {
-  readonly params: unknown;
-  readonly requestBytes: number;
-  readonly started: number;
-}
-
-/** What the list-serving side (served.ts) gives the router. */
-export interface ListHooks {
-  /** Fetch and serve the list before the client gets the `initialize` result (instructions, drift). */
-  readonly prefetch: boolean;
-  /** Why, for messages: `to put what promote-common-params moved out of the tools into its instructions`. */
-  readonly prefetchWhy?: string;
-  /** The server's `initialize` result (parsed), before it is forwarded. */
-  initialized?(result: Record<string, unknown>): void;
-  /** The list as the server sent it → what to serve. Throws a {@link Refusal} to stop the proxy. */
-  serve(raw: RawList, when: 'initialize' | 'request' | 'changed'): ServedList;
-  /** Text appended to the `initialize` result's `instructions` (asked after `serve` at initialize). */
-  instructions?(): string | undefined;
-  /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
-  changed?(): boolean;
-  /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`). */
-  call?(params: unknown, requestBytes: number): CallDecision;
-  /** `responseText`: the server's answer (a result or an error) as it came. */
-  called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
-  /** The proxy is ending: write what is pending. */
-  close?(): void;
-}
+export { Refusal, RpcError, formatSeconds, type CallDecision, type CallInfo, type ListHooks, type RawList, type ServedList } from './hooks.js';
 
 /** Options of {@link Router}. */
 export interface RouterOptions {
@@ -81,21 +38,6 @@ export interface RouterOptions {
   readonly done: (status: number) => void;
 }
 
-/** A JSON-RPC error the proxy answers with. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    /** The exact `error` member text, when it came from the server. */
-    readonly errorText?: string,
-  ) {
-    super(message);
-  }
-  toText(): string {
-    return this.errorText ?? JSON.stringify({ code: this.code, message: this.message });
-  }
-}
-
 interface ClientPending {
   readonly id: RpcId;
   readonly method: string;
@@ -106,29 +48,17 @@ interface ClientPending {
   readonly original?: RpcId;
 }
 
-interface OwnPending {
-  readonly method: string;
-  readonly resolve: (r: { text: string; value: Record<string, unknown> }) => void;
-  readonly reject: (e: RpcError) => void;
-  readonly timer: NodeJS.Timeout;
-}
-
 type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId } | { kind: 'local'; answer: Promise<string> } | { kind: 'drop' };
 
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
-const OWN_PREFIX = 'toolslim-proxy-';
-const MAX_PAGES = 1000;
 
 export class Router {
   readonly #o: RouterOptions;
   readonly #clientPending = new Map<string, ClientPending>();
-  readonly #own = new Map<string, OwnPending>();
+  readonly #own: OwnRequests;
+  readonly #list: ToolsList;
   readonly #batches: Batches;
   readonly #outstanding = new Set<Promise<unknown>>();
-  #seq = 0;
-  #generation = 0;
-  #served: { list: ServedList; generation: number } | undefined;
-  #serving: Promise<ServedList> | undefined;
   #holding: { line: Buffer; parsed: unknown }[] | undefined;
   /** `notifications/initialized` went to the server (the client's, or the proxy's own at prefetch). */
   #initializedSent = false;
@@ -138,6 +68,13 @@ export class Router {
   constructor(options: RouterOptions) {
     this.#o = options;
     this.#batches = new Batches((text) => this.#o.toClient(text));
+    this.#own = new OwnRequests({
+      send: (text, id) => void this.#send(text, [id]),
+      taken: (key) => this.#clientPending.has(key),
+      label: options.upstream.label,
+      timeoutMs: options.requestTimeoutMs ?? 30_000,
+    });
+    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message) });
   }
 
   get finished(): boolean {
@@ -199,7 +136,7 @@ export class Router {
       return { kind: 'forward' };
     }
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
-    if (method === 'tools/list') return { kind: 'local', answer: this.#answerList(idText, msg.params) };
+    if (method === 'tools/list') return { kind: 'local', answer: this.#list.answer(idText, msg.params) };
     let notify = false;
     const requestBytes = method === 'tools/call' ? paramsBytes(text) : bytes;
     if (method === 'tools/call' && this.#o.hooks.call) {
@@ -219,13 +156,13 @@ export class Router {
     if (this.#own.has(key)) {
       // The client picked an id the proxy has in flight: forward it under a fresh one, answer under its own.
       original = id as RpcId;
-      const fresh = this.#freshId(`${OWN_PREFIX}client-`);
+      const fresh = this.#own.freshId(`${OWN_PREFIX}client-`);
       key = idKey(fresh);
       forwardText = spliceMember(text, 'id', JSON.stringify(fresh));
     }
-    this.#clientPending.set(key, { id: (original === undefined ? id : this.#unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
+    this.#clientPending.set(key, { id: (original === undefined ? id : unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
-    return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : this.#unkey(key) };
+    return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : unkey(key) };
   }
 
   /** A cancel for a request the proxy forwarded under another id names that id. */
@@ -236,7 +173,7 @@ export class Router {
     for (const [key, p] of this.#clientPending) {
       if (p.original !== undefined && p.original === wanted) {
         const span = memberSpans(text).get('params')!;
-        const paramsText = spliceMember(text.slice(span.start, span.end), 'requestId', JSON.stringify(this.#unkey(key)));
+        const paramsText = spliceMember(text.slice(span.start, span.end), 'requestId', JSON.stringify(unkey(key)));
         return text.slice(0, span.start) + paramsText + text.slice(span.end);
       }
     }
@@ -248,91 +185,6 @@ export class Router {
     const initialize = /"method"\s*:\s*"initialize"/.test(head) || undefined;
     const initialized = /"method"\s*:\s*"notifications\/initialized"/.test(head) || undefined;
     return this.#o.upstream.send(text, { requestIds, initialize, initialized });
-  }
-
-  // ---- tools/list -----------------------------------------------------------------------------------
-
-  #answerList(idText: string, params: unknown): Promise<string> {
-    const reply = (member: 'result' | 'error', json: string) => `{"jsonrpc":"2.0","id":${idText},"${member}":${json}}`;
-    if (params !== undefined && params !== null && !isObject(params)) return Promise.resolve(reply('error', new RpcError(-32602, 'tools/list: params must be an object').toText()));
-    const cursor = isObject(params) ? params.cursor : undefined;
-    if (cursor !== undefined && cursor !== null) {
-      const message = typeof cursor === 'string' ? `tools/list: unknown cursor ${JSON.stringify(cursor.slice(0, 100))} (toolslim proxy serves the whole list as one page and issues no cursors)` : 'tools/list: cursor must be a string';
-      return Promise.resolve(reply('error', new RpcError(-32602, message).toText()));
-    }
-    return this.#servedList('request').then(
-      (served) => reply('result', served.resultText),
-      (e: unknown) => reply('error', (e instanceof RpcError ? e : new RpcError(-32603, `toolslim proxy: ${(e as Error)?.message ?? String(e)}`)).toText()),
-    );
-  }
-
-  #servedList(when: 'initialize' | 'request' | 'changed'): Promise<ServedList> {
-    if (this.#served && this.#served.generation === this.#generation) return Promise.resolve(this.#served.list);
-    if (this.#serving) return this.#serving;
-    const generation = this.#generation;
-    const serving = (async () => {
-      const raw = await this.#fetchList();
-      let list: ServedList;
-      try {
-        list = this.#o.hooks.serve(raw, when);
-      } catch (e) {
-        // At initialize the caller answers the client's initialize with the reason first.
-        if (e instanceof Refusal && when !== 'initialize') this.#refuse(e.message);
-        throw e;
-      }
-      if (generation === this.#generation) this.#served = { list, generation };
-      return list;
-    })();
-    this.#serving = serving;
-    const clear = () => {
-      if (this.#serving === serving) this.#serving = undefined;
-    };
-    serving.then(clear, clear);
-    return serving;
-  }
-
-  async #fetchList(): Promise<RawList> {
-    const pages: { text: string; value: Record<string, unknown> }[] = [];
-    let cursor: string | undefined;
-    do {
-      const reply = await this.request('tools/list', cursor === undefined ? {} : { cursor });
-      const page = reply.value.result;
-      const text = memberText(reply.text, 'result');
-      if (!isObject(page) || !Array.isArray(page.tools) || text === undefined) throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} answered tools/list without a tools array`);
-      pages.push({ text, value: page });
-      const next = page.nextCursor;
-      if (next !== undefined && next !== null && typeof next !== 'string') throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} answered tools/list with a nextCursor that is not a string`);
-      if (typeof next === 'string' && pages.length >= MAX_PAGES) throw new RpcError(-32603, `toolslim proxy: ${this.#o.upstream.label} keeps answering tools/list with a nextCursor (${MAX_PAGES} pages); giving up`);
-      cursor = typeof next === 'string' ? next : undefined;
-    } while (cursor !== undefined);
-    return { pages, merged: mergePages(pages.map((p) => p.value)) };
-  }
-
-  /** Sends a request of the proxy's own; resolves with the server's result message, rejects with its error. */
-  request(method: string, params: object): Promise<{ text: string; value: Record<string, unknown> }> {
-    const id = this.#freshId(OWN_PREFIX);
-    const key = idKey(id);
-    const timeoutMs = this.#o.requestTimeoutMs ?? 30_000;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#own.delete(key);
-        reject(new RpcError(-32001, `toolslim proxy: ${this.#o.upstream.label} did not answer ${method} within ${formatSeconds(timeoutMs)} (raise --timeout if the server is just slow)`));
-      }, timeoutMs);
-      this.#own.set(key, { method, resolve, reject, timer });
-      this.#send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), [id]);
-    });
-  }
-
-  #freshId(prefix: string): string {
-    for (;;) {
-      const id = `${prefix}${++this.#seq}`;
-      const key = idKey(id);
-      if (!this.#clientPending.has(key) && !this.#own.has(key)) return id;
-    }
-  }
-
-  #unkey(key: string): RpcId {
-    return key.startsWith('s') ? key.slice(1) : Number(key.slice(1));
   }
 
   // ---- server → client ------------------------------------------------------------------------------
@@ -405,14 +257,7 @@ export class Router {
   #response(text: string, msg: Record<string, unknown>): string | undefined {
     if (hasOwn(msg, 'method') || (typeof msg.id !== 'string' && typeof msg.id !== 'number')) return text;
     const key = idKey(msg.id);
-    const own = this.#own.get(key);
-    if (own) {
-      this.#own.delete(key);
-      clearTimeout(own.timer);
-      if (hasOwn(msg, 'error')) own.reject(new RpcError(-32603, `${this.#o.upstream.label} answered ${own.method} with an error: ${errorMessage(msg.error)}`, memberText(text, 'error')));
-      else own.resolve({ text, value: msg });
-      return undefined;
-    }
+    if (this.#own.settle(key, text, msg)) return undefined;
     const pending = this.#clientPending.get(key);
     if (!pending) return text;
     this.#clientPending.delete(key);
@@ -428,8 +273,7 @@ export class Router {
   }
 
   #listChanged(): void {
-    this.#generation++;
-    this.#served = undefined;
+    this.#list.changed();
     let refetch = false;
     try {
       refetch = this.#o.hooks.changed?.() ?? false;
@@ -438,7 +282,7 @@ export class Router {
     }
     if (refetch) {
       this.#track(
-        this.#servedList('changed').catch((e: unknown) => {
+        this.#list.served('changed').catch((e: unknown) => {
           if (!(e instanceof Refusal) && !this.#finished) this.#o.log(`after tools/list_changed: ${(e as Error)?.message ?? String(e)}`);
         }),
       );
@@ -471,7 +315,7 @@ export class Router {
     }
     let out: string | Buffer = line;
     try {
-      await this.#servedList('initialize');
+      await this.#list.served('initialize');
       const extra = hooks.instructions?.();
       if (extra !== undefined && extra !== '') out = appendInstructions(text, result, extra);
     } catch (e) {
@@ -495,11 +339,7 @@ export class Router {
   async upstreamEnded(end: UpstreamEnd): Promise<void> {
     if (this.#finished) return;
     const gone = (method: string) => `toolslim proxy: ${this.#o.upstream.label} ${end.reason} before answering ${method}`;
-    for (const [key, own] of this.#own) {
-      this.#own.delete(key);
-      clearTimeout(own.timer);
-      own.reject(new RpcError(-32000, gone(own.method)));
-    }
+    this.#own.fail(() => true, -32000, gone);
     this.#failPending(() => true, -32000, gone);
     this.#holding = undefined;
     await this.#settled();
@@ -509,14 +349,7 @@ export class Router {
   /** HTTP failures: these requests get an error now. */
   failed(ids: readonly RpcId[], code: number, message: string): void {
     const keys = new Set(ids.map(idKey));
-    for (const key of keys) {
-      const own = this.#own.get(key);
-      if (own) {
-        this.#own.delete(key);
-        clearTimeout(own.timer);
-        own.reject(new RpcError(code, `toolslim proxy: ${own.method}: ${message}`));
-      }
-    }
+    this.#own.fail((key) => keys.has(key), code, (method) => `toolslim proxy: ${method}: ${message}`);
     this.#failPending((key) => keys.has(key), code, (method) => `toolslim proxy: ${method}: ${message}`);
   }
 
@@ -550,7 +383,7 @@ export class Router {
   #finish(status: number): void {
     if (this.#finished) return;
     this.#finished = true;
-    for (const own of this.#own.values()) clearTimeout(own.timer);
+    this.#own.clear();
     try {
       this.#o.hooks.close?.();
     } catch (e) {
@@ -582,29 +415,13 @@ function spliceMember(text: string, key: string, valueText: string): string {
   return setMember(text, key, valueText);
 }
 
-/** Ids are compared by type and value: `1` and `"1"` are different requests. */
-function idKey(id: RpcId): string {
-  return typeof id === 'string' ? `s${id}` : `n${id}`;
-}
-
 /** UTF-8 bytes of a request's `params` member as it came. */
 function paramsBytes(text: string): number {
   const span = memberSpans(text).get('params');
   return span === undefined ? 0 : Buffer.byteLength(text.slice(span.start, span.end), 'utf8');
 }
 
-function errorMessage(error: unknown): string {
-  if (isObject(error) && typeof error.message === 'string') return `${error.message}${typeof error.code === 'number' ? ` (${error.code})` : ''}`;
-  return JSON.stringify(error) ?? String(error);
-}
-
 function preview(line: Buffer): string {
   const s = line.subarray(0, 200).toString('utf8').replace(/[\u0000-\u001f]/g, ' ');
   return JSON.stringify(line.length > 200 ? `${s}…` : s);
-}
-
-/** Seconds as a message shows them: `30s`, `2.5s`, `0.25s`. */
-export function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : Number(s.toPrecision(3))}s`;
 }

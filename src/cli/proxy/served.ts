@@ -15,7 +15,7 @@ import type { ToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
 import { serveToolsList, stepsWritingInstructions, type UnreadableTool } from '../../session/serve.js';
 import { changedTools, keepUnchangedOf, readPageSource, renderListResult } from '../output.js';
-import type { ListHooks, RawList, ServedList } from './router.js';
+import type { ListHooks, RawList, ServedList } from './hooks.js';
 
 /** Options of {@link optimizingHooks}. */
 export interface OptimizeHooksOptions {

@@ -6,7 +6,7 @@
  */
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { memberSpans } from './json-text.js';
-import type { CallDecision, CallInfo, ListHooks, ServedList } from './router.js';
+import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
 
 /** Options of {@link sessionHooks}. */

@@ -1,0 +1,98 @@
+/**
+ * `tools/list` as the proxy answers it: every page fetched from the server with the proxy's own
+ * requests, served through the hooks once per version of the server's list (a
+ * `notifications/tools/list_changed` starts a new one), and the answer to each form of the request:
+ * no params, `{}`, `cursor: null` (the first page); any other cursor is one the proxy never issued.
+ */
+import { isObject } from '../../json/guards.js';
+import { mergePages } from '../pages.js';
+import { Refusal, RpcError, type ListHooks, type RawList, type ServedList } from './hooks.js';
+import { memberText } from './json-text.js';
+import type { OwnRequests } from './own-requests.js';
+
+/** Options of {@link ToolsList}. */
+export interface ToolsListOptions {
+  readonly own: OwnRequests;
+  readonly hooks: ListHooks;
+  readonly label: string;
+  /** A refusal outside initialize: stop the proxy with this message. */
+  readonly refuse: (message: string) => void;
+}
+
+const MAX_PAGES = 1000;
+
+export class ToolsList {
+  readonly #o: ToolsListOptions;
+  #generation = 0;
+  #served: { list: ServedList; generation: number } | undefined;
+  #serving: Promise<ServedList> | undefined;
+
+  constructor(options: ToolsListOptions) {
+    this.#o = options;
+  }
+
+  /** The server said its list changed: the next answer is fetched again. */
+  changed(): void {
+    this.#generation++;
+    this.#served = undefined;
+  }
+
+  /** The answer (a whole JSON-RPC response text) to a client's `tools/list` with this id and params. */
+  answer(idText: string, params: unknown): Promise<string> {
+    const reply = (member: 'result' | 'error', json: string) => `{"jsonrpc":"2.0","id":${idText},"${member}":${json}}`;
+    if (params !== undefined && params !== null && !isObject(params)) return Promise.resolve(reply('error', new RpcError(-32602, 'tools/list: params must be an object').toText()));
+    const cursor = isObject(params) ? params.cursor : undefined;
+    if (cursor !== undefined && cursor !== null) {
+      const message = typeof cursor === 'string' ? `tools/list: unknown cursor ${JSON.stringify(cursor.slice(0, 100))} (toolslim proxy serves the whole list as one page and issues no cursors)` : 'tools/list: cursor must be a string';
+      return Promise.resolve(reply('error', new RpcError(-32602, message).toText()));
+    }
+    return this.served('request').then(
+      (served) => reply('result', served.resultText),
+      (e: unknown) => reply('error', (e instanceof RpcError ? e : new RpcError(-32603, `toolslim proxy: ${(e as Error)?.message ?? String(e)}`)).toText()),
+    );
+  }
+
+  /** The list to serve now: cached for this version of the server's list, else fetched and served. */
+  served(when: 'initialize' | 'request' | 'changed'): Promise<ServedList> {
+    if (this.#served && this.#served.generation === this.#generation) return Promise.resolve(this.#served.list);
+    if (this.#serving) return this.#serving;
+    const generation = this.#generation;
+    const serving = (async () => {
+      const raw = await this.#fetch();
+      let list: ServedList;
+      try {
+        list = this.#o.hooks.serve(raw, when);
+      } catch (e) {
+        // At initialize the caller answers the client's initialize with the reason first.
+        if (e instanceof Refusal && when !== 'initialize') this.#o.refuse(e.message);
+        throw e;
+      }
+      if (generation === this.#generation) this.#served = { list, generation };
+      return list;
+    })();
+    this.#serving = serving;
+    const clear = () => {
+      if (this.#serving === serving) this.#serving = undefined;
+    };
+    serving.then(clear, clear);
+    return serving;
+  }
+
+  async #fetch(): Promise<RawList> {
+    const { label } = this.#o;
+    const pages: { text: string; value: Record<string, unknown> }[] = [];
+    let cursor: string | undefined;
+    do {
+      const reply = await this.#o.own.request('tools/list', cursor === undefined ? {} : { cursor });
+      const page = reply.value.result;
+      const text = memberText(reply.text, 'result');
+      if (!isObject(page) || !Array.isArray(page.tools) || text === undefined) throw new RpcError(-32603, `toolslim proxy: ${label} answered tools/list without a tools array`);
+      pages.push({ text, value: page });
+      const next = page.nextCursor;
+      if (next !== undefined && next !== null && typeof next !== 'string') throw new RpcError(-32603, `toolslim proxy: ${label} answered tools/list with a nextCursor that is not a string`);
+      if (typeof next === 'string' && pages.length >= MAX_PAGES) throw new RpcError(-32603, `toolslim proxy: ${label} keeps answering tools/list with a nextCursor (${MAX_PAGES} pages); giving up`);
+      cursor = typeof next === 'string' ? next : undefined;
+    } while (cursor !== undefined);
+    return { pages, merged: mergePages(pages.map((p) => p.value)) };
+  }
+}
