@@ -185,7 +185,8 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
           else failures.push({ kind: 'refused', pipeline: name, sample: s, detail: `tool ${i}: ${vb.error}` });
           continue;
         }
-        if (s % VERDICT_EVERY !== 0) continue;
+        // Every `VERDICT_EVERY`-th sample of this shard.
+        if (Math.floor(s / shards) % VERDICT_EVERY !== 0) continue;
         for (const data of instances[s]!) {
           // MCP validates only objects against these schemas (`arguments`, `structuredContent`).
           if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
