@@ -43,10 +43,10 @@ function tinyTokenizer(): (text: string) => number {
   return (text: string) => {
     const n = table.get(text);
     if (n !== undefined) return n;
-    const answer = JSON.parse(text) as { isError?: boolean; content?: { text: string }[] };
-    if (answer.isError !== true) throw new Error(`unexpected text: ${text}`);
+    // The proxy's answer to an invalid cold call, as the model reads it: the result's text (not its JSON envelope).
+    if (!text.startsWith('toolslim did not call `')) throw new Error(`unexpected text: ${text}`);
     // Reveal in the result carries ls's real schema; list-changed's answer does not.
-    return answer.content![0]!.text.includes('{"type":"object","properties":{}}') ? 30 : 15;
+    return text.includes('Input schema: {"type":"object","properties":{}}') ? 30 : 15;
   };
 }
 
@@ -169,7 +169,7 @@ describe('served lists', () => {
   it('the session layer drops the shared preamble from cold tools only', () => {
     expect(servedList(fs, new Set(['cd']), 'no-preamble')).toEqual([cd, LS_COLD, RM_COLD]);
     expect(servedList(fs, new Set(['cd', 'ls', 'rm']), 'no-preamble')).toEqual(fs);
-    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file. (file: string)', inputSchema: { type: 'object' } });
+    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file (file:string)', inputSchema: { type: 'object' } });
   });
 
   it('what each cold form tells the model, and what it hides', () => {
@@ -210,7 +210,8 @@ describe('served lists', () => {
     expect(session.hot).toEqual(['cd']);
     const decision = session.onCall('rm', {});
     expect(decision.action).toBe('answer');
-    expect(run.invalidAnswer('rm')).toBe(JSON.stringify((decision as { result: unknown }).result));
+    // What the model reads of the answer: its text.
+    expect(run.invalidAnswer('rm')).toBe(decision.action === 'answer' ? decision.result.content[0]!.text : 'not answered');
     run.coldCalled('rm');
     expect(run.served().tools).toEqual(session.tools);
     expect(session.hot).toEqual(['cd', 'rm']);

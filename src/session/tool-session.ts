@@ -315,14 +315,17 @@ export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
 
 /**
  * The answer to a cold call whose arguments do not match: `isError: true` and one text naming each
- * problem (its pointer in the arguments and ajv's message) and carrying the tool's full input schema as
- * compact JSON, so the model can call again correctly in the same turn. Deterministic text.
+ * problem (its pointer in the arguments, when not the arguments object itself, and ajv's message) and
+ * carrying the tool's full input schema — the schema of the list as served hot (the pipeline's output),
+ * compact JSON — so the model can call again correctly in the same turn. Deterministic text, in as few
+ * words as say that: the model reads it as the call's result, after the call that named the tool, and it
+ * stays in the conversation (re-read on every later request) for the rest of the session.
  */
 export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputSchema'>, issues: readonly ArgumentIssue[], omitted = 0, revealed = false): CallToolErrorResult {
-  const lines = [`toolslim: \`${tool}\` was not called: its arguments do not match its input schema.`];
-  for (const issue of issues) lines.push(`- ${issue.path === '' ? '(arguments)' : '`' + issue.path + '`'}: ${issue.message}`);
+  const lines = [`toolslim did not call \`${tool}\`: invalid arguments.`];
+  for (const issue of issues) lines.push(`- ${issue.path === '' ? '' : '`' + issue.path + '`: '}${issue.message}`);
   if (omitted > 0) lines.push(`- … and ${omitted} more`);
-  lines.push(`The full input schema of \`${tool}\`: ${stringifyJson(full.inputSchema ?? null)}`);
-  lines.push(revealed ? `Its full definition is now in the tool list. Call \`${tool}\` again with arguments that match the schema.` : `Call \`${tool}\` again with arguments that match the schema.`);
+  lines.push(`Input schema: ${stringifyJson(full.inputSchema ?? null)}`);
+  lines.push(revealed ? 'Its full definition is now in the tool list. Call it again with matching arguments.' : 'Call it again with matching arguments.');
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }

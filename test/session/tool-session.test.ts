@@ -125,11 +125,11 @@ describe('ToolSession: calls of cold tools (reveal: result)', () => {
     if (d.action !== 'answer') return;
     expect(d.result.isError).toBe(true);
     const text = d.result.content[0]!.text;
-    expect(text).toContain('`cd` was not called');
+    expect(text).toContain('toolslim did not call `cd`: invalid arguments.');
     expect(text).toContain('- `/folder`: must be string');
     // The schema in the answer is the tool's full one, compact JSON, parseable back.
-    const schemaLine = text.split('\n').find((l) => l.startsWith('The full input schema of `cd`: '))!;
-    expect(JSON.parse(schemaLine.slice('The full input schema of `cd`: '.length))).toEqual(FS.find((t) => t.name === 'cd')!.inputSchema);
+    const schemaLine = text.split('\n').find((l) => l.startsWith('Input schema: '))!;
+    expect(JSON.parse(schemaLine.slice('Input schema: '.length))).toEqual(FS.find((t) => t.name === 'cd')!.inputSchema);
     expect(calls).toEqual([]);
     expect(s.text).toBe(before);
     // Missing required arguments too.
@@ -247,7 +247,7 @@ describe('ToolSession: hostile lists', () => {
     expect(s.onCall('__proto__', JSON.parse('{"__proto__": "ok"}')).action).toBe('forward');
     expect(s.onCall('constructor', 5).action).toBe('answer');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(s.tools[0]!.description).toBe('Odd. (__proto__: string)');
+    expect(s.tools[0]!.description).toBe('Odd (__proto__:string)');
   });
 });
 
@@ -260,14 +260,18 @@ describe('invalidArgumentsResult', () => {
         {
           type: 'text',
           text: [
-            'toolslim: `t` was not called: its arguments do not match its input schema.',
-            "- (arguments): must have required property 'a'",
+            'toolslim did not call `t`: invalid arguments.',
+            "- must have required property 'a'",
             '- … and 2 more',
-            'The full input schema of `t`: {"type":"object","required":["a"]}',
-            'Call `t` again with arguments that match the schema.',
+            'Input schema: {"type":"object","required":["a"]}',
+            'Call it again with matching arguments.',
           ].join('\n'),
         },
       ],
     });
+    const revealed = invalidArgumentsResult('t', { inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }, [{ path: '/a', message: 'must be string' }], 0, true);
+    expect(revealed.content[0]!.text).toBe(
+      ['toolslim did not call `t`: invalid arguments.', '- `/a`: must be string', 'Input schema: {"type":"object","properties":{"a":{"type":"string"}}}', 'Its full definition is now in the tool list. Call it again with matching arguments.'].join('\n'),
+    );
   });
 });

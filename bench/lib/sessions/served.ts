@@ -24,7 +24,7 @@ export const COLD_FORM_LABEL: Readonly<Record<ColdForm, string>> = {
   sentence: 'first sentence, open schema (compress-cold-tools\' defaults: `{}`)',
   'no-preamble': 'shared preamble dropped, first sentence, open schema (`{ dropSharedPreamble: true }`)',
   parameters: "shared preamble dropped, first sentence, parameter names and types in the schema, no `required` (`{ dropSharedPreamble: true, parameters: 'schema' }`)",
-  signature: "shared preamble dropped, first sentence and a signature `(folder: string, lines?: integer)`, open schema (`{ dropSharedPreamble: true, parameters: 'signature' }`, the default)",
+  signature: "shared preamble dropped, first sentence and a signature `(folder:string, lines?:integer)`, open schema (`{ dropSharedPreamble: true, parameters: 'signature' }`, the default)",
 };
 
 /** The cold form of `DEFAULT_HOT_SET.cold`, by name (throws when the default is not one of ours). */
@@ -62,13 +62,16 @@ const VALIDATOR = new ArgumentValidator();
 
 /**
  * The session layer's answer to an invalid call of `tool` (`invalidArgumentsResult`: the problems and the
- * full input schema), as the text the model reads next. The failed call is a guess; its problems are those
+ * full input schema), as the text the model reads next (the result's text, not its JSON envelope). The
+ * failed call is a guess; its problems are those
  * of an empty arguments object, or, where `{}` is valid, one generic line.
  */
 export function invalidCallAnswer(tool: McpTool, revealed = false): string {
   const check = VALIDATOR.check(tool, {});
   const issues: readonly ArgumentIssue[] = check.status === 'invalid' ? check.issues : [{ path: '', message: 'must match the input schema' }];
-  return JSON.stringify(invalidArgumentsResult(tool.name, tool, issues, check.status === 'invalid' ? check.omitted : 0, revealed));
+  // What the model reads is the result's text (a client passes `content` on, `isError` as the tool result's
+  // flag), as for every other result; the JSON envelope around it, with its escaped quotes, is the wire's.
+  return invalidArgumentsResult(tool.name, tool, issues, check.status === 'invalid' ? check.omitted : 0, revealed).content.map((c) => c.text).join('\n');
 }
 
 /**
