@@ -29,7 +29,7 @@ import { formatInt, markdownTable } from './lib/stats.js';
  * their parameters; invalid cold calls answered with the schema. test/bench-sessions.test.ts checks that
  * `DEFAULT_HOT_SET` (src/session/defaults.ts) says the same.
  */
-const RECOMMENDED = 'hot-5/rate-0.35/signature/result';
+const RECOMMENDED = 'hot-5/rate-0.35/signature-once/result';
 
 /** Targets (not timed tests): the recommended default at most this cost over "full list, cached", every cold call retried. */
 const TARGET_DEFAULT = 0.6;
@@ -62,6 +62,7 @@ const SCENARIO_POLICIES = [
   'hot-5/rate-0.35/no-preamble/result',
   'hot-5/rate-0.35/parameters/result',
   'hot-5/rate-0.35/signature/result',
+  'hot-5/rate-0.35/signature-once/result',
   'hot-5/usage/signature/result',
   'hot-3/usage/signature/result',
   'hot-5/first/signature/result',
@@ -188,6 +189,11 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   const verdict = rec.costVsFullCached <= TARGET_DEFAULT ? 'met' : 'not met';
   const shown = x2(rec.costVsFullCached) === x2(TARGET_DEFAULT) ? `${rec.costVsFullCached.toFixed(4)}×` : x2(rec.costVsFullCached);
   out.push(`1. The recommended default at ≤ ${TARGET_DEFAULT}× of "full list, cached" with every cold call retried: **${verdict}** (${shown}).`);
+  const each = base.summaries.find((p) => p.name === RECOMMENDED.replace('/signature-once/', '/signature/'));
+  if (each !== undefined && each !== rec) {
+    out.push(`   With the shared preamble on every hot tool (\`${each.name}\`, \`preamble: 'each'\`) it is ${each.costVsFullCached.toFixed(4)}× (${x2(each.costVsFullCachedHidden)} hidden):`);
+    out.push(`   saying the preamble once saves ${formatInt(each.tokensPerRequest - rec.tokensPerRequest)} tokens on every request.`);
+  }
   const openPass = stable.filter((s) => s.costVsFullCached <= TARGET_DEFAULT);
   const openBest = cheapest(openPass, (s) => s.costVsFullCached);
   if (rec.costVsFullCached > TARGET_DEFAULT) {

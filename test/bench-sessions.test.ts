@@ -12,7 +12,7 @@ import { policyByName } from '../bench/lib/sessions/names.js';
 import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
-import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
+import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, PREAMBLE_OF_FORM, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
 import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
@@ -172,6 +172,18 @@ describe('served lists', () => {
     expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file (file:string)', inputSchema: { type: 'object' } });
   });
 
+  it('signature-once: the shared preamble on the first tool only, hot or cold; hot tools without it otherwise', () => {
+    const PRE = 'This tool belongs to the toy file system. Tool description: ';
+    const CD_SIG = { name: 'cd', description: 'Change the directory (folder:string)', inputSchema: { type: 'object' } };
+    const RM_SIG = { name: 'rm', description: 'Remove a file (file:string)', inputSchema: { type: 'object' } };
+    // ls hot: cd, cold, carries the preamble in front of its cold description; ls loses it.
+    expect(servedList(fs, new Set(['ls']), 'signature-once')).toEqual([{ ...CD_SIG, description: PRE + CD_SIG.description }, { ...ls, description: 'List the files.' }, RM_SIG]);
+    // cd hot: it carries the preamble as it is; nothing else has it.
+    expect(servedList(fs, new Set(['cd']), 'signature-once')).toEqual([cd, LS_COLD, RM_SIG]);
+    // Everything hot: only the first keeps it.
+    expect(servedList(fs, new Set(['cd', 'ls', 'rm']), 'signature-once').map((t) => t.description)).toEqual([cd.description, 'List the files.', 'Remove a file.']);
+  });
+
   it('what each cold form tells the model, and what it hides', () => {
     const hides = (t: McpTool, form: 'no-preamble' | 'parameters' | 'signature') => {
       const cold = servedList(fs, new Set(), form).find((c) => c.name === t.name)!;
@@ -196,6 +208,7 @@ describe('served lists', () => {
       for (const [form, cold] of [['no-preamble', { dropSharedPreamble: true }], ['parameters', { dropSharedPreamble: true, parameters: 'schema' }], ['signature', { dropSharedPreamble: true, parameters: 'signature' }]] as const) {
         expect(ctx.serverList('github', keep, form).tools).toEqual(buildServedTools(ctx.safe('github'), keep, cold));
       }
+      expect(ctx.serverList('github', keep, 'signature-once').tools).toEqual(buildServedTools(ctx.safe('github'), keep, { dropSharedPreamble: true, parameters: 'signature' }, 'once'));
     }
   });
 
@@ -205,7 +218,7 @@ describe('served lists', () => {
     const run = policyByName(ctx, 'hot-1/usage/signature/list-changed').start(s1);
     const graph = ctx.history.graph('toyfs', fs.map((t) => t.name), new Set(['s1']), false);
     expect(graph.sessions).toBe(2); // s2 and s3, the usage file without s1
-    const session = new ToolSession({ list: ctx.safe('toyfs'), hotSet: { k: 1, graph, policy: 'frequency', minCallsPerSession: 0, reveal: 'list-changed', cold: { dropSharedPreamble: true, parameters: 'signature' } }, listChanged: true });
+    const session = new ToolSession({ list: ctx.safe('toyfs'), hotSet: { k: 1, graph, policy: 'frequency', minCallsPerSession: 0, reveal: 'list-changed', cold: { dropSharedPreamble: true, parameters: 'signature' }, preamble: 'each' }, listChanged: true });
     expect(run.served().tools).toEqual(session.tools);
     expect(session.hot).toEqual(['cd']);
     const decision = session.onCall('rm', {});
@@ -289,7 +302,7 @@ describe('the recommended policy is the session layer\'s default', () => {
 
   it('DEFAULT_HOT_SET (what every hot-set option of ToolSession, the proxy and the hook defaults to) says the same', () => {
     const { policy, minCallsPerSession } = chooserOptions(rec.chooser);
-    expect({ k: rec.k, policy, minCallsPerSession, reveal: rec.reveal, cold: COLD_FORM_OPTIONS[rec.coldForm] }).toEqual({ ...DEFAULT_HOT_SET });
+    expect({ k: rec.k, policy, minCallsPerSession, reveal: rec.reveal, cold: COLD_FORM_OPTIONS[rec.coldForm], preamble: PREAMBLE_OF_FORM[rec.coldForm] }).toEqual({ ...DEFAULT_HOT_SET });
   });
 
   it('a ToolSession given only a usage graph serves, on real sessions, exactly the list the recommended policy is priced on', () => {
