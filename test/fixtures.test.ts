@@ -6,7 +6,7 @@
  */
 import jsonPatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { lookup, type AnyTransform } from '../src/index.js';
+import { applyPatch, invertPatch, lookup, type AnyTransform } from '../src/index.js';
 import { verdicts } from './helpers/ajv.js';
 import { readingVerdicts } from './helpers/readings.js';
 import { loadFixtures } from './helpers/fixtures.js';
@@ -68,6 +68,9 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
     const ops = result.report.changes.map(({ op, path, from, value }) => (op === 'move' ? { op, path, from } : op === 'remove' ? { op, path } : { op, path, value })) as jsonPatch.Operation[];
     const replayed = jsonPatch.applyPatch(jsonClone(c.input), jsonClone(ops), true, false).newDocument;
     expect(replayed).toEqual(jsonClone(result.tools));
+    // toolslim's own applier also keeps key order (the `index`/`fromIndex` fields fast-json-patch ignores).
+    expect(JSON.stringify(applyPatch(input, result.report.changes))).toBe(JSON.stringify(result.tools));
+    expect(JSON.stringify(applyPatch(result.tools, invertPatch(result.report.changes)))).toBe(JSON.stringify(input));
   });
 
   if (c.instances && c.instances.length > 0) {

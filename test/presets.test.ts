@@ -4,10 +4,11 @@
  * compiling, idempotent, deterministic, and the report replays to the output.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPatch, builtinPresets, dedupeRepeatedSubtrees, lookup, normalizeSchema, presetLossless, presetMax, presetSafe, promoteCommonParams, pruneUnreachableDefs, stripNoise, stripVendorExtensions, transformTools, type Preset } from '../src/index.js';
+import { applyPatch, invertPatch, builtinPresets, dedupeRepeatedSubtrees, lookup, normalizeSchema, presetLossless, presetMax, presetSafe, promoteCommonParams, pruneUnreachableDefs, stripNoise, stripVendorExtensions, transformTools, type Preset } from '../src/index.js';
 import { compile } from './helpers/ajv.js';
 import { loadCorpus } from './helpers/corpus.js';
 import { deepFreeze, jsonClone } from './helpers/freeze.js';
+import { keyOrderChanges } from './helpers/key-order.js';
 
 describe('preset contents', () => {
   it('lossless ends with prune-unreachable-defs then normalize-schema', () => {
@@ -84,7 +85,10 @@ describe.each([presetLossless, presetSafe, presetMax].map((p) => [p.name, p] as 
     // Deterministic, idempotent, and the report is the patch from input to output.
     expect(JSON.stringify(transformTools(input, { transforms: [preset] }).tools)).toBe(JSON.stringify(result.tools));
     expect(transformTools(result.tools, { transforms: [preset] }).report.changes).toEqual([]);
-    expect(applyPatch(input, result.report.changes)).toEqual(result.tools);
+    // …byte for byte, both ways, and no key that is kept changes place (prompt caches key on bytes).
+    expect(JSON.stringify(applyPatch(input, result.report.changes))).toBe(JSON.stringify(result.tools));
+    expect(JSON.stringify(applyPatch(result.tools, invertPatch(result.report.changes)))).toBe(JSON.stringify(input));
+    expect(keyOrderChanges(input, result.tools)).toEqual([]);
     // Every rewritten schema that ajv could compile still compiles. (Compiling is the slow part: the
     // lossless preset rewrites schemas exactly as safe does, strip-noise only touching descriptions, so
     // safe and max are compiled.)

@@ -11,6 +11,10 @@ export interface RecordedChange {
   readonly from?: string;
   readonly value?: unknown;
   readonly oldValue?: unknown;
+  /** See `PatchOperation.index`: the member's position among its object's keys, when not the last. */
+  readonly index?: number;
+  /** See `PatchOperation.fromIndex`: where a moved member sat among its object's keys, when not the last. */
+  readonly fromIndex?: number;
   readonly code: string;
   readonly message: string;
 }
@@ -34,6 +38,14 @@ export interface EditContextOptions {
    * serializes a whole tool again to measure a step.
    */
   readonly measure?: boolean;
+  /**
+   * The document as the run received it (before any step). A member added (or moved) to an object where
+   * `origin` has the same key at the same pointer goes back to its place there, before the first of the
+   * keys that followed it in `origin` and are still present — so a key one step removes and a later step
+   * adds anew (`$defs` emptied by normalize-schema, filled again by dedupe-repeated-subtrees) keeps its
+   * place, and no run reorders the keys it keeps. Without it, an added member is appended.
+   */
+  readonly origin?: unknown;
 }
 
 /** Options of {@link EditContext.transaction}. */
@@ -58,7 +70,10 @@ export class EditContext {
   readonly #messages: Readonly<Record<string, string>>;
   readonly #strict: boolean;
   readonly #measure: boolean;
+  readonly #origin: unknown;
   #bytes = 0;
+  /** Key positions of objects members are removed from (see {@link KeyOrder}), dropped when they change otherwise. */
+  readonly #orders = new WeakMap<object, KeyOrder>();
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
@@ -67,6 +82,7 @@ export class EditContext {
     this.#messages = messages;
     this.#strict = Object.keys(messages).length > 0;
     this.#measure = options.measure === true;
+    this.#origin = options.origin;
   }
 
   /**
@@ -165,25 +181,28 @@ export class EditContext {
     const [parent, key] = this.#parentOf(tokens, path, true);
     if (this.#measure) this.#bytes -= Array.isArray(parent) ? elementBytes(parent[Number(key)], parent.length) : memberBytes(parent, key);
     let oldValue: unknown;
+    let index: number | undefined;
     if (Array.isArray(parent)) oldValue = parent.splice(Number(key), 1)[0];
     else {
+      index = this.#removeKey(parent, key);
       oldValue = (parent as Record<string, unknown>)[key];
       delete (parent as Record<string, unknown>)[key];
     }
-    this.changes.push({ op: 'remove', path, oldValue, code, message });
+    this.changes.push(index === undefined ? { op: 'remove', path, oldValue, code, message } : { op: 'remove', path, oldValue, index, code, message });
   }
 
   /**
-   * Adds a value: a new object member (appended) or an array element (`-` appends). The change records
-   * the element's actual index, never `-`, so the report can be inverted.
+   * Adds a value: a new object member (appended, or put back in its place when the context's `origin` has
+   * it) or an array element (`-` appends). The change records the element's actual index, never `-`, so the
+   * report can be inverted, and an object member's position when it is not the last.
    */
   add(path: string, value: unknown, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
     if (tokens.length === 0) throw new Error('cannot add at the root');
     const message = this.#format(code, data);
     const [parent, key] = this.#parentOf(tokens, path, false);
-    const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'add', path: at, value, code, message });
+    const [at, index] = this.#insert(parent, key, value, tokens, path);
+    this.changes.push(index === undefined ? { op: 'add', path: at, value, code, message } : { op: 'add', path: at, value, index, code, message });
   }
 
   /**
@@ -200,11 +219,15 @@ export class EditContext {
     if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
     if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
     if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
+    this.#orders.delete(parent);
+    const fromIndex = notLast(parent, oldKey);
     const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
     for (const k of Object.keys(parent)) delete parent[k];
     for (const [k, v] of entries) setOwn(parent, k, v);
+    // Where the member landed: its old place, unless the new key is an integer (JavaScript orders those first).
+    const index = notLast(parent, newKey);
     const to = appendPointer(formatPointer(parentTokens), newKey);
-    this.changes.push({ op: 'move', from: path, path: to, code, message });
+    this.changes.push({ op: 'move', from: path, path: to, ...positions(index, fromIndex), code, message });
   }
 
   /** Moves a value (removed at `from`, added at `path`). */
@@ -216,30 +239,75 @@ export class EditContext {
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     if (this.#measure) this.#bytes -= Array.isArray(srcParent) ? elementBytes(srcParent[Number(srcKey)], srcParent.length) : memberBytes(srcParent, srcKey);
     let value: unknown;
+    let fromIndex: number | undefined;
     if (Array.isArray(srcParent)) value = srcParent.splice(Number(srcKey), 1)[0];
     else {
+      fromIndex = this.#removeKey(srcParent, srcKey);
       value = (srcParent as Record<string, unknown>)[srcKey];
       delete (srcParent as Record<string, unknown>)[srcKey];
     }
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
-    const at = this.#insert(parent, key, value, tokens, path);
-    this.changes.push({ op: 'move', from, path: at, code, message });
+    const [at, index] = this.#insert(parent, key, value, tokens, path);
+    this.changes.push({ op: 'move', from, path: at, ...positions(index, fromIndex), code, message });
   }
 
-  /** Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`). */
-  #insert(parent: Container, key: string, value: unknown, tokens: readonly string[], path: string): string {
+  /**
+   * Inserts into an (owned) container; returns the pointer of the new member (an index instead of `-`)
+   * and, for an object member that is not the last, its position among the keys.
+   */
+  #insert(parent: Container, key: string, value: unknown, tokens: readonly string[], path: string): [string, number?] {
     if (Array.isArray(parent)) {
       const i = key === '-' ? parent.length : Number(key);
       if (!(key === '-' || isArrayIndex(key)) || i > parent.length) throw new Error(`no array position \`${path}\``);
       if (this.#measure) this.#bytes += elementBytes(value, parent.length + 1);
       parent.splice(i, 0, value);
-      return key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path;
+      return [key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path];
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
+    this.#orders.delete(parent);
     if (this.#measure) this.#bytes += memberBytes(parent as Record<string, unknown>, key, value);
+    const before = this.#originSuccessor(parent, key, tokens);
+    if (before === undefined) {
+      setOwn(parent, key, value);
+      return [path];
+    }
+    // Take out the members from `before` on, add the new one, put them back.
+    const keys = Object.keys(parent);
+    const after = keys.slice(keys.indexOf(before)).map((k) => [k, parent[k]] as const);
+    for (const [k] of after) delete parent[k];
     setOwn(parent, key, value);
-    return path;
+    for (const [k, v] of after) setOwn(parent, k, v);
+    return [path, notLast(parent, key)];
+  }
+
+  /**
+   * With an `origin` that has `key` in the object at the same pointer as `parent`: the first key that
+   * followed it there and is in `parent` now (the new member goes before it); otherwise undefined (append).
+   */
+  #originSuccessor(parent: Record<string, unknown>, key: string, tokens: readonly string[]): string | undefined {
+    let cur = this.#origin;
+    if (cur === undefined) return undefined;
+    for (let i = 0; i < tokens.length - 1; i++) {
+      const t = tokens[i]!;
+      if (Array.isArray(cur)) cur = isArrayIndex(t) ? cur[Number(t)] : undefined;
+      else if (isObject(cur)) cur = hasOwn(cur, t) ? cur[t] : undefined;
+      else return undefined;
+    }
+    if (!isObject(cur) || !hasOwn(cur, key)) return undefined;
+    const keys = Object.keys(cur);
+    for (let i = keys.indexOf(key) + 1; i < keys.length; i++) if (hasOwn(parent, keys[i]!)) return keys[i];
+    return undefined;
+  }
+
+  /**
+   * The position of `key` among `obj`'s keys before it is removed (undefined when it is the last), kept
+   * track of per object so that removing many members of one big object stays near linear.
+   */
+  #removeKey(obj: Container, key: string): number | undefined {
+    let order = this.#orders.get(obj);
+    if (!order) this.#orders.set(obj, (order = new KeyOrder(Object.keys(obj))));
+    return order.remove(key);
   }
 
   /** Records a finding without changing anything. */
@@ -273,6 +341,44 @@ export class EditContext {
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }
+}
+
+/** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */
+function notLast(obj: Container, key: string): number | undefined {
+  const keys = Object.keys(obj);
+  const i = keys.indexOf(key);
+  return i < 0 || i === keys.length - 1 ? undefined : i;
+}
+
+/**
+ * The keys of an object as members are removed from it: each key's position among the remaining ones in
+ * O(log n) (a Fenwick tree counts the removed keys before a position).
+ */
+class KeyOrder {
+  readonly #at = new Map<string, number>();
+  readonly #tree: Int32Array;
+  #alive: number;
+
+  constructor(keys: readonly string[]) {
+    keys.forEach((k, i) => this.#at.set(k, i));
+    this.#tree = new Int32Array(keys.length + 1);
+    this.#alive = keys.length;
+  }
+
+  /** Removes `key`; returns where it was among the remaining keys, or undefined when it was the last. */
+  remove(key: string): number | undefined {
+    const at = this.#at.get(key)!;
+    let before = 0;
+    for (let i = at; i > 0; i -= i & -i) before += this.#tree[i]!;
+    const index = at - before;
+    for (let i = at + 1; i < this.#tree.length; i += i & -i) this.#tree[i]!++;
+    this.#alive--;
+    return index === this.#alive ? undefined : index;
+  }
+}
+
+function positions(index: number | undefined, fromIndex: number | undefined): { index?: number; fromIndex?: number } {
+  return { ...(index === undefined ? {} : { index }), ...(fromIndex === undefined ? {} : { fromIndex }) };
 }
 
 // ---- byte counting (EditContextOptions.measure) ------------------------------------------------------

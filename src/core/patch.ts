@@ -3,13 +3,30 @@ import { isArrayIndex, parsePointer } from '../json/pointer.js';
 import { CopyOnWrite, setOwn } from '../json/cow.js';
 import { ToolslimError } from './errors.js';
 
-/** An RFC 6902 operation as toolslim records it (extra fields on a {@link Change} are ignored). */
+/**
+ * An RFC 6902 operation as toolslim records it (extra fields on a {@link Change} are ignored).
+ *
+ * Key order is part of the output's bytes, and RFC 6902 has no say in it: an `add` (or the `add` half of a
+ * `move`) appends a new object member, and a `remove` forgets where a member was. Two optional fields,
+ * ignored by any other JSON Patch applier, carry what a byte-exact replay and inversion need; each is left
+ * out when the member is (or was) the last of its object, which is what a plain `add` gives:
+ * - `index` (`add`, `move`: where the member lands; `remove`: where it was) — its position among its
+ *   object's keys (`Object.keys` order) after an `add` or `move`, before a `remove`;
+ * - `fromIndex` (`move` from an object member) — where the member was among its object's keys before.
+ *
+ * A rename in place is a `move` with both (`{"op":"move","from":"/a","path":"/b","index":0,"fromIndex":0}`).
+ * Array elements need neither: the pointer is the position.
+ */
 export interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace' | 'move';
   readonly path: string;
   readonly from?: string;
   readonly value?: unknown;
   readonly oldValue?: unknown;
+  /** The member's position among its object's keys after an `add`/`move`, before a `remove`; absent: the last. */
+  readonly index?: number;
+  /** For a `move` out of an object: the member's position among that object's keys before; absent: the last. */
+  readonly fromIndex?: number;
 }
 
 /**
@@ -36,7 +53,7 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     delete parent[key];
     return v;
   };
-  const put = (path: string, value: unknown, replace: boolean): void => {
+  const put = (path: string, value: unknown, replace: boolean, index?: number): void => {
     const tokens = parsePointer(path);
     if (tokens.length === 0) {
       cow.root = value;
@@ -49,12 +66,13 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
       if (i < 0 || i > parent.length || (replace && i === parent.length)) throw new ToolslimError('invalid-input', `patch: no array position \`${path}\``);
       if (replace) parent[i] = value;
       else parent.splice(i, 0, value);
-    } else setOwn(parent, key, value);
+    } else if (index === undefined || replace || hasOwn(parent, key)) setOwn(parent, key, value);
+    else insertAt(parent, key, value, index, path);
   };
   for (const op of operations) {
     switch (op.op) {
       case 'add':
-        put(op.path, op.value, false);
+        put(op.path, op.value, false, op.index);
         break;
       case 'replace':
         put(op.path, op.value, true);
@@ -63,7 +81,7 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
         take(op.path);
         break;
       case 'move':
-        put(op.path, take(op.from!), false);
+        put(op.path, take(op.from!), false, op.index);
         break;
       default:
         throw new ToolslimError('invalid-input', `patch: unsupported op \`${(op as { op: string }).op}\``);
@@ -85,11 +103,28 @@ export function invertPatch(operations: readonly PatchOperation[]): PatchOperati
     if ((op.op === 'remove' || op.op === 'replace') && !('oldValue' in op)) {
       throw new ToolslimError('invalid-input', `patch: cannot invert \`${op.op}\` at \`${op.path}\` without its \`oldValue\``);
     }
-    if (op.op === 'add') out.push({ op: 'remove', path: op.path });
-    else if (op.op === 'remove') out.push({ op: 'add', path: op.path, value: op.oldValue });
-    else if (op.op === 'replace') out.push({ op: 'replace', path: op.path, value: op.oldValue });
-    else out.push({ op: 'move', from: op.path, path: op.from! });
+    const at = op.index === undefined ? {} : { index: op.index };
+    if (op.op === 'add') out.push({ op: 'remove', path: op.path, oldValue: op.value, ...at });
+    else if (op.op === 'remove') out.push({ op: 'add', path: op.path, value: op.oldValue, ...at });
+    else if (op.op === 'replace') out.push({ op: 'replace', path: op.path, value: op.oldValue, oldValue: op.value });
+    else {
+      out.push({ op: 'move', from: op.path, path: op.from!, ...(op.fromIndex === undefined ? {} : { index: op.fromIndex }), ...(op.index === undefined ? {} : { fromIndex: op.index }) });
+    }
   }
   return out;
+}
+
+/**
+ * Adds member `key` to `obj` at position `index` of its keys: the members from there on are taken out and
+ * put back after it (JavaScript keeps string keys in insertion order; integer-like keys come first whatever
+ * is done, as they did in the document the operation was recorded on). Costs the object's size.
+ */
+function insertAt(obj: Record<string, unknown>, key: string, value: unknown, index: number, path: string): void {
+  if (!Number.isInteger(index) || index < 0) throw new ToolslimError('invalid-input', `patch: \`index\` must be a non-negative integer at \`${path}\``);
+  const keys = Object.keys(obj);
+  const after = keys.slice(index).map((k) => [k, obj[k]] as const);
+  for (const [k] of after) delete obj[k];
+  setOwn(obj, key, value);
+  for (const [k, v] of after) setOwn(obj, k, v);
 }
 

@@ -14,6 +14,14 @@ export interface Change {
   readonly value?: unknown;
   /** For `remove` and `replace`: the value that was there (so a change can be reverted). */
   readonly oldValue?: unknown;
+  /**
+   * Where an object member sits among its object's keys after an `add`/`move`, or sat before a `remove`;
+   * absent when it is (was) the last. Lets `applyPatch` replay and `invertPatch` undo key order byte for
+   * byte (see `PatchOperation`); other JSON Patch appliers ignore it.
+   */
+  readonly index?: number;
+  /** For a `move` out of an object member: where it sat among that object's keys; absent when the last. */
+  readonly fromIndex?: number;
   /** The tool's name (`""` when it has none). */
   readonly tool: string;
   /** The tool's position in the array. */

@@ -35,6 +35,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const state: RunState = {
     options,
     tools,
+    origin: located.tools,
     names,
     usable: input_.usable,
     allUsable: input_.usable.every(Boolean),

@@ -29,6 +29,8 @@ export interface RunState {
   readonly options: ResolvedRunOptions;
   /** The current version of every tool (replaced, never written, as steps change them). */
   readonly tools: McpTool[];
+  /** Every tool as the run received it: where a key a step adds back goes (`EditContextOptions.origin`). */
+  readonly origin: readonly unknown[];
   readonly names: readonly string[];
   readonly usable: readonly boolean[];
   /** Every tool is usable (then `prepare` and `finish` see the list itself). */
@@ -73,7 +75,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
       continue;
     }
     const tool = tools[i]!;
-    const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined });
+    const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined, origin: state.origin[i] });
     let failure: string | undefined;
     try {
       transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
@@ -168,6 +170,8 @@ function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: str
     if (c.from !== undefined) change.from = prefix + c.from;
     if (c.op === 'add' || c.op === 'replace') change.value = c.value;
     if (c.op === 'remove' || c.op === 'replace') change.oldValue = c.oldValue;
+    if (c.index !== undefined) change.index = c.index;
+    if (c.fromIndex !== undefined) change.fromIndex = c.fromIndex;
     Object.assign(change, { tool, toolIndex, transform, code: c.code, message: c.message });
     out.push(change as unknown as Change);
   }

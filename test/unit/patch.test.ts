@@ -166,8 +166,8 @@ describe('invertPatch', () => {
     expect(after).toEqual({ name: 't', s: { $defs: {}, list: ['X', 'ins', 'y'], A: 1 } });
     expect(invertPatch(ops)).toEqual([
       { op: 'move', from: '/s/A', path: '/s/$defs/A' },
-      { op: 'remove', path: '/s/list/1' },
-      { op: 'replace', path: '/s/list/0', value: 'x' },
+      { op: 'remove', path: '/s/list/1', oldValue: 'ins' },
+      { op: 'replace', path: '/s/list/0', value: 'x', oldValue: 'X' },
       { op: 'add', path: '/s/$defs/B', value: [2] },
     ]);
     expect(applyPatch(deepFreeze(after), invertPatch(ops))).toEqual(before);
