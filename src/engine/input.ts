@@ -1,4 +1,4 @@
-import type { McpTool } from '../core/tool.js';
+import { SCHEMA_SLOTS, type McpTool } from '../core/tool.js';
 import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -330,6 +330,15 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
       const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
       if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${names[i] === '' ? '(unnamed)' : `\`${names[i]}\``} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });
       skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason });
+    }
+    // A schema slot holding something that is not a schema is left as it is, and said so (issue 15).
+    if (problem === undefined && isObject(tools[i])) {
+      for (const slot of SCHEMA_SLOTS) {
+        const v = (tools[i] as Record<string, unknown>)[slot];
+        if (v !== undefined && hasOwn(tools[i] as object, slot) && typeof v !== 'boolean' && !isObject(v)) {
+          skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: `\`${slot}\` is ${describe(v)}, not a JSON Schema: left as it is at \`${appendPointer('', i)}/${slot}\`` });
+        }
+      }
     }
   }
   return { usable, bytes, diagnostics, skipped };
