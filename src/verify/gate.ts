@@ -71,7 +71,7 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
   const safety = options.safety ?? 'lossless';
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';
-  const failure = checkDocuments(before, after, safety, assume);
+  const failure = checkDocuments(before, after, safety, new AnnotationSets());
   // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
   if (failure || (safety === 'annotation' && onlyAnnotationsDiffer(before, after, assume))) return failure;
   return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances, safety === 'lossy');
@@ -101,16 +101,19 @@ export interface AttributedFailure {
  * held to `structural`); only when a stretch fails are its prefixes checked, to find the first step after
  * which the tool stops being equivalent. A stretch of `annotation` steps that each changed nothing but
  * annotations needs no ajv at all: ajv reads no annotation.
- * Cost: one or two compiles per changed schema when nothing fails.
+ * Cost: each version's annotations are collected once (the lossless check compares a version with the one
+ * before it, so an intermediate version is read as the rewrite of one step and the original of the next);
+ * one or two compiles per changed schema when nothing fails.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';
   let prev = original;
+  const annotations = new AnnotationSets();
   const proven: boolean[] = [];
   for (let k = 0; k < steps.length; k++) {
     const step = steps[k]!;
-    const failure = checkDocuments(prev, step.tool, step.safety, assume);
+    const failure = checkDocuments(prev, step.tool, step.safety, annotations);
     if (failure) return { failure, step: k };
     proven.push(step.safety === 'annotation' && onlyAnnotationsDiffer(prev, step.tool, assume));
     prev = step.tool;
@@ -178,6 +181,9 @@ const AJV_OPTIONS: AjvOptions = {
  * `if`/`then`/`else`); draft-06 with the draft-07 class without `if`/`then`/`else`; and in draft-04/06/07
  * the siblings of `$ref` are ignored (ajv's `ignoreKeywordsWithRef`, and `type`/`nullable` beside `$ref`,
  * which that option still checks, left out of the compiled copy).
+ *
+ * Instances are not reused across runs: ajv's code scope keeps a name for every schema an instance ever
+ * compiled (`removeSchema` does not drop them), so a long-lived instance grows and compiles slower.
  */
 export class AjvPool {
   readonly #shared = new Map<AjvClass, AnyAjv>();
@@ -417,7 +423,7 @@ function dialectName(d: Dialect): string {
 // ---- document checks ---------------------------------------------------------------------------------
 
 /** Tool fields and annotations, by the safety of the rewrite. */
-function checkDocuments(before: McpTool, after: McpTool, safety: Safety, assume: Dialect): VerifyFailure | undefined {
+function checkDocuments(before: McpTool, after: McpTool, safety: Safety, annotations: AnnotationSets): VerifyFailure | undefined {
   if (safety === 'lossy' || before === after) return undefined;
   const failure = checkFields(before, after, safety);
   if (failure) return failure;
@@ -426,7 +432,7 @@ function checkDocuments(before: McpTool, after: McpTool, safety: Safety, assume:
     const b = (after as Record<string, unknown>)[slot];
     if (a === b) continue;
     if (safety !== 'lossless') continue;
-    const f = noAnnotationWritten(a, b);
+    const f = noAnnotationWritten(a, b, annotations);
     if (f) return { ...f, path: '/' + slot + f.path };
   }
   return undefined;
@@ -550,20 +556,47 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
  * `$comment`) or moving one (into `$defs`) passes; writing new text or altering a value does not. Read
  * with every dialect's keywords, so a dialect rewrite that renames the keyword holding it still finds it.
  */
-function noAnnotationWritten(a: unknown, b: unknown): VerifyFailure | undefined {
-  const have = new Set<string>();
-  collectAnnotations(a, (_keyword, value) => {
-    have.add(canonicalJson(value));
-    if (Array.isArray(value)) for (const v of value) have.add(canonicalJson(v));
-  });
-  let found: { path: string; keyword: string } | undefined;
-  collectAnnotations(b, (keyword, value, path) => {
-    if (found || have.has(canonicalJson(value))) return;
-    if (Array.isArray(value) && value.every((v) => have.has(canonicalJson(v)))) return;
-    found = { path, keyword };
-  });
+function noAnnotationWritten(a: unknown, b: unknown, annotations: AnnotationSets): VerifyFailure | undefined {
+  const have = annotations.of(a).values;
+  const after = annotations.of(b);
+  const found = after.found.find((f) => !have.has(f.value) && !(f.elements !== undefined && f.elements.every((v) => have.has(v))));
   if (!found) return undefined;
   return { check: 'annotations', path: found.path, message: `a lossless rewrite wrote an annotation the original does not have: \`${found.keyword}\` at \`${found.path}\`` };
+}
+
+/** One schema version's annotations: every value (and element of an array value) by canonical JSON, and where each sits. */
+interface AnnotationSet {
+  readonly values: ReadonlySet<string>;
+  readonly found: readonly { readonly keyword: string; readonly path: string; readonly value: string; readonly elements?: readonly string[] }[];
+}
+
+/**
+ * Each schema version's annotation set, collected once: a history compares every version with the one
+ * before it, so each intermediate version would otherwise be walked twice (as the rewrite, then as the
+ * original of the next step).
+ */
+class AnnotationSets {
+  readonly #sets = new WeakMap<object, AnnotationSet>();
+
+  of(schema: unknown): AnnotationSet {
+    const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+    const known = key ? this.#sets.get(key) : undefined;
+    if (known) return known;
+    const values = new Set<string>();
+    const found: { keyword: string; path: string; value: string; elements?: string[] }[] = [];
+    collectAnnotations(schema, (keyword, value, path) => {
+      const text = canonicalJson(value);
+      values.add(text);
+      if (Array.isArray(value)) {
+        const elements = value.map((v) => canonicalJson(v));
+        for (const e of elements) values.add(e);
+        found.push({ keyword, path, value: text, elements });
+      } else found.push({ keyword, path, value: text });
+    });
+    const set: AnnotationSet = { values, found };
+    if (key) this.#sets.set(key, set);
+    return set;
+  }
 }
 
 function collectAnnotations(schema: unknown, visit: (keyword: string, value: unknown, path: string) => void): void {

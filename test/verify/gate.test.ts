@@ -295,4 +295,34 @@ describe('verifyHistory attributes a failure to a step', () => {
   it('passes a clean history', () => {
     expect(verifyHistory(v0, [{ transform: 'a', safety: 'lossless', tool: v1 }], { level: 'verdicts' })).toBeUndefined();
   });
+
+  it('holds each lossless step to the version before it, each version read once (the same objects in two histories)', () => {
+    // An annotation step writes `Where exactly`; a lossless step after it may move it into `examples`, and
+    // may not write `Elsewhere`. The same version objects serve both histories and both steps.
+    const wrote = tool(edit((s) => (s.properties.path.description = 'Where exactly')));
+    const moved = tool(edit((s) => (delete s.properties.path.description, (s.properties.path.examples = ['Where exactly']))));
+    const invented = tool(edit((s) => (delete s.properties.path.description, (s.properties.path.examples = ['Where exactly', 'Elsewhere']))));
+    const pool = new AjvPool();
+    const ok = verifyHistory(
+      v1,
+      [
+        { transform: 'a', safety: 'annotation', tool: wrote },
+        { transform: 'b', safety: 'lossless', tool: moved },
+      ],
+      { level: 'structural', pool },
+    );
+    expect(ok).toBeUndefined();
+    const bad = verifyHistory(
+      v1,
+      [
+        { transform: 'a', safety: 'annotation', tool: wrote },
+        { transform: 'b', safety: 'lossless', tool: moved },
+        { transform: 'c', safety: 'lossless', tool: invented },
+      ],
+      { level: 'structural', pool },
+    );
+    expect(bad).toMatchObject({ step: 2, failure: { check: 'annotations', path: '/inputSchema/properties/path/examples' } });
+    // Moving it straight from the original is writing it: the original never said `Where exactly`.
+    expect(verifyHistory(v1, [{ transform: 'b', safety: 'lossless', tool: moved }], { level: 'structural', pool })).toMatchObject({ step: 0, failure: { check: 'annotations' } });
+  });
 });
