@@ -100,12 +100,19 @@ function planRuns(sample: readonly unknown[]): RunInfo[] {
   return [
     { key: 'default', kind: 'default', name: 'default pipeline', steps: defaultSteps, sameAs: same },
     ...builtinTransforms.map((t): RunInfo => ({ key: `transform:${t.name}`, kind: 'transform', name: t.name, steps: [t.name], safety: t.safety })),
+    // A transform alone also with the options a preset gives it, so a rule only a preset turns on shows.
+    ...builtinPresets.flatMap((p) =>
+      Object.entries(p.options ?? {}).map(([name, options]): RunInfo => ({ key: `transform:${name}:${p.name}`, kind: 'transform', name, steps: [name], safety: builtinTransforms.find((t) => t.name === name)!.safety, options })),
+    ),
     ...builtinPresets.map((p): RunInfo => ({ key: `preset:${p.name}`, kind: 'preset', name: p.name, steps: p.steps.map((t) => t.name) })),
   ];
 }
 
 function stepsFor(info: RunInfo): TransformStepInput[] | undefined {
-  if (info.kind === 'transform') return [builtinTransforms.find((t) => t.name === info.name)!];
+  if (info.kind === 'transform') {
+    const t = builtinTransforms.find((x) => x.name === info.name)!;
+    return [info.options ? [t, info.options] : t];
+  }
   if (info.kind === 'preset') return [builtinPresets.find((p) => p.name === info.name)!];
   return undefined;
 }

@@ -52,9 +52,10 @@ function expandPreset(preset: Preset, options: PresetOptions): Step[] {
   }
   const steps: Step[] = [];
   for (const t of preset.steps) {
-    const o = Object.prototype.hasOwnProperty.call(overrides, t.name) ? overrides[t.name] : {};
+    const o = Object.prototype.hasOwnProperty.call(overrides, t.name) ? overrides[t.name] : undefined;
     if (o === false) continue;
-    steps.push([t, o ?? {}]);
+    const base = preset.options !== undefined && Object.prototype.hasOwnProperty.call(preset.options, t.name) ? preset.options[t.name] : undefined;
+    steps.push([t, base === undefined ? (o ?? {}) : { ...base, ...o }]);
   }
   return steps;
 }

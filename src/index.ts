@@ -52,6 +52,7 @@ export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNois
 export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated-subtrees.js';
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
+export type { KeepReason, SentenceRemoval } from './transforms/promote-common-params/sentences.js';
 export type { StripNoiseOptions } from './transforms/strip-noise.js';
 export { stripVendorExtensions } from './transforms/index.js';
 export type { StripVendorExtensionsOptions } from './transforms/strip-vendor-extensions.js';

@@ -43,6 +43,13 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
     }
   });
 
+  if (c.instructions !== undefined) {
+    it('proposes the expected instructions, byte for byte', () => {
+      // An empty instructions.txt: no instructions at all.
+      expect(result.instructions).toBe(c.instructions === '' ? undefined : c.instructions);
+    });
+  }
+
   it('reports the expected diagnostics and skips', () => {
     if (c.diagnostics) expect(result.report.diagnostics.map((d) => ({ severity: d.severity, code: d.code, path: d.path }))).toEqual(c.diagnostics);
     expect(result.report.skipped.map((s) => ({ toolIndex: s.toolIndex, transform: s.transform }))).toEqual(c.skipped ?? []);

@@ -90,7 +90,7 @@ export function notionTable(r: BenchResults): Table {
 /** Bytes and tokens saved per server by each transform alone (or percent per preset). */
 export function perRunTable(r: BenchResults, kind: 'transform' | 'preset'): Table {
   const infos = r.runs.filter((x) => x.kind === kind);
-  const header = ['server', ...infos.map((i) => (kind === 'transform' ? `${i.name} (bytes / tokens)` : `${i.name} (% bytes / % tokens)`))];
+  const header = ['server', ...infos.map((i) => (kind === 'transform' ? `${withOptions(i)} (bytes / tokens)` : `${i.name} (% bytes / % tokens)`))];
   const cell = (s: ServerResult, info: RunInfo) => {
     const run = s.runs[info.key];
     if (!run) return '–';
@@ -332,9 +332,14 @@ function clockText(r: BenchResults): string {
 }
 
 function runName(info: RunInfo): string {
-  if (info.kind === 'transform') return `\`${info.name}\` alone`;
+  if (info.kind === 'transform') return info.options ? `\`${info.name}\` alone, ${JSON.stringify(info.options)}` : `\`${info.name}\` alone`;
   if (info.kind === 'preset') return `preset \`${info.name}\``;
   return info.sameAs?.length ? `${info.name} (= ${info.sameAs.map((n) => `\`${n}\``).join(' = ')})` : info.name;
+}
+
+/** A transform's name, with the options a preset gives it when the run uses them. */
+function withOptions(info: RunInfo): string {
+  return info.options ? `${info.name} ${JSON.stringify(info.options)}` : info.name;
 }
 
 function counts(c: Readonly<Record<string, number>>): string {

@@ -69,6 +69,8 @@ export interface RunInfo {
   /** Transforms the run applies, in order. */
   readonly steps: readonly string[];
   readonly safety?: string;
+  /** For a transform: options a preset gives it (`promote-common-params` in `max`); none = its defaults. */
+  readonly options?: Readonly<object>;
   /** For the default: the presets whose steps are exactly the default's. */
   readonly sameAs?: readonly string[];
 }

@@ -6,6 +6,8 @@ export interface Preset {
   readonly name: string;
   readonly description: string;
   readonly steps: readonly AnyTransform[];
+  /** Options the preset gives some of its steps, by transform name (an override object is merged over them). */
+  readonly options?: Readonly<Record<string, Readonly<object>>>;
 }
 
 /** Tunes a preset: `false` leaves a transform out, an object sets its options. */
@@ -13,9 +15,13 @@ export interface PresetOptions {
   readonly overrides?: Readonly<Record<string, false | object>>;
 }
 
-/** Creates a frozen preset. */
-export function definePreset(name: string, description: string, steps: readonly AnyTransform[]): Preset {
-  return Object.freeze({ kind: 'preset', name, description, steps: Object.freeze([...steps]) });
+/** Creates a frozen preset; `options` sets some steps' options (by transform name). */
+export function definePreset(name: string, description: string, steps: readonly AnyTransform[], options?: Readonly<Record<string, object>>): Preset {
+  const base = { kind: 'preset' as const, name, description, steps: Object.freeze([...steps]) };
+  if (options === undefined) return Object.freeze(base);
+  for (const key of Object.keys(options)) if (!steps.some((t) => t.name === key)) throw new Error(`preset \`${name}\` sets options for \`${key}\`, which is not one of its steps`);
+  const frozen = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, Object.freeze({ ...v })]));
+  return Object.freeze({ ...base, options: Object.freeze(frozen) });
 }
 
 /** One entry of `transforms`: a name (transform or preset), a transform, a preset, or either with options. */

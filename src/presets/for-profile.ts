@@ -31,7 +31,8 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   const { growthCap, overrides, ...rest } = options;
   const kept: Record<string, false | object> = {};
   for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
-  const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps);
+  const keptOptions = base.options === undefined ? undefined : Object.fromEntries(Object.entries(base.options).filter(([name]) => !drop.has(name)));
+  const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps, keptOptions);
   const adaptOptions = growthCap === undefined ? { profile: typeof profile === 'string' ? profile : p } : { profile: typeof profile === 'string' ? profile : p, growthCap };
   return [[adapted, { ...rest, overrides: kept }], [adaptToClient, adaptOptions]];
 }

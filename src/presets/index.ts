@@ -28,13 +28,14 @@ export const presetSafe: Preset = definePreset('safe', 'The default: lossless re
 
 /**
  * Opt-in: `safe` plus rewrites for clients that follow the spec (resolve `$ref`) and show the server's
- * `instructions` to the model.
+ * `instructions` to the model; promote-common-params also moves sentences every tool repeats.
  */
-export const presetMax: Preset = definePreset('max', 'For clients that resolve $ref and show server instructions: safe plus deduplication and promoted parameter descriptions', [
-  ...presetSafe.steps,
-  dedupeRepeatedSubtrees,
-  promoteCommonParams,
-]);
+export const presetMax: Preset = definePreset(
+  'max',
+  'For clients that resolve $ref and show server instructions: safe plus deduplication and promoted parameter descriptions and shared sentences',
+  [...presetSafe.steps, dedupeRepeatedSubtrees, promoteCommonParams],
+  { 'promote-common-params': { sentences: true } },
+);
 
 /** Every built-in preset, by name. */
 export const builtinPresets: readonly Preset[] = Object.freeze([presetLossless, presetSafe, presetMax]);

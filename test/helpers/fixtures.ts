@@ -26,6 +26,8 @@ export interface FixtureCase {
   readonly diagnostics?: readonly { severity: string; code: string; path: string }[];
   readonly skipped?: readonly { toolIndex: number; transform: string }[];
   readonly instances?: readonly FixtureInstance[];
+  /** The exact `result.instructions` (instructions.txt; a trailing newline of the file is not part of it; empty: none). */
+  readonly instructions?: string;
 }
 
 function readJson(path: string): unknown {
@@ -37,7 +39,7 @@ function optional(dir: string, file: string): unknown {
   return existsSync(p) ? readJson(p) : undefined;
 }
 
-/** Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances, diagnostics, skipped). */
+/** Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances, diagnostics, skipped, instructions.txt). */
 export function loadFixtures(): FixtureCase[] {
   if (!existsSync(FIXTURES_DIR)) return [];
   const cases: FixtureCase[] = [];
@@ -58,6 +60,7 @@ export function loadFixtures(): FixtureCase[] {
         diagnostics: optional(dir, 'diagnostics.json') as FixtureCase['diagnostics'],
         skipped: optional(dir, 'skipped.json') as FixtureCase['skipped'],
         instances: optional(dir, 'instances.json') as FixtureCase['instances'],
+        ...(existsSync(join(dir, 'instructions.txt')) ? { instructions: readFileSync(join(dir, 'instructions.txt'), 'utf8').replace(/\n$/, '') } : {}),
       });
     }
   }
