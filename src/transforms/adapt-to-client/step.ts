@@ -11,6 +11,8 @@ import type { Dialect } from '../../schema/keywords.js';
 /** What a step edits through: a copy-on-write scratch copy of one slot's schema that records every edit. */
 export interface StepEditor {
   readonly root: unknown;
+  /** The edits recorded so far (a step may compare counts to see whether it did anything). */
+  readonly ops: readonly unknown[];
   get(path: string): unknown;
   replace(path: string, value: unknown, code: string, data: MessageData): void;
   remove(path: string, code: string, data: MessageData): void;
@@ -18,6 +20,8 @@ export interface StepEditor {
   /** Renames an object member in place (it keeps its position among its siblings). */
   rename(path: string, newKey: string, code: string, data: MessageData): void;
   move(from: string, path: string, code: string, data: MessageData): void;
+  /** Set by a step that gave up for growing far past the cap (sizes in bytes; `after` may be an estimate). */
+  capped: { before: number; after: number } | undefined;
   /** A diagnostic about the schema (`path` relative to it). */
   note(severity: Severity, code: string, path: string, data: MessageData): void;
 }
@@ -31,14 +35,16 @@ export interface StepInput {
   readonly source: 'declared' | 'assumed' | 'unknown';
   /** True for `inputSchema` (the arguments: always a JSON object in MCP). */
   readonly isArguments: boolean;
+  /** The most bytes a schema of `before` bytes may grow to (the growth cap and allowance). */
+  readonly growthLimit: (before: number) => number;
 }
 
 /** One step of adapt-to-client. */
 export interface AdaptStep {
   /** kebab-case: its module (steps/<id>.ts) and its fixtures folder (test/fixtures/adapt-to-client/rules/<id>/). */
   readonly id: string;
-  /** The boolean option of adapt-to-client that turns it on or off. */
-  readonly option: string;
+  /** The boolean option of adapt-to-client that turns it on or off (lossy steps; the others run whenever the profile asks for them). */
+  readonly option?: string;
   /** `lossy` steps accept instances the original refused (or refuse ones it accepted); off by default. */
   readonly safety: 'annotation' | 'lossy';
   /** Whether the profile asks for this step at all (read from the profile's data, never its name). */

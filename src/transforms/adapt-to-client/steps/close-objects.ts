@@ -40,6 +40,18 @@ export const closeObjects: AdaptStep = {
       if (strict.allPropertiesRequired) requireAll(ed, path, profile.name);
       if (strict.closedObjects) close(ed, path, profile.name);
     }
+    // What could not be closed, named where it now sits (wrapping a property in `anyOf` moved paths below it).
+    if (strict.closedObjects) {
+      walkSchema(ed.root, '', {
+        table: UNION_KEYWORDS,
+        onSchema(node, path) {
+          if (!isObject(node) || !isObjectSchema(node) || node.additionalProperties === false) return;
+          if (hasOwn(node, 'patternProperties')) ed.note('error', 'open-map', appendPointer(path, 'patternProperties'), { keyword: 'patternProperties', profile: profile.name });
+          else if (node.additionalProperties !== undefined && node.additionalProperties !== true) ed.note('error', 'open-map', appendPointer(path, 'additionalProperties'), { keyword: 'additionalProperties', profile: profile.name });
+          else if (!isObject(node.properties)) ed.note('error', 'free-form-object', path, { profile: profile.name });
+        },
+      });
+    }
   },
 };
 
@@ -48,10 +60,9 @@ function close(ed: StepEditor, path: string, profile: string): void {
   const ap = node.additionalProperties;
   if (ap === false) return;
   const at = appendPointer(path, 'additionalProperties');
-  if (hasOwn(node, 'patternProperties')) ed.note('error', 'open-map', appendPointer(path, 'patternProperties'), { keyword: 'patternProperties', profile });
-  else if (ap !== undefined && ap !== true) ed.note('error', 'open-map', at, { keyword: 'additionalProperties', profile });
-  else if (!isObject(node.properties)) ed.note('error', 'free-form-object', path, { profile });
-  else if (ap === true) ed.replace(at, false, 'closed-object', { profile });
+  // An open map or a free-form object stays open (named after every edit, below).
+  if (hasOwn(node, 'patternProperties') || (ap !== undefined && ap !== true) || !isObject(node.properties)) return;
+  if (ap === true) ed.replace(at, false, 'closed-object', { profile });
   else ed.add(at, false, 'closed-object', { profile });
 }
 
