@@ -95,6 +95,7 @@ export type { PresetForProfileOptions } from './presets/for-profile.js';
 // Tool-surface analysis
 export { analyzeSurface } from './lint/surface.js';
 export type { AnalyzeSurfaceOptions, SurfaceAnalysis, SurfaceFinding, CollisionPair, PartBytes } from './lint/surface.js';
+export type { Collisions, CollisionPartner, ToolCollisions } from './lint/collisions.js';
 
 // compress-cold-tools (lossy, opt-in)
 export { compressColdTools } from './transforms/compress-cold-tools.js';

@@ -7,18 +7,76 @@
  * import { o200k } from 'toolslim/tokens';
  * const { report } = transformTools(tools, { tokenizer: o200k });
  * ```
+ *
+ * Counting stays linear in the text. A BPE tokenizer first splits text into pieces (a run of letters, of
+ * punctuation, of whitespace, up to three digits) and merges each piece on its own, in time that grows
+ * with the square of the piece: a 40,000-letter identifier takes most of a second, a 1 MB one many
+ * minutes. So a piece longer than {@link MAX_EXACT_PIECE} characters is counted in slices of that length,
+ * and the count of a text holding one is an estimate (off by about a token per slice; see
+ * {@link hasLongPiece}). Every other text is counted exactly, as gpt-tokenizer counts it.
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import type { Tokenizer } from './core/measure.js';
 
 export type { Tokenizer } from './core/measure.js';
+
+/** Pieces longer than this many characters are counted in slices (an estimate); shorter ones exactly. */
+export const MAX_EXACT_PIECE = 256;
 
 // Special-token text (`<|endoftext|>`) in a description is counted as ordinary text, never refused.
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /** The o200k_base encoding (GPT-4o and later). */
-export const o200k: Tokenizer = Object.freeze({ name: 'o200k_base', count: (text: string) => countO200k(text, PLAIN) });
+export const o200k: Tokenizer = Object.freeze({ name: 'o200k_base', count: (text: string) => boundedCount(text, (t) => countO200k(t, PLAIN), O200K_TOKEN_SPLIT_REGEX) });
 
 /** The cl100k_base encoding (GPT-4, GPT-3.5). */
-export const cl100k: Tokenizer = Object.freeze({ name: 'cl100k_base', count: (text: string) => countCl100k(text, PLAIN) });
+export const cl100k: Tokenizer = Object.freeze({ name: 'cl100k_base', count: (text: string) => boundedCount(text, (t) => countCl100k(t, PLAIN), CL100K_TOKEN_SPLIT_REGEX) });
+
+/**
+ * True when `text` may hold a tokenizer piece longer than {@link MAX_EXACT_PIECE} characters, whose count
+ * is then an estimate: a run of that many characters without whitespace, or of whitespace. One linear pass.
+ */
+export function hasLongPiece(text: string): boolean {
+  if (text.length <= MAX_EXACT_PIECE) return false;
+  let run = 0;
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const s = isSpace(text.charCodeAt(i));
+    run = s === space ? run + 1 : 1;
+    space = s;
+    if (run > MAX_EXACT_PIECE - 2) return true; // a piece may add one character on either side
+  }
+  return false;
+}
+
+function boundedCount(text: string, count: (text: string) => number, split: RegExp): number {
+  if (!hasLongPiece(text)) return count(text);
+  // Count the stretches between long pieces as they are (they start and end on piece boundaries), and
+  // each long piece in slices.
+  let total = 0;
+  let from = 0;
+  const re = new RegExp(split.source, split.flags);
+  for (const m of text.matchAll(re)) {
+    const piece = m[0];
+    if (piece.length <= MAX_EXACT_PIECE) continue;
+    const at = m.index;
+    if (at > from) total += count(text.slice(from, at));
+    for (let k = 0; k < piece.length; ) {
+      let end = Math.min(piece.length, k + MAX_EXACT_PIECE);
+      const last = piece.charCodeAt(end - 1);
+      if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair whole
+      total += count(piece.slice(k, end));
+      k = end;
+    }
+    from = at + piece.length;
+  }
+  if (from < text.length) total += count(text.slice(from));
+  return total;
+}
+
+/** JavaScript's `\s`: WhiteSpace and LineTerminator. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}

@@ -455,17 +455,24 @@ function buildSchema(g: Graph): { schema: Record<string, unknown>; keep: string[
 describe('generated graphs (fast-check)', () => {
   it('the library keeps exactly what the oracle reaches', () => {
     let removed = 0;
+    let runsThatRemove = 0;
     fc.assert(
       fc.property(graphArb, fc.boolean(), (g, useKeep) => {
         const { schema, keep } = buildSchema(g);
         check(jsonClone(schema), useKeep ? keep : [], JSON.stringify(schema));
         const want = oracle(schema, useKeep ? keep : []);
-        if (want.kind === 'names') removed += allDefs(schema).size - want.names.size;
+        if (want.kind === 'names') {
+          removed += allDefs(schema).size - want.names.size;
+          if (allDefs(schema).size > want.names.size) runsThatRemove++;
+        }
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: 1404 },
     );
-    // The generator is not vacuous: many definitions were unreachable and had to go.
+    // The generator is not vacuous: many definitions were unreachable and had to go. With the fixed seed
+    // these counts are the same on every run (measured with fast-check 4.11: 469 definitions removed, in 178
+    // of the 400 runs); the bounds leave room for a fast-check release that draws differently.
     expect(removed).toBeGreaterThan(400);
+    expect(runsThatRemove).toBeGreaterThan(100);
   });
 
   it('a `$ref` string placed anywhere in arbitrary JSON never makes the library keep less than the oracle', () => {
@@ -483,7 +490,7 @@ describe('generated graphs (fast-check)', () => {
         // Only documents the library accepts as JSON schemas it can read (no anchors inside data here).
         check(jsonClone(schema), [], JSON.stringify(schema));
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: 1405 },
     );
   });
 });

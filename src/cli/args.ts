@@ -1,3 +1,10 @@
+/**
+ * Command-line arguments: `node:util` `parseArgs` does the splitting (`--name value`, `--name=value`,
+ * `-o value`, short groups, `--` then a command); this thin layer adds what it lacks — value types
+ * (non-negative numbers), allowed values, "given twice" for single flags — and messages that say what to
+ * fix. It parses non-strictly and checks each token itself, so every error names the flag as typed.
+ */
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './errors.js';
 
 /** One option a command accepts. */
@@ -26,40 +33,34 @@ export interface ParsedArgs {
 
 /** Parses `argv` against `specs`: `--name value`, `--name=value`, `-o value`, `--` then a command. */
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): ParsedArgs {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const spec of specs) {
+    options[spec.name] = { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.short !== undefined ? { short: spec.short } : {}), ...(spec.repeat ? { multiple: true } : {}) };
+  }
+  const { tokens } = parseNodeArgs({ args: withOptionalValues(argv, specs), options, strict: false, allowPositionals: true, tokens: true });
+  const byName = new Map(specs.map((s) => [s.name, s]));
   const flags: Record<string, string | number | boolean | string[]> = {};
   const positional: string[] = [];
   let rest: string[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      rest = argv.slice(i + 1);
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      rest = argv.slice(token.index + 1);
       break;
     }
-    if (a === '-' || !a.startsWith('-')) {
-      positional.push(a);
+    if (token.kind === 'positional') {
+      positional.push(token.value);
       continue;
     }
-    let name: string;
-    let inline: string | undefined;
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      name = eq === -1 ? a.slice(2) : a.slice(2, eq);
-      inline = eq === -1 ? undefined : a.slice(eq + 1);
-    } else {
-      const short = a.slice(1);
-      const spec = specs.find((s) => s.short === short);
-      if (!spec) throw new CliError(`unknown option ${a}`, { usage: true });
-      name = spec.name;
-    }
-    const spec = specs.find((s) => s.name === name);
-    if (!spec) throw new CliError(`unknown option --${name}`, { usage: true });
+    const spec = byName.get(token.name);
+    // Non-strict parsing keeps unknown options as tokens (an unknown short one named by its letter).
+    if (!spec || (!token.rawName.startsWith('--') && spec.short === undefined)) throw new CliError(`unknown option ${token.rawName}`, { usage: true });
+    const name = spec.name;
     let value: string | number | boolean;
     if (spec.type === 'boolean') {
-      if (inline !== undefined) throw new CliError(`--${name} takes no value`, { usage: true });
+      if (token.inlineValue) throw new CliError(`--${name} takes no value`, { usage: true });
       value = true;
     } else {
-      const next = argv[i + 1];
-      const raw = inline ?? (spec.optionalValue !== undefined && (next === undefined || next.startsWith('-')) ? spec.optionalValue : argv[++i]);
+      const raw = token.value;
       if (raw === undefined) throw new CliError(`--${name} needs a value`, { usage: true });
       if (spec.choices && !spec.choices.includes(raw)) throw new CliError(`--${name} must be one of ${spec.choices.join(', ')} (got ${JSON.stringify(raw)})`, { usage: true });
       if (spec.type === 'number') {
@@ -73,4 +74,24 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     else flags[name] = value;
   }
   return { flags, positional, rest };
+}
+
+/**
+ * `argv` with each flag that has an `optionalValue` and is given bare (at the end, or before another
+ * option or `--`) written as `--name=<optionalValue>`, so the parser does not take the next word as its
+ * value. One word for one, so token positions still index `argv`.
+ */
+function withOptionalValues(argv: readonly string[], specs: readonly FlagSpec[]): string[] {
+  const out = [...argv];
+  const optional = specs.filter((s) => s.optionalValue !== undefined);
+  if (optional.length === 0) return out;
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    if (a === '--') break;
+    const spec = optional.find((s) => a === `--${s.name}` || (s.short !== undefined && a === `-${s.short}`));
+    if (!spec) continue;
+    const next = out[i + 1];
+    if (next === undefined || next.startsWith('-')) out[i] = `--${spec.name}=${spec.optionalValue}`;
+  }
+  return out;
 }

@@ -12,6 +12,8 @@ export interface CliIo {
   readonly stderr: Writable;
   /** Environment variables (default `process.env`): `NO_COLOR`, `FORCE_COLOR`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The working directory: relative paths, globs and `toolslim.config.json` (default `process.cwd()`). */
+  readonly cwd?: string;
 }
 
 /** One CLI command: its flags, help text and what it does. */

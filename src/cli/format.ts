@@ -22,15 +22,15 @@ export function makeStyle(on: boolean): Style {
   return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39) };
 }
 
-/** Sizes of one tool as `report` shows them. */
+/** Sizes of one tool as `report` shows them (token counts absent with `--no-tokens`). */
 export interface ToolRow {
   readonly index: number;
   readonly name: string;
   readonly bytes: number;
-  readonly o200k: number;
-  readonly cl100k: number;
+  readonly o200k?: number;
+  readonly cl100k?: number;
   readonly bytesAfter: number;
-  readonly o200kAfter: number;
+  readonly o200kAfter?: number;
 }
 
 /** Everything `report` shows. */
@@ -38,37 +38,42 @@ export interface ReportData {
   readonly source: string;
   /** What ran: the preset name, or the list of steps. */
   readonly steps: string;
-  readonly total: { readonly bytes: number; readonly o200k: number; readonly cl100k: number; readonly bytesAfter: number; readonly o200kAfter: number; readonly cl100kAfter: number };
+  /** Token counts absent with `--no-tokens`. */
+  readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number };
   /** Largest first. */
   readonly tools: readonly ToolRow[];
   readonly transforms: readonly TransformStats[];
   readonly skipped: readonly Skip[];
   readonly findings: readonly Finding[];
+  /** Tools whose token counts are estimates (a run of characters too long to count exactly; see `toolslim/tokens`). */
+  readonly estimatedTokens?: number;
 }
 
 /** Renders `report` output as a terminal table or markdown; `top` limits the tools listed (0 = all). */
 export function renderReport(data: ReportData, format: 'text' | 'markdown', style: Style, top: number): string {
   const md = format === 'markdown';
   const { total } = data;
+  const tokens = total.o200k !== undefined;
   const lines: string[] = [];
   const saved = total.bytes - total.bytesAfter;
-  const head = `${data.source}: ${data.tools.length} tools, ${num(total.bytes)} bytes, ${num(total.o200k)} tokens (o200k_base), ${num(total.cl100k)} tokens (cl100k_base)`;
+  const head = `${data.source}: ${plural(data.tools.length, 'tool')}, ${num(total.bytes)} bytes` + (tokens ? `, ${num(total.o200k!)} tokens (o200k_base), ${num(total.cl100k!)} tokens (cl100k_base)` : ' (tokens not counted: --no-tokens)');
   lines.push(md ? `## toolslim report\n\n${head}` : style.bold(head));
-  lines.push(
-    `${data.steps} would save ${num(saved)} bytes (${pct(saved, total.bytes)}), ${num(total.o200k - total.o200kAfter)} tokens o200k_base (${pct(total.o200k - total.o200kAfter, total.o200k)}), ${num(total.cl100k - total.cl100kAfter)} tokens cl100k_base (${pct(total.cl100k - total.cl100kAfter, total.cl100k)})`,
-    '',
-  );
+  const savedTokens = tokens
+    ? `, ${num(total.o200k! - total.o200kAfter!)} tokens o200k_base (${pct(total.o200k! - total.o200kAfter!, total.o200k!)}), ${num(total.cl100k! - total.cl100kAfter!)} tokens cl100k_base (${pct(total.cl100k! - total.cl100kAfter!, total.cl100k!)})`
+    : '';
+  lines.push(`${data.steps} would save ${num(saved)} bytes (${pct(saved, total.bytes)})${savedTokens}`, '');
+  if (data.estimatedTokens) lines.push(`Token counts are estimates for ${plural(data.estimatedTokens, 'tool')} holding a run of more than 256 characters without a break (counted in slices, so the count stays linear).`, '');
   const shown = top > 0 ? data.tools.slice(0, top) : data.tools;
   if (shown.length > 0) {
-    const header = ['tool', 'bytes', 'o200k', 'cl100k', 'bytes after', 'saved'];
-    const rows = shown.map((t) => [t.name || `#${t.index}`, num(t.bytes), num(t.o200k), num(t.cl100k), num(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
+    const header = tokens ? ['tool', 'bytes', 'o200k', 'cl100k', 'bytes after', 'saved'] : ['tool', 'bytes', 'bytes after', 'saved'];
+    const rows = shown.map((t) => [t.name || `#${t.index}`, num(t.bytes), ...(tokens ? [num(t.o200k!), num(t.cl100k!)] : []), num(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
     lines.push(md ? '### Tools, largest first' : style.bold('Tools, largest first'), '', ...table(header, rows, md));
-    if (shown.length < data.tools.length) lines.push(`${md ? '\n' : ''}… and ${data.tools.length - shown.length} more (--top 0 lists all)`);
+    if (shown.length < data.tools.length) lines.push(`${md ? '\n' : ''}… and ${num(data.tools.length - shown.length)} more (--top 0 lists all)`);
     lines.push('');
   }
   if (data.transforms.length > 0) {
-    const header = ['transform', 'changes', 'tools', 'bytes saved', 'o200k saved'];
-    const rows = data.transforms.map((t) => [t.name, num(t.changes), num(t.toolsChanged), num(t.bytesSaved), num(t.tokensSaved ?? 0)]);
+    const header = tokens ? ['transform', 'changes', 'tools', 'bytes saved', 'o200k saved'] : ['transform', 'changes', 'tools', 'bytes saved'];
+    const rows = data.transforms.map((t) => [t.name, num(t.changes), num(t.toolsChanged), num(t.bytesSaved), ...(tokens ? [num(t.tokensSaved ?? 0)] : [])]);
     lines.push(md ? `### What each transform saves (${data.steps})` : style.bold(`What each transform saves (${data.steps})`), '', ...table(header, rows, md), '');
   }
   if (data.skipped.length > 0) {
@@ -103,22 +108,57 @@ function groupFindings(findings: readonly Finding[], md: boolean, style: Style):
   return out;
 }
 
-/** `check` output: one finding per line, then a summary. */
-export function renderFindings(findings: readonly Finding[], style: Style, failing: number, failOn: string): string {
-  const lines: string[] = [];
-  for (const f of findings) lines.push(`${paint(f.severity, style)} ${style.bold(f.code)} ${style.dim(where(f))} ${f.message}`);
-  if (findings.length > 0) lines.push('');
-  const verdict = failing > 0 ? style.red(`failed: ${failing} at or above ${failOn}`) : style.green(`passed (failing on ${failOn})`);
-  lines.push(`${countLine(findings)}: ${verdict}`);
-  return lines.join('\n') + '\n';
+/** `check` output: one finding per line (`indent` before each), no trailing newline. */
+export function renderFindingLines(findings: readonly Finding[], style: Style, indent = ''): string {
+  return findings.map((f) => `${indent}${paint(f.severity, style)} ${style.bold(f.code)} ${style.dim(where(f))} ${f.message}`).join('\n');
+}
+
+/** What `check`'s last line sums up. */
+export interface Verdict {
+  readonly counts: Readonly<Record<'error' | 'warning' | 'info', number>>;
+  /** Findings at or above `failOn`. */
+  readonly failing: number;
+  readonly failOn: string;
+  readonly maxWarnings: number | undefined;
+  /** Inputs given (files, stdin or a live server). */
+  readonly inputs: number;
+  /** Inputs that could not be read. */
+  readonly unreadable: number;
+  /** Findings counted but not shown (`--quiet`). */
+  readonly hidden: number;
+}
+
+/**
+ * `check`'s summary line: "1 error, 2 warnings, 0 info: failed: 1 at or above error" — with the number of
+ * inputs when there are several, what `--quiet` hid, and `--max-warnings` when it decides.
+ */
+export function renderVerdict(v: Verdict, style: Style): string {
+  const reasons: string[] = [];
+  if (v.failing > 0) reasons.push(`${v.failing} at or above ${v.failOn}`);
+  if (v.maxWarnings !== undefined && v.counts.warning > v.maxWarnings) reasons.push(`${plural(v.counts.warning, 'warning')}, more than --max-warnings ${v.maxWarnings}`);
+  if (v.unreadable > 0) reasons.push(`${plural(v.unreadable, 'input')} could not be read`);
+  const limits = v.maxWarnings !== undefined ? `failing on ${v.failOn}, at most ${plural(v.maxWarnings, 'warning')}` : `failing on ${v.failOn}`;
+  const verdict = reasons.length > 0 ? style.red(`failed: ${reasons.join('; ')}`) : style.green(`passed (${limits})`);
+  const where = v.inputs > 1 ? ` in ${v.inputs} inputs` : '';
+  const hidden = v.hidden > 0 ? ` (${v.hidden} not shown: --quiet)` : '';
+  return `${countLine(v.counts)}${where}${hidden}: ${verdict}\n`;
 }
 
 /** "1 error, 2 warnings, 0 info" */
-export function countLine(findings: readonly Finding[]): string {
-  const n = (s: string) => findings.filter((f) => f.severity === s).length;
-  const e = n('error');
-  const w = n('warning');
-  return `${e} error${e === 1 ? '' : 's'}, ${w} warning${w === 1 ? '' : 's'}, ${n('info')} info`;
+export function countLine(counts: Readonly<Record<'error' | 'warning' | 'info', number>> | readonly Finding[]): string {
+  const c = Array.isArray(counts) ? tally(counts as readonly Finding[]) : (counts as Readonly<Record<'error' | 'warning' | 'info', number>>);
+  return `${plural(c.error, 'error')}, ${plural(c.warning, 'warning')}, ${c.info.toLocaleString('en-US')} info`;
+}
+
+/** "1 tool", "2 tools", "0 tools". */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function tally(findings: readonly Finding[]): Record<'error' | 'warning' | 'info', number> {
+  const c = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) c[f.severity]++;
+  return c;
 }
 
 function where(f: Finding): string {

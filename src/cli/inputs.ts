@@ -13,6 +13,7 @@ import type { Context } from './command.js';
 import { CliError } from './errors.js';
 import { parseJsonText } from './json.js';
 import type { LiveTarget } from './live.js';
+import { expandSources, type Source } from './sources.js';
 export function liveTarget(args: ParsedArgs): LiveTarget | undefined {
   const url = flagString(args, 'url');
   const headers = (args.flags.header as readonly string[] | undefined) ?? [];
@@ -45,13 +46,51 @@ export async function loadInput(args: ParsedArgs, ctx: Context): Promise<{ value
   const source = args.positional[0];
   if (source === undefined) throw new CliError('missing input: a file, - for stdin, -- <command> or --url <url>', { usage: true });
   if (args.positional.length > 1) throw new CliError(`one input at a time (got ${args.positional.map((p) => JSON.stringify(p)).join(', ')})`, { usage: true });
-  const label = source === '-' ? '<stdin>' : source;
+  return readSource(source === '-' ? { kind: 'stdin' } : { kind: 'file', path: source, label: source }, ctx);
+}
+
+/** One input of a command that takes several: its tools, or why it could not be read. */
+export type LoadedInput = { readonly label: string; readonly value: unknown } | { readonly label: string; readonly error: string };
+
+/**
+ * The inputs of `check` and `report`: one live server, or files, directories and glob patterns (see
+ * {@link expandSources}), read one at a time as they are iterated. A file that cannot be read or holds no
+ * tools comes with its error, so the others are still checked; usage errors throw.
+ */
+export function openInputs(args: ParsedArgs, ctx: Context): { readonly count: number; readonly inputs: AsyncIterable<LoadedInput> } {
+  if (liveTarget(args) !== undefined || args.positional.length === 0) {
+    return {
+      count: 1,
+      inputs: (async function* () {
+        yield await loadInput(args, ctx);
+      })(),
+    };
+  }
+  if (flagNumber(args, 'timeout') !== undefined) throw new CliError('--timeout goes with a live server (-- <command> or --url)', { usage: true });
+  const sources = expandSources(args.positional, ctx.io.cwd ?? process.cwd());
+  return {
+    count: sources.length,
+    inputs: (async function* () {
+      for (const source of sources) {
+        try {
+          yield await readSource(source, ctx);
+        } catch (e) {
+          if (!(e instanceof CliError) || e.usage) throw e;
+          yield { label: source.kind === 'stdin' ? '<stdin>' : source.label, error: e.message };
+        }
+      }
+    })(),
+  };
+}
+
+async function readSource(source: Source, ctx: Context): Promise<{ value: unknown; label: string; text: string }> {
+  const label = source.kind === 'stdin' ? '<stdin>' : source.label;
   let text: string;
   try {
-    text = source === '-' ? await readStream(ctx.io.stdin) : await readFile(source, 'utf8');
+    text = source.kind === 'stdin' ? await readStream(ctx.io.stdin) : await readFile(source.path, 'utf8');
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw new CliError(code === 'ENOENT' ? `${source}: no such file` : code === 'EISDIR' ? `${source}: is a directory` : `${label}: ${(e as Error).message}`);
+    throw new CliError(code === 'ENOENT' ? `${label}: no such file` : code === 'EISDIR' ? `${label}: is a directory` : `${label}: ${(e as Error).message}`);
   }
   const value = parseJsonText(text, label);
   try {

@@ -9,6 +9,7 @@ import { proxyCommand } from './commands/proxy.js';
 import { reportCommand } from './commands/report.js';
 import { CliError } from './errors.js';
 import { makeStyle } from './format.js';
+import { VERSION } from './version.js';
 
 export type { CliIo } from './command.js';
 
@@ -33,7 +34,7 @@ Usage: ${name} <command> [options]
 Commands:
 ${list}
 
-Run \`${name} <command> --help\` for a command’s options and examples.
+Run \`${name} <command> --help\` for a command’s options and examples; \`${name} --version\` prints the version.
 
 Examples:
   ${name} capture -o tools.json -- node server.mjs
@@ -63,6 +64,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   if (first === undefined) {
     io.stderr.write(usage(name));
     return 2;
+  }
+  if (first === '--version' || first === '-v' || first === 'version') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = rest[0];

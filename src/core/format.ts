@@ -15,7 +15,7 @@ export function formatReport(report: Report, format: ReportFormat = 'text'): str
   const lines: string[] = [];
   const saved = stats.before.bytes - stats.after.bytes;
   const pct = stats.before.bytes === 0 ? 0 : (100 * saved) / stats.before.bytes;
-  const summary = `${stats.tools.length} tools: ${num(stats.before.bytes)} → ${num(stats.after.bytes)} bytes (${pct >= 0 ? '−' : '+'}${Math.abs(pct).toFixed(1)}%)` +
+  const summary = `${stats.tools.length} tool${stats.tools.length === 1 ? '' : 's'}: ${num(stats.before.bytes)} → ${num(stats.after.bytes)} bytes (${pct >= 0 ? '−' : '+'}${Math.abs(pct).toFixed(1)}%)` +
     (tok ? `, ${num(stats.before.tokens ?? 0)} → ${num(stats.after.tokens ?? 0)} tokens (${stats.tokenizer})` : '');
   lines.push(md ? `**toolslim**: ${summary}` : summary, '');
 

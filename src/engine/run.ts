@@ -11,7 +11,7 @@ import { stringifyJson } from '../json/stringify.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { findUnresolvedRefs, refInventoryOf, withRefInventoryMemo } from '../schema/refs.js';
 import { AjvPool, verifyHistory, type VerifyStep } from '../verify/gate.js';
-import { checkJsonTool, locateTools } from './input.js';
+import { checkJsonTool, describe, locateTools } from './input.js';
 
 const DEFAULT_MAX_DEPTH = 1000;
 
@@ -62,6 +62,15 @@ function runStepsMemo(input: ToolsInput, steps: readonly Step[], run: RunOptions
       const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
       if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${quote(names[i]!)} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });
       skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason });
+    }
+    // A schema slot holding something that is not a schema is left as it is, and said so (issue 15).
+    if (problem === undefined && isObject(tools[i])) {
+      for (const slot of SCHEMA_SLOTS) {
+        const v = (tools[i] as Record<string, unknown>)[slot];
+        if (v !== undefined && Object.prototype.hasOwnProperty.call(tools[i], slot) && typeof v !== 'boolean' && !isObject(v)) {
+          skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: `\`${slot}\` is ${describe(v)}, not a JSON Schema: left as it is at \`${appendPointer('', i)}/${slot}\`` });
+        }
+      }
     }
   }
 

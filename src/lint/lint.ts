@@ -13,7 +13,8 @@ import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
-import { analyzeSurface } from './surface.js';
+import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, findCollisions } from './collisions.js';
+import { checkCollisionOptions } from './surface.js';
 
 /** What `lintTools` can find, by code. */
 export type FindingCode =
@@ -34,6 +35,7 @@ export type FindingCode =
   | 'many-arguments'
   | 'over-budget'
   | 'description-collision'
+  | 'empty-list'
   | 'lint-failed';
 
 /** One problem `lintTools` found; `code` is a {@link FindingCode} or the code of a check passed in `LintOptions.checks`. */
@@ -64,10 +66,13 @@ export interface LintOptions {
   readonly maxArguments?: number;
   /** Changes the severity of a code, or turns it `off`. */
   readonly severity?: Readonly<Record<string, Severity | 'off'>>;
-  /** Pairs at or above this name+description similarity are reported (default 0.30; `false` turns the check off). */
+  /**
+   * Tools whose name+description similarity to another is strictly above this get a
+   * `description-collision` finding (default 0.30; `false` turns the check off, as does severity `off`).
+   */
   readonly collisionThreshold?: number | false;
-  /** Reported pairs at or above this similarity are warnings, the rest `info` (default 0.60). */
-  readonly collisionWarningThreshold?: number;
+  /** How many of its most similar partners each collision finding names (default 3). */
+  readonly collisionPartners?: number;
   /** Extra checks, run after the built-in ones. */
   readonly checks?: readonly LintCheck[];
   /** Tools nested deeper than this are reported as `invalid-tool` and not checked further (default 1000). */
@@ -91,8 +96,9 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'indirect-mcp-header': 'warning',
   'invalid-mcp-header': 'error',
   'many-arguments': 'info',
-  'description-collision': 'warning',
+  'description-collision': 'info',
   'over-budget': 'error',
+  'empty-list': 'info',
   'lint-failed': 'error',
 });
 
@@ -114,26 +120,28 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
 export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([checkDescriptionCollisions]);
 
 /**
- * Pairs of tools whose name and description read alike (character-bigram Jaccard, see
- * `analyzeSurface`): each pair at or above `collisionThreshold`, then one whole-list finding with the
- * mean similarity and the number of pairs.
+ * Tools whose name and description read alike (character-bigram Jaccard strictly above
+ * `collisionThreshold`, see `analyzeSurface`): one finding per such tool naming its closest partners,
+ * then one whole-list summary. Skipped entirely when the threshold is `false` or the code is `off`.
  */
 function checkDescriptionCollisions(tools: readonly unknown[], options: LintOptions): Finding[] {
-  if (options.collisionThreshold === false || tools.length < 2) return [];
-  const analysis = analyzeSurface(tools, {
-    ...(options.collisionThreshold !== undefined ? { collisionThreshold: options.collisionThreshold } : {}),
-    ...(options.collisionWarningThreshold !== undefined ? { collisionWarningThreshold: options.collisionWarningThreshold } : {}),
-  });
-  const out: Finding[] = analysis.findings.filter((f) => f.code === 'description-collision').map((f) => ({ ...f }));
-  const { pairs, mean, compared, threshold } = analysis.collisions;
-  if (pairs.length > 0) {
+  if (options.collisionThreshold === false || options.severity?.['description-collision'] === 'off' || tools.length < 2) return [];
+  const threshold = options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD;
+  const partners = options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS;
+  const names = tools.map(toolName);
+  const texts = tools.map((t, i) => collisionText(names[i], isObject(t) ? t.description : undefined));
+  const found = findCollisions(texts, names, { threshold, partners });
+  const severity = FINDING_SEVERITY['description-collision'];
+  const out: Finding[] = found.tools.map((c) => ({ severity, code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) }));
+  if (out.length > 0) {
+    const of = `${out.length} of ${tools.length} tools`;
     out.push({
-      severity: 'info',
+      severity,
       code: 'description-collision',
       tool: '',
       toolIndex: -1,
       path: '',
-      message: `${pairs.length} of ${compared} tool pairs read alike (similarity ≥ ${threshold}); mean similarity over all pairs ${mean.toFixed(3)}`,
+      message: `${of} read like another tool (character-bigram similarity above ${threshold.toFixed(2)}; each finding names up to ${partners} closest); raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
     });
   }
   return out;
@@ -165,7 +173,7 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
     const out = new ToolFindings(raw, names[i]!, i);
     const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH);
     if (problem) {
-      out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}`);
+      out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}; fix its JSON (the other checks skip it)`);
       if (budgets) texts.push(safeStringify(tool));
       continue;
     }
@@ -175,24 +183,28 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
       checkToolDescription(t, out);
       checkSchemas(t, out, options);
     } catch (e) {
-      out.add('lint-failed', '', `a check threw: ${(e as Error)?.message ?? String(e)}`);
+      out.add('lint-failed', '', `a check threw: ${(e as Error)?.message ?? String(e)}; the tool's other findings may be missing (please report this, with the tool)`);
     }
     if (!budgets) continue;
     let text: string | undefined;
     try {
       text = JSON.stringify(tool);
     } catch (e) {
-      out.add('lint-failed', '', `cannot measure the tool: ${(e as Error)?.message ?? String(e)}`);
+      out.add('lint-failed', '', `cannot measure the tool: ${(e as Error)?.message ?? String(e)}; its budget is not checked (please report this, with the tool)`);
     }
     texts.push(text);
     if (text !== undefined) checkToolBudget(text, out, options, measureTokens);
   }
-  if (budgets) checkListBudget(texts, raw, options, measureTokens);
+  if (budgets) checkListBudget(texts, names, raw, options, measureTokens);
+  if (tools.length === 0) {
+    raw.push({ severity: FINDING_SEVERITY['empty-list'], code: 'empty-list', tool: '', toolIndex: -1, path: '', message: 'the tools list is empty; a server that offers tools lists at least one (check that the capture ran against the intended server, with the arguments and credentials it needs)' });
+  }
   for (const check of [...BUILTIN_CHECKS, ...(options.checks ?? [])]) {
     try {
-      raw.push(...check(tools, options));
+      // One by one: a spread of 100,000+ findings overflows the call stack.
+      for (const f of check(tools, options)) raw.push(f);
     } catch (e) {
-      raw.push({ severity: 'error', code: 'lint-failed', tool: '', toolIndex: -1, path: '', message: `a check threw: ${(e as Error)?.message ?? String(e)}` });
+      raw.push({ severity: 'error', code: 'lint-failed', tool: '', toolIndex: -1, path: '', message: `a whole-list check threw: ${(e as Error)?.message ?? String(e)}; its findings are missing (please report this, with the list)` });
     }
   }
   return applySeverities(raw, options.severity);
@@ -218,17 +230,17 @@ class ToolFindings {
 
 function checkName(tool: Record<string, unknown>, out: ToolFindings, firstIndex: Map<string, number>): void {
   if (!hasOwn(tool, 'name') || typeof tool.name !== 'string') {
-    out.add('missing-name', hasOwn(tool, 'name') ? '/name' : '', `tool #${out.index} has ${hasOwn(tool, 'name') ? `a \`name\` that is ${describeValue(tool.name)}` : 'no `name`'}; expected a string`);
+    out.add('missing-name', hasOwn(tool, 'name') ? '/name' : '', `tool #${out.index} has ${hasOwn(tool, 'name') ? `a \`name\` that is ${describeValue(tool.name)}` : 'no `name`'}; expected a string: give it a unique name (1–128 of A–Z a–z 0–9 _ - .)`);
     return;
   }
   const name = tool.name;
   if (!MCP_TOOL_NAME.test(name)) {
     const why = name.length === 0 ? 'is empty' : name.length > 128 ? `is ${name.length} characters long` : `contains ${listBad(name)}`;
-    out.add('invalid-name', '/name', `tool name ${JSON.stringify(name)} ${why}; expected 1–128 characters of A–Z a–z 0–9 _ - .`);
+    out.add('invalid-name', '/name', `tool name ${JSON.stringify(name)} ${why}; expected 1–128 characters of A–Z a–z 0–9 _ - . (rename it${suggestName(name)})`);
   }
   const first = firstIndex.get(name);
   if (first === undefined) firstIndex.set(name, out.index);
-  else out.add('duplicate-name', '/name', `tool name \`${name}\` is already used by tool #${first}; clients can call only one of them`);
+  else out.add('duplicate-name', '/name', `tool name \`${name}\` is already used by tool #${first}; clients can call only one of them: rename one`);
 }
 
 function listBad(name: string): string {
@@ -239,14 +251,14 @@ function listBad(name: string): string {
 function checkToolDescription(tool: Record<string, unknown>, out: ToolFindings): void {
   const d = hasOwn(tool, 'description') ? tool.description : undefined;
   if (typeof d !== 'string' || d.trim() === '') {
-    out.add('missing-description', hasOwn(tool, 'description') ? '/description' : '', `${out.label} has ${d === undefined ? 'no description' : 'an empty description'}; models choose tools by their descriptions`);
+    out.add('missing-description', hasOwn(tool, 'description') ? '/description' : '', `${out.label} has ${d === undefined ? 'no description' : 'an empty description'}; models choose tools by their descriptions: add a sentence saying what it does and when to use it`);
   }
 }
 
 function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options: LintOptions): void {
   if (!hasOwn(tool, 'inputSchema') || !isObject(tool.inputSchema)) {
     const what = hasOwn(tool, 'inputSchema') ? `an \`inputSchema\` that is ${describeSchema(tool.inputSchema)}` : 'no `inputSchema`';
-    out.add('missing-input-schema', hasOwn(tool, 'inputSchema') ? '/inputSchema' : '', `${out.label} has ${what}; expected a JSON Schema object with \`type: "object"\``);
+    out.add('missing-input-schema', hasOwn(tool, 'inputSchema') ? '/inputSchema' : '', `${out.label} has ${what}; expected a JSON Schema object with \`type: "object"\` (\`{ "type": "object" }\` for a tool without arguments)`);
   }
   for (const slot of SCHEMA_SLOTS) {
     if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
@@ -267,18 +279,18 @@ function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options:
 function checkRootType(schema: Record<string, unknown>, base: string, slot: string, out: ToolFindings): void {
   if (schema.type === 'object' && hasOwn(schema, 'type')) return;
   const what = hasOwn(schema, 'type') ? `\`type\` ${JSON.stringify(schema.type)}` : 'no `type`';
-  out.add('root-not-object', hasOwn(schema, 'type') ? base + '/type' : base, `\`${slot}\` of ${out.label} has ${what}; MCP requires \`type: "object"\` at the root (clients reject the list otherwise)`);
+  out.add('root-not-object', hasOwn(schema, 'type') ? base + '/type' : base, `\`${slot}\` of ${out.label} has ${what}; MCP requires \`type: "object"\` at the root (clients reject the list otherwise): put the arguments in the \`properties\` of an object`);
 }
 
 function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings): void {
   const inventory = collectRefInventory(schema, dialect);
   for (const { site, reason } of findUnresolvedRefs(schema, dialect, inventory)) {
-    out.add('unresolved-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` cannot be resolved: ${reason}`);
+    out.add('unresolved-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` cannot be resolved: ${reason}; ${nearbyTargets(schema, site.ref)}`);
   }
   for (const site of inventory.refs) {
     if (!site.inSchema) continue;
     const r = resolveRefSite(schema, inventory, site);
-    if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete`);
+    if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
   }
 }
 
@@ -293,7 +305,7 @@ function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: s
   }
   for (const { first, count } of groups.values()) {
     const more = count === 1 ? '' : ` (${count} places, first shown)`;
-    out.add('contradicted-dialect', base + first.path, `${first.message}${more}`);
+    out.add('contradicted-dialect', base + first.path, `${first.message}${more}; \`toolslim optimize\` rewrites the schema into one dialect (reconcile-dialect), or fix the \`$schema\``);
   }
 }
 
@@ -308,7 +320,7 @@ function checkUnreachable(schema: Record<string, unknown>, base: string, out: To
       if (reached.keys.has(container + '\u0000' + name)) continue;
       // The member `"name":value` and its separating comma.
       const bytes = utf8Length(JSON.stringify(name)) + 1 + utf8Length(JSON.stringify(defs[name]) ?? '') + 1;
-      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition \`${name}\` in \`${container}\` is not reachable from any \`$ref\`: ${bytes} bytes wasted on every turn`, { bytes });
+      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition \`${name}\` in \`${container}\` is not reachable from any \`$ref\`: ${bytes} bytes wasted on every turn; remove it (\`toolslim optimize\` does)`, { bytes });
     }
   }
 }
@@ -318,12 +330,12 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
   const props = schema.properties;
   const names = Object.keys(props);
   if (names.length > maxArguments) {
-    out.add('many-arguments', base + '/properties', `${out.label} takes ${names.length} arguments (more than ${maxArguments}); models fill long argument lists less reliably`);
+    out.add('many-arguments', base + '/properties', `${out.label} takes ${names.length} arguments (more than ${maxArguments}); models fill long argument lists less reliably: group related ones into an object, or split the tool`);
   }
   for (const name of names) {
     const p = props[name];
     if (hasDescription(p) || hasDescription(followLocalRef(schema, p))) continue;
-    out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description`);
+    out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
   }
 }
 
@@ -352,20 +364,20 @@ function checkHeaders(schema: Record<string, unknown>, base: string, out: ToolFi
       const value = node['x-mcp-header'];
       const at = base + path + '/x-mcp-header';
       if (typeof value !== 'string' || !HTTP_TOKEN.test(value)) {
-        out.add('invalid-mcp-header', at, `\`x-mcp-header\` is ${typeof value === 'string' ? JSON.stringify(value) : describeValue(value)}; expected a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~); clients drop the tool`);
+        out.add('invalid-mcp-header', at, `\`x-mcp-header\` is ${typeof value === 'string' ? JSON.stringify(value) : describeValue(value)}; expected a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~); clients drop the tool: use a header name such as \`X-Region\``);
       } else {
         const lower = value.toLowerCase();
         const other = seen.get(lower);
-        if (other !== undefined) out.add('invalid-mcp-header', at, `\`x-mcp-header\` ${JSON.stringify(value)} repeats the one at \`${other}\` (header names are case-insensitive); clients drop the tool`);
+        if (other !== undefined) out.add('invalid-mcp-header', at, `\`x-mcp-header\` ${JSON.stringify(value)} repeats the one at \`${other}\` (header names are case-insensitive); clients drop the tool: give each parameter its own header`);
         else seen.set(lower, at);
       }
       if (hasOwn(node, 'type')) {
         const types = Array.isArray(node.type) ? node.type : [node.type];
         const bad = types.filter((t) => t !== 'null' && !HEADER_TYPES.includes(t as string));
-        if (bad.length > 0) out.add('invalid-mcp-header', at, `\`x-mcp-header\` is on a parameter of type ${bad.map((t) => JSON.stringify(t)).join(', ')}; only string, integer and boolean parameters can be headers; clients drop the tool`);
+        if (bad.length > 0) out.add('invalid-mcp-header', at, `\`x-mcp-header\` is on a parameter of type ${bad.map((t) => JSON.stringify(t)).join(', ')}; only string, integer and boolean parameters can be headers; clients drop the tool: remove \`x-mcp-header\` or change the type`);
       }
       if (!isDirectProperty(path)) {
-        out.add('indirect-mcp-header', at, `\`x-mcp-header\` sits at \`${base}${path}\`, which is not reached by \`properties\` alone from the root; clients look for it only along \`properties\` and will not send the header`);
+        out.add('indirect-mcp-header', at, `\`x-mcp-header\` sits at \`${base}${path}\`, which is not reached by \`properties\` alone from the root; clients look for it only along \`properties\` and will not send the header: move the parameter into the root \`properties\` (inline its \`$ref\`)`);
       }
     },
   });
@@ -381,25 +393,111 @@ function isDirectProperty(path: string): boolean {
 function checkToolBudget(text: string, out: ToolFindings, options: LintOptions, measureTokens: boolean): void {
   const bytes = utf8Length(text);
   if (options.maxToolBytes !== undefined && bytes > options.maxToolBytes) {
-    out.add('over-budget', '', `${out.label} is ${bytes} bytes of JSON; the budget is ${options.maxToolBytes} per tool`);
+    out.add('over-budget', '', `${out.label} is ${bytes} bytes of JSON; the budget is ${options.maxToolBytes} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
   }
   if (measureTokens && options.maxToolTokens !== undefined) {
     const tokens = options.tokenizer!.count(text);
-    if (tokens > options.maxToolTokens) out.add('over-budget', '', `${out.label} is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxToolTokens} per tool`);
+    if (tokens > options.maxToolTokens) out.add('over-budget', '', `${out.label} is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxToolTokens} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
   }
 }
 
-function checkListBudget(texts: readonly (string | undefined)[], out: Finding[], options: LintOptions, measureTokens: boolean): void {
+function checkListBudget(texts: readonly (string | undefined)[], names: readonly string[], out: Finding[], options: LintOptions, measureTokens: boolean): void {
   const whole = (message: string): Finding => ({ severity: FINDING_SEVERITY['over-budget'], code: 'over-budget', tool: '', toolIndex: -1, path: '', message });
+  const sizes = texts.map((t) => (t === undefined ? 4 : utf8Length(t)));
+  const hint = () => `; the largest: ${largest(sizes, names)}: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), shorten their descriptions and schemas, or serve fewer tools`;
   if (options.maxBytes !== undefined) {
     let bytes = texts.length === 0 ? 2 : 1 + texts.length;
-    for (const t of texts) bytes += t === undefined ? 4 : utf8Length(t);
-    if (bytes > options.maxBytes) out.push(whole(`the tools list is ${bytes} bytes of JSON; the budget is ${options.maxBytes}`));
+    for (const b of sizes) bytes += b;
+    if (bytes > options.maxBytes) out.push(whole(`the tools list is ${bytes} bytes of JSON; the budget is ${options.maxBytes}${hint()}`));
   }
   if (measureTokens && options.maxTokens !== undefined) {
     const tokens = options.tokenizer!.count('[' + texts.map((t) => t ?? 'null').join(',') + ']');
-    if (tokens > options.maxTokens) out.push(whole(`the tools list is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxTokens}`));
+    if (tokens > options.maxTokens) out.push(whole(`the tools list is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxTokens}${hint()}`));
   }
+}
+
+/** The three largest tools, largest first: "`a` (1,200 bytes), `b` (900 bytes), `c` (640 bytes)". */
+function largest(sizes: readonly number[], names: readonly string[]): string {
+  const top: number[] = [];
+  for (let i = 0; i < sizes.length; i++) {
+    top.push(i);
+    top.sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+    if (top.length > 3) top.pop();
+  }
+  return top.map((i) => `${names[i] === '' ? `tool #${i}` : `\`${names[i]}\``} (${sizes[i]!.toLocaleString('en-US')} bytes)`).join(', ');
+}
+
+/**
+ * What a `$ref` that does not resolve could have meant: for a JSON Pointer, what the deepest part of it
+ * that exists holds (names closest to the missing one first); otherwise the document's definitions.
+ */
+function nearbyTargets(schema: Record<string, unknown>, ref: string): string {
+  const parsed = parseRef(ref);
+  const defs = () => {
+    const found = DEFINITIONS_KEYWORDS.filter((k) => hasOwn(schema, k) && isObject(schema[k]));
+    if (found.length === 0) return 'the schema has no definitions (`$defs`): add the one it names, or inline the schema';
+    return found.map((k) => `\`#/${k}\` holds ${listKeys(Object.keys(schema[k] as object), '')}`).join('; ') + ': point it at one of them, or add the one it names';
+  };
+  if (parsed.kind !== 'pointer' || parsed.tokens.length === 0) return defs();
+  let depth = parsed.tokens.length - 1;
+  while (depth > 0 && !isObject(getAt(schema, parsed.tokens.slice(0, depth)))) depth--;
+  const at = getAt(schema, parsed.tokens.slice(0, depth));
+  if (!isObject(at)) return defs();
+  const missing = parsed.tokens[depth]!;
+  const where = depth === 0 ? 'the schema root' : `\`#/${parsed.tokens.slice(0, depth).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}\``;
+  const keys = Object.keys(at);
+  if (keys.length === 0) return `${where} is empty: add \`${missing}\` there, or point the reference elsewhere`;
+  const best = closest(missing, keys);
+  return `${where} holds ${listKeys(keys, missing)}, not \`${missing}\`${best !== undefined ? ` (did you mean \`${best}\`?)` : ''}`;
+}
+
+/**
+ * Up to five keys, those closest to `to` first, in backticks, with how many more there are. Only the first
+ * 200 keys are ranked, so a finding costs bounded work however large the object.
+ */
+function listKeys(keys: readonly string[], to: string): string {
+  const sorted = to === '' ? keys.slice(0, 5) : keys.slice(0, RANKED_KEYS).sort((a, b) => editDistance(to, a) - editDistance(to, b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, 5);
+  const more = keys.length - sorted.length;
+  return sorted.map((k) => `\`${k}\``).join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+const RANKED_KEYS = 200;
+
+/** Among the first 200 keys, the one within a third of the length of `to` in edits (case ignored; fewer edits than `to` has characters), if one is. */
+function closest(to: string, keys: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(1, Math.floor(to.length / 3)) + 1;
+  for (const k of keys.slice(0, RANKED_KEYS)) {
+    const d = editDistance(to.toLowerCase(), k.toLowerCase());
+    if (d < bestD && d < to.length) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance, capped: strings longer than 64 characters compare by length only. */
+function editDistance(a: string, b: string): number {
+  if (a.length > 64 || b.length > 64) return Math.abs(a.length - b.length) + 64;
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** A hint for a name outside the MCP rule: the name with each character it does not allow made `_`. */
+function suggestName(name: string): string {
+  if (name.length === 0) return '';
+  const fixed = name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128);
+  return fixed !== name && fixed.replace(/_/g, '') !== '' ? `, e.g. \`${fixed}\`` : '';
 }
 
 function applySeverities(findings: readonly Finding[], overrides: LintOptions['severity']): Finding[] {
@@ -421,6 +519,7 @@ function validateOptions(options: LintOptions): void {
   if ((options.maxTokens !== undefined || options.maxToolTokens !== undefined) && options.tokenizer === undefined) {
     throw new ToolslimError('invalid-option', 'lint: `maxTokens` and `maxToolTokens` need a `tokenizer` (import { o200k } from "toolslim/tokens")');
   }
+  if (options.collisionThreshold !== false) checkCollisionOptions('lint', options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD, options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS);
   for (const [code, s] of Object.entries(options.severity ?? {})) {
     if (s !== 'off' && !SEVERITIES.includes(s)) throw new ToolslimError('invalid-option', `lint: severity of \`${code}\` must be error, warning, info or off, got ${JSON.stringify(s)}`);
   }

@@ -7,30 +7,21 @@ import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { utf8Length } from '../core/measure.js';
-import type { Severity, ToolFindingBase } from '../core/report.js';
+import type { ToolFindingBase } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
+import { collisionMessage, collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, findCollisions, type Collisions } from './collisions.js';
+
+export type { CollisionPair, CollisionPartner, ToolCollisions } from './collisions.js';
 
 /** Options of {@link analyzeSurface}. */
 export interface AnalyzeSurfaceOptions {
-  /** Pairs whose similarity is at or above this are reported (default 0.30). */
+  /** Pairs whose similarity is strictly above this read alike (default 0.30, in [0, 1]). */
   readonly collisionThreshold?: number;
-  /** Reported pairs at or above this similarity are warnings, the rest `info` (default 0.60). */
-  readonly collisionWarningThreshold?: number;
-  /** How many of the most similar pairs `collisions.worst` lists (default 5). */
-  readonly worst?: number;
+  /** How many of its most similar partners each tool lists (default 3). */
+  readonly collisionPartners?: number;
   /** Tools with more top-level arguments than this are reported (default 4). */
   readonly maxArguments?: number;
-}
-
-/** Two tools whose name and description read alike. */
-export interface CollisionPair {
-  readonly a: string;
-  readonly aIndex: number;
-  readonly b: string;
-  readonly bIndex: number;
-  /** Jaccard similarity of their character-bigram sets, in [0, 1]. */
-  readonly score: number;
 }
 
 /** Bytes of one part of a tools list, and its share of the whole. */
@@ -46,17 +37,8 @@ export type SurfaceFinding = ToolFindingBase;
 /** What {@link analyzeSurface} found. */
 export interface SurfaceAnalysis {
   readonly tools: number;
-  readonly collisions: {
-    readonly threshold: number;
-    /** Every pair at or above the threshold, most similar first (ties: by position). */
-    readonly pairs: readonly CollisionPair[];
-    /** The most similar pairs, whatever the threshold. */
-    readonly worst: readonly CollisionPair[];
-    /** Mean similarity over all pairs (0 with fewer than two tools). */
-    readonly mean: number;
-    /** Number of pairs compared: n·(n−1)/2. */
-    readonly compared: number;
-  };
+  /** Tools whose name and description read alike (see {@link analyzeSurface}). */
+  readonly collisions: Collisions;
   readonly arguments: {
     readonly threshold: number;
     /** Tools with more top-level arguments than the threshold, in list order. */
@@ -77,30 +59,25 @@ export interface SurfaceAnalysis {
     readonly annotations: PartBytes;
     readonly other: PartBytes;
   };
-  /** Every finding above, one per collision pair / tool, in a shape that merges with lint findings. */
+  /** Every finding above (one per tool with collisions, one per tool over the argument limit or without a description), shaped like lint findings. */
   readonly findings: readonly SurfaceFinding[];
 }
 
-const DEFAULT_COLLISION_THRESHOLD = 0.3;
-const DEFAULT_COLLISION_WARNING = 0.6;
-const DEFAULT_WORST = 5;
 const DEFAULT_MAX_ARGUMENTS = 4;
 
 /**
  * Analyzes one server's tool list (any input `transformTools` accepts). Similarity is the Jaccard index of
- * character-bigram sets over each tool's name and description: the text is split into words at camelCase
- * humps and at every character that is not a letter or digit (`_`, `-`, `.`, whitespace, punctuation),
- * lower-cased, and each word of two or more characters contributes its bigrams. Every pair is compared
- * (n·(n−1)/2) over precomputed sorted integer arrays.
+ * character-bigram sets: each tool's name and description joined, lower-cased, `_` and whitespace removed,
+ * and every two consecutive characters of that string taken once (see `docs/surface.md`). Each tool lists
+ * its few most similar partners strictly above the threshold; candidate pairs come from an inverted index
+ * with prefix filtering, so large lists are not compared pair by pair, and no pair above the threshold is
+ * missed.
  */
 export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions = {}): SurfaceAnalysis {
   const threshold = options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD;
-  const warnAt = options.collisionWarningThreshold ?? DEFAULT_COLLISION_WARNING;
-  const worstCount = options.worst ?? DEFAULT_WORST;
+  const partners = options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS;
   const maxArguments = options.maxArguments ?? DEFAULT_MAX_ARGUMENTS;
-  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new ToolslimError('invalid-option', `analyzeSurface: \`collisionThreshold\` must be a number in [0, 1], got ${String(threshold)}`);
-  if (typeof warnAt !== 'number' || !(warnAt >= 0 && warnAt <= 1)) throw new ToolslimError('invalid-option', `analyzeSurface: \`collisionWarningThreshold\` must be a number in [0, 1], got ${String(warnAt)}`);
-  if (!Number.isSafeInteger(worstCount) || worstCount < 0) throw new ToolslimError('invalid-option', `analyzeSurface: \`worst\` must be a non-negative integer, got ${String(worstCount)}`);
+  checkCollisionOptions('analyzeSurface', threshold, partners);
   if (!Number.isSafeInteger(maxArguments) || maxArguments < 0) throw new ToolslimError('invalid-option', `analyzeSurface: \`maxArguments\` must be a non-negative integer, got ${String(maxArguments)}`);
 
   const tools = locateTools(input).tools;
@@ -108,29 +85,13 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
   const names = tools.map((t) => (isObject(t) && typeof t.name === 'string' ? t.name : ''));
   const findings: SurfaceFinding[] = [];
 
-  // Collisions.
-  const sets = tools.map((t, i) => bigramSet(names[i] + ' ' + descriptionOf(t)));
-  const pairs: CollisionPair[] = [];
-  const worst: CollisionPair[] = [];
-  let sum = 0;
-  forEachPair(sets, (i, j, score) => {
-    sum += score;
-    if (score < threshold && (worstCount === 0 || (worst.length === worstCount && score <= worst[worstCount - 1]!.score))) return;
-    const pair = { a: names[i]!, aIndex: i, b: names[j]!, bIndex: j, score };
-    if (score >= threshold) pairs.push(pair);
-    if (worstCount > 0) keepWorst(worst, pair, worstCount);
-  });
-  pairs.sort(byScore);
-  const compared = n < 2 ? 0 : (n * (n - 1)) / 2;
-  for (const p of pairs) {
-    findings.push({
-      severity: p.score >= warnAt ? 'warning' : 'info',
-      code: 'description-collision',
-      tool: p.a,
-      toolIndex: p.aIndex,
-      path: appendPointer('', p.aIndex),
-      message: `${label(p.a, p.aIndex)} and ${label(p.b, p.bIndex)} read alike (bigram similarity ${p.score.toFixed(2)}, expected below ${threshold.toFixed(2)}); a model may call one for the other`,
-    });
+  const collisions = findCollisions(
+    tools.map((t, i) => collisionText(names[i], descriptionOf(t))),
+    names,
+    { threshold, partners },
+  );
+  for (const c of collisions.tools) {
+    findings.push({ severity: 'info', code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) });
   }
 
   // Arguments and descriptions.
@@ -167,7 +128,7 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
 
   return {
     tools: n,
-    collisions: { threshold, pairs, worst, mean: compared === 0 ? 0 : sum / compared, compared },
+    collisions,
     arguments: { threshold: maxArguments, over },
     missingDescriptions: missing,
     bytes: partBytes(tools),
@@ -175,50 +136,10 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
   };
 }
 
-/**
- * The character-bigram set of a text, as a sorted array of distinct integer codes (see
- * {@link analyzeSurface} for how words are split). Exposed for tests and for callers that compare texts.
- */
-export function bigramSet(text: string): number[] {
-  const buf: number[] = [];
-  for (const word of splitWords(text)) {
-    let prev = -1;
-    for (let i = 0; i < word.length; i++) {
-      let cp = word.charCodeAt(i);
-      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < word.length) {
-        const lo = word.charCodeAt(i + 1);
-        if (lo >= 0xdc00 && lo <= 0xdfff) {
-          cp = (cp - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
-          i++;
-        }
-      }
-      if (prev >= 0) buf.push(prev * 0x110000 + cp);
-      prev = cp;
-    }
-  }
-  const sorted = Float64Array.from(buf).sort();
-  const codes: number[] = [];
-  for (let r = 0; r < sorted.length; r++) if (r === 0 || sorted[r] !== sorted[r - 1]) codes.push(sorted[r]!);
-  return codes;
-}
-
-/** Jaccard index |A∩B| / |A∪B| of two sorted, distinct arrays; 0 when both are empty. */
-export function jaccard(a: readonly number[], b: readonly number[]): number {
-  if (a.length === 0 && b.length === 0) return 0;
-  let i = 0;
-  let j = 0;
-  let inter = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      inter++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
-  }
-  return inter / (a.length + b.length - inter);
+/** Throws a {@link ToolslimError} for a threshold outside [0, 1] or a partner count below 1. */
+export function checkCollisionOptions(who: string, threshold: unknown, partners: unknown): void {
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw new ToolslimError('invalid-option', `${who}: \`collisionThreshold\` must be a number in [0, 1], got ${String(threshold)}`);
+  if (typeof partners !== 'number' || !Number.isSafeInteger(partners) || partners < 1) throw new ToolslimError('invalid-option', `${who}: \`collisionPartners\` must be a positive integer, got ${String(partners)}`);
 }
 
 /**
@@ -237,53 +158,6 @@ export function splitWords(text: string): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 
-/**
- * Calls `visit(i, j, jaccard)` for every pair i < j, in order. When the distinct bigrams of the whole list
- * fit in a few machine words per tool, each set becomes a bitset over dense ids and an intersection is a
- * popcount of ANDed words; otherwise the sorted arrays are merged.
- */
-function forEachPair(sets: readonly number[][], visit: (i: number, j: number, score: number) => void): void {
-  const n = sets.length;
-  const ids = new Map<number, number>();
-  let total = 0;
-  for (const set of sets) {
-    total += set.length;
-    for (const code of set) if (!ids.has(code)) ids.set(code, ids.size);
-  }
-  const words = (ids.size + 31) >>> 5;
-  if (n > 1 && words <= (2 * total) / n) {
-    const bits = new Uint32Array(n * words);
-    for (let i = 0; i < n; i++) for (const code of sets[i]!) {
-      const id = ids.get(code)!;
-      bits[i * words + (id >>> 5)]! |= 1 << (id & 31);
-    }
-    for (let i = 0; i < n; i++) {
-      const a = sets[i]!.length;
-      const bi = i * words;
-      for (let j = i + 1; j < n; j++) {
-        const b = sets[j]!.length;
-        if (a === 0 && b === 0) {
-          visit(i, j, 0);
-          continue;
-        }
-        const bj = j * words;
-        let inter = 0;
-        for (let k = 0; k < words; k++) inter += popcount(bits[bi + k]! & bits[bj + k]!);
-        visit(i, j, inter / (a + b - inter));
-      }
-    }
-    return;
-  }
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) visit(i, j, jaccard(sets[i]!, sets[j]!));
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
 function descriptionOf(tool: unknown): string {
   return isObject(tool) && typeof tool.description === 'string' ? tool.description : '';
 }
@@ -292,19 +166,6 @@ function argumentCount(tool: unknown): number {
   if (!isObject(tool) || !isObject(tool.inputSchema)) return 0;
   const props = tool.inputSchema.properties;
   return isObject(props) ? Object.keys(props).length : 0;
-}
-
-function byScore(x: CollisionPair, y: CollisionPair): number {
-  return y.score - x.score || x.aIndex - y.aIndex || x.bIndex - y.bIndex;
-}
-
-/** Keeps `worst` sorted by {@link byScore} and at most `k` long (k is small, so insertion is cheap). */
-function keepWorst(worst: CollisionPair[], pair: CollisionPair, k: number): void {
-  if (worst.length === k && byScore(pair, worst[k - 1]!) >= 0) return;
-  let at = worst.length;
-  while (at > 0 && byScore(pair, worst[at - 1]!) < 0) at--;
-  worst.splice(at, 0, pair);
-  if (worst.length > k) worst.pop();
 }
 
 const PARTS = [

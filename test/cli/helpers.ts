@@ -69,13 +69,13 @@ export class Sink extends Writable {
 }
 
 /** Runs `main` in-process with fake streams. */
-export async function runMain(argv: readonly string[], options: { stdin?: string; tty?: boolean; env?: Record<string, string | undefined> } = {}) {
+export async function runMain(argv: readonly string[], options: { stdin?: string; tty?: boolean; env?: Record<string, string | undefined>; cwd?: string } = {}) {
   const stdin = new PassThrough();
   stdin.end(options.stdin ?? '');
   const stdout = new Sink();
   const stderr = new Sink();
   if (options.tty) stdout.isTTY = stderr.isTTY = true;
-  const code = await main(argv, { stdin, stdout, stderr, env: options.env ?? {} });
+  const code = await main(argv, { stdin, stdout, stderr, env: options.env ?? {}, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 

@@ -55,7 +55,7 @@ describe('usage', () => {
       [['report', demo, '--format', 'html'], /--format must be one of text, markdown, json/],
       [['check', demo, '--fail-on', 'error', '--fail-on', 'warning'], /given twice/],
       [['check'], /missing input/],
-      [['check', demo, demo], /one input at a time/],
+      [['optimize', demo, demo], /one input at a time/],
       [['check', demo, '--timeout', '3'], /--timeout goes with a live server/],
       [['check', demo, '--', 'node', 'x.js'], /either an input file or a live server/],
       [['check', '--url', 'http://x/mcp', '--', 'node'], /either --url or -- <command>/],
@@ -115,7 +115,8 @@ describe('input', () => {
 
   it('exits 2 for a missing file, a directory, and JSON that holds no tools', async () => {
     expect((await runMain(['check', join(dir, 'nope.json')])).stderr).toContain('nope.json: no such file');
-    expect((await runMain(['check', dir])).stderr).toContain('is a directory');
+    expect((await runMain(['check', mkdtempSync(join(tmpdir(), 'toolslim-empty-'))])).stderr).toContain('a directory with no .json files');
+    expect((await runMain(['optimize', dir])).stderr).toContain('is a directory');
     const r = await runMain(['check', file('obj.json', { hello: 1 })]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/obj\.json: expected a tools array/);

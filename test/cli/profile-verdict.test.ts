@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, runMain } from './helpers.js';
+import { requireBuild, ROOT, runMain } from './helpers.js';
 import { node, ProxyProcess, WIRE_SERVER } from './proxy-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolslim-profile-verdict-'));
@@ -107,5 +107,24 @@ describe('proxy --profile', () => {
     p.end();
     expect(await p.closed).toBe(0);
     expect(p.stderr).not.toContain('would still reject');
+  });
+});
+
+describe('report --profile lists exactly what check --profile does', () => {
+  // Corpus captures with findings for several profiles (names, keywords, formats, references, strict mode).
+  const files = ['21st-dev__magic@0.1.0.json', 'a-bonus__google-docs-mcp.json', 'brave__brave-search-mcp-server.json'].map((f) => join(ROOT, 'bench', 'corpus', f));
+  it.each(['gemini', 'openai-strict', 'kimi', 'claude'])('%s', async (profile) => {
+    let profileFindings = 0;
+    for (const file of files) {
+      const check = await runMain(['check', file, '--profile', profile, '--format', 'json']);
+      const report = await runMain(['report', file, '--profile', profile, '--format', 'json', '--no-tokens']);
+      expect(report.code, report.stderr).toBe(0);
+      const fromCheck = (JSON.parse(check.stdout).findings as Record<string, unknown>[]).map(({ source: _source, ...f }) => f);
+      const fromReport = JSON.parse(report.stdout).findings as Record<string, unknown>[];
+      expect(fromReport, file).toEqual(fromCheck);
+      profileFindings += fromCheck.filter((f) => String(f.code).startsWith('profile-')).length;
+    }
+    // Not a comparison of two empty lists.
+    if (profile !== 'claude') expect(profileFindings).toBeGreaterThan(0);
   });
 });

@@ -151,7 +151,7 @@ describe('proxy --overlay', () => {
     const p = new ProxyProcess(['--overlay', overlayFile, '--', node, SERVER]);
     p.send(INIT);
     const answer = JSON.parse(await p.next());
-    expect(answer.error.message).toBe(`toolslim proxy: ${overlayFile} was made for the server \`wire-server\` 0.0.1, and this server is \`demo-server\` 1.2.3: it is another server's overlay; build one for this server: toolslim optimize --overlay ${overlayFile} --preset max -- ${server.join(' ')}`);
+    expect(answer.error.message).toBe(`toolslim proxy: ${overlayFile} was made for the server \`wire-server\` 0.0.1, and this server is \`demo-server\` 1.2.3: it is another server's overlay; build one for this server: toolslim optimize --overlay ${overlayFile} [--preset …] -- ${node} ${SERVER} (it was made with: toolslim optimize --overlay ${overlayFile} --preset max -- ${server.join(' ')})`);
     expect(await p.closed).toBe(1);
     expect((await run(['proxy', '--overlay', overlayFile, '--preset', 'max', '--', node, SERVER])).stderr).toContain('--overlay serves the overlay as it was built');
   });

@@ -54,8 +54,14 @@ describe('input shape', () => {
     ]);
     const r = pruneOnly(tools);
     expect(r.tools.length).toBe(6);
-    expect(r.report.skipped).toEqual([]);
+    // A slot that is not a schema (null, an array; a string too) is left as it is and named (issue 15).
+    expect(r.report.skipped).toEqual([
+      { tool: 'null-schema', toolIndex: 2, transform: 'input', reason: '`inputSchema` is null, not a JSON Schema: left as it is at `/2/inputSchema`' },
+      { tool: 'array-schema', toolIndex: 4, transform: 'input', reason: '`inputSchema` is an array, not a JSON Schema: left as it is at `/4/inputSchema`' },
+    ]);
     for (let i = 0; i < 5; i++) expect(r.tools[i]).toBe(tools[i]);
+    const text = pruneOnly(deepFreeze([{ name: 'text-schema', inputSchema: 'object' }]) as never);
+    expect(text.report.skipped.map((s) => s.reason)).toEqual(['`inputSchema` is a string, not a JSON Schema: left as it is at `/0/inputSchema`']);
     // X is unreachable, Y is used: boolean schemas are handled as schemas.
     expect(r.report.changes.map((c) => c.path)).toEqual(['/5/inputSchema/$defs/X']);
   });

@@ -19,6 +19,12 @@ describe('formatReport', () => {
     expect(formatReport(pruned.report)).toMatch(/bytes \(−\d+\.\d%\)/);
   });
 
+  it('says "1 tool", "2 tools"', () => {
+    const one = { name: 'a', inputSchema: { type: 'object' } };
+    expect(formatReport(transformTools([one]).report)).toMatch(/^1 tool: /);
+    expect(formatReport(transformTools([one, { ...one, name: 'b' }]).report)).toMatch(/^2 tools: /);
+  });
+
   it('keeps a markdown table one row per tool, whatever the tool name holds', () => {
     const tool = { name: 'bad|name\nwith newline', inputSchema: { type: 'object' } };
     const r = transformTools([tool]);

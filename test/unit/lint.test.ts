@@ -197,26 +197,42 @@ describe('lintTools', () => {
   });
 });
 
-describe('description collisions (wired from analyzeSurface)', () => {
+describe('description collisions', () => {
+  // get_user / getUser: "getusergetauserbyid" → ge et tu us se er rg ta au rb by yi id (13); the period of
+  // the second adds `d.`: 13 of 14 = 0.93. send_invoice_email shares too little with either.
   const alike = [
     { name: 'get_user', description: 'Get a user by id', inputSchema: { type: 'object' } },
     { name: 'getUser', description: 'Get a user by id.', inputSchema: { type: 'object' } },
     { name: 'send_invoice_email', description: 'Email an invoice PDF to a customer', inputSchema: { type: 'object' } },
   ];
 
-  it('reports the pair that reads alike, as a warning, plus the mean over all pairs', () => {
+  it('reports each tool that reads like another, as info, then one summary line', () => {
     const found = lintAll(alike).filter((f) => f.code === 'description-collision');
-    // get_user/getUser split into the same words: identical bigram sets (similarity 1).
-    expect(found.map((f) => [f.severity, f.toolIndex])).toEqual([
-      ['warning', 0],
-      ['info', -1],
+    expect(found.map((f) => [f.severity, f.toolIndex, f.path])).toEqual([
+      ['info', 0, '/0'],
+      ['info', 1, '/1'],
+      ['info', -1, ''],
     ]);
-    expect(found[0]!.message).toMatch(/getUser/);
-    expect(found[1]!.message).toMatch(/^1 of 3 tool pairs read alike .* mean similarity over all pairs 0\.\d{3}$/);
+    expect(found[0]!.message).toMatch(/^`get_user` reads like `getUser` \(0\.93\) \(character-bigram similarity above 0\.30\)/);
+    expect(found[2]!.message).toMatch(/^2 of 3 tools read like another tool \(character-bigram similarity above 0\.30; each finding names up to 3 closest\)/);
   });
 
   it('can be tuned or turned off', () => {
     expect(lintAll(alike, { collisionThreshold: false }).filter((f) => f.code === 'description-collision')).toEqual([]);
     expect(lintAll(alike, { severity: { 'description-collision': 'off' } }).filter((f) => f.code === 'description-collision')).toEqual([]);
+    expect(lintAll(alike, { collisionThreshold: 0.95 }).filter((f) => f.code === 'description-collision')).toEqual([]);
+    expect(lintAll(alike, { severity: { 'description-collision': 'error' } }).filter((f) => f.code === 'description-collision').map((f) => f.severity)).toEqual(['error', 'error', 'error']);
+    expect(() => lintAll(alike, { collisionThreshold: 1.5 })).toThrow(/collisionThreshold/);
+    expect(() => lintAll(alike, { collisionPartners: 0 })).toThrow(/collisionPartners/);
+  });
+
+  it('600 tools that read alike: one finding per tool naming at most 3 partners, no lint-failed', () => {
+    // (These once made 179,700 pair findings, and spreading them into one push overflowed the stack.)
+    const many = Array.from({ length: 600 }, (_, i) => ({ name: `get_item_${i}`, description: 'Get one item of the store by its id', inputSchema: { type: 'object' } }));
+    const found = lintAll(many);
+    expect(found.filter((f) => f.code === 'lint-failed')).toEqual([]);
+    const collisions = found.filter((f) => f.code === 'description-collision');
+    expect(collisions.length).toBe(601);
+    for (const f of collisions.slice(0, -1)) expect(f.message.match(/\(\d\.\d\d\)/g)).toHaveLength(3);
   });
 });

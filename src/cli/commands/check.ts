@@ -1,21 +1,33 @@
 import type { Severity } from '../../core/report.js';
-import { isAtLeast, lintTools } from '../../lint/index.js';
+import type { Finding } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, PROFILE_FLAG } from '../command.js';
-import { renderFindings } from '../format.js';
-import { budgetOptions, flagString, loadInput, profileFindings } from '../inputs.js';
+import { countBySeverity, findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
+import { renderFindingLines, renderVerdict } from '../format.js';
+import { flagString, openInputs } from '../inputs.js';
 
 export const checkCommand: Command = {
   summary: 'findings for CI; exit 1 when one is at or above --fail-on',
-  usage: 'toolslim check <input> [--max-bytes N] [--max-tool-bytes N] [--max-tokens N] [--profile client] [--fail-on error|warning|info] [--format text|json]',
-  flags: [HELP, { name: 'fail-on', type: 'string', choices: ['error', 'warning', 'info'] }, { name: 'format', short: 'f', type: 'string', choices: ['text', 'json'] }, PROFILE_FLAG, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+  usage: 'toolslim check <inputs…> [--max-bytes N] [--max-tokens N] [--profile client] [--rule code=severity] [--fail-on error|warning|info] [--max-warnings N] [--quiet] [--format text|json]',
+  flags: [
+    HELP,
+    { name: 'fail-on', type: 'string', choices: ['error', 'warning', 'info'] },
+    { name: 'max-warnings', type: 'number' },
+    { name: 'quiet', short: 'q', type: 'boolean' },
+    { name: 'format', short: 'f', type: 'string', choices: ['text', 'json'] },
+    PROFILE_FLAG,
+    ...RULE_FLAGS,
+    ...BUDGET_FLAGS,
+    ...INPUT_FLAGS,
+  ],
   help: `Checks the tools for what breaks clients or wastes tokens: unresolvable \`$ref\`s, \`$schema\` stamps
 contradicted by the keywords used, unreachable definitions (bytes wasted), duplicate names, names
 outside the MCP rule (1–128 of A–Z a–z 0–9 _ - .), a root inputSchema without \`type: "object"\`,
 missing descriptions, \`x-mcp-header\` parameters behind \`$ref\`/composition or invalid, more than 4
-arguments (info), tools whose name and description read alike, and budgets. With --profile, also what
-that client would reject (codes \`profile-…\`), before a user finds out at run time.
+arguments (info), tools whose name and description read alike (info), an empty list (info), and
+budgets. With --profile, also what that client would reject (codes \`profile-…\`), before a user finds
+out at run time. Findings are listed most severe first, each saying what to do, then one line of counts.
 
 Options:
   --max-bytes <n>           budget for the whole list (compact JSON bytes)
@@ -25,36 +37,80 @@ Options:
   --max-arguments <n>       arguments above which a tool gets an info finding (default 4)
   --profile <client>        also check against a client: claude, openai, openai-strict, gemini, kimi,
                             ref-free, mcp
+${RULE_HELP}
   --fail-on <severity>      error (default), warning or info
+  --max-warnings <n>        also fail when there are more than n warnings
+  -q, --quiet               show errors only (the counts still include everything)
   -f, --format <f>          text (default) or json
 
-Exit codes: 0 no finding at or above --fail-on; 1 at least one; 2 bad usage or input.
+Inputs: one or more files, directories (every .json file below them) and glob patterns (*, **, ?;
+quote them to let toolslim expand them), or - for stdin, or one live server:
 
 ${INPUT_HELP}
+
+Config file (toolslim.config.json, or a "toolslim" key in package.json), e.g.
+  { "rules": { "description-collision": "off" }, "failOn": "warning", "maxWarnings": 0,
+    "maxTokens": 20000, "collisionThreshold": 0.8, "profile": "gemini" }
+Keys: rules, collisionThreshold, collisionPartners, maxBytes, maxToolBytes, maxTokens, maxToolTokens,
+maxArguments, failOn, maxWarnings, profile.
+
+Exit codes: 0 nothing at or above --fail-on (and no more than --max-warnings warnings) in any input;
+1 otherwise; 2 bad usage, or an input that cannot be read (the others are still checked).
 
 Examples:
   toolslim check tools.json
   toolslim check tools.json --max-tokens 20000 --max-tool-bytes 4000 --fail-on warning
+  toolslim check captures/ 'servers/**/tools.json' --rule description-collision=off --max-warnings 0
   toolslim check --format json -- node server.mjs
   toolslim check tools.json --profile gemini`,
   run: runCheck,
 };
 
-async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
-  const { value } = await loadInput(args, ctx);
-  const budgets = budgetOptions(args);
-  const tokenizer = budgets.maxTokens !== undefined || budgets.maxToolTokens !== undefined ? (await import('../../tokens.js')).o200k : undefined;
-  const profile = flagString(args, 'profile');
-  const findings = [...lintTools(value, { ...budgets, ...(tokenizer ? { tokenizer } : {}) }), ...(profile ? profileFindings(value, profile) : [])];
-  const failOn = (flagString(args, 'fail-on') ?? 'error') as Severity;
-  const failing = findings.filter((f) => isAtLeast(f.severity, failOn)).length;
-  if (flagString(args, 'format') === 'json') {
-    const counts = { error: 0, warning: 0, info: 0 };
-    for (const f of findings) counts[f.severity]++;
-    ctx.io.stdout.write(JSON.stringify({ failOn, failed: failing > 0, counts, findings }, null, 2) + '\n');
-  } else {
-    ctx.io.stdout.write(renderFindings(findings, ctx.style, failing, failOn));
-  }
-  return failing > 0 ? 1 : 0;
+interface InputResult {
+  readonly source: string;
+  readonly counts?: Record<Severity, number>;
+  readonly error?: string;
 }
 
+async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
+  const settings = findingSettings(args, ctx, 'check');
+  const json = flagString(args, 'format') === 'json';
+  const quiet = args.flags.quiet === true;
+  const { failOn, maxWarnings } = settings;
+  const needsTokens = settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined;
+  const tokenizer = needsTokens ? (await import('../../tokens.js')).o200k : undefined;
+  const options = { ...settings.lint, ...(tokenizer ? { tokenizer } : {}) };
+  const { count, inputs } = openInputs(args, ctx);
+  const totals = { error: 0, warning: 0, info: 0 };
+  const results: InputResult[] = [];
+  const all: (Finding & { source: string })[] = [];
+  let unreadable = 0;
+  for await (const input of inputs) {
+    if ('error' in input) {
+      unreadable++;
+      ctx.io.stderr.write(`${ctx.name} check: ${input.error}\n`);
+      results.push({ source: input.label, error: input.error });
+      continue;
+    }
+    const findings = findingsOf(input.value, settings, options);
+    const counts = countBySeverity(findings);
+    for (const s of ['error', 'warning', 'info'] as const) totals[s] += counts[s];
+    results.push({ source: input.label, counts });
+    const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
+    if (json) for (const f of shown) all.push({ ...f, source: input.label });
+    else if (shown.length > 0) {
+      // One input: its findings alone. Several: each one's findings under its name (as ESLint does).
+      if (count > 1) ctx.io.stdout.write(`${ctx.style.bold(input.label)}\n${renderFindingLines(shown, ctx.style, '  ')}\n`);
+      else ctx.io.stdout.write(`${renderFindingLines(shown, ctx.style)}\n`);
+    }
+  }
+  const failing = failOn === 'error' ? totals.error : failOn === 'warning' ? totals.error + totals.warning : totals.error + totals.warning + totals.info;
+  const failed = failing > 0 || (maxWarnings !== undefined && totals.warning > maxWarnings);
+  if (json) {
+    const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), failed, counts: totals, inputs: results, findings: all };
+    ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else {
+    ctx.io.stdout.write(renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden: quiet ? totals.warning + totals.info : 0 }, ctx.style));
+  }
+  return unreadable > 0 ? 2 : failed ? 1 : 0;
+}

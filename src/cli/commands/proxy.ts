@@ -9,6 +9,7 @@ import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { CliError } from '../errors.js';
 import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
+import { shellWord } from '../proxy/upstream.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
@@ -135,7 +136,8 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     }
     const overlay = session.readOverlay(text, overlayPath);
     const { overlayHooks } = await import('../proxy/overlay.js');
-    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log });
+    const liveSource = target.kind === 'http' ? `--url ${shellWord(target.url)}` : ['--', target.command, ...target.args].map(shellWord).join(' ');
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
   }

@@ -1,35 +1,49 @@
 import { stringifyJson } from '../../json/stringify.js';
 import { locateTools } from '../../engine/input.js';
+import type { Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
-import { lintTools } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
-import { makeStyle, renderReport, type ReportData, type ToolRow } from '../format.js';
+import { findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
+import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '../format.js';
+import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
-import { budgetOptions, describeSteps, flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
 
 export const reportCommand: Command = {
   summary: 'sizes per tool (bytes, o200k and cl100k tokens), what each transform saves, findings',
-  usage: 'toolslim report <input> [--format text|markdown|json] [--preset …] [--transform …] | toolslim report --responses <stats file>',
-  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'responses', type: 'string' }, ...STEP_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--preset …] [--transform …] | toolslim report --responses <stats file>',
+  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
   help: `A table of tools, largest first, with bytes of compact JSON and tokens in o200k_base and
-cl100k_base; what each transform of the preset would save; and the findings of \`check\`.
+cl100k_base; what each transform of the preset would save; and the findings of \`check\` (with --profile,
+what that client would reject, exactly as \`check --profile\` lists it).
 
 Options:
-  -f, --format <f>          text (default), markdown (for a PR comment) or json
+  -f, --format <f>          text (default), markdown (for a PR comment) or json (one object; an array
+                            of them for several inputs)
   --top <n>                 tools listed in text and markdown (default 25; 0 = all)
+  --no-tokens               bytes only: load no tokenizer (the fastest report of a large list)
   --responses <file>        instead: per tool, the calls, median and largest results and the ratio of
                             response to definition bytes, from toolslim proxy --stats <file>
 ${STEP_HELP}
   --max-bytes, --max-tool-bytes, --max-tokens, --max-tool-tokens, --max-arguments <n>
                             budgets, as for \`check\`
+${RULE_HELP}
+
+Inputs: one or more files, directories (every .json file below them) and glob patterns, or - for
+stdin, or one live server:
 
 ${INPUT_HELP}
+
+Tokens are counted per tool and for the whole list; a run of more than 256 characters without a break
+is counted in slices (an estimate, said so in the report), so counting stays linear in the input.
+Progress appears on a terminal for large lists. Exit codes: 0, or 2 for bad usage or an input that
+cannot be read (the others are still reported).
 
 Examples:
   toolslim report tools.json
   toolslim report --format markdown tools.json > report.md
+  toolslim report captures/*.json --no-tokens
   toolslim report -- node server.mjs
   toolslim report --responses calls.jsonl`,
   run: runReport,
@@ -43,42 +57,101 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     const { printResponses } = await import('../responses.js');
     return printResponses(responses, (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json', ctx, flagNumber(args, 'top') ?? 25);
   }
-  const { value, label } = await loadInput(args, ctx);
-  const { o200k, cl100k } = await import('../../tokens.js');
+  const settings = findingSettings(args, ctx, 'report');
+  const counting = args.flags['no-tokens'] !== true;
+  if (!counting && (settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined)) {
+    throw new CliError('--max-tokens and --max-tool-tokens need token counts: drop --no-tokens, or use --max-bytes', { usage: true });
+  }
+  const tokenizers = counting ? await import('../../tokens.js') : undefined;
   const steps = stepsFrom(args);
-  const result = transformTools(value, { transforms: steps, tokenizer: o200k });
-  const findings = lintTools(value, { ...budgetOptions(args), tokenizer: o200k });
+  const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
+  const { count, inputs } = openInputs(args, ctx);
+  const reports: ReportData[] = [];
+  let unreadable = 0;
+  let first = true;
+  for await (const input of inputs) {
+    if ('error' in input) {
+      unreadable++;
+      ctx.io.stderr.write(`${ctx.name} report: ${input.error}\n`);
+      continue;
+    }
+    const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers);
+    if (format === 'json') {
+      reports.push(data);
+      continue;
+    }
+    if (!first) ctx.io.stdout.write('\n');
+    first = false;
+    ctx.io.stdout.write(renderReport(data, format, format === 'text' ? ctx.style : makeStyle(false), flagNumber(args, 'top') ?? 25));
+  }
+  if (format === 'json' && reports.length > 0) ctx.io.stdout.write(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
+  return unreadable > 0 ? 2 : 0;
+}
+
+function reportOne(
+  value: unknown,
+  label: string,
+  args: ParsedArgs,
+  ctx: Context,
+  settings: ReturnType<typeof findingSettings>,
+  steps: ReturnType<typeof stepsFrom>,
+  tokenizers: typeof import('../../tokens.js') | undefined,
+): ReportData {
   const before = locateTools(value).tools;
-  const rows: ToolRow[] = result.report.stats.tools.map((t) => ({
+  const large = before.length >= 1000;
+  const say = (line: string) => {
+    if (large) ctx.progress(`${ctx.name} report: ${label}: ${line}`);
+  };
+  const o200k: Tokenizer | undefined = tokenizers?.o200k;
+  say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? ' and counting o200k_base tokens' : ''}…`);
+  const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
+  say('checking…');
+  // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
+  const findings = findingsOf(value, settings, { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) });
+  const { stats } = result.report;
+  let cl100kRows: number[] | undefined;
+  let estimated = 0;
+  if (tokenizers) {
+    cl100kRows = new Array<number>(before.length);
+    let next = Date.now() + 1000;
+    for (let i = 0; i < before.length; i++) {
+      const text = stringifyJson(before[i]);
+      cl100kRows[i] = tokenizers.cl100k.count(text);
+      if (tokenizers.hasLongPiece(text)) estimated++;
+      if (large && Date.now() >= next) {
+        say(`counting cl100k_base tokens: ${i.toLocaleString('en-US')} of ${before.length.toLocaleString('en-US')} tools`);
+        next = Date.now() + 1000;
+      }
+    }
+  }
+  const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
     name: t.name,
     bytes: t.before.bytes,
-    o200k: t.before.tokens ?? 0,
-    cl100k: cl100k.count(stringifyJson(before[t.index])),
+    ...(cl100kRows ? { o200k: t.before.tokens ?? 0, cl100k: cl100kRows[t.index]! } : {}),
     bytesAfter: t.after.bytes,
-    o200kAfter: t.after.tokens ?? 0,
+    ...(cl100kRows ? { o200kAfter: t.after.tokens ?? 0 } : {}),
   }));
   rows.sort((a, b) => b.bytes - a.bytes || a.index - b.index);
-  const { stats } = result.report;
-  const data: ReportData = {
+  if (tokenizers) say('counting cl100k_base tokens of the whole list…');
+  const total = tokenizers
+    ? {
+        bytes: stats.before.bytes,
+        o200k: stats.before.tokens ?? 0,
+        cl100k: tokenizers.cl100k.count(stringifyJson(before)),
+        bytesAfter: stats.after.bytes,
+        o200kAfter: stats.after.tokens ?? 0,
+        cl100kAfter: tokenizers.cl100k.count(stringifyJson(result.tools)),
+      }
+    : { bytes: stats.before.bytes, bytesAfter: stats.after.bytes };
+  return {
     source: label,
     steps: describeSteps(args),
-    total: {
-      bytes: stats.before.bytes,
-      o200k: stats.before.tokens ?? 0,
-      cl100k: cl100k.count(stringifyJson(before)),
-      bytesAfter: stats.after.bytes,
-      o200kAfter: stats.after.tokens ?? 0,
-      cl100kAfter: cl100k.count(stringifyJson(result.tools)),
-    },
+    total,
     tools: rows,
     transforms: stats.transforms,
     skipped: result.report.skipped,
     findings,
+    ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
   };
-  const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
-  if (format === 'json') ctx.io.stdout.write(JSON.stringify(data, null, 2) + '\n');
-  else ctx.io.stdout.write(renderReport(data, format, format === 'text' ? ctx.style : makeStyle(false), flagNumber(args, 'top') ?? 25));
-  return 0;
 }
-

@@ -16,6 +16,7 @@ import { findDrift, type Overlay } from '../../session/overlay.js';
 import { memberSpans } from './json-text.js';
 import { Refusal, type RawList } from './hooks.js';
 import { prepare, type OptimizingHooks, type PreparedList } from './served.js';
+import { shellWord } from './upstream.js';
 
 /** What the proxy does when the live list differs from the overlay's pin. */
 export type OnDrift = 'refuse' | 'reoptimize' | 'passthrough';
@@ -32,6 +33,8 @@ export interface OverlayHooksOptions {
   readonly dropUnreadable?: boolean;
   readonly verbose?: boolean;
   readonly log: (line: string) => void;
+  /** How this proxy reaches its server, as shell words (`-- node server.js`, `--url …`), for the rebuild hint. */
+  readonly liveSource?: string;
 }
 
 export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
@@ -61,8 +64,10 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
       const live = (result.serverInfo ?? {}) as { name?: unknown; version?: unknown };
       const made = overlay.server;
       if (made?.name !== undefined && typeof live.name === 'string' && live.name !== made.name) {
-        const rebuild = overlay.rebuild ?? `toolslim optimize --overlay ${file} -- <server command>`;
-        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${rebuild}`);
+        // The overlay's own rebuild command points at the server it was made from; name this one.
+        const here = `toolslim optimize --overlay ${shellWord(file)} [--preset …] ${options.liveSource ?? '-- <server command>'}`;
+        const was = overlay.rebuild === undefined ? '' : ` (it was made with: ${overlay.rebuild})`;
+        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${here}${was}`);
       }
     },
     serve(raw, when) {

@@ -1,0 +1,119 @@
+/**
+ * The settings `check` and `report` read before their flags: `toolslim.config.json` in the working
+ * directory, or else the `toolslim` key of its `package.json` (or the file given with `--config`).
+ * Flags win over the file. Every key is validated, and an error names the file and the key.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Severity } from '../core/report.js';
+import { CliError } from './errors.js';
+import { parseJsonText } from './json.js';
+
+/** What a config file may set (all optional). */
+export interface CliConfig {
+  /** Severity per finding code, or `off` (as `--rule code=severity`). */
+  readonly rules?: Readonly<Record<string, Severity | 'off'>>;
+  readonly collisionThreshold?: number;
+  readonly collisionPartners?: number;
+  readonly maxBytes?: number;
+  readonly maxToolBytes?: number;
+  readonly maxTokens?: number;
+  readonly maxToolTokens?: number;
+  readonly maxArguments?: number;
+  /** `check` only. */
+  readonly failOn?: Severity;
+  /** `check` only. */
+  readonly maxWarnings?: number;
+  /** `check` only: also check against this client profile. */
+  readonly profile?: string;
+}
+
+/** Where a config came from, for messages. */
+export interface LoadedConfig {
+  readonly config: CliConfig;
+  /** `toolslim.config.json`, `package.json#toolslim` or the `--config` path. */
+  readonly source: string;
+}
+
+export const CONFIG_FILE = 'toolslim.config.json';
+const SEVERITY_VALUES = ['error', 'warning', 'info', 'off'] as const;
+const NUMBER_KEYS = ['maxBytes', 'maxToolBytes', 'maxTokens', 'maxToolTokens', 'maxArguments', 'maxWarnings', 'collisionPartners'] as const;
+const KNOWN_KEYS: readonly string[] = ['rules', 'collisionThreshold', 'failOn', 'profile', ...NUMBER_KEYS];
+
+/**
+ * Reads the config for a run in `cwd`: `explicit` (a `--config` path) if given, else
+ * `toolslim.config.json`, else `package.json`'s `toolslim` key; undefined when there is none.
+ */
+export function loadConfig(cwd: string, explicit?: string): LoadedConfig | undefined {
+  if (explicit !== undefined) {
+    const path = isAbsolute(explicit) ? explicit : join(cwd, explicit);
+    const text = readText(path, explicit);
+    if (text === undefined) throw new CliError(`--config ${explicit}: no such file`);
+    return { config: validateConfig(parseJsonText(text, explicit), explicit), source: explicit };
+  }
+  const own = readText(join(cwd, CONFIG_FILE), CONFIG_FILE);
+  if (own !== undefined) return { config: validateConfig(parseJsonText(own, CONFIG_FILE), CONFIG_FILE), source: CONFIG_FILE };
+  const pkg = readText(join(cwd, 'package.json'), 'package.json');
+  if (pkg === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(pkg.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined; // not ours to judge: npm reports a broken package.json
+  }
+  if (typeof parsed !== 'object' || parsed === null || !Object.prototype.hasOwnProperty.call(parsed, 'toolslim')) return undefined;
+  const source = 'package.json#toolslim';
+  return { config: validateConfig((parsed as Record<string, unknown>).toolslim, source), source };
+}
+
+/** Checks a parsed config object; throws a {@link CliError} naming `source` and the key. */
+export function validateConfig(value: unknown, source: string): CliConfig {
+  const fail = (message: string): never => {
+    throw new CliError(`${source}: ${message}`);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`expected an object of settings, got ${describe(value)}`);
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (!KNOWN_KEYS.includes(key)) fail(`unknown key \`${key}\` (known: ${KNOWN_KEYS.join(', ')})`);
+  }
+  for (const key of NUMBER_KEYS) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+    const v = obj[key];
+    const integer = key === 'maxWarnings' || key === 'collisionPartners' || key === 'maxArguments';
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (integer && !Number.isInteger(v)) || (key === 'collisionPartners' && v < 1)) {
+      fail(`\`${key}\` must be a ${key === 'collisionPartners' ? 'positive integer' : integer ? 'non-negative integer' : 'non-negative number'}, got ${JSON.stringify(v) ?? describe(v)}`);
+    }
+  }
+  if (Object.prototype.hasOwnProperty.call(obj, 'collisionThreshold')) {
+    const v = obj.collisionThreshold;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) fail(`\`collisionThreshold\` must be a number in [0, 1], got ${JSON.stringify(v) ?? describe(v)}`);
+  }
+  if (Object.prototype.hasOwnProperty.call(obj, 'failOn') && !['error', 'warning', 'info'].includes(obj.failOn as string)) {
+    fail(`\`failOn\` must be error, warning or info, got ${JSON.stringify(obj.failOn) ?? describe(obj.failOn)}`);
+  }
+  if (Object.prototype.hasOwnProperty.call(obj, 'profile') && typeof obj.profile !== 'string') fail(`\`profile\` must be a string, got ${describe(obj.profile)}`);
+  if (Object.prototype.hasOwnProperty.call(obj, 'rules')) {
+    const rules = obj.rules;
+    if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) fail(`\`rules\` must be an object of code: severity, got ${describe(rules)}`);
+    for (const [code, severity] of Object.entries(rules as Record<string, unknown>)) {
+      if (!(SEVERITY_VALUES as readonly unknown[]).includes(severity)) fail(`\`rules.${code}\` must be one of ${SEVERITY_VALUES.join(', ')}, got ${JSON.stringify(severity) ?? describe(severity)}`);
+    }
+  }
+  return obj as CliConfig;
+}
+
+function readText(path: string, label: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') return undefined;
+    throw new CliError(`${label}: ${code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,421 @@
+/**
+ * Description collisions: tools whose name and description read alike, found without comparing every
+ * pair. The measure is the Jaccard index of character-bigram sets (see {@link collisionText}); candidate
+ * pairs come from an inverted index over bigrams with prefix filtering, which is exact: no pair above the
+ * threshold is missed (the bound is written out at {@link findCollisions}). Pure, no tokenizer.
+ */
+
+/** Options of {@link findCollisions}. */
+export interface FindCollisionsOptions {
+  /** Pairs whose similarity is strictly above this are collisions (default 0.30; in [0, 1]). */
+  readonly threshold?: number;
+  /** How many of its most similar partners each tool lists (default 3; at least 1). */
+  readonly partners?: number;
+}
+
+/** Two tools whose name and description read alike. `aIndex < bIndex`. */
+export interface CollisionPair {
+  readonly a: string;
+  readonly aIndex: number;
+  readonly b: string;
+  readonly bIndex: number;
+  /** Jaccard index of their character-bigram sets, in [0, 1]. */
+  readonly score: number;
+}
+
+/** One partner of a tool. */
+export interface CollisionPartner {
+  readonly tool: string;
+  readonly toolIndex: number;
+  readonly score: number;
+}
+
+/** A tool and its most similar partners above the threshold. */
+export interface ToolCollisions {
+  readonly tool: string;
+  readonly toolIndex: number;
+  /** At most `partners` of them, most similar first (ties: lower position first). */
+  readonly partners: readonly CollisionPartner[];
+}
+
+/** Tools whose name and description read alike: what `analyzeSurface` and `check` compute (`findCollisions`). */
+export interface Collisions {
+  readonly threshold: number;
+  readonly partners: number;
+  /** Every tool with at least one partner strictly above the threshold, in list order. */
+  readonly tools: readonly ToolCollisions[];
+  /** The pairs the tools above list (each once), most similar first (ties: by position). */
+  readonly pairs: readonly CollisionPair[];
+  /** Candidate pairs whose similarity was computed exactly (a pair may count once from each side). */
+  readonly compared: number;
+}
+
+/** The default collision threshold: pairs strictly above it read alike. */
+export const DEFAULT_COLLISION_THRESHOLD = 0.3;
+/** How many partners each tool lists by default. */
+export const DEFAULT_COLLISION_PARTNERS = 3;
+
+/**
+ * The text a tool is compared by: its `name` and `description` joined, lower-cased, with `_` and
+ * whitespace (JavaScript `\s`) removed. A missing or non-string name or description counts as `""`.
+ */
+export function collisionText(name: unknown, description: unknown): string {
+  const text = (typeof name === 'string' ? name : '') + (typeof description === 'string' ? description : '');
+  return text.toLowerCase().replace(/[_\s]+/gu, '');
+}
+
+/**
+ * The character bigrams of a text (every two consecutive code points of the whole string), each once,
+ * as sorted integer codes `first·0x110000 + second`. A lone surrogate counts as one character.
+ */
+export function bigramSet(text: string): number[] {
+  const buf: number[] = [];
+  forEachBigram(text, (code) => buf.push(code));
+  const sorted = Float64Array.from(buf).sort();
+  const out: number[] = [];
+  for (let r = 0; r < sorted.length; r++) if (r === 0 || sorted[r] !== sorted[r - 1]) out.push(sorted[r]!);
+  return out;
+}
+
+/** Jaccard index |A∩B| / |A∪B| of two sorted arrays of distinct codes; 0 when both are empty. */
+export function jaccard(a: readonly number[], b: readonly number[]): number {
+  if (a.length === 0 && b.length === 0) return 0;
+  let i = 0;
+  let j = 0;
+  let inter = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      inter++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
+}
+
+/**
+ * For every tool, its `partners` most similar other tools with similarity strictly above `threshold`,
+ * exactly as comparing every pair would give them (tested against that), without comparing every pair.
+ *
+ * Why no pair is missed. Let two bigram sets have sizes a and b and share i. J = i / (a + b − i) > θ
+ * exactly when i > θ(a + b) / (1 + θ); and since a + b − i ≥ max(a, b), it implies i > θ·max(a, b), so
+ * the pair shares at least o = ⌊θ·max(a, b)⌋ + 1 bigrams. Sort every set by one global order (the bigram
+ * in the fewest tools first). If two sets share o elements, the ℓ smallest shared ones lie in the first
+ * |A| − o + ℓ of A and of B (each has o − ℓ shared ones after it): the prefixes of length |A| − o + 1 and
+ * |B| − o + 1 share one (prefix filtering), and longer prefixes share correspondingly more. A tool's
+ * round-θ prefix is its first b − ⌊θ·b⌋ bigrams; each tool's prefix for `threshold` is in an inverted
+ * index, grouped by the round whose prefix first holds each bigram. A pair whose size ratio min/max is at
+ * most θ has J ≤ θ. Every candidate left is compared exactly; rounding is always resolved towards
+ * comparing more.
+ *
+ * Each tool asks in rounds of falling thresholds (0.9, 0.8, …, then `threshold`), meeting the tools whose
+ * round prefix shares enough with its own: once it holds `partners` partners whose least is above the
+ * round's threshold, no partner it has not compared can displace them, and it stops. Each pair compared
+ * also offers itself to the other tool's list, which then sets a higher bar sooner. In lists of
+ * near-duplicates (common in large lists) tools stop after a short prefix of rare bigrams; the work is
+ * bounded by the pairs that share rare bigrams, not by n².
+ */
+export function findCollisions(texts: readonly string[], names: readonly string[], options: FindCollisionsOptions = {}): Collisions {
+  const threshold = options.threshold ?? DEFAULT_COLLISION_THRESHOLD;
+  const k = options.partners ?? DEFAULT_COLLISION_PARTNERS;
+  const n = texts.length;
+  const sets = encodeSets(texts);
+  const { start, ids } = sets;
+  const size = (x: number) => start[x + 1]! - start[x]!;
+
+  // Rounds of falling thresholds; round L's prefix of a set is longer than round L−1's.
+  const rounds = ROUNDS.filter((r) => r > threshold).concat(threshold);
+  const levels = rounds.length;
+  // The inverted index over each tool's prefix for the last round (CSR, bigram r's postings at
+  // postStart[r]…), each list grouped by the first round whose prefix holds the bigram: round L of
+  // bigram r is postTool[level[r·(levels+1) + L] … level[r·(levels+1) + L + 1]).
+  const width = levels + 1;
+  const level = new Int32Array(sets.distinct * width + 1);
+  const firstRound = (b: number, p: number) => {
+    let L = 0;
+    while (p >= prefixLength(rounds[L]!, b)) L++;
+    return L;
+  };
+  for (let y = 0; y < n; y++) {
+    const b = size(y);
+    const len = prefixLength(threshold, b);
+    for (let p = 0; p < len; p++) level[ids[start[y]! + p]! * width + firstRound(b, p) + 1]!++;
+  }
+  for (let c = 0; c < sets.distinct * width; c++) level[c + 1]! += level[c]!;
+  const postTool = new Int32Array(level[sets.distinct * width]!);
+  const fill = level.slice(0, sets.distinct * width);
+  for (let y = 0; y < n; y++) {
+    const b = size(y);
+    const len = prefixLength(threshold, b);
+    for (let p = 0; p < len; p++) postTool[fill[ids[start[y]! + p]! * width + firstRound(b, p)]!++] = y;
+  }
+
+  const stamp = new Int32Array(n); // x + 1 once y is a candidate of query x
+  const shared = new Int32Array(n); // prefix bigrams met so far; -1 once the pair is compared exactly
+  const best: CollisionPartner[][] = Array.from({ length: n }, () => []);
+  const candidates: number[] = [];
+  const order: number[] = [];
+  const required = new Int32Array(n); // what shared[y] must reach in this round
+  const sizes = new Int32Array(n);
+  for (let y = 0; y < n; y++) sizes[y] = size(y);
+  // offsets[L·n + y]: the length of y's round-L prefix minus its size (≤ 0).
+  const offsets = new Int32Array(levels * n);
+  for (let L = 0; L < levels; L++) for (let y = 0; y < n; y++) offsets[L * n + y] = prefixLength(rounds[L]!, sizes[y]!) - sizes[y]!;
+  let compared = 0;
+  for (let x = 0; x < n; x++) {
+    const sx = start[x]!;
+    const a = start[x + 1]! - sx;
+    if (a === 0) continue;
+    const mine = best[x]!;
+    const tag = x + 1;
+    let probed = 0;
+    candidates.length = 0;
+    for (let L = 0; L < levels; L++) {
+      const theta = rounds[L]!;
+      const upto = prefixLength(theta, a);
+      const c = theta / (1 + theta);
+      const offA = upto - a;
+      const cut = L * n;
+      // A pair above theta shares o = aboveOverlap(theta, a + b) bigrams, so its two round-L prefixes share
+      // at least min(offA, offB) + o of them (see prefixShare), and J ≤ min/max: what y's prefix must
+      // share with x's before the pair is worth comparing in this round.
+      const ca = c * a - 1e-9;
+      const requirement = (y: number): number => {
+        const b = sizes[y]!;
+        // min < θ·max (with room for rounding) means J < θ.
+        if (a < b ? a < theta * b - 1e-7 : b < theta * a - 1e-7) return BLOCKED;
+        const o = Math.floor(ca + c * b) + 1;
+        const off = offsets[cut + y]!;
+        const r = (offA < off ? offA : off) + (o > 1 ? o : 1);
+        return r > 1 ? r : 1;
+      };
+      order.length = 0;
+      for (const y of candidates) {
+        if (shared[y]! < 0) continue;
+        required[y] = requirement(y);
+        if (shared[y]! >= required[y]!) order.push(y);
+      }
+      // Meet every tool whose round-L prefix shares a bigram with x's round-L prefix: the bigrams probed
+      // before get the postings new in round L, the bigrams new in round L all of theirs up to L.
+      for (let px = 0; px < upto; px++) {
+        const base = ids[sx + px]! * width;
+        for (let q = level[base + (px < probed ? L : 0)]!, end = level[base + L + 1]!; q < end; q++) {
+          const y = postTool[q]!;
+          if (stamp[y] !== tag) {
+            if (y === x) continue;
+            stamp[y] = tag;
+            candidates.push(y);
+            shared[y] = 1;
+            required[y] = requirement(y);
+            if (required[y] === 1) order.push(y);
+          } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order.push(y);
+        }
+      }
+      probed = upto;
+      // Compare exactly the candidates that can matter in this round: above theta and, once the list is
+      // full, at least its least (a tie may still win on position). Those that share most first, so the
+      // likeliest partners fill the list early and raise the bar for the rest.
+      let most = 0;
+      for (const y of order) if (shared[y]! > most) most = shared[y]!;
+      const high = Math.ceil(most * 0.75);
+      for (let pass = 0; pass < 2; pass++) {
+        for (const y of order) {
+          const got = shared[y]!;
+          if (got < 0 || (pass === 0 && got < high) || (pass === 1 && got >= high)) continue;
+          const sy = start[y]!;
+          const b = sizes[y]!;
+          const full = mine.length === k;
+          const least = full ? mine[k - 1]!.score : -1;
+          if (full && ((a < b ? a / b : b / a) < least || got < prefixShare(theta, a, b, least))) continue;
+          compared++;
+          shared[y] = -1;
+          // Give up early only where the pair could not matter in any round, so one comparison is final.
+          const sum = a + b;
+          const need = full ? Math.max(aboveOverlap(threshold, sum), atLeastOverlap(least, sum)) : aboveOverlap(threshold, sum);
+          const inter = intersectFrom(ids, sx, sx + a, sy, sy + b, need);
+          if (inter < 0) continue;
+          const score = inter / (sum - inter);
+          if (score <= threshold) continue;
+          offer(mine, { tool: names[y]!, toolIndex: y, score }, k);
+          offer(best[y]!, { tool: names[x]!, toolIndex: x, score }, k);
+        }
+      }
+      if (mine.length === k && mine[k - 1]!.score > theta) break;
+    }
+  }
+  const found: ToolCollisions[] = [];
+  for (let x = 0; x < n; x++) if (best[x]!.length > 0) found.push({ tool: names[x]!, toolIndex: x, partners: best[x]! });
+
+  const seen = new Set<number>();
+  const pairs: CollisionPair[] = [];
+  for (const t of found) {
+    for (const p of t.partners) {
+      const [i, j] = t.toolIndex < p.toolIndex ? [t.toolIndex, p.toolIndex] : [p.toolIndex, t.toolIndex];
+      const key = i * n + j;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pairs.push({ a: names[i]!, aIndex: i, b: names[j]!, bIndex: j, score: p.score });
+    }
+  }
+  pairs.sort((x, y) => y.score - x.score || x.aIndex - y.aIndex || x.bIndex - y.bIndex);
+  return { threshold, partners: k, tools: found, pairs, compared };
+}
+
+/**
+ * The message of one tool's collision finding: its partners with their similarity, and what to do.
+ * `` `create_entities` reads like `create_relations` (0.57) and `delete_entities` (0.45) … ``
+ */
+export function collisionMessage(c: ToolCollisions, threshold: number): string {
+  const name = (tool: string, index: number) => (tool === '' ? `tool #${index}` : `\`${tool}\``);
+  const parts = c.partners.map((p) => `${name(p.tool, p.toolIndex)} (${p.score.toFixed(2)})`);
+  const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}`;
+  return `${name(c.tool, c.toolIndex)} reads like ${list} (character-bigram similarity above ${threshold.toFixed(2)}); a model may call one for the other: say in each description what sets it apart, or merge the tools`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const ROUNDS: readonly number[] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+const BLOCKED = 0x7fffffff;
+
+/**
+ * How many of a set's first elements meet every partner with similarity above θ: b − o + 1, where
+ * o = ⌊θ·b⌋ + 1 is the least overlap (computed a hair low, so rounding can only lengthen the prefix).
+ */
+function prefixLength(theta: number, b: number): number {
+  if (b === 0) return 0;
+  const overlap = Math.max(1, Math.floor(theta * b - 1e-9) + 1);
+  return Math.min(b, b - overlap + 1);
+}
+
+/** Inserts `p` into `best` (sorted: score descending, then position), keeping at most `k`. */
+function offer(best: CollisionPartner[], p: CollisionPartner, k: number): void {
+  const before = (x: CollisionPartner, y: CollisionPartner) => x.score > y.score || (x.score === y.score && x.toolIndex < y.toolIndex);
+  if (best.length === k && !before(p, best[k - 1]!)) return;
+  for (const q of best) if (q.toolIndex === p.toolIndex) return; // offered from both sides
+  let at = best.length;
+  while (at > 0 && before(p, best[at - 1]!)) at--;
+  best.splice(at, 0, p);
+  if (best.length > k) best.pop();
+}
+
+/**
+ * |A ∩ B| of the ascending runs `ids[i…ea)` and `ids[j…eb)`, or -1 as soon as it cannot reach `need`
+ * (what is left to merge bounds what can still be shared).
+ */
+function intersectFrom(ids: Int32Array, i: number, ea: number, j: number, eb: number, need: number): number {
+  let inter = 0;
+  while (i < ea && j < eb) {
+    const x = ids[i]!;
+    const y = ids[j]!;
+    if (x === y) {
+      inter++;
+      i++;
+      j++;
+    } else {
+      if (x < y) i++;
+      else j++;
+      if (inter + Math.min(ea - i, eb - j) < need) return -1;
+    }
+  }
+  return inter < need ? -1 : inter;
+}
+
+/**
+ * How many bigrams a pair must share between the two round-θ prefixes (lengths pa of a, pb of b) to be
+ * above θ, and at least `least` when that is not −1. If the pair shares o bigrams, its ℓ-th smallest
+ * shared bigram has at least o − ℓ shared ones after it in each set, so the first ℓ of them lie in the
+ * first |A| − o + ℓ of A and of B: prefixes of lengths pa and pb share at least min(pa − a, pb − b) + o.
+ */
+function prefixShare(theta: number, a: number, b: number, least: number): number {
+  const o = least < 0 ? aboveOverlap(theta, a + b) : Math.max(aboveOverlap(theta, a + b), atLeastOverlap(least, a + b));
+  return Math.min(prefixLength(theta, a) - a, prefixLength(theta, b) - b) + o;
+}
+
+/**
+ * The least integer overlap i with i / (sum − i) > θ, i.e. i > θ·sum / (1 + θ); computed a hair low, so
+ * floating-point rounding can only admit more candidates, never drop one.
+ */
+function aboveOverlap(theta: number, sum: number): number {
+  return Math.max(1, Math.floor((theta * sum) / (1 + theta) - 1e-9) + 1);
+}
+
+/** The least integer overlap i with i / (sum − i) ≥ s (a hair low, as above). */
+function atLeastOverlap(s: number, sum: number): number {
+  return Math.max(1, Math.ceil((s * sum) / (1 + s) - 1e-9));
+}
+
+interface EncodedSets {
+  /** Tool x's bigrams are `ids[start[x]] … ids[start[x+1] − 1]`, ascending. */
+  readonly start: Int32Array;
+  /** Dense bigram ranks: 0 is the bigram in the fewest tools (ties: first seen first). */
+  readonly ids: Int32Array;
+  readonly distinct: number;
+}
+
+/** Every text's distinct bigrams as dense ranks ordered by document frequency, rarest first. */
+function encodeSets(texts: readonly string[]): EncodedSets {
+  const n = texts.length;
+  const ascii = new Int32Array(128 * 128).fill(-1);
+  const other = new Map<number, number>();
+  const df: number[] = [];
+  const last: number[] = [];
+  const start = new Int32Array(n + 1);
+  let ids = new Int32Array(1024);
+  let used = 0;
+  for (let x = 0; x < n; x++) {
+    start[x] = used;
+    forEachBigram(texts[x]!, (code, first, second) => {
+      let id: number;
+      if (first < 128 && second < 128) {
+        id = ascii[first * 128 + second]!;
+        if (id < 0) ascii[first * 128 + second] = id = df.length;
+      } else {
+        const got = other.get(code);
+        if (got === undefined) other.set(code, (id = df.length));
+        else id = got;
+      }
+      if (id === df.length) {
+        df.push(0);
+        last.push(-1);
+      }
+      if (last[id] === x) return;
+      last[id] = x;
+      df[id]!++;
+      if (used === ids.length) {
+        const grown = new Int32Array(ids.length * 2);
+        grown.set(ids);
+        ids = grown;
+      }
+      ids[used++] = id;
+    });
+  }
+  start[n] = used;
+  const distinct = df.length;
+  const order = Array.from({ length: distinct }, (_, i) => i).sort((p, q) => df[p]! - df[q]! || p - q);
+  const rank = new Int32Array(distinct);
+  for (let r = 0; r < distinct; r++) rank[order[r]!] = r;
+  const out = ids.subarray(0, used);
+  for (let q = 0; q < used; q++) out[q] = rank[out[q]!]!;
+  for (let x = 0; x < n; x++) out.subarray(start[x]!, start[x + 1]!).sort();
+  return { start, ids: out, distinct };
+}
+
+/** Calls `visit(code, first, second)` for every two consecutive code points of `text`. */
+function forEachBigram(text: string, visit: (code: number, first: number, second: number) => void): void {
+  let prev = -1;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    if (prev >= 0) visit(prev * 0x110000 + cp, prev, cp);
+    prev = cp;
+  }
+}
