@@ -16,7 +16,7 @@ export interface PresetForProfileOptions extends PresetOptions {
   readonly growthCap?: number;
   /**
    * Passed to `adapt-to-client`: bytes a schema may always grow by to become acceptable (default
-   * {@link PROFILE_GROWTH_ALLOWANCE}).
+   * 2,048: `PROFILE_GROWTH_ALLOWANCE`).
    */
   readonly growthAllowance?: number;
   /**
