@@ -43,11 +43,29 @@ export function resolveSteps(inputs: readonly TransformStepInput[]): Step[] {
   return steps;
 }
 
+const PRESET_OPTION_KEYS: readonly string[] = ['overrides'];
+
 function expandPreset(preset: Preset, options: PresetOptions): Step[] {
+  // Checked like a transform's options: a misspelt key would otherwise be accepted and do nothing.
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ToolslimError('invalid-option', `preset ${preset.name}: options must be an object like { overrides: { … } }`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!PRESET_OPTION_KEYS.includes(key)) {
+      throw new ToolslimError('invalid-option', `preset ${preset.name}: unknown option \`${key}\` (known: ${PRESET_OPTION_KEYS.join(', ')}; a step's options go in overrides: { '<transform>': { … } })`);
+    }
+  }
   const overrides = options.overrides ?? {};
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw new ToolslimError('invalid-option', `preset ${preset.name}: \`overrides\` must be an object of transform name → false or options`);
+  }
   for (const name of Object.keys(overrides)) {
     if (!preset.steps.some((t) => t.name === name)) {
       throw new ToolslimError('invalid-option', `preset \`${preset.name}\` has no transform \`${name}\` (it has: ${preset.steps.map((t) => t.name).join(', ')})`);
+    }
+    const o = overrides[name];
+    if (o !== false && (typeof o !== 'object' || o === null || Array.isArray(o))) {
+      throw new ToolslimError('invalid-option', `preset ${preset.name}: override \`${name}\` must be false (leave it out) or an options object, not ${o === null ? 'null' : Array.isArray(o) ? 'an array' : typeof o}`);
     }
   }
   const steps: Step[] = [];

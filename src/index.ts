@@ -22,9 +22,10 @@ export type { SchemaTransformResult, TransformSchemaOptions } from './api.js';
 
 // Writing transforms
 export { defineTransform } from './engine/define-transform.js';
-export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras } from './core/transform.js';
+export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras, CommonOptions, TransformPart } from './core/transform.js';
+export type { SchemaDocument, UnknownDialectDocument } from './core/documents.js';
 export { EditContext } from './core/context.js';
-export type { RecordedChange, RecordedDiagnostic, MessageData } from './core/context.js';
+export type { RecordedChange, RecordedDiagnostic, MessageData, EditContextOptions, TransactionOptions } from './core/context.js';
 export { definePreset } from './core/preset.js';
 export type { Preset, PresetOptions } from './core/preset.js';
 
@@ -53,7 +54,7 @@ export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
 export type { KeepReason, SentenceRemoval } from './transforms/promote-common-params/sentences.js';
-export type { StripNoiseOptions } from './transforms/strip-noise.js';
+export type { StripNoiseOptions } from './transforms/strip-noise/index.js';
 export { stripVendorExtensions } from './transforms/index.js';
 export type { StripVendorExtensionsOptions } from './transforms/strip-vendor-extensions.js';
 export { presetMax } from './presets/index.js';
@@ -65,7 +66,7 @@ export { findDialectContradictions, findToolsDialectContradictions, keywordFit, 
 export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions, ToolDialectContradictions } from './schema/dialect.js';
 export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceTypeName } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
-export { collectRefInventory, findUnresolvedRefs, resolveRefSite } from './schema/refs.js';
+export { collectRefInventory, findUnresolvedRefs, resolveRefSite, RefIndex } from './schema/refs.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
 
 // Lint (findings for CI)

@@ -60,7 +60,7 @@ function builtLibrary(): string {
   } catch {
     // no dist yet
   }
-  // Inside the project, so that the build's imports (fast-json-stable-stringify) resolve from node_modules.
+  // Inside the project, so that the build's package imports (ajv, when the gate loads it) resolve from node_modules.
   const out = tempDir('toolslim-dist-', join(ROOT, 'node_modules', '.cache'));
   execFileSync('npx', ['tsup', 'src/index.ts', '--format', 'esm', '--no-config', '--silent', '--out-dir', out], { cwd: ROOT, stdio: 'ignore' });
   return join(out, 'index.js');

@@ -1,5 +1,6 @@
 /**
- * THE fixture runner: every case under test/fixtures/<transform>/<NN-slug>/ is checked the same way.
+ * THE fixture runner: every case under test/fixtures/<transform>/<NN-slug>/ (and, for each part of a large
+ * transform, under test/fixtures/<transform>/rules/<part>/<NN-slug>/, run with that part alone) is checked the same way.
  * Expectations are hand-written files; ajv gives the verdicts; fast-json-patch (a third-party RFC 6902
  * implementation) replays the report.
  */
@@ -16,7 +17,9 @@ const cases = loadFixtures();
 describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', (_label, c) => {
   const transform = lookup(c.transform) as AnyTransform;
   const input = deepFreeze(jsonClone(c.input));
-  const result = transform(input as never, c.options);
+  // A part's case runs with that part alone: its option on, every other part's off (options.json on top).
+  const options = c.part === undefined ? c.options : { ...partOptions(transform, c.part), ...c.options };
+  const result = transform(input as never, options);
 
   it('produces the expected output, byte for byte', () => {
     expect(JSON.stringify(result.tools, null, 1)).toBe(JSON.stringify(c.output, null, 1));
@@ -56,7 +59,7 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
   });
 
   it('is idempotent: a second run changes nothing', () => {
-    const again = transform(result.tools as never, c.options);
+    const again = transform(result.tools as never, options);
     expect(again.report.changes).toEqual([]);
     expect(JSON.stringify(again.tools)).toBe(JSON.stringify(result.tools));
   });
@@ -87,6 +90,16 @@ describe.each(cases.map((c) => [`${c.transform}/${c.name}`, c] as const))('%s', 
     });
   }
 });
+
+/** Options that turn on part `id` of `transform` and turn off every other part that has an option. */
+function partOptions(transform: AnyTransform, id: string): Record<string, boolean> {
+  const parts = transform.parts ?? [];
+  const part = parts.find((p) => p.id === id);
+  if (part === undefined) throw new Error(`${transform.name} has no part \`${id}\` (it has: ${parts.map((p) => p.id).join(', ')})`);
+  const out: Record<string, boolean> = {};
+  for (const p of parts) if (p.option !== undefined) out[p.option] = p.id === id;
+  return out;
+}
 
 it('has fixtures', () => {
   expect(cases.length).toBeGreaterThan(0);

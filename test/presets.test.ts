@@ -61,6 +61,14 @@ describe('tuning a preset', () => {
   it('rejects an unknown option', () => {
     expect(() => transformTools(tools, { transforms: [[presetSafe, { overrides: { 'strip-noise': { link: false } } }]] })).toThrow(/unknown option `link`/);
   });
+  it('rejects an option of the preset itself other than `overrides`, by name or object', () => {
+    // A transform's options put where the preset's go would otherwise be accepted and change nothing.
+    expect(() => transformTools(tools, { transforms: [['max', { bogus: 1 }]] })).toThrow('preset max: unknown option `bogus` (known: overrides');
+    expect(() => transformTools(tools, { transforms: [[presetMax, { 'promote-common-params': { minTools: 2 } } as never]] })).toThrow(/preset max: unknown option `promote-common-params`/);
+    expect(() => transformTools(tools, { transforms: [['safe', { overrides: { 'strip-noise': true } }]] })).toThrow(/override `strip-noise` must be false \(leave it out\) or an options object, not boolean/);
+    expect(() => transformTools(tools, { transforms: [['safe', { overrides: [] }]] })).toThrow(/`overrides` must be an object/);
+    expect(() => transformTools(tools, { transforms: [['safe', { overrides: { 'strip-noise': false } }]] })).not.toThrow();
+  });
 });
 
 const corpus = loadCorpus();

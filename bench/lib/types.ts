@@ -102,7 +102,7 @@ export interface RunSummary {
 export interface SpeedRow {
   readonly key: string;
   readonly label: string;
-  readonly group: 'floor' | 'transform' | 'preset' | 'tokens' | 'verify';
+  readonly group: 'floor' | 'user' | 'transform' | 'preset' | 'tokens' | 'verify';
   readonly options: Readonly<Record<string, unknown>>;
   readonly samplesMs: readonly number[];
   readonly medianMs: number;
@@ -115,8 +115,18 @@ export interface SpeedRow {
 export interface Target {
   readonly what: string;
   readonly limit: number;
+  /** The ratio the target is judged on (passes with a forced full GC before each). */
   readonly value: number;
   readonly met: boolean;
+  /** The same ratio without the forced GC, reported beside it. */
+  readonly valueNoGc?: number;
+}
+
+/** What one gate level adds to the default call, as a multiple of the floor. */
+export interface VerifyCost {
+  readonly level: 'structural' | 'verdicts';
+  readonly ratio: number;
+  readonly ratioNoGc: number;
 }
 
 export interface ScalingPoint {
@@ -169,7 +179,13 @@ export interface BenchResults {
     readonly iterations: number;
     readonly floorMs: number;
     readonly gateDetected: boolean;
+    /** Every row, passes with a forced full GC before each. */
     readonly rows: readonly SpeedRow[];
+    /** The user-facing rows again, without the forced GC. */
+    readonly rowsNoGc?: readonly SpeedRow[];
+    readonly verifyCosts?: readonly VerifyCost[];
+    /** Which passes the targets are judged on. */
+    readonly targetsUse?: 'gc' | 'no-gc';
     readonly targets: readonly Target[];
   };
   readonly scaling: {

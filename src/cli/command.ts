@@ -64,6 +64,12 @@ export const INPUT_HELP = `Input (one of):
 Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
 tools/list following nextCursor).`;
 
+/**
+ * The built-in transforms, one per line with its safety, as `--help` lists them: read from
+ * `builtinTransforms`, so a new transform is listed without touching the CLI.
+ */
+export const TRANSFORMS_HELP = builtinTransforms.map((t) => `  ${t.name.padEnd(26)}${t.safety}${builtinPresets.some((p) => p.steps.includes(t)) ? '' : ', in no preset'}`).join('\n');
+
 export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) => (p.name === 'safe' ? 'safe (default)' : p.name)).join(', ')}
   -t, --transform <name>[=<json-options>]
                             run this transform (repeatable, in order; after --preset if both given):

@@ -1,3 +1,4 @@
+import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
 import { SEVERITIES } from '../lint/index.js';
@@ -56,25 +57,25 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   const tokens = total.o200k !== undefined;
   const lines: string[] = [];
   const saved = total.bytes - total.bytesAfter;
-  const head = `${data.source}: ${plural(data.tools.length, 'tool')}, ${num(total.bytes)} bytes` + (tokens ? `, ${num(total.o200k!)} tokens (o200k_base), ${num(total.cl100k!)} tokens (cl100k_base)` : ' (tokens not counted: --no-tokens)');
+  const head = `${data.source}: ${plural(data.tools.length, 'tool')}, ${formatCount(total.bytes)} bytes` + (tokens ? `, ${formatCount(total.o200k!)} tokens (o200k_base), ${formatCount(total.cl100k!)} tokens (cl100k_base)` : ' (tokens not counted: --no-tokens)');
   lines.push(md ? `## toolslim report\n\n${head}` : style.bold(head));
   const savedTokens = tokens
-    ? `, ${num(total.o200k! - total.o200kAfter!)} tokens o200k_base (${pct(total.o200k! - total.o200kAfter!, total.o200k!)}), ${num(total.cl100k! - total.cl100kAfter!)} tokens cl100k_base (${pct(total.cl100k! - total.cl100kAfter!, total.cl100k!)})`
+    ? `, ${formatCount(total.o200k! - total.o200kAfter!)} tokens o200k_base (${pct(total.o200k! - total.o200kAfter!, total.o200k!)}), ${formatCount(total.cl100k! - total.cl100kAfter!)} tokens cl100k_base (${pct(total.cl100k! - total.cl100kAfter!, total.cl100k!)})`
     : '';
-  lines.push(`${data.steps} would save ${num(saved)} bytes (${pct(saved, total.bytes)})${savedTokens}`, '');
+  lines.push(`${data.steps} would save ${formatCount(saved)} bytes (${pct(saved, total.bytes)})${savedTokens}`, '');
   if (data.estimatedTokens) lines.push(`Token counts are estimates for ${plural(data.estimatedTokens, 'tool')} holding a run of more than 256 characters without a break (counted in slices, so the count stays linear).`, '');
   const shown = top > 0 ? data.tools.slice(0, top) : data.tools;
   if (shown.length > 0) {
     const header = tokens ? ['tool', 'bytes', 'o200k', 'cl100k', 'bytes after', 'saved'] : ['tool', 'bytes', 'bytes after', 'saved'];
-    const rows = shown.map((t) => [t.name || `#${t.index}`, num(t.bytes), ...(tokens ? [num(t.o200k!), num(t.cl100k!)] : []), num(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
-    lines.push(md ? '### Tools, largest first' : style.bold('Tools, largest first'), '', ...table(header, rows, md));
-    if (shown.length < data.tools.length) lines.push(`${md ? '\n' : ''}… and ${num(data.tools.length - shown.length)} more (--top 0 lists all)`);
+    const rows = shown.map((t) => [t.name || `#${t.index}`, formatCount(t.bytes), ...(tokens ? [formatCount(t.o200k!), formatCount(t.cl100k!)] : []), formatCount(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
+    lines.push(md ? '### Tools, largest first' : style.bold('Tools, largest first'), '', ...renderTable(header, rows, { markdown: md, indent: '  ' }));
+    if (shown.length < data.tools.length) lines.push(`${md ? '\n' : ''}… and ${formatCount(data.tools.length - shown.length)} more (--top 0 lists all)`);
     lines.push('');
   }
   if (data.transforms.length > 0) {
     const header = tokens ? ['transform', 'changes', 'tools', 'bytes saved', 'o200k saved'] : ['transform', 'changes', 'tools', 'bytes saved'];
-    const rows = data.transforms.map((t) => [t.name, num(t.changes), num(t.toolsChanged), num(t.bytesSaved), ...(tokens ? [num(t.tokensSaved ?? 0)] : [])]);
-    lines.push(md ? `### What each transform saves (${data.steps})` : style.bold(`What each transform saves (${data.steps})`), '', ...table(header, rows, md), '');
+    const rows = data.transforms.map((t) => [t.name, formatCount(t.changes), formatCount(t.toolsChanged), formatCount(t.bytesSaved), ...(tokens ? [formatCount(t.tokensSaved ?? 0)] : [])]);
+    lines.push(md ? `### What each transform saves (${data.steps})` : style.bold(`What each transform saves (${data.steps})`), '', ...renderTable(header, rows, { markdown: md, indent: '  ' }), '');
   }
   if (data.skipped.length > 0) {
     lines.push(md ? '### Skipped' : style.bold('Skipped'), '');
@@ -169,20 +170,6 @@ function where(f: Finding): string {
 function paint(severity: string, style: Style): string {
   const label = severity.padEnd(7);
   return severity === 'error' ? style.red(label) : severity === 'warning' ? style.yellow(label) : style.dim(label);
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[], md: boolean): string[] {
-  if (md) {
-    const esc = (s: string) => s.replace(/\|/g, '\\|');
-    return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)];
-  }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: readonly string[]) => '  ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [fmt(header), '  ' + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)];
-}
-
-function num(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function pct(part: number, whole: number): string {

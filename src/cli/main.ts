@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { parseArgs, type ParsedArgs } from './args.js';
-import type { CliIo, Command, Context } from './command.js';
+import { TRANSFORMS_HELP, type CliIo, type Command, type Context } from './command.js';
 import { captureCommand } from './commands/capture.js';
 import { checkCommand } from './commands/check.js';
 import { optimizeCommand } from './commands/optimize.js';
@@ -35,6 +35,9 @@ Commands:
 ${list}
 
 Run \`${name} <command> --help\` for a command’s options and examples; \`${name} --version\` prints the version.
+
+Transforms (for --transform; docs/transforms/<name>.md):
+${TRANSFORMS_HELP}
 
 Examples:
   ${name} capture -o tools.json -- node server.mjs

@@ -1,25 +1,46 @@
 import type { McpTool, SchemaSlot } from './tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { KEYWORD_TABLES, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { refIndexOf, type RefIndex } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 
 /** One schema document of a tool, with the dialect a reader reads it in. */
 export interface SchemaDocument {
+  /** Which schema of the tool. */
   readonly slot: SchemaSlot;
   /** Pointer of the document inside the tool (`/inputSchema`). */
   readonly base: string;
+  /** The schema itself, as the step received it (read it; edit through `ctx`). */
   readonly schema: Record<string, unknown>;
+  /** The dialect a reader reads it in: its `$schema`, or the assumed one. */
   readonly dialect: Dialect;
   /** `declared` or `assumed`; documents whose `$schema` names an unknown meta-schema are not listed. */
   readonly source: 'declared' | 'assumed';
+  /** The dialect's keyword table. */
   readonly table: KeywordTable;
+  /**
+   * Every `$ref`, anchor and embedded resource of the document, each reference with its resolution:
+   * walked on first use, then shared by every step and check of the run that reads this version of the
+   * document (see {@link RefIndex}).
+   */
+  readonly refs: RefIndex;
+}
+
+/** A schema slot whose `$schema` names a meta-schema toolslim does not know (its keywords cannot be read safely). */
+export interface UnknownDialectDocument {
+  /** Which schema of the tool. */
+  readonly slot: SchemaSlot;
+  /** Pointer of the document inside the tool. */
+  readonly base: string;
+  /** The `$schema` value. */
+  readonly uri: unknown;
 }
 
 /** What {@link getSchemaDocuments} found. */
 export interface SchemaDocuments {
   readonly documents: readonly SchemaDocument[];
   /** Slots whose `$schema` names a meta-schema toolslim does not know (their keywords cannot be read safely). */
-  readonly unknown: readonly { readonly slot: SchemaSlot; readonly base: string; readonly uri: unknown }[];
+  readonly unknown: readonly UnknownDialectDocument[];
 }
 
 /**
@@ -28,7 +49,7 @@ export interface SchemaDocuments {
  */
 export function getSchemaDocuments(tool: McpTool, slots: readonly SchemaSlot[], assume: Dialect): SchemaDocuments {
   const documents: SchemaDocument[] = [];
-  const unknown: { slot: SchemaSlot; base: string; uri: unknown }[] = [];
+  const unknown: UnknownDialectDocument[] = [];
   for (const slot of slots) {
     if (!hasOwn(tool, slot)) continue;
     const schema = (tool as Record<string, unknown>)[slot];
@@ -36,7 +57,22 @@ export function getSchemaDocuments(tool: McpTool, slots: readonly SchemaSlot[], 
     const declared = getDeclaredDialect(schema, assume);
     const base = '/' + slot;
     if (declared.source === 'unknown') unknown.push({ slot, base, uri: declared.uri });
-    else documents.push({ slot, base, schema, dialect: declared.dialect, source: declared.source, table: KEYWORD_TABLES[declared.dialect] });
+    else documents.push(schemaDocument(slot, base, schema, declared.dialect, declared.source));
   }
   return { documents, unknown };
+}
+
+function schemaDocument(slot: SchemaSlot, base: string, schema: Record<string, unknown>, dialect: Dialect, source: 'declared' | 'assumed'): SchemaDocument {
+  let refs: RefIndex | undefined;
+  return {
+    slot,
+    base,
+    schema,
+    dialect,
+    source,
+    table: KEYWORD_TABLES[dialect],
+    get refs() {
+      return (refs ??= refIndexOf(schema, dialect));
+    },
+  };
 }

@@ -15,19 +15,19 @@ export function formatReport(report: Report, format: ReportFormat = 'text'): str
   const lines: string[] = [];
   const saved = stats.before.bytes - stats.after.bytes;
   const pct = stats.before.bytes === 0 ? 0 : (100 * saved) / stats.before.bytes;
-  const summary = `${stats.tools.length} tool${stats.tools.length === 1 ? '' : 's'}: ${num(stats.before.bytes)} → ${num(stats.after.bytes)} bytes (${pct >= 0 ? '−' : '+'}${Math.abs(pct).toFixed(1)}%)` +
-    (tok ? `, ${num(stats.before.tokens ?? 0)} → ${num(stats.after.tokens ?? 0)} tokens (${stats.tokenizer})` : '');
+  const summary = `${stats.tools.length} tool${stats.tools.length === 1 ? '' : 's'}: ${formatCount(stats.before.bytes)} → ${formatCount(stats.after.bytes)} bytes (${pct >= 0 ? '−' : '+'}${Math.abs(pct).toFixed(1)}%)` +
+    (tok ? `, ${formatCount(stats.before.tokens ?? 0)} → ${formatCount(stats.after.tokens ?? 0)} tokens (${stats.tokenizer})` : '');
   lines.push(md ? `**toolslim**: ${summary}` : summary, '');
 
   const header = ['transform', 'changes', 'tools', 'bytes saved', ...(tok ? ['tokens saved'] : []), 'ms'];
-  const rows = stats.transforms.map((t) => [t.name, num(t.changes), num(t.toolsChanged), num(t.bytesSaved), ...(tok ? [num(t.tokensSaved ?? 0)] : []), t.timeMs.toFixed(1)]);
-  lines.push(...table(header, rows, md), '');
+  const rows = stats.transforms.map((t) => [t.name, formatCount(t.changes), formatCount(t.toolsChanged), formatCount(t.bytesSaved), ...(tok ? [formatCount(t.tokensSaved ?? 0)] : []), t.timeMs.toFixed(1)]);
+  lines.push(...renderTable(header, rows, { markdown: md }), '');
 
   const largest = [...stats.tools].sort((a, b) => b.before.bytes - a.before.bytes || a.index - b.index).slice(0, 20);
   if (largest.length > 0) {
     const h = ['tool', 'bytes before', 'bytes after', ...(tok ? ['tokens before', 'tokens after'] : [])];
-    const r = largest.map((t) => [t.name || `#${t.index}`, num(t.before.bytes), num(t.after.bytes), ...(tok ? [num(t.before.tokens ?? 0), num(t.after.tokens ?? 0)] : [])]);
-    lines.push(md ? '**Largest tools**' : 'Largest tools', '', ...table(h, r, md), '');
+    const r = largest.map((t) => [t.name || `#${t.index}`, formatCount(t.before.bytes), formatCount(t.after.bytes), ...(tok ? [formatCount(t.before.tokens ?? 0), formatCount(t.after.tokens ?? 0)] : [])]);
+    lines.push(md ? '**Largest tools**' : 'Largest tools', '', ...renderTable(h, r, { markdown: md }), '');
   }
   if (report.skipped.length > 0) {
     lines.push(md ? '**Skipped**' : 'Skipped', '');
@@ -42,19 +42,34 @@ export function formatReport(report: Report, format: ReportFormat = 'text'): str
   return lines.join('\n');
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], md: boolean): string[] {
-  if (md) {
+/** Options of {@link renderTable}. */
+export interface TableOptions {
+  /** A markdown table (first column left-aligned, the others right-aligned) instead of a text one. */
+  readonly markdown?: boolean;
+  /** Text tables only: put before every line. */
+  readonly indent?: string;
+}
+
+/**
+ * THE table renderer (reports, the CLI): a text table with padded columns (first left-aligned, the rest
+ * right-aligned) and a dashed rule under the header, or a markdown table whose cells escape `|` and newlines.
+ * @internal
+ */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
+  if (options.markdown) {
     return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)];
   }
+  const indent = options.indent ?? '';
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: readonly string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
-  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)];
+  const fmt = (r: readonly string[]) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [fmt(header), indent + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(fmt)];
 }
 
 function escapeCell(s: string): string {
   return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function num(n: number): string {
+/** A count as reports write it (`12,345`). @internal */
+export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }

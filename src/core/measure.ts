@@ -50,3 +50,9 @@ export function measureJson(value: unknown, tokenizer?: Tokenizer): Size {
   const text = JSON.stringify(value) ?? '';
   return tokenizer ? { bytes: utf8Length(text), tokens: tokenizer.count(text) } : { bytes: utf8Length(text) };
 }
+
+/** UTF-8 bytes of `value`'s compact JSON (0 for `undefined`, which JSON omits). */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value);
+  return text === undefined ? 0 : utf8Length(text);
+}

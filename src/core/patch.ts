@@ -1,6 +1,6 @@
 import { hasOwn } from '../json/guards.js';
 import { isArrayIndex, parsePointer } from '../json/pointer.js';
-import { setOwn, shallowCopy } from '../json/cow.js';
+import { CopyOnWrite, setOwn } from '../json/cow.js';
 import { ToolslimError } from './errors.js';
 
 /** An RFC 6902 operation as toolslim records it (extra fields on a {@link Change} are ignored). */
@@ -17,26 +17,11 @@ export interface PatchOperation {
  * edited paths are copied). Replaying `report.changes` on the input tools yields the output tools.
  */
 export function applyPatch<T>(document: T, operations: readonly PatchOperation[]): T {
-  let root: unknown = document;
-  const owned = new WeakSet<object>();
+  const cow = new CopyOnWrite(document);
   const own = (tokens: readonly string[]): Record<string, unknown> | unknown[] => {
-    if (!owned.has(root as object)) {
-      root = shallowCopy(root);
-      owned.add(root as object);
-    }
-    let cur = root as Record<string, unknown> | unknown[];
-    for (const t of tokens) {
-      const child = Array.isArray(cur) ? (isArrayIndex(t) ? cur[Number(t)] : undefined) : hasOwn(cur, t) ? cur[t] : undefined;
-      if (typeof child !== 'object' || child === null) throw new ToolslimError('invalid-input', `patch: no container at \`${t}\``);
-      let next = child as Record<string, unknown> | unknown[];
-      if (!owned.has(next)) {
-        next = shallowCopy(next);
-        owned.add(next);
-        setOwn(cur, t, next);
-      }
-      cur = next;
-    }
-    return cur;
+    const owned = cow.own(tokens);
+    if (typeof owned === 'number') throw new ToolslimError('invalid-input', `patch: no container at \`${owned < 0 ? '' : tokens[owned]}\``);
+    return owned;
   };
   const take = (path: string): unknown => {
     const tokens = parsePointer(path);
@@ -54,7 +39,7 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
   const put = (path: string, value: unknown, replace: boolean): void => {
     const tokens = parsePointer(path);
     if (tokens.length === 0) {
-      root = value;
+      cow.root = value;
       return;
     }
     const parent = own(tokens.slice(0, -1));
@@ -84,7 +69,7 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
         throw new ToolslimError('invalid-input', `patch: unsupported op \`${(op as { op: string }).op}\``);
     }
   }
-  return root as T;
+  return cow.root as T;
 }
 
 /**

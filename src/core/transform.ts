@@ -1,4 +1,6 @@
-import type { McpTool } from './tool.js';
+import type { Dialect } from '../schema/keywords.js';
+import type { SchemaDocument, UnknownDialectDocument } from './documents.js';
+import type { McpTool, SchemaSlot } from './tool.js';
 import type { EditContext } from './context.js';
 import type { Safety } from './report.js';
 import type { RunOptions, ToolsInput, TransformResult } from './run-types.js';
@@ -12,6 +14,31 @@ export interface ToolDoc<S = unknown> {
   readonly name: string;
   /** What `prepare` computed from the whole list, if the transform has one. */
   readonly state: S;
+  /**
+   * The tool's object schemas in the slots the transform's `slots` option names (both when it has none),
+   * each read in its declared dialect or the transform's `assume` option (MCP's 2020-12 when it has none),
+   * with its keyword table and `$ref` index. Computed by the engine on first use and shared by every step
+   * that reads the same version of the tool; a transform never re-derives them.
+   */
+  readonly documents: readonly SchemaDocument[];
+  /** Slots of those whose `$schema` names a meta-schema toolslim does not know (not in `documents`). */
+  readonly unknownDialects: readonly UnknownDialectDocument[];
+}
+
+/** One part of a large transform (see {@link TransformSpec.parts}). */
+export interface TransformPart {
+  /** kebab-case: the part's module and its fixtures folder. */
+  readonly id: string;
+  /** The boolean option that turns this part on or off, when it has one. */
+  readonly option?: string;
+}
+
+/** Options the engine understands for every transform that declares them in its `defaultOptions`, and checks once. */
+export interface CommonOptions {
+  /** Which schemas of each tool to rewrite (default both). */
+  readonly slots?: readonly SchemaSlot[];
+  /** The dialect of a schema without `$schema` (default 2020-12, as MCP specifies). */
+  readonly assume?: Dialect;
 }
 
 /** Extra outputs a transform can hand back once the whole list is done. */
@@ -34,6 +61,22 @@ export interface TransformSpec<O extends object, S = undefined> {
   readonly defaultOptions: Readonly<O>;
   /** Message templates by code; `{name}` placeholders are filled from the data of each change. */
   readonly messages: Readonly<Record<string, string>>;
+  /**
+   * The transform writes `$ref`s that were not there (dedupe-repeated-subtrees): pointless, and costly to
+   * undo, for a client that cannot resolve them, so a profile-tuned preset leaves it out.
+   */
+  readonly createsRefs?: boolean;
+  /**
+   * The transform moves text into the server's `instructions` (promote-common-params): lost on a client
+   * that does not show them, so a profile-tuned preset leaves it out there.
+   */
+  readonly writesInstructions?: boolean;
+  /**
+   * The parts a large transform is made of (its rule objects, as ajv's keyword definitions or svgo's
+   * plugins), listed so that tooling can reach each one: the fixture runner runs the cases under
+   * `test/fixtures/<transform>/rules/<id>/` with the part's `option` on and every other part's off.
+   */
+  readonly parts?: readonly TransformPart[];
   /** Throws (a message naming the option) when options are unusable. */
   readonly validateOptions?: (options: Readonly<O>) => void;
   /** Whole-list analysis, run once before `apply` (pure). */

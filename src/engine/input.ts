@@ -1,7 +1,9 @@
-import type { McpTool } from '../core/tool.js';
+import { SCHEMA_SLOTS, type McpTool } from '../core/tool.js';
+import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
+import { utf8Length } from '../core/measure.js';
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
@@ -79,73 +81,191 @@ export interface InputProblem {
  * collected instead (JSON omits them, so they are absent to every reader); `undefined` array elements
  * still are (JSON writes `null`).
  */
-export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[]): InputProblem | undefined {
-  let at = '';
+export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
+  // The common case first: a plain JSON tool with nothing to report. Anything else (a problem, an
+  // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
+  // reports the first problem in document order.
+  if (maxDepth <= FAST_MAX_DEPTH) {
+    const bytes = plainJsonBytes(tool, maxDepth);
+    if (bytes >= 0) {
+      if (size) size.bytes = bytes;
+      return undefined;
+    }
+  }
+  return checkExactly(tool, maxDepth, undefinedMembers, size);
+}
+
+/** Depth up to which {@link plainJsonBytes} may run into a cycle before it gives up (it has no ancestor set). */
+const FAST_MAX_DEPTH = 10_000;
+
+/**
+ * The bytes of `JSON.stringify(tool)` when the tool is plain JSON (no problem, no `undefined` member, no
+ * deeper than `maxDepth`), else -1. Primitives are checked where they sit, without frames; containers go
+ * on a stack with their depth. A cycle makes some path deeper than `maxDepth`, so it ends in -1 too.
+ */
+function plainJsonBytes(tool: unknown, maxDepth: number): number {
+  try {
+    if (!isObject(tool) || isProxy(tool)) return -1;
+    let bytes = 0;
+    const stack: unknown[] = [tool, 0];
+    while (stack.length > 0) {
+      const depth = stack.pop() as number;
+      const obj = stack.pop() as object;
+      if (depth > maxDepth || isProxy(obj)) return -1;
+      const isArray = Array.isArray(obj);
+      if (!isArray) {
+        const proto = Object.getPrototypeOf(obj);
+        if (proto !== Object.prototype && proto !== null) return -1;
+      }
+      const keys = isArray ? undefined : Object.keys(obj);
+      const n = keys ? keys.length : (obj as unknown[]).length;
+      bytes += n === 0 ? 2 : 1 + n;
+      for (let i = 0; i < n; i++) {
+        const d = keys ? Object.getOwnPropertyDescriptor(obj, keys[i]!) : Object.getOwnPropertyDescriptor(obj, i);
+        if (d === undefined || !('value' in d)) return -1;
+        const v = d.value;
+        if (keys) bytes += jsonStringBytes(keys[i]!) + 1;
+        switch (typeof v) {
+          case 'string':
+            bytes += jsonStringBytes(v);
+            break;
+          case 'boolean':
+            bytes += v ? 4 : 5;
+            break;
+          case 'number':
+            if (!Number.isFinite(v)) return -1;
+            bytes += String(v).length;
+            break;
+          case 'object':
+            if (v === null) bytes += 4;
+            else stack.push(v, depth + 1);
+            break;
+          default:
+            return -1;
+        }
+      }
+    }
+    return bytes;
+  } catch {
+    return -1;
+  }
+}
+
+function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
+  // Pointers are built only for what is reported: each container on the way down is a link to its parent,
+  // and a problem's pointer is spelled out from the links when one is found.
+  let atParent: PathLink | undefined;
+  let atKey: string | number | undefined;
   try {
     if (isProxy(tool)) return { path: '', message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
     if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
-    // Frames: [value, path, depth]; an `exit` frame (value undefined, depth -1) pops the ancestor set.
     const onPath = new Set<object>();
-    const exits: object[] = [];
-    const stack: [unknown, string, number][] = [[tool, '', 0]];
+    // With `size`: the UTF-8 bytes of `JSON.stringify(tool)`, counted on the way (brackets, commas, keys and
+    // every value), so the engine does not serialize every tool a second time just to measure it.
+    let bytes = 0;
+    // Frames, four slots each: value, parent link, key (undefined for the root), depth; an exit frame
+    // (depth -1, value: the container) takes the container off the ancestor set.
+    const stack: unknown[] = [tool, undefined, undefined, 0];
     while (stack.length > 0) {
-      const [value, path, depth] = stack.pop()!;
-      at = path;
+      const depth = stack.pop() as number;
+      const key = stack.pop() as string | number | undefined;
+      const parent = stack.pop() as PathLink | undefined;
+      const value = stack.pop();
       if (depth < 0) {
-        onPath.delete(exits.pop()!);
+        onPath.delete(value as object);
         continue;
       }
+      atParent = parent;
+      atKey = key;
       switch (typeof value) {
         case 'string':
+          bytes += jsonStringBytes(value);
+          continue;
         case 'boolean':
+          bytes += value ? 4 : 5;
           continue;
         case 'number':
-          if (!Number.isFinite(value)) return { path, message: `${value} is not a JSON number` };
+          if (!Number.isFinite(value)) return { path: pathOf(parent, key), message: `${value} is not a JSON number` };
+          bytes += String(value).length;
           continue;
         case 'object':
-          if (value === null) continue;
+          if (value === null) {
+            bytes += 4;
+            continue;
+          }
           break;
         default:
-          return { path, message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
+          return { path: pathOf(parent, key), message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
       }
       const obj = value as object;
-      if (isProxy(obj)) return { path, message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
-      if (onPath.has(obj)) return { path, message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
-      if (depth > maxDepth) return { path, message: `nesting deeper than ${maxDepth} levels` };
+      if (isProxy(obj)) return { path: pathOf(parent, key), message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
+      if (onPath.has(obj)) return { path: pathOf(parent, key), message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
+      if (depth > maxDepth) return { path: pathOf(parent, key), message: `nesting deeper than ${maxDepth} levels` };
       const proto = Object.getPrototypeOf(obj);
       const isArray = Array.isArray(obj);
-      if (!isArray && proto !== Object.prototype && proto !== null) return { path, message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
+      if (!isArray && proto !== Object.prototype && proto !== null) return { path: pathOf(parent, key), message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
       onPath.add(obj);
-      exits.push(obj);
-      stack.push([undefined, path, -1]);
+      stack.push(obj, undefined, undefined, -1);
+      const link: PathLink = key === undefined ? ROOT_LINK : { parent: parent!, key };
       if (isArray) {
         const arr = obj as unknown[];
+        bytes += arr.length === 0 ? 2 : 1 + arr.length;
         for (let i = arr.length - 1; i >= 0; i--) {
           const d = Object.getOwnPropertyDescriptor(arr, i);
-          if (d && !('value' in d)) return { path: appendPointer(path, i), message: 'an accessor (getter/setter) is not a JSON value' };
-          stack.push([d?.value, appendPointer(path, i), depth + 1]);
+          if (d && !('value' in d)) return { path: pathOf(link, i), message: 'an accessor (getter/setter) is not a JSON value' };
+          stack.push(d?.value, link, i, depth + 1);
         }
       } else {
         const rec = obj as Record<string, unknown>;
         const keys = Object.keys(rec);
+        let present = 0;
         for (let i = keys.length - 1; i >= 0; i--) {
           const d = Object.getOwnPropertyDescriptor(rec, keys[i]!);
-          if (d && !('value' in d)) return { path: appendPointer(path, keys[i]!), message: 'an accessor (getter/setter) is not a JSON value' };
+          if (d && !('value' in d)) return { path: pathOf(link, keys[i]!), message: 'an accessor (getter/setter) is not a JSON value' };
           const member = d?.value;
           // An object member that is `undefined` is absent in JSON (SDK servers build tools with
           // `title: undefined`): when the caller collects them, they are noted, kept and not descended into.
           if (member === undefined && undefinedMembers) {
-            undefinedMembers.push(appendPointer(path, keys[i]!));
+            undefinedMembers.push(pathOf(link, keys[i]!));
             continue;
           }
-          stack.push([member, appendPointer(path, keys[i]!), depth + 1]);
+          present++;
+          bytes += jsonStringBytes(keys[i]!) + 1;
+          stack.push(member, link, keys[i]!, depth + 1);
         }
+        bytes += present === 0 ? 2 : 1 + present;
       }
     }
+    if (size) size.bytes = bytes;
     return undefined;
   } catch (e) {
-    return { path: at, message: `reading the tool threw (${errorText(e)}); it is not plain JSON` };
+    return { path: pathOf(atParent, atKey), message: `reading the tool threw (${errorText(e)}); it is not plain JSON` };
   }
+}
+
+/** Characters a JSON string writes as themselves, one byte each (printable ASCII but `"` and `\\`). */
+const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/;
+
+/** UTF-8 bytes of `JSON.stringify(text)`: quotes, escapes and all. */
+function jsonStringBytes(text: string): number {
+  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text));
+}
+
+/** A container on the way down from the tool: its parent and its key there. */
+interface PathLink {
+  readonly parent: PathLink | undefined;
+  readonly key: string | number | undefined;
+}
+
+const ROOT_LINK: PathLink = { parent: undefined, key: undefined };
+
+/** The pointer of member `key` of the container at `link` (the container itself without a key). */
+function pathOf(link: PathLink | undefined, key: string | number | undefined): string {
+  const keys: (string | number)[] = key === undefined ? [] : [key];
+  for (let l = link; l !== undefined && l.key !== undefined; l = l.parent) keys.push(l.key);
+  let out = '';
+  for (let i = keys.length - 1; i >= 0; i--) out = appendPointer(out, keys[i]!);
+  return out;
 }
 
 function errorText(e: unknown): string {
@@ -163,3 +283,63 @@ const isProxy: (value: unknown) => boolean = (() => {
   const fn = util?.types?.isProxy;
   return typeof fn === 'function' ? (v: unknown) => typeof v === 'object' && v !== null && fn(v) : () => false;
 })();
+
+/** Which tools a run may rewrite, and what the input check reported about the others. */
+export interface InputCheck {
+  /** Per tool: plain JSON toolslim can rewrite without loss. */
+  readonly usable: readonly boolean[];
+  /** Per tool that passed the check: the UTF-8 bytes of its compact JSON. */
+  readonly bytes: readonly number[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly skipped: readonly Skip[];
+}
+
+/**
+ * Checks every tool of a run (see {@link checkJsonTool}): a tool that is not plain JSON is passed through
+ * untouched and listed in `skipped` (with `onError: 'throw'` the first one throws); an object member whose
+ * value is `undefined` is noted (`input/undefined-member`) and kept; a tool in `keepUnchanged` is passed
+ * through with its reason (never a throw).
+ */
+export function checkInputs(tools: readonly unknown[], names: readonly string[], maxDepth: number, onError: 'report' | 'throw', keepUnchanged?: ReadonlyMap<number, string>): InputCheck {
+  const n = tools.length;
+  const usable: boolean[] = new Array(n);
+  const bytes: number[] = new Array(n);
+  const diagnostics: Diagnostic[] = [];
+  const skipped: Skip[] = [];
+  const size = { bytes: 0 };
+  for (let i = 0; i < n; i++) {
+    const undefinedMembers: string[] = [];
+    const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size);
+    bytes[i] = size.bytes;
+    // A tool the caller asked to keep (its number texts, say) is passed through like one that failed the check.
+    const keep = problem === undefined ? keepUnchanged?.get(i) : undefined;
+    usable[i] = problem === undefined && keep === undefined;
+    if (keep !== undefined) skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: keep });
+    for (const path of undefinedMembers) {
+      diagnostics.push({
+        severity: 'info',
+        tool: names[i]!,
+        toolIndex: i,
+        transform: 'input',
+        code: 'undefined-member',
+        path: appendPointer('', i) + path,
+        message: 'Found a member whose value is `undefined`: JSON omits it, so readers see it as absent; it was kept as it is',
+      });
+    }
+    if (problem) {
+      const reason = `${problem.message} at \`${appendPointer('', i)}${problem.path}\``;
+      if (onError === 'throw') throw new ToolslimError('invalid-input', `tool ${names[i] === '' ? '(unnamed)' : `\`${names[i]}\``} (index ${i}): ${reason}`, { tool: names[i], path: appendPointer('', i) + problem.path });
+      skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason });
+    }
+    // A schema slot holding something that is not a schema is left as it is, and said so (issue 15).
+    if (problem === undefined && isObject(tools[i])) {
+      for (const slot of SCHEMA_SLOTS) {
+        const v = (tools[i] as Record<string, unknown>)[slot];
+        if (v !== undefined && hasOwn(tools[i] as object, slot) && typeof v !== 'boolean' && !isObject(v)) {
+          skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: `\`${slot}\` is ${describe(v)}, not a JSON Schema: left as it is at \`${appendPointer('', i)}/${slot}\`` });
+        }
+      }
+    }
+  }
+  return { usable, bytes, diagnostics, skipped };
+}

@@ -1,8 +1,104 @@
 /**
- * Copy-on-write building blocks: a shallow copy that keeps key order, and a property write that treats
- * `__proto__` as data. Containers are copied only on the path an edit takes; everything else is shared.
+ * Copy-on-write: THE applier behind every edit toolslim makes (`EditContext` in core, `applyPatch`). A
+ * container is copied the first time an edit goes through it and then owned, so later edits on the same
+ * path change the copy in place; everything off the edited paths stays shared with the input, which is
+ * never written to.
+ *
+ * Checkpoints make groups of edits undoable: after {@link CopyOnWrite.checkpoint}, nothing owned before it
+ * is written again (an edit copies it anew), so {@link CopyOnWrite.rollback} only has to put the old root
+ * back, and {@link CopyOnWrite.commit} only has to keep the new copies.
  */
 import { isArrayIndex } from './pointer.js';
+
+/** A mutable JSON container: an object or an array. */
+export type Container = Record<string, unknown> | unknown[];
+
+/** A working copy of a JSON document, edited copy-on-write. */
+export class CopyOnWrite {
+  #root: unknown;
+  /** Sets of owned containers per open checkpoint level; only the innermost level may be written. */
+  readonly #levels: WeakSet<object>[][] = [[]];
+  readonly #saved: unknown[] = [];
+
+  constructor(root: unknown) {
+    this.#root = root;
+  }
+
+  /** The working copy. */
+  get root(): unknown {
+    return this.#root;
+  }
+
+  /** Replaces the whole document (the new value is not owned: a later edit inside it copies it). */
+  set root(value: unknown) {
+    this.#root = value;
+  }
+
+  /**
+   * The container at `tokens`, owned (it and every container above it copied unless already owned, each
+   * copy linked into its parent), ready to be written. Returns the index of the first token whose value is
+   * not a container (`-1`: the root is not one) instead when there is none.
+   */
+  own(tokens: readonly string[]): Container | number {
+    let cur = this.#root;
+    if (typeof cur !== 'object' || cur === null) return -1;
+    if (!this.#owns(cur)) {
+      cur = shallowCopy(cur);
+      this.#adopt(cur as object);
+      this.#root = cur;
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const parent = cur as Container;
+      let child: unknown;
+      if (Array.isArray(parent)) child = isArrayIndex(token) ? parent[Number(token)] : undefined;
+      else child = Object.prototype.hasOwnProperty.call(parent, token) ? parent[token] : undefined;
+      if (typeof child !== 'object' || child === null) return i;
+      if (!this.#owns(child)) {
+        child = shallowCopy(child);
+        this.#adopt(child as object);
+        setOwn(parent, token, child);
+      }
+      cur = child;
+    }
+    return cur as Container;
+  }
+
+  /** Starts a group of edits that {@link rollback} can undo. Checkpoints nest. */
+  checkpoint(): void {
+    this.#saved.push(this.#root);
+    this.#levels.push([]);
+  }
+
+  /** Keeps the edits since the last checkpoint. */
+  commit(): void {
+    if (this.#saved.length === 0) throw new Error('commit without a checkpoint');
+    this.#saved.pop();
+    const inner = this.#levels.pop()!;
+    // What the inner level copied is owned by the outer one from now on; what the outer level owned and
+    // the inner level left shared was never written since the checkpoint, and is still the outer level's.
+    this.#levels[this.#levels.length - 1]!.push(...inner);
+  }
+
+  /** Puts the document back as it was at the last checkpoint. */
+  rollback(): void {
+    if (this.#saved.length === 0) throw new Error('rollback without a checkpoint');
+    this.#root = this.#saved.pop();
+    this.#levels.pop();
+  }
+
+  #owns(value: object): boolean {
+    for (const set of this.#levels[this.#levels.length - 1]!) if (set.has(value)) return true;
+    return false;
+  }
+
+  #adopt(value: object): void {
+    const level = this.#levels[this.#levels.length - 1]!;
+    // A level's set is made on its first copy: most contexts never edit anything.
+    if (level.length === 0) level.push(new WeakSet());
+    level[level.length - 1]!.add(value);
+  }
+}
 
 /** A shallow copy that keeps key order and treats `__proto__` as an ordinary own key. */
 export function shallowCopy<T>(value: T): T {

@@ -1,14 +1,20 @@
 import { lookup } from './index.js';
+import { ToolslimError } from '../core/errors.js';
 import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
+import type { AnyTransform } from '../core/transform.js';
 import { ADAPT_STEPS, adaptToClient } from '../transforms/adapt-to-client/index.js';
+import { builtinTransforms } from '../transforms/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 
-/** Transforms that create `$ref`s: pointless (and costly to undo) for a client that cannot resolve them. */
-export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(['dedupe-repeated-subtrees']);
+/**
+ * Built-in transforms that create `$ref`s (`createsRefs`): pointless (and costly to undo) for a client that
+ * cannot resolve them. Derived from the transforms' own flags; kept as a list for callers that want names.
+ */
+export const REF_CREATING_TRANSFORMS: readonly string[] = Object.freeze(builtinTransforms.filter((t) => t.createsRefs === true).map((t) => t.name));
 
-/** Transforms that move text into the server's `instructions`: lost on a client that does not show them. */
-export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(['promote-common-params']);
+/** Built-in transforms that move text into the server's `instructions` (`writesInstructions`): lost on a client that does not show them. */
+export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(builtinTransforms.filter((t) => t.writesInstructions === true).map((t) => t.name));
 
 /** Options of {@link presetForProfile}. */
 export interface PresetForProfileOptions extends PresetOptions {
@@ -27,6 +33,8 @@ export interface PresetForProfileOptions extends PresetOptions {
   readonly lossy?: boolean;
 }
 
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy'];
+
 /**
  * Bytes a schema may always grow by in the profile-tuned preset, whatever the growth cap says: a tool the
  * client rejects is worth about 500 tokens more to make usable (the cap still stops a blow-up).
@@ -41,12 +49,18 @@ export const PROFILE_GROWTH_ALLOWANCE = 2048;
  * {@link PresetForProfileOptions.lossy}). Pass the result as `transforms` to `transformTools`.
  */
 export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
+  for (const key of Object.keys(options)) {
+    if (!PROFILE_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `presetForProfile: unknown option \`${key}\` (known: ${PROFILE_OPTION_KEYS.join(', ')})`);
+  }
   const base = typeof preset === 'string' ? lookup(preset) : preset;
   if (typeof base !== 'object' || base === null || base.kind !== 'preset') throw new Error(`\`${String(preset)}\` is not a preset`);
   const p = getProfile(profile);
-  const drop = new Set<string>([...(p.refs === 'none' ? REF_CREATING_TRANSFORMS : []), ...(p.showsInstructions ? [] : INSTRUCTION_TRANSFORMS)]);
+  // By the transforms' own flags, so a preset's custom transforms are judged like the built-in ones.
+  const dropped = (t: AnyTransform) => (p.refs === 'none' && t.createsRefs === true) || (!p.showsInstructions && t.writesInstructions === true);
+  // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
+  const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
-  const { growthCap, growthAllowance, lossy, overrides, ...rest } = options;
+  const { growthCap, growthAllowance, lossy, overrides } = options;
   const kept: Record<string, false | object> = {};
   for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
   const keptOptions = base.options === undefined ? undefined : Object.fromEntries(Object.entries(base.options).filter(([name]) => !drop.has(name)));
@@ -56,5 +70,5 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   adaptOptions.growthAllowance = growthAllowance ?? PROFILE_GROWTH_ALLOWANCE;
   // Only the lossy steps this profile asks for: a profile that needs none keeps adapt-to-client's own safety.
   if (lossy !== false) for (const step of ADAPT_STEPS) if (step.safety === 'lossy' && step.option !== undefined && step.applies(p)) adaptOptions[step.option] = true;
-  return [[adapted, { ...rest, overrides: kept }], [adaptToClient, adaptOptions]];
+  return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
 }

@@ -1,7 +1,7 @@
 import type { Dialect } from './keywords.js';
-import { appendPointer } from '../json/pointer.js';
+import { formatPointer } from '../json/pointer.js';
 import { parseRef } from './ref-syntax.js';
-import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from './refs.js';
+import { RefIndex, type RefInventory, type RefSite } from './refs.js';
 
 /**
  * Every place in a document that some reference may land on, so that a rewrite can leave those places
@@ -22,7 +22,10 @@ export interface RefTargets {
  * `$ref`-shaped, in data), the same pointer read against the document root (a reader that ignores an
  * embedded `$id` looks there), and every holder of an anchor a reference names.
  */
-export function collectRefTargets(schema: unknown, dialect: Dialect, inventory: RefInventory = collectRefInventory(schema, dialect)): RefTargets {
+export function collectRefTargets(schema: unknown, dialect: Dialect, source?: RefInventory | RefIndex): RefTargets {
+  const index = source instanceof RefIndex ? source : new RefIndex(schema, dialect, source);
+  const { inventory } = index;
+  const resolutions = index.resolutions;
   const exact = new Set<string>();
   const ancestors = new Set<string>();
   let undecidable: RefTargets['undecidable'];
@@ -37,19 +40,19 @@ export function collectRefTargets(schema: unknown, dialect: Dialect, inventory: 
       end = prefix.lastIndexOf('/');
     }
   };
-  for (const site of inventory.refs) {
+  inventory.refs.forEach((site, i) => {
     const parsed = parseRef(site.ref);
-    if (parsed.kind === 'pointer') add(pointerOf(parsed.tokens));
+    if (parsed.kind === 'pointer') add(formatPointer(parsed.tokens));
     else if (parsed.kind === 'external' && parsed.fragment !== '') {
       const fragment = parseRef('#' + parsed.fragment);
-      if (fragment.kind === 'pointer') add(pointerOf(fragment.tokens));
+      if (fragment.kind === 'pointer') add(formatPointer(fragment.tokens));
     }
     const anchorName = parsed.kind === 'anchor' ? parsed.name : undefined;
     if (anchorName !== undefined) for (const a of inventory.anchors) if (a.name === anchorName) add(a.path);
-    const resolution = resolveRefSite(schema, inventory, site);
+    const resolution = resolutions[i]!;
     if (resolution.status === 'resolved') add(resolution.path);
     else if (resolution.status === 'undecidable' && site.inSchema && undecidable === undefined) undecidable = { site, reason: resolution.reason };
-  }
+  });
   return undecidable === undefined ? { exact, ancestors, inventory } : { exact, ancestors, undecidable, inventory };
 }
 
@@ -61,10 +64,4 @@ export function holdsRefTarget(targets: RefTargets, path: string): boolean {
 /** True when a reference may land strictly below `path`. */
 export function holdsRefTargetBelow(targets: RefTargets, path: string): boolean {
   return targets.ancestors.has(path);
-}
-
-function pointerOf(tokens: readonly string[]): string {
-  let out = '';
-  for (const t of tokens) out = appendPointer(out, t);
-  return out;
 }

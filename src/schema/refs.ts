@@ -1,5 +1,5 @@
 import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
-import { getAt, parsePointer } from '../json/pointer.js';
+import { formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
 import { walkJson, walkSchema } from './walk.js';
@@ -51,37 +51,99 @@ export function idKeyword(dialect: Dialect): string {
   return dialect === 'draft-04' || dialect === 'openapi-3.0' ? 'id' : '$id';
 }
 
-/** Inventories already taken during one pipeline run, by schema object and dialect. */
-let runMemo: WeakMap<object, Map<Dialect, RefInventory>> | undefined;
-
 /**
- * Runs `fn` with a memo for {@link refInventoryOf}: within it, asking twice for the same schema object's
- * inventory walks it once. Only for code that never mutates a schema object after asking (the pipeline:
- * a step's input is never written to, and a step's output is final when the step ends).
+ * The references of one version of one document, each resolved at most once: the inventory (one walk) and,
+ * asked for, the resolution of every reference and the list of those that resolve to nothing. A document
+ * version is a schema object that is never written again (a pipeline step's input, or its output once the
+ * step is done); edits make a new object, and with it a new index.
  */
-export function withRefInventoryMemo<T>(fn: () => T): T {
-  const saved = runMemo;
-  runMemo = new WeakMap();
-  try {
-    return fn();
-  } finally {
-    runMemo = saved;
+export class RefIndex {
+  /** The document version indexed. */
+  readonly schema: unknown;
+  /** The dialect it is read in (which keyword is the identifier: `id` or `$id`). */
+  readonly dialect: Dialect;
+  /** Every reference, anchor and embedded resource, found in one walk. */
+  readonly inventory: RefInventory;
+  #resolutions: RefResolution[] | undefined;
+  #unresolved: { site: RefSite; reason: string }[] | undefined;
+
+  constructor(schema: unknown, dialect: Dialect, inventory: RefInventory = collectRefInventory(schema, dialect)) {
+    this.schema = schema;
+    this.dialect = dialect;
+    this.inventory = inventory;
+  }
+
+  /** How each reference of the inventory resolves, in inventory order. */
+  get resolutions(): readonly RefResolution[] {
+    return (this.#resolutions ??= this.inventory.refs.map((site) => resolveRefSite(this.schema, this.inventory, site)));
+  }
+
+  /** How one reference of the inventory resolves. */
+  resolution(site: RefSite): RefResolution {
+    const i = this.inventory.refs.indexOf(site);
+    return i < 0 ? resolveRefSite(this.schema, this.inventory, site) : this.resolutions[i]!;
+  }
+
+  /** Local references in schema positions that resolve to nothing, with the reason for each (see {@link findUnresolvedRefs}). */
+  get unresolved(): readonly { readonly site: RefSite; readonly reason: string }[] {
+    if (this.#unresolved === undefined) {
+      const out: { site: RefSite; reason: string }[] = [];
+      const resolutions = this.resolutions;
+      this.inventory.refs.forEach((site, i) => {
+        if (!site.inSchema) return;
+        const r = resolutions[i]!;
+        if (r.status === 'unresolved' || r.status === 'undecidable') out.push({ site, reason: r.reason });
+      });
+      this.#unresolved = out;
+    }
+    return this.#unresolved;
   }
 }
 
 /**
- * {@link collectRefInventory}, remembered for the rest of the current {@link withRefInventoryMemo} scope
- * (and computed afresh outside one). The pipeline's steps each need the inventory of the tool they are
- * given, and most steps change nothing: the next step, and the post-condition check, then ask again for
- * the same object. Never pass an object that will be edited in place afterwards.
+ * What one run has learned about the schemas it has seen, by schema object and dialect: each document
+ * version's {@link RefIndex}, built on first use. The engine makes one per run; nothing else keeps it.
  */
+export class SchemaAnalysis {
+  readonly #byObject = new WeakMap<object, Map<Dialect, RefIndex>>();
+
+  /** The index of `schema` read as `dialect`. Never pass an object that will be written afterwards. */
+  refs(schema: object, dialect: Dialect): RefIndex {
+    let byDialect = this.#byObject.get(schema);
+    if (byDialect === undefined) this.#byObject.set(schema, (byDialect = new Map()));
+    let index = byDialect.get(dialect);
+    if (index === undefined) byDialect.set(dialect, (index = new RefIndex(schema, dialect)));
+    return index;
+  }
+}
+
+let current: SchemaAnalysis | undefined;
+
+/**
+ * Runs `fn` with `analysis` as the one {@link refIndexOf} and {@link refInventoryOf} consult: within it,
+ * asking twice for the same schema object walks it once. Only for code that never writes a schema object
+ * after asking about it (the pipeline: a step's input is never written to, and a step's output is final
+ * when the step ends).
+ */
+export function withAnalysis<T>(analysis: SchemaAnalysis, fn: () => T): T {
+  const saved = current;
+  current = analysis;
+  try {
+    return fn();
+  } finally {
+    current = saved;
+  }
+}
+
+/** The {@link RefIndex} of a document version: the current run's (see {@link withAnalysis}), or a fresh one outside a run. */
+export function refIndexOf(schema: unknown, dialect: Dialect): RefIndex {
+  if (current === undefined || typeof schema !== 'object' || schema === null) return new RefIndex(schema, dialect);
+  return current.refs(schema, dialect);
+}
+
+/** {@link collectRefInventory}, remembered for the rest of the current run (see {@link refIndexOf}). */
 export function refInventoryOf(schema: unknown, dialect: Dialect): RefInventory {
-  if (runMemo === undefined || typeof schema !== 'object' || schema === null) return collectRefInventory(schema, dialect);
-  let byDialect = runMemo.get(schema);
-  if (byDialect === undefined) runMemo.set(schema, (byDialect = new Map()));
-  let inventory = byDialect.get(dialect);
-  if (inventory === undefined) byDialect.set(dialect, (inventory = collectRefInventory(schema, dialect)));
-  return inventory;
+  return refIndexOf(schema, dialect).inventory;
 }
 
 /**
@@ -206,8 +268,8 @@ function resolveFragment(schema: unknown, inventory: RefInventory, resource: str
   if (parsed.kind === 'pointer') {
     const base = parsePointer(resource);
     const tokens = [...base, ...parsed.tokens];
-    if (getAt(schema, tokens) === undefined) return { status: 'unresolved', reason: `nothing at \`#${pointerOf(parsed.tokens)}\`` };
-    return { status: 'resolved', path: pointerOf(tokens), base: resource, tokens: parsed.tokens };
+    if (getAt(schema, tokens) === undefined) return { status: 'unresolved', reason: `nothing at \`#${formatPointer(parsed.tokens)}\`` };
+    return { status: 'resolved', path: formatPointer(tokens), base: resource, tokens: parsed.tokens };
   }
   if (parsed.kind === 'anchor') {
     // A `$dynamicRef` starts where a `$ref` would; its dynamic scope can only widen the set of candidates,
@@ -240,12 +302,6 @@ export function definitionOf(schema: unknown, path: string): readonly [string, s
   const third = path.indexOf('/', second + 1);
   const tokens = parsePointer(path.slice(0, third === -1 ? undefined : third));
   return [tokens[0]!, tokens[1]!];
-}
-
-function pointerOf(tokens: readonly string[]): string {
-  let out = '';
-  for (const t of tokens) out += '/' + t.replace(/~/g, '~0').replace(/\//g, '~1');
-  return out;
 }
 
 function isWithin(path: string, ancestor: string): boolean {

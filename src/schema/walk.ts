@@ -26,6 +26,58 @@ export interface WalkOptions {
 
 type Frame = [node: unknown, path: string, keyword: string | undefined, parent: Record<string, unknown> | undefined];
 
+/** What {@link childrenOf} lists: a subschema, or a value that is data. */
+export const CHILD = 0;
+export const DATA = 1;
+
+/**
+ * THE keyword-shape switch: the subschemas of one schema object, in document order, as `table` classifies
+ * its keywords (a keyword the table does not know is data). Every walker goes through it, so what counts
+ * as a subschema is decided in one place.
+ *
+ * Appends four slots per item to `out` (flat, so a walk allocates nothing per child): the kind
+ * ({@link CHILD} or {@link DATA}), the value, the keyword, and the entry below the keyword (an index for
+ * arrays, a key for maps, `undefined` for a single value). With `data`, values that are not subschemas are
+ * listed too, in place: an opaque or unknown keyword's value, a keyword whose value has the wrong shape
+ * (`anyOf: {}`), and a string array inside draft-07 `dependencies` (entry: its key).
+ */
+export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data = false): void {
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    const info = table.get(key);
+    if (info === undefined || info.shape === 'opaque') {
+      if (data) out.push(DATA, value, key, undefined);
+      continue;
+    }
+    switch (info.shape) {
+      case 'schema':
+        out.push(CHILD, value, key, undefined);
+        break;
+      case 'schemaArray':
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
+        else if (data) out.push(DATA, value, key, undefined);
+        break;
+      case 'schemaOrArray':
+        if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
+        else out.push(CHILD, value, key, undefined);
+        break;
+      case 'schemaMap':
+        if (isObject(value)) for (const k of Object.keys(value)) out.push(CHILD, value[k], key, k);
+        else if (data) out.push(DATA, value, key, undefined);
+        break;
+      case 'schemaOrStrings':
+        if (isObject(value)) {
+          for (const k of Object.keys(value)) {
+            const v = value[k];
+            if (!Array.isArray(v)) out.push(CHILD, v, key, k);
+            else if (data) out.push(DATA, v, key, k);
+          }
+        } else if (data) out.push(DATA, value, key, undefined);
+        break;
+    }
+  }
+}
+
 /**
  * Walks every subschema of `root` once, iteratively (no recursion: 100,000 levels of nesting cost heap,
  * not stack). The input must be acyclic; the pipeline checks that before any transform runs.
@@ -34,7 +86,6 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
   const table = options.table ?? UNION_KEYWORDS;
   const { onSchema, onOpaque } = options;
   const stack: Frame[] = [[root, basePath, undefined, undefined]];
-  const children: Frame[] = [];
   while (stack.length > 0) {
     const [node, path, keyword, parent] = stack.pop()!;
     if (onSchema && onSchema(node, path, keyword, parent) === false) continue;
@@ -43,45 +94,18 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
       if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) onOpaque(keyword, node, path, parent);
       continue;
     }
-    children.length = 0;
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      const info = table.get(key);
-      const shape = info ? info.shape : 'opaque';
+    const children: Frame[] = [];
+    const items: unknown[] = [];
+    childrenOf(node, table, items, onOpaque !== undefined);
+    for (let i = 0; i < items.length; i += 4) {
+      const key = items[i + 2] as string;
+      const entry = items[i + 3] as string | number | undefined;
       // Most keys of a schema are data (`type`, `description`, …): their pointer is built only when
       // someone asks for it.
-      if (shape === 'opaque') {
-        if (onOpaque) onOpaque(key, value, appendPointer(path, key), node);
-        continue;
-      }
       const p = appendPointer(path, key);
-      switch (shape) {
-        case 'schema':
-          children.push([value, p, key, node]);
-          break;
-        case 'schemaArray':
-          if (Array.isArray(value)) for (let i = 0; i < value.length; i++) children.push([value[i], appendPointer(p, i), key, node]);
-          else if (onOpaque) onOpaque(key, value, p, node);
-          break;
-        case 'schemaOrArray':
-          if (Array.isArray(value)) for (let i = 0; i < value.length; i++) children.push([value[i], appendPointer(p, i), key, node]);
-          else children.push([value, p, key, node]);
-          break;
-        case 'schemaMap':
-          if (isObject(value)) for (const k of Object.keys(value)) children.push([value[k], appendPointer(p, k), key, node]);
-          else if (onOpaque) onOpaque(key, value, p, node);
-          break;
-        case 'schemaOrStrings':
-          if (isObject(value)) {
-            for (const k of Object.keys(value)) {
-              const v = value[k];
-              if (Array.isArray(v)) {
-                if (onOpaque) onOpaque(key, v, appendPointer(p, k), node);
-              } else children.push([v, appendPointer(p, k), key, node]);
-            }
-          } else if (onOpaque) onOpaque(key, value, p, node);
-          break;
-      }
+      const at = entry === undefined ? p : appendPointer(p, entry);
+      if (items[i] === CHILD) children.push([items[i + 1], at, key, node]);
+      else onOpaque!(key, items[i + 1], at, node);
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
@@ -103,25 +127,9 @@ export function someSubschema(root: unknown, test: (node: Record<string, unknown
     }
     if (test(node, isRoot)) return true;
     isRoot = false;
-    for (const key of Object.keys(node)) {
-      const info = table.get(key);
-      if (!info || info.shape === 'opaque') continue;
-      const value = node[key];
-      switch (info.shape) {
-        case 'schema':
-          stack.push(value);
-          break;
-        case 'schemaArray':
-        case 'schemaOrArray':
-          if (Array.isArray(value)) for (let i = 0; i < value.length; i++) stack.push(value[i]);
-          else if (info.shape === 'schemaOrArray') stack.push(value);
-          break;
-        case 'schemaMap':
-        case 'schemaOrStrings':
-          if (isObject(value)) for (const k of Object.keys(value)) if (!Array.isArray(value[k])) stack.push(value[k]);
-          break;
-      }
-    }
+    const items: unknown[] = [];
+    childrenOf(node, table, items);
+    for (let i = 1; i < items.length; i += 4) stack.push(items[i]);
   }
   return false;
 }

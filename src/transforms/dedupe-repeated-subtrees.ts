@@ -1,11 +1,11 @@
-import stableStringify from 'fast-json-stable-stringify';
 import type { EditContext } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { isModernDialect } from '../schema/dialect.js';
-import { getSchemaDocuments, type SchemaDocument } from '../core/documents.js';
-import { ANCHOR_KEYWORDS, DIALECTS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
+import type { SchemaDocument } from '../core/documents.js';
+import { canonicalJson } from '../json/canonical.js';
+import { ANCHOR_KEYWORDS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, escapeToken, unescapeToken } from '../json/pointer.js';
 import { formatRefPointer, parseRef } from '../schema/ref-syntax.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -34,6 +34,7 @@ export const dedupeRepeatedSubtrees = defineTransform<DedupeRepeatedSubtreesOpti
   name: 'dedupe-repeated-subtrees',
   description: 'Move subschemas repeated inside one schema into a definition referenced from each place',
   safety: 'lossless',
+  createsRefs: true,
   defaultOptions: { minBytes: 120, slots: SCHEMA_SLOTS, assume: '2020-12' },
   messages: {
     'added-definition': 'Added definition `{name}` for a subschema repeated {count} times',
@@ -43,13 +44,10 @@ export const dedupeRepeatedSubtrees = defineTransform<DedupeRepeatedSubtreesOpti
   },
   validateOptions(options) {
     if (!Number.isInteger(options.minBytes) || (options.minBytes as number) < 1) throw new Error('`minBytes` must be a positive integer');
-    if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
-    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
   apply(doc, ctx, options) {
-    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, options.assume ?? '2020-12');
-    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of documents) dedupeDocument(d, ctx, options.minBytes ?? 120);
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) dedupeDocument(d, ctx, options.minBytes ?? 120);
   },
 });
 
@@ -81,7 +79,7 @@ function dedupeDocument(d: SchemaDocument, ctx: EditContext, minBytes: number): 
   // In draft-07 and before, a root `$ref` makes every sibling (definitions included) invisible.
   if (!isModernDialect(dialect) && hasOwn(schema, '$ref')) return;
   if (hasOwn(schema, container) && !isObject(schema[container])) return;
-  const targets = collectRefTargets(schema, dialect);
+  const targets = collectRefTargets(schema, dialect, d.refs);
   if (targets.undecidable) {
     const { site, reason } = targets.undecidable;
     ctx.report('info', 'undecidable', base + site.path, { ref: site.ref, at: base + site.path, reason });
@@ -188,9 +186,9 @@ function collectNodes(schema: Record<string, unknown>, d: SchemaDocument): Node[
 }
 
 /**
- * Bottom-up (reverse preorder): an id per distinct canonical form (keys sorted, data in
- * fast-json-stable-stringify form, subschemas by id — equal ids exactly when fast-json-stable-stringify
- * of the subtrees is equal), the compact JSON size, and whether the subtree must stay where it is.
+ * Bottom-up (reverse preorder): an id per distinct canonical form (keys sorted, data in the one canonical
+ * JSON form, `canonicalJson`, subschemas by id — equal ids exactly when the subtrees' canonical JSON is
+ * equal), the compact JSON size, and whether the subtree must stay where it is.
  */
 function measure(nodes: Node[], dialect: Dialect): void {
   const interned = new Map<string, number>();
@@ -205,7 +203,7 @@ function measure(nodes: Node[], dialect: Dialect): void {
     const n = nodes[i]!;
     const value = n.value;
     if (!isObject(value)) {
-      n.id = intern('=' + stableStringify(value));
+      n.id = intern('=' + canonicalData(value));
       n.bytes = utf8Length(JSON.stringify(value) ?? 'null');
       continue;
     }
@@ -236,7 +234,12 @@ function measure(nodes: Node[], dialect: Dialect): void {
 }
 
 function describeData(value: unknown): [string, number] {
-  return [stableStringify(value), utf8Length(JSON.stringify(value) ?? 'null')];
+  return [canonicalData(value), utf8Length(JSON.stringify(value) ?? 'null')];
+}
+
+/** Canonical JSON of data; a member that is `undefined` (JSON omits it) stays distinct from `null`. */
+function canonicalData(value: unknown): string {
+  return value === undefined ? 'undefined' : canonicalJson(value);
 }
 
 /** The canonical form and size of a keyword's value that holds subschemas (`kids`, by label). */

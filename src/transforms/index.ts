@@ -7,7 +7,7 @@ import { normalizeSchema } from './normalize-schema.js';
 import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
 import { reconcileDialect } from './reconcile-dialect.js';
-import { stripNoise } from './strip-noise.js';
+import { stripNoise } from './strip-noise/index.js';
 import { stripVendorExtensions } from './strip-vendor-extensions.js';
 
 /** Every built-in transform, sorted by name. */

@@ -1,8 +1,7 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { utf8Length } from '../core/measure.js';
 import type { McpTool } from '../core/tool.js';
-import { getSchemaDocuments } from '../core/documents.js';
-import { DIALECTS, type Dialect } from '../schema/keywords.js';
+import type { Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { isComplete, removeSentences, sentencePieces, standsAlone, type KeepReason, type SentenceRemoval } from './promote-common-params/sentences.js';
@@ -42,6 +41,7 @@ export const promoteCommonParams = defineTransform<PromoteCommonParamsOptions, P
   name: 'promote-common-params',
   description: 'Move descriptions of parameters shared by many tools into one dictionary for the server instructions',
   safety: 'annotation',
+  writesInstructions: true,
   defaultOptions: { minTools: 3, assume: '2020-12', sentences: false },
   messages: {
     promoted: 'Removed the description of `{name}`: it is written once in the server instructions',
@@ -50,13 +50,12 @@ export const promoteCommonParams = defineTransform<PromoteCommonParamsOptions, P
   },
   validateOptions(options) {
     if (!Number.isInteger(options.minTools) || (options.minTools as number) < 2) throw new Error('`minTools` must be an integer of at least 2');
-    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
     if (typeof options.sentences !== 'boolean') throw new Error('`sentences` must be a boolean');
   },
   prepare(tools, options) {
     return { descriptions: choosePromotions(tools, options.minTools ?? 3), ...(options.sentences === true ? chooseSentences(tools) : NO_SENTENCES) };
   },
-  apply(doc, ctx, options) {
+  apply(doc, ctx) {
     const { descriptions, sentences, rewrites } = doc.state;
     const description = (doc.tool as Record<string, unknown>).description;
     if (sentences.length > 0 && typeof description === 'string' && hasOwn(doc.tool, 'description')) {
@@ -65,8 +64,8 @@ export const promoteCommonParams = defineTransform<PromoteCommonParamsOptions, P
       for (const k of plan.kept) ctx.report('info', 'kept-sentence', '/description', { sentence: JSON.stringify(k.sentence), reason: KEEP_REASONS[k.reason] });
     }
     if (descriptions.size === 0) return;
-    const { documents } = getSchemaDocuments(doc.tool, ['inputSchema'], options.assume ?? '2020-12');
-    for (const d of documents) {
+    for (const d of doc.documents) {
+      if (d.slot !== 'inputSchema') continue;
       const properties = hasOwn(d.schema, 'properties') ? d.schema.properties : undefined;
       if (!isObject(properties) || !d.table.has('description')) continue;
       for (const name of Object.keys(properties)) {

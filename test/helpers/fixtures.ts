@@ -17,6 +17,8 @@ export interface FixtureInstance {
 
 export interface FixtureCase {
   readonly transform: string;
+  /** For a case of one part of a large transform (test/fixtures/<transform>/rules/<part>/<case>/): the part's id. */
+  readonly part?: string;
   readonly name: string;
   readonly dir: string;
   readonly input: unknown;
@@ -39,18 +41,36 @@ function optional(dir: string, file: string): unknown {
   return existsSync(p) ? readJson(p) : undefined;
 }
 
-/** Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances, diagnostics, skipped, instructions.txt). */
+/**
+ * Every fixture case: test/fixtures/<transform>/<NN-slug>/{input,output,changes}.json (+ options, instances,
+ * diagnostics, skipped, instructions.txt), and test/fixtures/<transform>/rules/<part>/<NN-slug>/ for each part
+ * of a large transform.
+ */
 export function loadFixtures(): FixtureCase[] {
   if (!existsSync(FIXTURES_DIR)) return [];
   const cases: FixtureCase[] = [];
   for (const transform of readdirSync(FIXTURES_DIR).sort()) {
     const tdir = join(FIXTURES_DIR, transform);
     if (!statSync(tdir).isDirectory()) continue;
+    const entries: { name: string; dir: string; part?: string }[] = [];
     for (const name of readdirSync(tdir).sort()) {
       const dir = join(tdir, name);
       if (!statSync(dir).isDirectory()) continue;
+      if (name !== 'rules') {
+        entries.push({ name, dir });
+        continue;
+      }
+      // One folder per part of a large transform, each holding cases like the transform's own.
+      for (const part of readdirSync(dir).sort()) {
+        const pdir = join(dir, part);
+        if (!statSync(pdir).isDirectory()) continue;
+        for (const c of readdirSync(pdir).sort()) if (statSync(join(pdir, c)).isDirectory()) entries.push({ name: `rules/${part}/${c}`, dir: join(pdir, c), part });
+      }
+    }
+    for (const { name, dir, part } of entries) {
       cases.push({
         transform,
+        ...(part !== undefined ? { part } : {}),
         name,
         dir,
         input: readJson(join(dir, 'input.json')),

@@ -105,11 +105,20 @@ describe('operations', () => {
     expect(() => ctx.rename('/inputSchema/$defs/Nope', 'X', 'renamed')).toThrow(/nothing at/);
   });
 
-  it('fills message placeholders; unknown codes and missing data stay visible', () => {
+  it('fills message placeholders; missing data stays visible', () => {
     const ctx = new EditContext(tool(), MESSAGES);
     ctx.remove('/inputSchema/$defs/A', 'removed', { name: 'A' });
-    ctx.remove('/inputSchema/$defs/B', 'no-such-code');
-    expect(ctx.changes.map((c) => c.message)).toEqual(['Removed `A` from `{container}`', 'no-such-code']);
+    expect(ctx.changes.map((c) => c.message)).toEqual(['Removed `A` from `{container}`']);
+  });
+
+  it('throws on a code the messages do not declare (as ESLint does), before editing anything', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MESSAGES);
+    expect(() => ctx.remove('/inputSchema/$defs/B', 'no-such-code')).toThrow(/unknown message code `no-such-code`.*removed, renamed, plain/);
+    expect(() => ctx.report('info', 'nope', '')).toThrow(/unknown message code `nope`/);
+    expect(ctx.root).toBe(input);
+    expect(ctx.changes).toEqual([]);
+    expect(ctx.diagnostics).toEqual([]);
   });
 
   it('refuses impossible edits with the pointer in the message', () => {
@@ -172,5 +181,98 @@ describe('__proto__ is data', () => {
     expect(Object.keys(copy)).toEqual(['b', '__proto__', 'a']);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(src));
+  });
+});
+
+describe('transactions', () => {
+  const MSG = { ...MESSAGES, found: 'Found `{name}`', kept: 'Kept a finding' };
+
+  it('keeps a group whose callback does not return false, as if it had been written directly', () => {
+    const input = tool();
+    const direct = new EditContext(input, MSG);
+    direct.remove('/inputSchema/$defs/A', 'plain');
+    direct.rename('/inputSchema/$defs/B', 'Bee', 'renamed', { to: 'Bee' });
+    direct.add('/inputSchema/required/-', 'c', 'plain');
+    const grouped = new EditContext(input, MSG);
+    expect(
+      grouped.transaction(() => {
+        grouped.remove('/inputSchema/$defs/A', 'plain');
+        grouped.rename('/inputSchema/$defs/B', 'Bee', 'renamed', { to: 'Bee' });
+        grouped.add('/inputSchema/required/-', 'c', 'plain');
+      }),
+    ).toBe(true);
+    expect(grouped.root).toEqual(direct.root);
+    expect(grouped.changes).toEqual(direct.changes);
+    expect(replay(input, grouped)).toEqual(grouped.root);
+  });
+
+  it('rolls back the working copy, the changes and the findings of a group that returns false', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MSG);
+    ctx.remove('/inputSchema/$defs/C', 'plain');
+    ctx.report('info', 'kept', '/x');
+    const before = JSON.stringify(ctx.root);
+    const defsBefore = (ctx.root as Rec).inputSchema!.$defs;
+    const kept = ctx.transaction(() => {
+      // Edits through containers the context already owns (the root, inputSchema, $defs) …
+      ctx.remove('/inputSchema/$defs/A', 'plain');
+      ctx.replace('/inputSchema/type', 'array', 'plain');
+      ctx.report('warning', 'found', '/inputSchema', { name: 'A' });
+      ctx.report('info', 'kept', '/y');
+      return false;
+    }, { keep: (code) => code === 'kept' });
+    expect(kept).toBe(false);
+    // … leave no trace: the owned containers were copied again, not written.
+    expect(JSON.stringify(ctx.root)).toBe(before);
+    expect((ctx.root as Rec).inputSchema!.$defs).toBe(defsBefore);
+    expect(ctx.changes.map((c) => c.path)).toEqual(['/inputSchema/$defs/C']);
+    expect(ctx.diagnostics.map((d) => d.path)).toEqual(['/x', '/y']);
+    expect(replay(input, ctx)).toEqual(ctx.root);
+    // Later edits still work, in place where the context owns the container.
+    ctx.remove('/inputSchema/$defs/B', 'plain');
+    expect(Object.keys((ctx.root as Rec).inputSchema!.$defs as object)).toEqual(['A']);
+    expect(replay(input, ctx)).toEqual(ctx.root);
+    expect(JSON.stringify(input)).toBe(JSON.stringify(tool()));
+  });
+
+  it('rolls back and rethrows when the group throws', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MSG);
+    expect(() =>
+      ctx.transaction(() => {
+        ctx.remove('/inputSchema/$defs/A', 'plain');
+        ctx.remove('/inputSchema/nope', 'plain');
+      }),
+    ).toThrow(/nothing at/);
+    expect(ctx.root).toBe(input);
+    expect(ctx.changes).toEqual([]);
+  });
+
+  it('nests: an inner rollback keeps the outer group’s edits; an outer rollback undoes a committed inner group', () => {
+    const input = tool();
+    const ctx = new EditContext(input, MSG);
+    ctx.transaction(() => {
+      ctx.remove('/inputSchema/$defs/A', 'plain');
+      ctx.transaction(() => {
+        ctx.remove('/inputSchema/$defs/B', 'plain');
+        return false;
+      });
+      ctx.transaction(() => {
+        ctx.remove('/inputSchema/$defs/C', 'plain');
+      });
+    });
+    expect(Object.keys((ctx.root as Rec).inputSchema!.$defs as object)).toEqual(['B']);
+    expect(ctx.changes.map((c) => c.path)).toEqual(['/inputSchema/$defs/A', '/inputSchema/$defs/C']);
+    const snapshot = JSON.stringify(ctx.root);
+    ctx.transaction(() => {
+      ctx.transaction(() => {
+        ctx.remove('/inputSchema/$defs/B', 'plain');
+        ctx.add('/inputSchema/required/0', 'z', 'plain');
+      });
+      return false;
+    });
+    expect(JSON.stringify(ctx.root)).toBe(snapshot);
+    expect(ctx.changes).toHaveLength(2);
+    expect(replay(input, ctx)).toEqual(ctx.root);
   });
 });

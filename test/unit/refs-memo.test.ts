@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectRefInventory, refInventoryOf, withRefInventoryMemo } from '../../src/schema/refs.js';
+import { collectRefInventory, refIndexOf, refInventoryOf, SchemaAnalysis, withAnalysis } from '../../src/schema/refs.js';
 import { transformTools } from '../../src/index.js';
 
 // The pipeline remembers each schema object's `$ref` inventory for the length of one run. These tests
@@ -21,7 +21,7 @@ describe('ref inventory memo', () => {
 
   it('inside a scope, a second call for the same object returns the first answer; the scope ends with the call', () => {
     const s = schemaWithDefs();
-    const first = withRefInventoryMemo(() => {
+    const first = withAnalysis(new SchemaAnalysis(), () => {
       const a = refInventoryOf(s, '2020-12');
       expect(refInventoryOf(s, '2020-12')).toBe(a);
       // Another dialect is another question.
@@ -34,11 +34,20 @@ describe('ref inventory memo', () => {
 
   it('a nested scope does not leak into the outer one', () => {
     const s = schemaWithDefs();
-    withRefInventoryMemo(() => {
+    withAnalysis(new SchemaAnalysis(), () => {
       const outer = refInventoryOf(s, '2020-12');
-      withRefInventoryMemo(() => expect(refInventoryOf(s, '2020-12')).not.toBe(outer));
+      withAnalysis(new SchemaAnalysis(), () => expect(refInventoryOf(s, '2020-12')).not.toBe(outer));
       expect(refInventoryOf(s, '2020-12')).toBe(outer);
     });
+  });
+
+  it('resolves each reference of an index once, in inventory order, and lists the broken ones', () => {
+    const s = { ...schemaWithDefs(), not: { $ref: '#/$defs/Missing' } };
+    const index = withAnalysis(new SchemaAnalysis(), () => refIndexOf(s, '2020-12'));
+    expect(index.resolutions).toBe(index.resolutions);
+    expect(index.resolutions.map((r) => r.status)).toEqual(['resolved', 'unresolved']);
+    expect(index.resolution(index.inventory.refs[0]!)).toBe(index.resolutions[0]);
+    expect(index.unresolved.map((u) => u.site.ref)).toEqual(['#/$defs/Missing']);
   });
 
   it('a caller that edits its tools between two runs gets the second run right', () => {

@@ -16,7 +16,7 @@ import {
   removeUrlBrackets,
   replaceMarkdownLinks,
   trimBlanksEnd,
-} from '../../src/transforms/strip-noise.js';
+} from '../../src/transforms/strip-noise/index.js';
 
 const SEED = 1212;
 const RUNS = 3000;

@@ -1,6 +1,6 @@
 /** The text rules of strip-noise, one hand-written expectation per case. */
 import { describe, expect, it } from 'vitest';
-import { cleanDescription, restatesName, type NoiseRules } from '../../src/transforms/strip-noise.js';
+import { cleanDescription, restatesName, type NoiseRules } from '../../src/transforms/strip-noise/index.js';
 
 const ALL: NoiseRules = { urls: true, examples: true, whitespace: true };
 const clean = (text: string, rules: NoiseRules = ALL) => cleanDescription(text, rules).text;

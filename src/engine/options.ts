@@ -1,0 +1,76 @@
+/**
+ * Options, checked once per run: the run's own (`RunOptions`) and each step's, merged over the transform's
+ * defaults. The options every transform may share (`slots`, `assume`: {@link CommonOptions}) are checked
+ * here, for every transform that declares them, so no transform repeats the check.
+ */
+import { ToolslimError } from '../core/errors.js';
+import type { Tokenizer } from '../core/measure.js';
+import type { VerifyLevel } from '../core/report.js';
+import type { RunOptions } from '../core/run-types.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
+import type { AnyTransform } from '../core/transform.js';
+import { hasOwn } from '../json/guards.js';
+import { DIALECTS, type Dialect } from '../schema/keywords.js';
+
+/** A run's options with every default filled in. */
+export interface ResolvedRunOptions {
+  readonly onError: 'report' | 'throw';
+  readonly measure: boolean;
+  readonly tokenizer: Tokenizer | undefined;
+  readonly maxDepth: number;
+  readonly verify: VerifyLevel | false;
+  readonly keepUnchanged: ReadonlyMap<number, string> | undefined;
+}
+
+const DEFAULT_MAX_DEPTH = 1000;
+
+/** Fills in a run's defaults; throws a {@link ToolslimError} (`invalid-option`) for a value it cannot use. */
+export function resolveRunOptions(run: RunOptions): ResolvedRunOptions {
+  const verify = run.verify === undefined ? 'structural' : run.verify;
+  if (verify !== false && verify !== 'structural' && verify !== 'verdicts') {
+    throw new ToolslimError('invalid-option', `\`verify\` is ${JSON.stringify(verify)}, expected 'structural', 'verdicts' or false`);
+  }
+  return {
+    onError: run.onError ?? 'report',
+    measure: run.measure ?? true,
+    tokenizer: run.tokenizer,
+    maxDepth: run.maxDepth ?? DEFAULT_MAX_DEPTH,
+    verify,
+    keepUnchanged: run.keepUnchanged,
+  };
+}
+
+/**
+ * A step's options: the transform's defaults with the given ones on top, frozen. Unknown option names, the
+ * transform's own `validateOptions`, then the common options it declares are checked, in that order.
+ */
+export function resolveStepOptions(transform: AnyTransform, options: object): object {
+  const merged = { ...transform.defaultOptions, ...options };
+  for (const key of Object.keys(options)) {
+    if (!Object.prototype.hasOwnProperty.call(transform.defaultOptions, key)) {
+      throw new ToolslimError('invalid-option', `${transform.name}: unknown option \`${key}\` (known: ${Object.keys(transform.defaultOptions).join(', ') || 'none'})`, { transform: transform.name });
+    }
+  }
+  try {
+    if (transform.validateOptions) transform.validateOptions(merged);
+    checkCommonOptions(transform.defaultOptions as object, merged as Record<string, unknown>);
+  } catch (e) {
+    throw new ToolslimError('invalid-option', `${transform.name}: ${(e as Error).message}`, { transform: transform.name, cause: e });
+  }
+  return Object.freeze(merged);
+}
+
+/** Throws (a message naming the option) when a declared common option is unusable. */
+function checkCommonOptions(defaults: object, options: Record<string, unknown>): void {
+  if (hasOwn(defaults, 'assume') && !DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
+  if (hasOwn(defaults, 'slots')) {
+    const slots = options.slots;
+    if (!Array.isArray(slots) || slots.some((s) => !SCHEMA_SLOTS.includes(s as SchemaSlot))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+  }
+}
+
+/** The slots and dialect the engine reads a tool's documents with for a step (see `ToolDoc.documents`). */
+export function documentOptions(options: object): { readonly slots: readonly SchemaSlot[]; readonly assume: Dialect } {
+  const o = options as { slots?: readonly SchemaSlot[]; assume?: Dialect };
+  return { slots: o.slots ?? SCHEMA_SLOTS, assume: o.assume ?? '2020-12' };
+}

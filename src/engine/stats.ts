@@ -1,0 +1,82 @@
+/**
+ * Sizes as a run measures them: every tool's compact JSON before the run (counted by the input check's
+ * walk; serialized, with a tokenizer), then after each step that changed it. Without a tokenizer a step's new size is the old one plus the bytes its
+ * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
+ * twice; with one, tokens need the text, and a changed tool is serialized again.
+ */
+import { utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import type { ToolStats } from '../core/report.js';
+import { stringifyJson } from '../json/stringify.js';
+
+export class ToolSizes {
+  readonly #tokenizer: Tokenizer | undefined;
+  /** Texts, kept only with a tokenizer (the whole list's tokens are counted from them). */
+  readonly #beforeTexts: (string | undefined)[];
+  readonly #texts: (string | undefined)[];
+  readonly before: readonly Size[];
+  readonly #current: Size[];
+
+  /** `bytes`: what the input check counted for each usable tool (the tools are not serialized again for it). */
+  constructor(tools: readonly unknown[], usable: readonly boolean[], tokenizer: Tokenizer | undefined, bytes: readonly number[]) {
+    this.#tokenizer = tokenizer;
+    if (tokenizer) {
+      const texts = tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t)));
+      this.before = texts.map((t) => this.#size(t));
+      this.#beforeTexts = texts;
+      this.#texts = texts.slice();
+    } else {
+      this.before = tools.map((t, i) => (usable[i] ? { bytes: bytes[i]! } : this.#size(safeStringify(t))));
+      this.#beforeTexts = [];
+      this.#texts = [];
+    }
+    this.#current = this.before.slice();
+  }
+
+  /** Records tool `i` after a step that changed it (`bytesDelta`: what the step's edits added); returns what the step saved. */
+  update(i: number, tool: unknown, bytesDelta: number): { readonly bytes: number; readonly tokens: number } {
+    const was = this.#current[i]!;
+    let size: Size;
+    if (this.#tokenizer) {
+      const text = JSON.stringify(tool);
+      this.#texts[i] = text;
+      size = this.#size(text);
+    } else size = { bytes: was.bytes + bytesDelta };
+    this.#current[i] = size;
+    return { bytes: was.bytes - size.bytes, tokens: this.#tokenizer ? (was.tokens ?? 0) - (size.tokens ?? 0) : 0 };
+  }
+
+  /** Tool `i` is back as it was before the run. */
+  revert(i: number): void {
+    this.#current[i] = this.before[i]!;
+    if (this.#tokenizer) this.#texts[i] = this.#beforeTexts[i];
+  }
+
+  toolStats(names: readonly string[]): ToolStats[] {
+    return this.before.map((before, i) => ({ index: i, name: names[i]!, before, after: this.#current[i]! }));
+  }
+
+  /** The whole tools array before and after: brackets, commas and every tool. */
+  totals(): { readonly before: Size; readonly after: Size } {
+    return { before: this.#total(this.before, this.#beforeTexts), after: this.#total(this.#current, this.#texts) };
+  }
+
+  #size(text: string | undefined): Size {
+    const t = text ?? '';
+    return this.#tokenizer ? { bytes: utf8Length(t), tokens: this.#tokenizer.count(t) } : { bytes: utf8Length(t) };
+  }
+
+  #total(sizes: readonly Size[], texts: readonly (string | undefined)[]): Size {
+    let bytes = sizes.length === 0 ? 2 : 1 + sizes.length;
+    for (const s of sizes) bytes += s.bytes;
+    return this.#tokenizer ? { bytes, tokens: this.#tokenizer.count('[' + texts.map((t) => t ?? 'null').join(',') + ']') } : { bytes };
+  }
+}
+
+/** Compact JSON of a tool that may be too deep for `JSON.stringify`, or undefined when it is not JSON at all. */
+function safeStringify(value: unknown): string | undefined {
+  try {
+    return stringifyJson(value);
+  } catch {
+    return undefined;
+  }
+}

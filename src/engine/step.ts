@@ -1,0 +1,178 @@
+/**
+ * One step of a run: one transform over every usable tool. `prepare` once, then for each tool the
+ * transform's `apply` through a fresh `EditContext`, the post-conditions, and the stamping of what the
+ * context recorded (tool, transform, pointers into the tools array) into the run's report; `finish` last.
+ * One tool that fails is left as the step found it and listed in `skipped`; the rest go on.
+ */
+import { EditContext } from '../core/context.js';
+import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type UnknownDialectDocument } from '../core/documents.js';
+import { ToolslimError } from '../core/errors.js';
+import type { Change, Diagnostic, Skip } from '../core/report.js';
+import type { McpTool, SchemaSlot } from '../core/tool.js';
+import type { Dialect } from '../schema/keywords.js';
+import type { AnyTransform, ToolDoc, TransformExtras } from '../core/transform.js';
+import { appendPointer } from '../json/pointer.js';
+import type { ToolVersion } from '../verify/policy.js';
+import { documentOptions, type ResolvedRunOptions } from './options.js';
+import { checkPostConditions } from './post-conditions.js';
+import type { ToolSizes } from './stats.js';
+
+/** A version of a changed tool, with what its step contributed to the stats (taken back if the gate reverts it). */
+export interface StepVersion extends ToolVersion {
+  readonly changes: number;
+  readonly bytesSaved: number;
+  readonly tokensSaved: number;
+}
+
+/** What a run accumulates across its steps. */
+export interface RunState {
+  readonly options: ResolvedRunOptions;
+  /** The current version of every tool (replaced, never written, as steps change them). */
+  readonly tools: McpTool[];
+  readonly names: readonly string[];
+  readonly usable: readonly boolean[];
+  /** Every tool is usable (then `prepare` and `finish` see the list itself). */
+  readonly allUsable: boolean;
+  readonly changes: Change[];
+  readonly diagnostics: Diagnostic[];
+  readonly skipped: Skip[];
+  /** Sizes, when the run measures. */
+  readonly sizes: ToolSizes | undefined;
+  /** With the gate on: every version of every changed tool. */
+  readonly histories: (StepVersion[] | undefined)[] | undefined;
+  instructions: string | undefined;
+}
+
+/** Runs step `step` (`transform` with resolved `options`) over the run's tools; returns the step's stats. */
+export function runStep(state: RunState, step: number, transform: AnyTransform, options: object): StepCounts {
+  const { tools, names, usable, options: run } = state;
+  const onError = run.onError;
+  // A throwing `prepare` (it reads the whole list, bad tools included) leaves every tool unchanged by this
+  // transform, named in `skipped`; the rest of the pipeline still runs.
+  let stepState: unknown;
+  let prepareFailure: string | undefined;
+  if (transform.prepare) {
+    try {
+      stepState = transform.prepare(visible(state), options);
+    } catch (e) {
+      prepareFailure = `prepare threw: ${(e as Error)?.message ?? String(e)}`;
+      if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${prepareFailure}`, { transform: transform.name });
+    }
+  }
+  const { slots, assume } = documentOptions(options);
+  // What the gate holds this step's rewrites to: an option can make a transform less safe than it says.
+  const safety = transform.safetyWith ? transform.safetyWith(options) : transform.safety;
+  let count = 0;
+  let toolsChanged = 0;
+  let bytesSaved = 0;
+  let tokensSaved = 0;
+  for (let i = 0; i < tools.length; i++) {
+    if (!usable[i]) continue;
+    if (prepareFailure !== undefined) {
+      state.skipped.push({ tool: names[i]!, toolIndex: i, transform: transform.name, reason: prepareFailure });
+      continue;
+    }
+    const tool = tools[i]!;
+    const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined });
+    let failure: string | undefined;
+    try {
+      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
+      if (ctx.changed) failure = checkPostConditions(tool, ctx.root);
+    } catch (e) {
+      failure = `threw: ${(e as Error)?.message ?? String(e)}`;
+    }
+    if (failure !== undefined) {
+      if (onError === 'throw') {
+        throw new ToolslimError('transform-failed', `${transform.name} failed on tool ${quote(names[i]!)} (index ${i}): ${failure}`, { tool: names[i], path: appendPointer('', i), transform: transform.name });
+      }
+      state.skipped.push({ tool: names[i]!, toolIndex: i, transform: transform.name, reason: failure });
+      continue;
+    }
+    const prefix = appendPointer('', i);
+    for (const d of ctx.diagnostics) state.diagnostics.push({ severity: d.severity, tool: names[i]!, toolIndex: i, transform: transform.name, code: d.code, path: prefix + d.path, message: d.message });
+    if (!ctx.changed) continue;
+    const next = ctx.root as McpTool;
+    tools[i] = next;
+    toolsChanged++;
+    stampChanges(state.changes, ctx, prefix, names[i]!, i, transform.name);
+    count += ctx.changes.length;
+    const saved = state.sizes ? state.sizes.update(i, next, ctx.bytesDelta) : { bytes: 0, tokens: 0 };
+    bytesSaved += saved.bytes;
+    tokensSaved += saved.tokens;
+    if (state.histories) {
+      (state.histories[i] ??= []).push({ step, transform: transform.name, safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
+    }
+  }
+  let extras: TransformExtras | undefined;
+  if (transform.finish && prepareFailure === undefined) {
+    try {
+      extras = transform.finish(stepState, visible(state), options);
+    } catch (e) {
+      const message = `finish threw: ${(e as Error)?.message ?? String(e)}`;
+      if (onError === 'throw') throw new ToolslimError('transform-failed', `${transform.name}: ${message}`, { transform: transform.name });
+      state.diagnostics.push({ severity: 'error', tool: '', toolIndex: -1, transform: transform.name, code: 'finish-failed', path: '', message });
+    }
+  }
+  if (extras?.instructions) state.instructions = state.instructions ? `${state.instructions}\n\n${extras.instructions}` : extras.instructions;
+  return { changes: count, toolsChanged, bytesSaved, tokensSaved };
+}
+
+/** What one step did over the whole list. */
+export interface StepCounts {
+  readonly changes: number;
+  readonly toolsChanged: number;
+  readonly bytesSaved: number;
+  readonly tokensSaved: number;
+}
+
+/**
+ * What `prepare` and `finish` see of the list: only the tools the steps may change (a Proxy that throws, or
+ * a tool kept for its numbers, does not take a transform down for every tool).
+ */
+function visible(state: RunState): McpTool[] {
+  return state.allUsable ? state.tools : state.tools.filter((_, i) => state.usable[i]);
+}
+
+/** What a transform sees of one tool; its documents are read (and their `$ref` indexes built) on first use. */
+class LazyToolDoc implements ToolDoc {
+  readonly tool: McpTool;
+  readonly index: number;
+  readonly name: string;
+  readonly state: unknown;
+  readonly #slots: readonly SchemaSlot[];
+  readonly #assume: Dialect;
+  #documents: SchemaDocuments | undefined;
+
+  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect) {
+    this.tool = tool;
+    this.index = index;
+    this.name = name;
+    this.state = state;
+    this.#slots = slots;
+    this.#assume = assume;
+  }
+
+  get documents(): readonly SchemaDocument[] {
+    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).documents;
+  }
+
+  get unknownDialects(): readonly UnknownDialectDocument[] {
+    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).unknown;
+  }
+}
+
+/** The context's recorded edits as report changes: pointers into the tools array, tool and transform named. */
+function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: string, toolIndex: number, transform: string): void {
+  for (const c of ctx.changes) {
+    const change: Record<string, unknown> = { op: c.op, path: prefix + c.path };
+    if (c.from !== undefined) change.from = prefix + c.from;
+    if (c.op === 'add' || c.op === 'replace') change.value = c.value;
+    if (c.op === 'remove' || c.op === 'replace') change.oldValue = c.oldValue;
+    Object.assign(change, { tool, toolIndex, transform, code: c.code, message: c.message });
+    out.push(change as unknown as Change);
+  }
+}
+
+function quote(name: string): string {
+  return name === '' ? '(unnamed)' : `\`${name}\``;
+}

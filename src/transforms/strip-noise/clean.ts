@@ -1,0 +1,76 @@
+/**
+ * The text rules of strip-noise as rule objects, and the loop that runs them: each rule is a module of
+ * its own under rules/ (with its own fixtures under test/fixtures/strip-noise/rules/<id>/), declaring the
+ * option that turns it on, what the report calls what it removes, and when it applies to a description.
+ */
+import type { EditContext } from '../../core/context.js';
+import { exampleBlocksRule } from './rules/example-blocks.js';
+import { optionalMarkersRule } from './rules/optional-markers.js';
+import { restatedDefaultsRule } from './rules/restated-defaults.js';
+import { urlsRule } from './rules/urls.js';
+import { whitespaceRule } from './rules/whitespace.js';
+import type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';
+
+export type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';
+
+/** The text rules, in the order every pass runs them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const TEXT_RULES: readonly TextRule<any>[] = Object.freeze([urlsRule, exampleBlocksRule, restatedDefaultsRule, optionalMarkersRule, whitespaceRule]);
+
+/** What {@link cleanDescription} did. */
+export interface CleanedText {
+  readonly text: string;
+  /** Rules that changed something, in a fixed order. */
+  readonly applied: readonly RuleKey[];
+}
+
+const MAX_PASSES = 8;
+
+/**
+ * Cleans one description. Passes repeat until nothing changes (removing a URL can expose another
+ * link), so the result is a fixed point; text that does not settle within a few passes is returned
+ * unchanged. The result may be empty: callers decide what to do then. `facts` turns on the rules that
+ * depend on the schema (see {@link DescriptionFacts}).
+ */
+export function cleanDescription(text: string, rules: NoiseRules, facts: DescriptionFacts = {}): CleanedText {
+  const states = TEXT_RULES.map((rule) => rule.setup(rules, facts));
+  const applied = new Set<RuleKey>();
+  let current = text;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    let next = current.indexOf('\r') === -1 ? current : current.replace(/\r\n?/g, '\n');
+    for (let i = 0; i < TEXT_RULES.length; i++) {
+      if (states[i] === undefined) continue;
+      const t = TEXT_RULES[i]!.apply(next, states[i]);
+      if (t !== next) applied.add(TEXT_RULES[i]!.key);
+      next = t;
+    }
+    if (next === current) return { text: current, applied: TEXT_RULES.filter((r) => applied.has(r.key)).map((r) => r.key) };
+    current = next;
+  }
+  return { text, applied: [] };
+}
+
+/** What the report calls what a rule removed. */
+export function whatOf(key: RuleKey): string {
+  return TEXT_RULES.find((r) => r.key === key)!.what;
+}
+
+/**
+ * The cleaned text of a description and what was removed, or undefined when it stays as it is (nothing
+ * to clean, or cleaning would leave nothing: then the URLs or examples were the information).
+ */
+export function cleanText(ctx: EditContext, path: string, text: string, rules: NoiseRules): { text: string; what: string } | undefined {
+  const { text: cleaned, applied } = cleanDescription(text, rules);
+  if (cleaned === text) return undefined;
+  if (cleaned === '') {
+    const removed = applied.filter((r) => r !== 'whitespace');
+    if (removed.length > 0) ctx.report('info', 'kept-description', path, { what: listOf(removed.map(whatOf)) });
+    return undefined;
+  }
+  return { text: cleaned, what: listOf(applied.map(whatOf)) };
+}
+
+function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return items.slice(0, -1).join(', ') + ' and ' + items[items.length - 1];
+}

@@ -1,0 +1,170 @@
+/**
+ * strip-noise: the transform (options, messages, the walk over each description). Its rules are rule
+ * objects, one module each: the text rules in rules/ run by clean.ts, the restated-name rule in
+ * rules/restated-names.ts; text.ts holds the line and sentence helpers they share.
+ */
+import { SCHEMA_SLOTS, type SchemaSlot } from '../../core/tool.js';
+import { defineTransform } from '../../engine/define-transform.js';
+import { hasOwn, isObject } from '../../json/guards.js';
+import { appendPointer, unescapeToken } from '../../json/pointer.js';
+import type { Dialect } from '../../schema/keywords.js';
+import { walkSchema } from '../../schema/walk.js';
+import { cleanDescription, cleanText, TEXT_RULES, type DescriptionFacts, type NoiseRules } from './clean.js';
+import { MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
+import { defaultValue, DEFAULT_WORD, removeDefaultStatements } from './rules/restated-defaults.js';
+import { restatesName } from './rules/restated-names.js';
+
+export { cleanDescription, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules, type RuleKey, type TextRule } from './clean.js';
+export { restatesName } from './rules/restated-names.js';
+export { LINK_LEAD, LINK_TAIL, LINK_TEXT_LEAD, markBareUrls, removeMarksBeforeStops, removeSeeClauses, removeUrlBrackets, replaceMarkdownLinks } from './rules/urls.js';
+export { trimBlanksEnd } from './rules/whitespace.js';
+export { nextSentence } from './text.js';
+
+/** Options of {@link stripNoise}. Every rule is on by default. */
+export interface StripNoiseOptions {
+  /** Remove URLs; a markdown link keeps its text. */
+  readonly urls?: boolean;
+  /** Remove blocks that start with a line `Example:` / `Examples:`, up to the next blank line. */
+  readonly examples?: boolean;
+  /** Trim, collapse runs of spaces and tabs, and runs of blank lines (single newlines stay). */
+  readonly whitespace?: boolean;
+  /** Remove parameter descriptions of three words or fewer that only restate the parameter's name. */
+  readonly restatedNames?: boolean;
+  /**
+   * Remove a sentence, clause or bracket of a schema's description that only states the schema's own
+   * `default` value (`Defaults to 10.`, `(default: true)`), when it states exactly that value.
+   */
+  readonly restatedDefaults?: boolean;
+  /**
+   * Remove a bare `Optional:` / `(optional)` marker from the description of a property its parent's
+   * `required` does not list, and a bare `Required.` / `(required)` marker from one it lists.
+   */
+  readonly optionalMarkers?: boolean;
+  /** Which schemas of each tool to clean (default both); the tool's own `description` is always cleaned. */
+  readonly slots?: readonly SchemaSlot[];
+  /** The dialect of a schema without `$schema` (MCP: 2020-12); decides where schema positions are. */
+  readonly assume?: Dialect;
+}
+
+/**
+ * Cleans descriptions (the tool's and every schema `description` annotation): URLs, `Example:` blocks
+ * and redundant whitespace go; a parameter description that only restates the parameter's name goes; a
+ * sentence that only states the schema's `default`, and a bare optional/required marker its parent's
+ * `required` already says, go. Never empties a description, never touches names or anything inside data
+ * (`default`, `const`, `enum`, `examples`, `x-*`).
+ */
+export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
+  name: 'strip-noise',
+  description: 'Remove URLs, Example: blocks, extra whitespace, name-restating parameter descriptions, restated defaults and optional/required markers',
+  safety: 'annotation',
+  parts: [...TEXT_RULES.map((r) => ({ id: r.id, option: r.option })), { id: 'restated-names', option: 'restatedNames' }],
+  defaultOptions: {
+    urls: true,
+    examples: true,
+    whitespace: true,
+    restatedNames: true,
+    restatedDefaults: true,
+    optionalMarkers: true,
+    slots: SCHEMA_SLOTS,
+    assume: '2020-12',
+  },
+  messages: {
+    'cleaned-description': 'Removed {what} from the description',
+    'removed-restated-description': 'Removed the description {text} of `{name}`: it only restates the name',
+    'removed-restated-default': 'Removed the statement of the default {value} from the description: the `default` keyword says it',
+    'removed-optional-marker': 'Removed the `{marker}` marker from the description of `{name}`: the parent’s `required` says it',
+    'kept-description': 'Kept the description unchanged: removing {what} would leave it empty (expected some other text beside them)',
+    'kept-statement': 'Kept {what} in the description: removing it would leave the description empty (expected some other text beside it)',
+    'unknown-dialect': 'Left the schema’s descriptions unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
+  },
+  validateOptions(options) {
+    for (const key of ['urls', 'examples', 'whitespace', 'restatedNames', 'restatedDefaults', 'optionalMarkers'] as const) {
+      if (typeof options[key] !== 'boolean') throw new Error(`\`${key}\` must be a boolean`);
+    }
+  },
+  apply(doc, ctx, options) {
+    const rules: NoiseRules = { urls: options.urls !== false, examples: options.examples !== false, whitespace: options.whitespace !== false };
+    const tool = doc.tool as Record<string, unknown>;
+    if (hasOwn(tool, 'description') && typeof tool.description === 'string') {
+      const cleaned = cleanText(ctx, '/description', tool.description, rules);
+      if (cleaned !== undefined) ctx.replace('/description', cleaned.text, 'cleaned-description', { what: cleaned.what });
+    }
+    const defaults = options.restatedDefaults !== false;
+    const markers = options.optionalMarkers !== false;
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) {
+      if (!d.table.has('description')) continue;
+      const edits: Edit[] = [];
+      // Each parent's `required` as a set, built the first time one of its properties asks.
+      const requiredSets = new WeakMap<readonly unknown[], ReadonlySet<unknown>>();
+      walkSchema(d.schema, '', {
+        table: d.table,
+        onSchema(node, path, keyword, parent) {
+          if (!isObject(node) || !hasOwn(node, 'description') || typeof node.description !== 'string') return;
+          const at = d.base + appendPointer(path, 'description');
+          const original = node.description;
+          const cleaned = cleanText(ctx, at, original, rules);
+          let text = cleaned?.text ?? original;
+          // One description can take up to three edits, one per kind of rule, each with its own code.
+          const first = edits.length;
+          if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
+          const isProperty = keyword === 'properties';
+          const name = isProperty ? unescapeToken(path.slice(path.lastIndexOf('/') + 1)) : '';
+          // Both rules look only where the text mentions what they remove and the schema says it. `text` is
+          // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
+          // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
+          // unless the default statements are all there is.
+          let kept: string | undefined;
+          let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
+          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
+            const next = cleanDescription(text, rules, facts).text;
+            if (next === '') {
+              kept = 'the restated default';
+              facts = undefined;
+            } else if (next !== text) {
+              edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
+              text = next;
+            }
+          }
+          if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
+            const required = requiredSet(requiredSets, parent.required).has(name);
+            if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
+              const next = cleanDescription(text, rules, { ...facts, required }).text;
+              const marker = required ? 'required' : 'optional';
+              if (next === '') kept = `the \`${marker}\` marker`;
+              else if (next !== text) {
+                edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
+                text = next;
+              }
+            }
+          }
+          if (options.restatedNames !== false && isProperty && restatesName(name, text)) {
+            edits.length = first;
+            edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
+          } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
+        },
+      });
+      for (const e of edits) {
+        if (e.text === undefined) ctx.remove(e.path, e.code, e.data);
+        else ctx.replace(e.path, e.text, e.code, e.data);
+      }
+    }
+  },
+});
+
+function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
+  let set = cache.get(required);
+  if (set === undefined) {
+    set = new Set(required);
+    cache.set(required, set);
+  }
+  return set;
+}
+
+interface Edit {
+  readonly path: string;
+  readonly code: string;
+  /** The new text; undefined removes the description. */
+  readonly text?: string;
+  readonly data: Readonly<Record<string, string>>;
+}

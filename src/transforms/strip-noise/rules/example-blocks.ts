@@ -1,0 +1,55 @@
+/** The `examples` rule: `Example:` / `Examples:` blocks go, up to the next blank line. */
+import type { TextRule } from '../rule.js';
+import { FENCE } from '../text.js';
+
+/** The `examples` rule (option `examples`). */
+export const exampleBlocksRule: TextRule<true> = {
+  id: 'example-blocks',
+  key: 'examples',
+  option: 'examples',
+  what: 'example blocks',
+  setup: (rules) => (rules.examples ? true : undefined),
+  apply: (text) => removeExampleBlocks(text),
+};
+
+const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
+
+/**
+ * A block starts at a line whose text begins with `Example:` or `Examples:` (case-insensitive, optionally
+ * in `*`/`_` emphasis; list items do not start one) and ends before the next blank line, or at the end of
+ * the text. A fenced code block that opens inside it is part of it up to its closing fence, blank lines
+ * included.
+ */
+function removeExampleBlocks(text: string): string {
+  if (!/examples?/i.test(text)) return text;
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let fence: string | undefined;
+  let inBlock = false;
+  for (const line of lines) {
+    const f = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (f && f[1] === fence) fence = undefined;
+      if (!inBlock) kept.push(line);
+      continue;
+    }
+    if (f) {
+      fence = f[1];
+      if (!inBlock) kept.push(line);
+      continue;
+    }
+    if (inBlock) {
+      if (line.trim() === '') {
+        inBlock = false;
+        kept.push(line);
+      }
+      continue;
+    }
+    if (EXAMPLE_START.test(line)) {
+      inBlock = true;
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept.join('\n');
+}

@@ -1,0 +1,59 @@
+/**
+ * The input check counts each tool's compact-JSON bytes as it walks (the engine's `before` sizes come from
+ * it). The oracle is `Buffer.byteLength(JSON.stringify(tool))`, over every bench/corpus tool and over
+ * fast-check JSON (fixed seed) with escapes, non-ASCII and lone surrogates, numbers JSON spells oddly, and
+ * members whose value is `undefined`.
+ */
+import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkJsonTool } from '../../src/engine/input.js';
+
+const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
+function counted(tool: unknown): number {
+  const size = { bytes: -1 };
+  expect(checkJsonTool(tool, 1000, [], size)).toBeUndefined();
+  return size.bytes;
+}
+
+describe('the input check’s byte count', () => {
+  it('equals JSON.stringify on every corpus tool', () => {
+    const dir = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+    let n = 0;
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json'))) {
+      for (const tool of (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools) {
+        expect(counted(tool)).toBe(bytes(tool));
+        n++;
+      }
+    }
+    expect(n).toBeGreaterThan(1000);
+  });
+
+  it.each([
+    ['escapes', { d: 'a"b\\c\n\t\u0001\u007f/' }],
+    ['non-ASCII and emoji', { d: 'é✓𝄞', 'ключ': 'значение' }],
+    ['lone surrogates', { d: '\ud800x\udfff' }],
+    ['numbers', { a: -0, b: 1e21, c: 5e-324, d: 0.1, e: -1.5e-7, f: 123456789012345680000 }],
+    ['undefined members, first, middle and last', { u: undefined, a: 1, m: undefined, b: [1, null, true], z: undefined }],
+    ['only undefined members', { a: { u: undefined } }],
+    ['empty containers', { a: {}, b: [], c: [[]], d: [{}] }],
+    ['__proto__ as a key', JSON.parse('{"__proto__":{"x":1},"y":2}')],
+  ])('%s', (_name, tool) => {
+    expect(counted(tool)).toBe(bytes(tool));
+  });
+
+  it('equals JSON.stringify on generated JSON', () => {
+    const str = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '\u2028', '\ud83d'));
+    const leaf = fc.oneof(str, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
+    const json = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof({ maxDepth: 4 }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(str, fc.oneof(tie('node'), fc.constant(undefined)), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(str, json, { maxKeys: 5 }), (tool) => {
+        expect(counted(tool)).toBe(bytes(tool));
+      }),
+      { seed: 20261202, numRuns: 500 },
+    );
+  });
+});
