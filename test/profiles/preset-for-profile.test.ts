@@ -63,7 +63,7 @@ describe('presetForProfile', () => {
     expect(r.report.diagnostics).toEqual([]);
     expect(() => presetForProfile('prune-unreachable-defs', 'mcp')).toThrow(/not a preset/);
   });
-  it('rejects an option other than overrides and growthCap', () => {
-    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap)');
+  it('rejects an option other than overrides, growthCap, growthAllowance and lossy', () => {
+    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy)');
   });
 });
