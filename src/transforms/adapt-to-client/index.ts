@@ -78,6 +78,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
   name: 'adapt-to-client',
   description: 'Rewrite tools so a client profile accepts them (inline or hoist references, drop rejected annotations) and report what it cannot fix',
   safety: 'annotation',
+  // Each step is a part with its own fixtures (test/fixtures/adapt-to-client/rules/<id>/); the lossy ones have an option.
+  parts: ADAPT_STEPS.map((s) => (s.option === undefined ? { id: s.id } : { id: s.id, option: s.option })),
   safetyWith: (options) => (LOSSY.some((s) => options[s.option as LossyOption] === true) ? 'lossy' : 'annotation'),
   defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false },
   messages: {
