@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkToolForProfile, getProfile, type ClientProfile } from '../../src/index.js';
-import { Editor } from '../../src/transforms/adapt-to-client/editor.js';
+import { EditContext } from '../../src/core/context.js';
+import { SlotEditor } from '../../src/transforms/adapt-to-client/editor.js';
 import type { AdaptStep } from '../../src/transforms/adapt-to-client/step.js';
 import { closeObjects } from '../../src/transforms/adapt-to-client/steps/close-objects.js';
 import { describeFormats } from '../../src/transforms/adapt-to-client/steps/describe-formats.js';
@@ -16,9 +17,10 @@ import { deepFreeze } from '../helpers/freeze.js';
 
 function run(step: AdaptStep, schema: unknown, profile: string | ClientProfile) {
   const p = getProfile(profile);
-  const ed = new Editor(deepFreeze(structuredClone(schema)));
+  const ctx = new EditContext(deepFreeze(structuredClone(schema)), {});
+  const ed = new SlotEditor(ctx, '');
   step.run(ed, { profile: p, dialect: '2020-12', source: 'assumed', isArguments: true, growthLimit: (b) => 2 * b });
-  return { root: ed.root as Record<string, unknown>, ops: ed.ops.map((o) => `${o.op} ${o.path}${o.key ? ` → ${o.key}` : ''} ${o.code}`), notes: ed.notes.map((n) => `${n.severity} ${n.code} ${n.path}`) };
+  return { root: ed.root as Record<string, unknown>, ops: ctx.changes.map((o) => `${o.op === 'move' ? `rename ${o.from} → ${o.path.split('/').pop()}` : `${o.op} ${o.path}`} ${o.code}`), notes: ed.notes.map((n) => `${n.severity} ${n.code} ${n.path}`) };
 }
 
 const errorsOf = (schema: unknown, profile: string) => checkToolForProfile({ name: 'tool', inputSchema: schema }, profile).filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`);

@@ -1,25 +1,14 @@
 /**
- * The scratch editor adapt-to-client's steps edit through: a copy-on-write copy of one slot's schema that
- * records every edit and note, so the whole plan can be measured (the growth cap) before any of it is
- * replayed onto the tool through the pipeline's context.
+ * What adapt-to-client's steps edit through: one slot's schema (`/inputSchema`, `/outputSchema`) of the
+ * pipeline's context, with pointers relative to it. Edits go straight to the context, inside the
+ * transaction the transform opens per tool (rolled back whole when a slot grows past the cap); notes are
+ * kept here and reported once the transaction is decided, so they survive a roll-back and keep their order.
  */
-import { EditContext, type MessageData } from '../../core/context.js';
+import type { EditContext, MessageData } from '../../core/context.js';
 import type { Severity } from '../../core/report.js';
 import type { StepEditor } from './step.js';
 
-/** One recorded edit, relative to the schema of a slot. */
-export interface Op {
-  readonly op: 'replace' | 'remove' | 'add' | 'move' | 'rename';
-  readonly path: string;
-  readonly from?: string;
-  readonly value?: unknown;
-  /** For `rename`: the member's new key. */
-  readonly key?: string;
-  readonly code: string;
-  readonly data: MessageData;
-}
-
-/** One recorded diagnostic, relative to the schema of a slot. */
+/** One diagnostic a step noted, relative to the slot's schema. */
 export interface Note {
   readonly severity: Severity;
   readonly code: string;
@@ -27,62 +16,58 @@ export interface Note {
   readonly data: MessageData;
 }
 
-export class Editor implements StepEditor {
-  readonly ops: Op[] = [];
+export class SlotEditor implements StepEditor {
   readonly notes: Note[] = [];
-  /** Set when a plan was abandoned for growing past the cap (sizes in bytes; `after` may be an estimate). */
   capped: { before: number; after: number } | undefined;
+  #edits = 0;
   readonly #ctx: EditContext;
+  readonly #base: string;
 
-  constructor(root: unknown) {
-    this.#ctx = new EditContext(root, {});
+  /** `base`: the slot's pointer in the context's document (`''` when the context holds the schema itself). */
+  constructor(ctx: EditContext, base: string) {
+    this.#ctx = ctx;
+    this.#base = base;
+  }
+
+  get edits(): number {
+    return this.#edits;
   }
 
   get root(): unknown {
-    return this.#ctx.root;
+    return this.get('');
   }
 
   get(path: string): unknown {
-    return path === '' ? this.#ctx.root : this.#ctx.get(path);
+    const at = this.#base + path;
+    return at === '' ? this.#ctx.root : this.#ctx.get(at);
   }
 
   replace(path: string, value: unknown, code: string, data: MessageData): void {
-    this.#ctx.replace(path, value, code);
-    this.ops.push({ op: 'replace', path, value, code, data });
+    this.#ctx.replace(this.#base + path, value, code, data);
+    this.#edits++;
   }
 
   remove(path: string, code: string, data: MessageData): void {
-    this.#ctx.remove(path, code);
-    this.ops.push({ op: 'remove', path, code, data });
+    this.#ctx.remove(this.#base + path, code, data);
+    this.#edits++;
   }
 
   add(path: string, value: unknown, code: string, data: MessageData): void {
-    this.#ctx.add(path, value, code);
-    this.ops.push({ op: 'add', path, value, code, data });
+    this.#ctx.add(this.#base + path, value, code, data);
+    this.#edits++;
   }
 
   rename(path: string, key: string, code: string, data: MessageData): void {
-    this.#ctx.rename(path, key, code);
-    this.ops.push({ op: 'rename', path, key, code, data });
+    this.#ctx.rename(this.#base + path, key, code, data);
+    this.#edits++;
   }
 
   move(from: string, path: string, code: string, data: MessageData): void {
-    this.#ctx.move(from, path, code);
-    this.ops.push({ op: 'move', from, path, code, data });
+    this.#ctx.move(this.#base + from, this.#base + path, code, data);
+    this.#edits++;
   }
 
   note(severity: Severity, code: string, path: string, data: MessageData): void {
     this.notes.push({ severity, code, path, data });
-  }
-}
-
-/** Replays recorded edits onto the pipeline's context, each under `base` (the slot's pointer). */
-export function replay(ops: readonly Op[], ctx: EditContext, base: string): void {
-  for (const o of ops) {
-    if (o.op === 'replace') ctx.replace(base + o.path, o.value, o.code, o.data);
-    else if (o.op === 'remove') ctx.remove(base + o.path, o.code, o.data);
-    else if (o.op === 'add') ctx.add(base + o.path, o.value, o.code, o.data);
-    else if (o.op === 'rename') ctx.rename(base + o.path, o.key!, o.code, o.data);
-    else ctx.move(base + o.from!, base + o.path, o.code, o.data);
   }
 }

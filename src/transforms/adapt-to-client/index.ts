@@ -1,23 +1,21 @@
 /**
  * adapt-to-client: rewrites each tool so that a client profile accepts it. The work is done by step
- * objects (steps/<id>.ts, each with its fixtures in test/fixtures/adapt-to-client/), run in order on a
- * scratch copy of each slot's schema (editor.ts), so that the reference rewrites can be measured against
- * the growth cap before any edit reaches the tool:
+ * objects (steps/<id>.ts, each with its fixtures in test/fixtures/adapt-to-client/rules/<id>/), run in
+ * order on each slot's schema (editor.ts) inside one transaction per tool, rolled back when the reference
+ * rewrites grow a slot past the growth cap:
  * 1. reference rewrites, measured: inline-refs, hoist-refs, wrap-ref-siblings;
  * 2. clean-ups that keep every verdict: add-root-type, drop-invalid-annotations, drop-rejected;
  * 3. lossy conversions, each off unless its option is on (presetForProfile turns on those the profile
  *    needs): relax-assertions, describe-formats, close-objects.
  * After the edits each tool is checked with the profile again; every remaining finding is reported.
  */
-import type { MessageData } from '../../core/context.js';
-import type { Severity } from '../../core/report.js';
 import { utf8Length } from '../../core/measure.js';
 import { defineTransform } from '../../engine/define-transform.js';
 import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
-import { Editor, replay, type Op } from './editor.js';
+import { SlotEditor, type Note } from './editor.js';
 import type { AdaptStep } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
@@ -160,49 +158,42 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     const allowance = options.growthAllowance ?? 0;
     const lossy = LOSSY.filter((s) => options[s.option as LossyOption] === true && s.applies(p));
     const tool = doc.tool as Record<string, unknown>;
-    const plans: { base: string; plan: SlotPlan }[] = [];
-    let capped = false;
-    for (const slot of p.slots) {
-      if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
-      const plan = planSlot(tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, (before) => Math.max(cap * before, before + allowance), lossy);
-      if (plan.capped) {
-        capped = true;
-        ctx.report('error', 'growth-capped', '/' + slot, { slot, profile: p.name, before: plan.capped.before, after: plan.capped.after, cap });
+    const growthLimit = (before: number) => Math.max(cap * before, before + allowance);
+    const runs: { base: string; notes: readonly Note[] }[] = [];
+    const capped: { slot: string; before: number; after: number }[] = [];
+    // Every slot's steps in one transaction: a slot over the growth cap leaves the whole tool as it was.
+    ctx.transaction(() => {
+      for (const slot of p.slots) {
+        if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
+        const ed = new SlotEditor(ctx, '/' + slot);
+        const over = runSlot(ed, tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, growthLimit, lossy);
+        if (over) capped.push({ slot, ...over });
+        runs.push({ base: '/' + slot, notes: ed.notes });
       }
-      plans.push({ base: '/' + slot, plan });
-    }
-    for (const { base, plan } of plans) for (const n of plan.notes) ctx.report(n.severity, n.code, base + n.path, n.data);
-    if (!capped) for (const { base, plan } of plans) replay(plan.ops, ctx, base);
+      return capped.length === 0;
+    });
+    for (const c of capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    for (const { base, notes } of runs) for (const n of notes) ctx.report(n.severity, n.code, base + n.path, n.data);
     if (p.maxTools !== undefined && doc.index >= p.maxTools) ctx.report('error', 'tool-count', '', { position: doc.index + 1, profile: p.name, max: p.maxTools });
     for (const f of checkToolForProfile(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
   },
 });
 
-interface Note {
-  readonly severity: Severity;
-  readonly code: string;
-  readonly path: string;
-  readonly data: MessageData;
-}
-
-interface SlotPlan {
-  readonly ops: readonly Op[];
-  readonly notes: readonly Note[];
-  readonly capped?: { readonly before: number; readonly after: number };
-}
-
-function planSlot(schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): SlotPlan {
+/**
+ * Runs the steps on one slot (`schema` is its value before them): the reference rewrites, then, unless
+ * they grew it past the limit (returned, sizes in bytes), the clean-ups and the lossy steps asked for.
+ */
+function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { before: number; after: number } | undefined {
   const declared = getDeclaredDialect(schema, p.dialect);
   const input = { profile: p, dialect: declared.dialect, source: declared.source, isArguments, growthLimit };
-  const ed = new Editor(schema);
   for (const step of REWRITES) if (step.applies(p)) step.run(ed, input);
-  if (ed.capped) return { ops: [], notes: ed.notes, capped: ed.capped };
-  if (ed.ops.length > 0) {
+  if (ed.capped) return ed.capped;
+  if (ed.edits > 0) {
     const before = utf8Length(JSON.stringify(schema));
     const after = utf8Length(JSON.stringify(ed.root));
-    if (after > growthLimit(before)) return { ops: [], notes: ed.notes, capped: { before, after } };
+    if (after > growthLimit(before)) return { before, after };
   }
   for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
   for (const step of lossy) step.run(ed, input);
-  return { ops: ed.ops, notes: ed.notes };
+  return undefined;
 }

@@ -1,18 +1,18 @@
 /**
- * The shape of one adapt-to-client step (each lives in steps/<id>.ts) and the scratch editor it edits
- * through. A step reads one schema of one slot and records edits and notes; the transform measures the
- * whole plan (the growth cap) before any of it reaches the tool.
+ * The shape of one adapt-to-client step (each lives in steps/<id>.ts) and the editor it edits through.
+ * A step reads one schema of one slot and edits it and notes what it could not do; the transform runs the
+ * steps of a tool in one transaction, measured against the growth cap, and rolls it back when it is over.
  */
 import type { MessageData } from '../../core/context.js';
 import type { Severity } from '../../core/report.js';
 import type { ClientProfile } from '../../profiles/profiles.js';
 import type { Dialect } from '../../schema/keywords.js';
 
-/** What a step edits through: a copy-on-write scratch copy of one slot's schema that records every edit. */
+/** What a step edits through: one slot's schema, pointers relative to it (editor.ts). */
 export interface StepEditor {
   readonly root: unknown;
-  /** The edits recorded so far (a step may compare counts to see whether it did anything). */
-  readonly ops: readonly unknown[];
+  /** How many edits were made so far (a step may compare counts to see whether it did anything). */
+  readonly edits: number;
   get(path: string): unknown;
   replace(path: string, value: unknown, code: string, data: MessageData): void;
   remove(path: string, code: string, data: MessageData): void;

@@ -65,7 +65,7 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     const isDefEntry = tokens.length >= 2 && DEFINITIONS_KEYWORDS.includes(tokens[tokens.length - 2]!) && info.get(target)?.defEntry === target;
     const name = uniqueName(defs, target === '' ? 'root' : sanitize(tokens[tokens.length - 1]!));
     const to = '/' + escapeToken(container) + '/' + escapeToken(name);
-    const opsBefore = ed.ops.length;
+    const editsBefore = ed.edits;
     if ((p.refs === 'top-level-defs-only' && isTopLevelDefinitionPath(ed.root, target)) || (tokens.length === 2 && tokens[0] === container && isDefEntry)) {
       // Already where it must be: only the reference's spelling is off.
       repoint(ed, dialect, (path) => (path === target ? target : undefined));
@@ -81,7 +81,7 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
       ed.add(to, copy, 'copied-def', { from: target === '' ? '#' : target, to });
       repoint(ed, dialect, (path) => (path === target ? to : undefined));
     }
-    if (ed.ops.length === opsBefore) {
+    if (ed.edits === editsBefore) {
       ed.note('error', 'hoist-unsafe', bad.path, { reason: `could not find a place \`${p.name}\` accepts for \`${bad.ref}\`` });
       return;
     }
