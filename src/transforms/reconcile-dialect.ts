@@ -5,11 +5,12 @@ import { defineTransform } from '../engine/define-transform.js';
 import type { Severity } from '../core/report.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
-import { ANCHOR_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
+import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef } from '../schema/ref-syntax.js';
-import { idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
+import { definitionOf, idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
+import { findReachedDefinitions } from './prune-unreachable-defs.js';
 import { PathMap, planRefRewrites } from '../schema/relocate.js';
 import { someSubschema } from '../schema/walk.js';
 
@@ -50,6 +51,10 @@ const MESSAGES: Readonly<Record<string, string>> = {
   'empty-enum': 'Found `enum: []`: no instance can be valid, and strict readers refuse the schema; expected at least one value',
   'kept-root-type': 'Kept `type: "object"` beside the root `$ref` ({dialect} ignores it, {target} applies it): MCP requires it, and tool arguments and results are objects',
   'referenced-ref-sibling': 'Found `{keyword}` beside `$ref`, which {dialect} readers ignore, with a `$ref` pointing into it: {target} readers would apply it and it cannot be dropped; left the tool unchanged',
+  'removed-dead-referrer': 'Removed unreachable definition `{name}` from `{container}`: it holds, or points into, what {target} cannot say as {dialect} does, and would have kept the tool from being rewritten',
+  'tuple-id': 'Found `$id` `{id}` inside the tuple `{at}`, and references that use it: 2020-12 writes tuples as `prefixItems`, in which ajv registers no identifier (its schema walker does not know the keyword), so they would no longer resolve; left the tool unchanged',
+  'ambiguous-anchor': 'Found `{keyword}: "#{name}"`, which a `$ref` uses as an anchor, where the name is not unique (or the schema already has an anchor): the target cannot say it without changing what that `$ref` finds; left the tool unchanged',
+  'kept-root-id': 'Kept `{keyword}` beside the root `$ref`: it names the document, and its references resolve against it either way',
   'ref-sibling-applies': '`{keyword}` beside `$ref` is ignored by {dialect} readers and now applies ({target}, option `refSiblings: apply`)',
   'kept-foreign-keyword': 'Kept `{keyword}` ({newer} keyword) although {dialect} readers ignore it: {why}',
   'referenced-foreign-keyword': 'Found `{keyword}` ({newer} keyword), which {dialect} readers ignore, with a `$ref` pointing into it: {target} readers would apply it and it cannot be dropped; left the tool unchanged',
@@ -113,6 +118,16 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
   },
 });
 
+/** One resolved reference: where it sits, where it lands, and the root definitions holding either. */
+interface RefTarget {
+  readonly target: string;
+  readonly site: string;
+  readonly siteDef?: string;
+  readonly targetDef?: string;
+  /** The anchor name, for a reference written `#name`. */
+  readonly anchor?: string;
+}
+
 /** Everything one document's rewrite needs. */
 interface Job {
   /** Edits go to a scratch copy first; they reach the tool only when nothing was unconvertible. */
@@ -130,6 +145,19 @@ interface Job {
   readonly map: PathMap;
   /** Pointers (in the source) of every location a `$ref` resolves to. */
   readonly targets: readonly string[];
+  /**
+   * Every resolved reference's target, with the dead definition the reference sits in, if it does: a root
+   * definition no reference from outside the definitions reaches (prune-unreachable-defs removes those).
+   */
+  readonly refTargets: readonly RefTarget[];
+  /** Embedded resources (subschemas with an identifier of their own), by pointer in the source. */
+  readonly resources: readonly { readonly path: string; readonly id: string }[];
+  /** Root definitions kept whatever references them: those holding an embedded resource or a dynamic anchor. */
+  readonly anchoredDefs: ReadonlySet<string>;
+  /** Pointers (`/container/name`) of the dead definitions. */
+  readonly deadDefs: readonly string[];
+  /** Dead definitions removed because, left in place, they alone would keep the tool from being rewritten. */
+  readonly deadToRemove: Set<string>;
   /** The plain names that references use as anchors (`#name`), and how many places declare each name. */
   readonly anchorRefs: ReadonlySet<string>;
   readonly anchorCounts: ReadonlyMap<string, number>;
@@ -155,7 +183,7 @@ interface KeyMoves {
 }
 
 /** Findings about the source schema, reported even when its rewrite is dropped. */
-const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
+const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'tuple-id', 'ambiguous-anchor', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
 
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
 const NEWNESS: Readonly<Record<Dialect, number>> = { 'draft-04': 0, 'openapi-3.0': 0, 'draft-06': 1, 'draft-07': 2, '2019-09': 3, '2020-12': 4 };
@@ -189,14 +217,20 @@ function reconcileDocument(
   // follow a move. One pointer-free look decides; then only the stamp policy applies.
   const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
   if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
-    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
+    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
     return { staged, blocked: false };
   }
   const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
+  const refTargets: RefTarget[] = [];
+  const defOf = (path: string) => {
+    const def = definitionOf(schema, path);
+    return def ? appendPointer(appendPointer('', def[0]), def[1]) : undefined;
+  };
   const refTargetOf = new Map<string, string>();
   const anchorRefs = new Set<string>();
+  const reached = findReachedDefinitions(schema);
   for (const site of inventory.refs) {
     const parsed = parseRef(site.ref);
     if (parsed.kind === 'anchor') anchorRefs.add(parsed.name);
@@ -204,17 +238,44 @@ function reconcileDocument(
     if (r.status !== 'resolved') continue;
     targets.push(r.path);
     if (site.inSchema && site.keyword === '$ref') refTargetOf.set(site.schemaPath, r.path);
+    refTargets.push({ target: r.path, site: site.schemaPath, siteDef: defOf(site.schemaPath), targetDef: defOf(r.path), ...(parsed.kind === 'anchor' ? { anchor: parsed.name } : {}) });
+  }
+  const anchoredDefs = new Set<string>();
+  for (const res of inventory.resources) {
+    const d = defOf(res.path);
+    if (d !== undefined) anchoredDefs.add(d);
+  }
+  const deadDefs: string[] = [];
+  if ('keys' in reached) {
+    for (const c of DEFINITIONS_KEYWORDS) {
+      const defs = hasOwn(schema, c) ? schema[c] : undefined;
+      if (!isObject(defs)) continue;
+      for (const name of Object.keys(defs)) {
+        // A dynamic anchor is an extension point: a `$dynamicRef` of another document may land on it.
+        const pointer = appendPointer(appendPointer('', c), name);
+        if (someSubschema(defs[name], (n) => hasOwn(n, '$dynamicAnchor') || hasOwn(n, '$recursiveAnchor'))) anchoredDefs.add(pointer);
+        else if (!reached.keys.has(c + '\u0000' + name)) deadDefs.push(pointer);
+      }
+    }
   }
   const anchorCounts = new Map<string, number>();
   for (const a of inventory.anchors) anchorCounts.set(a.name, (anchorCounts.get(a.name) ?? 0) + 1);
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, anchorRefs, anchorCounts, schema, refTargetOf, pair };
+  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
   walkAndConvert(schema, job);
-  const { rewrites, problems } = planRefRewrites(schema, inventory, job.map);
+  // References that were removed (inside a dropped keyword, or a dead definition removed below) follow nothing.
+  const live = { ...inventory, refs: inventory.refs.filter((r) => !isWithinAny(r.path, job.deadToRemove) && job.map.map(r.path) !== undefined) };
+  const { rewrites, problems } = planRefRewrites(schema, live, job.map);
   if (problems.length > 0) throw new Error(`\`$ref\` \`${problems[0]!.site.ref}\` at \`${base}${problems[0]!.site.path}\` cannot follow its target: ${problems[0]!.reason}`);
   for (const r of rewrites) {
     const at = job.map.map(r.site.path);
     if (at === undefined) continue;
     staged.replace(base + at, r.ref, 'rewrote-ref', { from: r.site.ref, to: r.ref });
+  }
+  for (const definition of job.deadToRemove) {
+    const at = job.map.map(definition);
+    if (at === undefined || at === null) continue;
+    const tokens = parsePointer(definition);
+    staged.remove(base + at, 'removed-dead-referrer', { name: tokens[1]!, container: tokens[0]!, target: options.target, dialect: source });
   }
   writeStamp(schema, '', job, true);
   // A schema that cannot be fully expressed in the target keeps its own dialect, stamp and all.
@@ -350,6 +411,7 @@ function convertNode(node: Record<string, unknown>, orig: string, cur: string, j
   if (hasOwn(current(job, cur), 'nullable')) convertNullable(cur, job, moves);
   dropForeignKeywords(orig, cur, job, moves);
   dropForeignId(orig, cur, job, moves);
+  dropDraft04Id(orig, cur, job, moves);
   convertExclusiveBounds(cur, job, moves);
   if (legacyTarget) convertToLegacy(node, orig, cur, job, moves);
   else convertToModern(node, orig, cur, job, moves);
@@ -376,6 +438,72 @@ function at(job: Job, cur: string, key: string): string {
 /** True when a `$ref` resolves to `path` or below it. */
 function isTargeted(job: Job, path: string): boolean {
   for (const t of job.targets) if (t === path || t.startsWith(path + '/')) return true;
+  return false;
+}
+
+/**
+ * For a keyword that can be neither kept (it would start to apply) nor dropped while a `$ref` points into
+ * it: true when such a reference exists outside the dead definitions. When the keyword lies in a dead
+ * definition, or only dead definitions point into it, those are removed instead (nothing reaches them,
+ * so no verdict depends on them; left in place, the next prune would remove them and a second run would
+ * then rewrite what this one could not).
+ */
+function isTargetedLive(job: Job, path: string): boolean {
+  const d = deadDefinitionAt(job, path);
+  if (d !== undefined) {
+    removeDead(job, d);
+    return false;
+  }
+  const within = (p: string) => p === path || p.startsWith(path + '/');
+  if (!job.refTargets.some((r) => within(r.target) && !within(r.site))) return false;
+  // Which definitions stay reachable once the keyword is gone (references inside it go with it).
+  const reached = new Set(job.anchoredDefs);
+  const queue = job.refTargets.filter((r) => !within(r.site) && (r.siteDef === undefined || reached.has(r.siteDef)));
+  while (queue.length > 0) {
+    const r = queue.pop()!;
+    if (r.targetDef === undefined || reached.has(r.targetDef)) continue;
+    reached.add(r.targetDef);
+    for (const s of job.refTargets) if (s.siteDef === r.targetDef && !within(s.site)) queue.push(s);
+  }
+  const dead: string[] = [];
+  for (const r of job.refTargets) {
+    if (!within(r.target) || within(r.site)) continue;
+    if (r.siteDef === undefined || reached.has(r.siteDef)) return true;
+    dead.push(r.siteDef);
+  }
+  for (const def of dead) removeDead(job, def);
+  return false;
+}
+
+/** Counts something the target cannot express, unless it lies in a dead definition, which is removed instead. */
+function blocks(job: Job, orig: string): boolean {
+  const d = deadDefinitionAt(job, orig);
+  if (d !== undefined) {
+    removeDead(job, d);
+    return false;
+  }
+  job.unconvertible++;
+  return true;
+}
+
+function deadDefinitionAt(job: Job, path: string): string | undefined {
+  for (const d of job.deadDefs) if (path === d || path.startsWith(d + '/')) return d;
+  return undefined;
+}
+
+/** Schedules a dead definition for removal, and every dead definition whose references point into it. */
+function removeDead(job: Job, definition: string): void {
+  const queue = [definition];
+  while (queue.length > 0) {
+    const d = queue.pop()!;
+    if (job.deadToRemove.has(d)) continue;
+    job.deadToRemove.add(d);
+    for (const r of job.refTargets) if (r.siteDef !== undefined && r.siteDef !== d && (r.target === d || r.target.startsWith(d + '/'))) queue.push(r.siteDef);
+  }
+}
+
+function isWithinAny(path: string, prefixes: ReadonlySet<string>): boolean {
+  for (const p of prefixes) if (path === p || path.startsWith(p + '/')) return true;
   return false;
 }
 
@@ -408,19 +536,27 @@ function dropRefSiblings(orig: string, cur: string, job: Job, moves: KeyMoves): 
   const target = targetPath === undefined ? undefined : getAt(job.schema, parsePointer(targetPath));
   for (const key of Object.keys(node)) {
     if (key === '$ref' || key === '$schema') continue;
-    const isId = (key === '$id' || (key === 'id' && job.source === 'draft-04')) && typeof node[key] === 'string';
+    // The source's identifier (`$id` in draft-04 is no keyword at all: dropForeignId handles it).
+    const isId = key === idKeyword(job.source) && job.source !== 'openapi-3.0' && typeof node[key] === 'string';
+    if (isId && usedAsAnchor(job, node[key] as string)) continue; // a `$ref` lands here by it: converted to `$anchor` below
     if (!isId && !affectsVerdicts(job.source, key) && !affectsVerdicts(job.target, key)) continue;
     // The target says the same thing itself, and will still say it after this pass: applying it twice
     // changes nothing.
     if (!isId && saysTheSame(job, target, node, key)) continue;
     const data = { keyword: key, dialect: job.source, target: job.target };
+    if (isId && orig === '' && !String(node[key]).startsWith('#')) {
+      // The root's identifier names the document: its local references resolve against it in either
+      // reading, and relative ones (`item.json`) need it to stay external rather than undecidable.
+      job.ctx.report('info', 'kept-root-id', at(job, orig, key), data);
+      continue;
+    }
     if (orig === '' && key === 'type' && node.type === 'object') {
       // MCP requires `type: "object"` at the root, and tool arguments and structured results are objects.
       job.ctx.report('info', 'kept-root-type', at(job, orig, key), data);
       continue;
     }
     if (job.options.refSiblings === 'apply') job.ctx.report('info', 'ref-sibling-applies', at(job, orig, key), data);
-    else if (isTargeted(job, appendPointer(orig, key))) {
+    else if (isTargetedLive(job, appendPointer(orig, key))) {
       // Dropping it would break the `$ref` that points into it, and keeping it would make it apply.
       job.unconvertible++;
       job.ctx.report('error', 'referenced-ref-sibling', at(job, orig, key), data);
@@ -505,7 +641,7 @@ function dropForeignKeywords(orig: string, cur: string, job: Job, moves: KeyMove
     const newer = DIALECTS.filter((d) => keywordFit(d, key, value) === 'fits').join('/');
     const data = { keyword: key, dialect: job.source, target: job.target, newer };
     if (job.options.foreignKeywords === 'keep') job.ctx.report('info', 'kept-foreign-keyword', at(job, orig, key), { ...data, why: 'option `foreignKeywords: keep`' });
-    else if (isTargeted(job, appendPointer(orig, key))) {
+    else if (isTargetedLive(job, appendPointer(orig, key))) {
       // Dropping it would break the `$ref` that points into it, and keeping it would make it apply.
       job.unconvertible++;
       job.ctx.report('error', 'referenced-foreign-keyword', at(job, orig, key), data);
@@ -525,16 +661,68 @@ function dropForeignId(orig: string, cur: string, job: Job, moves: KeyMoves): vo
   const now = current(job, cur);
   if (!hasOwn(now, '$id') || typeof now.$id !== 'string') return;
   const id = now.$id;
-  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
-  const usedAsAnchor = name !== '' && job.anchorRefs.has(name) && (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
-  if (usedAsAnchor && job.target === 'draft-07') return;
-  if (usedAsAnchor && !hasOwn(now, '$anchor')) {
-    renameKey(job, cur, '$id', '$anchor', moves, 'converted-id', { from: '$id', to: '$anchor' });
-    job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `$id: ${id}`, to: `$anchor: ${name}` });
-    return;
-  }
-  void orig;
+  // draft-07 writes an anchor as `$id: "#name"`: a needed one can stay as it is.
+  const keep = job.target === 'draft-07' ? '$id' : '$anchor';
+  if (keepAsAnchor(orig, cur, job, moves, '$id', keep)) return;
   removeKey(job, cur, '$id', moves, 'dropped-foreign-keyword', { keyword: '$id', dialect: job.source, target: job.target, newer: 'draft-06/draft-07/2019-09/2020-12' });
+  void id;
+}
+
+/**
+ * `id` outside draft-04 is not a keyword (draft-06 renamed it `$id`): readers ignore it, and ajv refuses
+ * a schema holding it ("NOT SUPPORTED: keyword id"). It is removed, except a plain-name fragment a `$ref`
+ * uses, which toolslim resolves as an anchor: that one becomes the target's anchor (`$anchor`, or a
+ * draft-07 `$id: "#name"`).
+ */
+function dropDraft04Id(orig: string, cur: string, job: Job, moves: KeyMoves): void {
+  if (job.source === 'draft-04') return;
+  const now = current(job, cur);
+  if (!hasOwn(now, 'id') || typeof now.id !== 'string') return;
+  if (keepAsAnchor(orig, cur, job, moves, 'id', job.target === 'draft-07' ? '$id' : '$anchor')) return;
+  removeKey(job, cur, 'id', moves, 'dropped-inert-keyword', { keyword: 'id', why: `\`id\` is draft-04's identifier: ${job.source} readers ignore it, and ajv refuses it` });
+}
+
+/**
+ * For an identifier keyword of another dialect holding `#name`, which toolslim resolves as an anchor
+ * (conservatively): when a live `$ref` lands on this schema by that name, rewrites it as the target's
+ * anchor (`to`: `$anchor`, or a draft-07 `$id`; kept as it is when that is its own key) and returns true;
+ * when the name is not unique, or the anchor keyword is taken, the tool cannot be rewritten without
+ * breaking that `$ref` (error, true). False when no live `$ref` needs it (dead referrers are removed).
+ */
+function keepAsAnchor(orig: string, cur: string, job: Job, moves: KeyMoves, key: string, to: string): boolean {
+  const now = current(job, cur);
+  const id = now[key] as string;
+  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
+  if (name === '' || !anchorNeeded(job, orig, name)) return false;
+  const unique = (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
+  if (unique && key === to) return true;
+  const taken = hasOwn(now, to) || (to === '$anchor' && typeof now.$id === 'string' && now.$id.startsWith('#') && key !== '$id');
+  if (unique && !taken) {
+    renameKey(job, cur, key, to, moves, 'converted-id', { from: key, to });
+    if (to === '$anchor') job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
+    return true;
+  }
+  if (blocks(job, orig)) job.ctx.report('error', 'ambiguous-anchor', at(job, orig, key), { keyword: key, name });
+  return true;
+}
+
+/** True when a `$ref` outside the dead definitions lands on `orig` by the anchor `name`; else its dead referrers are removed. */
+function anchorNeeded(job: Job, orig: string, name: string): boolean {
+  if (!job.anchorRefs.has(name)) return false;
+  const dead: string[] = [];
+  for (const r of job.refTargets) {
+    if (r.anchor !== name || r.target !== orig) continue;
+    if (r.siteDef === undefined || !job.deadDefs.includes(r.siteDef)) return true;
+    dead.push(r.siteDef);
+  }
+  for (const d of dead) removeDead(job, d);
+  return false;
+}
+
+/** True for a plain-name fragment identifier (`#name`) that a `$ref` uses and nothing else declares. */
+function usedAsAnchor(job: Job, id: string): boolean {
+  const name = id.startsWith('#') ? safeDecode(id.slice(1)) : '';
+  return name !== '' && job.anchorRefs.has(name) && (job.anchorCounts.get(name) ?? 0) === 1 && PLAIN_NAME.test(name);
 }
 
 /** An anchor name every dialect accepts (2020-12's `$anchor` grammar). */
@@ -561,11 +749,14 @@ function convertToModern(node: Record<string, unknown>, orig: string, cur: strin
   // Tuples: array `items` → `prefixItems`, `additionalItems` → `items`.
   let now = current(job, cur);
   if (Array.isArray(now.items) && hasOwn(now, 'items')) {
-    if (!hasOwn(now, 'prefixItems')) {
+    const hidden = usedResourceIn(job, appendPointer(orig, 'items'));
+    if (hidden !== undefined && blocks(job, orig)) {
+      job.ctx.report('error', 'tuple-id', job.base + hidden.path + '/$id', { id: hidden.id, at: at(job, orig, 'items') });
+    } else if (!hasOwn(now, 'prefixItems')) {
       renameKey(job, cur, 'items', 'prefixItems', moves, 'converted-tuple', { from: 'items', to: 'prefixItems', target: job.target });
       if (hasOwn(now, 'additionalItems')) renameKey(job, cur, 'additionalItems', 'items', moves, 'converted-tuple', { from: 'additionalItems', to: 'items', target: job.target });
     }
-  } else if (hasOwn(now, 'additionalItems') && !isTargeted(job, appendPointer(orig, 'additionalItems'))) {
+  } else if (hasOwn(now, 'additionalItems') && !isTargetedLive(job, appendPointer(orig, 'additionalItems'))) {
     removeKey(job, cur, 'additionalItems', moves, 'dropped-inert-keyword', { keyword: 'additionalItems', why: '`items` is not an array' });
   }
   // `dependencies` → `dependentRequired` (string arrays) + `dependentSchemas` (schemas).
@@ -735,13 +926,21 @@ function convertIdToModern(orig: string, cur: string, job: Job, moves: KeyMoves)
   const hash = id.indexOf('#');
   if (hash === 0) {
     const name = safeDecode(id.slice(1));
-    if (name === '' || hasOwn(now, '$anchor') || !PLAIN_NAME.test(name)) return;
+    if (name === '' || hasOwn(now, '$anchor') || !PLAIN_NAME.test(name)) {
+      // A `$ref` that uses the name would find nothing in the target: `id` is no keyword there.
+      if (name !== '' && job.anchorRefs.has(name)) {
+        if (blocks(job, orig)) job.ctx.report('error', 'ambiguous-anchor', at(job, orig, key), { keyword: key, name });
+      } else if (key === 'id') {
+        removeKey(job, cur, 'id', moves, 'dropped-inert-keyword', { keyword: 'id', why: `no \`$ref\` uses it, it cannot become \`$anchor\` here, and ajv refuses \`id\`` });
+      }
+      return;
+    }
     renameKey(job, cur, key, '$anchor', moves, 'converted-id', { from: key, to: '$anchor' });
     job.ctx.replace(at(job, cur, '$anchor'), name, 'converted-id', { from: `${key}: ${id}`, to: `$anchor: ${name}` });
     return;
   }
   if (hash !== -1 && hash !== id.length - 1) {
-    job.unconvertible++;
+    if (!blocks(job, orig)) return;
     job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason: ` with a fragment (\`${id}\`); use \`$anchor\`` });
     return;
   }
@@ -759,6 +958,20 @@ function convertExample(orig: string, cur: string, job: Job, moves: KeyMoves): v
   job.ctx.replace(at(job, cur, 'examples'), [value], 'converted-example');
 }
 
+/**
+ * An embedded resource below `path` that a reference uses (one sits inside it, or lands in it), if any:
+ * ajv finds identifiers with json-schema-traverse, which does not descend into `prefixItems`, so inside
+ * it such a resource is unknown to ajv and the references fail to resolve.
+ */
+function usedResourceIn(job: Job, path: string): { path: string; id: string } | undefined {
+  const within = (p: string, root: string) => p === root || p.startsWith(root + '/');
+  for (const res of job.resources) {
+    if (!within(res.path, path)) continue;
+    if (job.refTargets.some((r) => within(r.site, res.path) || within(r.target, res.path))) return res;
+  }
+  return undefined;
+}
+
 /** Keywords that change verdicts in the source and that nothing above could express in the target. */
 function reportUnconvertible(orig: string, cur: string, job: Job): void {
   if (job.source === job.target) return;
@@ -769,7 +982,7 @@ function reportUnconvertible(orig: string, cur: string, job: Job): void {
     const value = now[key];
     if (keywordFit(job.source, key, value) !== 'fits' || !mattersIn(job.source, key) || expressibleIn(job.target, job.source, key, value)) continue;
     const reason = key === '$anchor' ? ' here (the schema already has an `$id`)' : '';
-    job.unconvertible++;
+    if (!blocks(job, orig)) continue;
     job.ctx.report('error', 'unconvertible', at(job, orig, key), { keyword: key, dialect: job.source, target: job.target, reason });
   }
 }

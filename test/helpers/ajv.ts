@@ -23,7 +23,7 @@ export function ajvDialectOf(schema: unknown): AjvDialect {
 }
 
 /** A fresh, lenient ajv of the dialect (as the JSON Schema Test Suite cases were checked: strict off, no logger). */
-export function makeAjv(dialect: AjvDialect, formats = true, extra: { ignoreKeywordsWithRef?: boolean } = {}): AnyAjv {
+export function makeAjv(dialect: AjvDialect, formats = true, extra: { ignoreKeywordsWithRef?: boolean; code?: { optimize?: boolean } } = {}): AnyAjv {
   const opts = { strict: false, logger: false as const, allErrors: false, validateSchema: false, ...extra };
   const ajv = dialect === 'draft7' ? new Ajv(opts) : dialect === 'draft2019' ? new Ajv2019(opts) : new Ajv2020(opts);
   if (formats) addFormats(ajv);

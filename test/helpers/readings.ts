@@ -6,7 +6,7 @@
 import { Ajv } from 'ajv';
 import Ajv04Module from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
-import { verdicts, type AjvDialect } from './ajv.js';
+import { makeAjv, verdicts, type AjvDialect } from './ajv.js';
 
 const addFormats = ((formatsModule as unknown as { default?: unknown }).default ?? formatsModule) as (ajv: unknown) => void;
 const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv04Module) as typeof Ajv;
@@ -51,3 +51,63 @@ function withoutTypeBesideRef(schema: unknown): unknown {
 }
 
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+/**
+ * What a schema's own dialect says, by its `$schema` (none: 2020-12, as MCP says): draft-04 by ajv-draft-04
+ * without the later keywords that class evaluates (`const`, `contains`, `propertyNames`, `if`/`then`/`else`),
+ * draft-06 by ajv's draft-07 class without `if`/`then`/`else`, and in draft-04/06/07 the siblings of `$ref`
+ * ignored. Written here, apart from the gate's own reading, as the fuzz harness's oracle. Returns a
+ * validator, or `{ error }` when ajv refuses the schema.
+ */
+export function specValidator(schema: unknown): ((data: unknown) => boolean | 'throws') | { error: string } {
+  const uri = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>).$schema : undefined;
+  const m = typeof uri === 'string' ? /draft-0([467])\/schema/.exec(uri) : null;
+  const kind: SpecKind = m ? (`draft${m[1]}` as SpecKind) : typeof uri === 'string' && /2019-09/.test(uri) ? 'draft2019' : 'draft2020';
+  // One ajv per reading; what a compile registers (the schema, its identifiers) is removed after it, so
+  // that two schemas declaring one `$id` never meet.
+  let ajv = SHARED.get(kind);
+  if (!ajv) SHARED.set(kind, (ajv = makeSpecAjv(kind)));
+  const read = m ? withoutTypeBesideRef(schema) : schema;
+  const instance = ajv as InstanceType<typeof Ajv> & { refs: Record<string, unknown>; schemas: Record<string, unknown> };
+  const refs = new Set(Object.keys(instance.refs));
+  const schemas = new Set(Object.keys(instance.schemas));
+  return wrap(() => {
+    try {
+      return instance.compile(read as object) as (data: unknown) => boolean;
+    } finally {
+      if (typeof read === 'object' && read !== null) instance.removeSchema(read as object);
+      for (const k of Object.keys(instance.refs)) if (!refs.has(k)) delete instance.refs[k];
+      for (const k of Object.keys(instance.schemas)) if (!schemas.has(k)) delete instance.schemas[k];
+    }
+  });
+}
+
+type SpecKind = 'draft4' | 'draft6' | 'draft7' | 'draft2019' | 'draft2020';
+const SHARED = new Map<SpecKind, InstanceType<typeof Ajv>>();
+
+function makeSpecAjv(kind: SpecKind): InstanceType<typeof Ajv> {
+  if (kind === 'draft2019' || kind === 'draft2020') return makeAjv(kind, true, { code: { optimize: false } }) as InstanceType<typeof Ajv>;
+  // Unoptimized code compiles about twice as fast and validates the same.
+  const opts = { strict: false, logger: false as const, validateSchema: false, ignoreKeywordsWithRef: true, code: { optimize: false } };
+  const ajv = kind === 'draft4' ? new Ajv04(opts) : new Ajv(opts);
+  const later = kind === 'draft4' ? ['const', 'contains', 'propertyNames', 'if', 'then', 'else'] : kind === 'draft6' ? ['if', 'then', 'else'] : [];
+  for (const k of later) ajv.removeKeyword(k);
+  addFormats(ajv);
+  return ajv;
+}
+
+function wrap(make: () => (data: unknown) => boolean): ((data: unknown) => boolean | 'throws') | { error: string } {
+  let v: (data: unknown) => boolean;
+  try {
+    v = make();
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+  return (data) => {
+    try {
+      return v(data);
+    } catch {
+      return 'throws';
+    }
+  };
+}

@@ -10,7 +10,8 @@ import { appendPointer, escapeToken, getAt, parsePointer } from '../../../json/p
 import { isTopLevelDefinitionPath, refProblem } from '../../../profiles/check.js';
 import type { ClientProfile } from '../../../profiles/profiles.js';
 import { isModernDialect } from '../../../schema/dialect.js';
-import { DEFINITIONS_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
+import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
+import { walkSchema } from '../../../schema/walk.js';
 import { formatRefPointer } from '../../../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../../../schema/refs.js';
 import { indexNodes, setOwnKey } from '../nodes.js';
@@ -77,7 +78,7 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
       if (isObject(left) && Object.keys(left).length === 0) ed.remove(sourceContainer, 'removed-empty-defs', { keyword: tokens[tokens.length - 2]! });
     } else {
       const value = getAt(ed.root, tokens);
-      const copy = target === '' && isObject(value) ? rootCopy(value) : value;
+      const copy = withoutAnchors(target === '' && isObject(value) ? rootCopy(value) : value);
       ed.add(to, copy, 'copied-def', { from: target === '' ? '#' : target, to });
       repoint(ed, dialect, (path) => (path === target ? to : undefined));
     }
@@ -139,6 +140,42 @@ function rootCopy(root: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(root)) if (!DEFINITIONS_KEYWORDS.includes(k) && k !== '$schema' && k !== '$id') setOwnKey(out, k, root[k]);
   return out;
+}
+
+/**
+ * A copy of a subschema that stays where it is, without the anchors it declares (`$anchor`,
+ * `$dynamicAnchor`, a fragment `$id`/`id`): the original keeps them, and two schemas declaring one anchor
+ * are refused by readers ("resolves to more than one schema"). References by anchor name still find the
+ * original, which says the same.
+ */
+function withoutAnchors(value: unknown): unknown {
+  let found = false;
+  walkSchema(value, '', {
+    onSchema(node) {
+      if (isObject(node) && declaresAnchor(node)) found = true;
+      return !found;
+    },
+  });
+  if (!found) return value;
+  // JSON data (the pipeline checked it): a JSON round trip is a deep copy that keeps `__proto__` as data.
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  walkSchema(copy, '', {
+    onSchema(node) {
+      if (!isObject(node)) return;
+      for (const k of [...ANCHOR_KEYWORDS, '$id', 'id']) if (hasOwn(node, k) && isAnchorValue(k, node[k])) delete node[k];
+    },
+  });
+  return copy;
+}
+
+function declaresAnchor(node: Record<string, unknown>): boolean {
+  for (const k of [...ANCHOR_KEYWORDS, '$id', 'id']) if (hasOwn(node, k) && isAnchorValue(k, node[k])) return true;
+  return false;
+}
+
+function isAnchorValue(keyword: string, value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  return ANCHOR_KEYWORDS.includes(keyword) || (value.startsWith('#') && value.length > 1);
 }
 
 function sanitize(name: string): string {
