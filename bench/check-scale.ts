@@ -33,7 +33,7 @@ interface Row {
   readonly wallS: number;
   readonly cpuS: number;
   readonly peakMB: number;
-  /** The last line the command printed (its summary), for the record. */
+  /** The line of its output that sums it up (check: the last, the counts; report: the first, the totals), for the record. */
   readonly summary: string;
 }
 
@@ -66,7 +66,7 @@ function buildList(count: number): string {
  * Runs `node <args>` with a probe loaded first that writes the child's own resource usage (CPU, peak
  * RSS) to a file when it exits; stdout is discarded (the summary line is kept).
  */
-function measured(args: readonly string[], probeDir: string): { exitCode: number | null; wallS: number; cpuS: number; peakMB: number; lastLine: string } {
+function measured(args: readonly string[], probeDir: string): { exitCode: number | null; wallS: number; cpuS: number; peakMB: number; firstLine: string; lastLine: string } {
   const usageFile = join(probeDir, `usage-${Math.random().toString(36).slice(2)}.json`);
   const probe = join(probeDir, 'probe.mjs');
   const t0 = performance.now();
@@ -80,8 +80,9 @@ function measured(args: readonly string[], probeDir: string): { exitCode: number
   if (r.error) throw r.error;
   const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKB: number };
   const out = r.stdout.toString('utf8').trimEnd();
-  const lastLine = out.slice(out.lastIndexOf('\n') + 1);
-  return { exitCode: r.status, wallS, cpuS: (usage.userUs + usage.systemUs) / 1e6, peakMB: usage.maxRssKB / 1024, lastLine: lastLine.length > 200 ? lastLine.slice(0, 200) + '…' : lastLine };
+  const clip = (line: string) => (line.length > 200 ? line.slice(0, 200) + '…' : line);
+  const firstEnd = out.indexOf('\n');
+  return { exitCode: r.status, wallS, cpuS: (usage.userUs + usage.systemUs) / 1e6, peakMB: usage.maxRssKB / 1024, firstLine: clip(firstEnd === -1 ? out : out.slice(0, firstEnd)), lastLine: clip(out.slice(out.lastIndexOf('\n') + 1)) };
 }
 
 function ensureBuilt(): void {
@@ -117,7 +118,7 @@ function render(res: Results): string {
     `| floor: parse + stringify | 0 | ${res.floor.wallS.toFixed(1)} s | ${res.floor.cpuS.toFixed(1)} s | 1.0× | ${res.floor.peakMB.toFixed(0)} MB | ${(res.floor.peakMB / res.inputMB).toFixed(1)}× |`,
     ...res.rows.map((r) => `| \`toolslim ${r.args.join(' ')}\` | ${r.exitCode ?? '–'} | ${r.wallS.toFixed(1)} s | ${r.cpuS.toFixed(1)} s | ${(r.cpuS / res.floor.cpuS).toFixed(1)}× | ${r.peakMB.toFixed(0)} MB | ${(r.peakMB / res.inputMB).toFixed(1)}× |`),
     '',
-    'What each printed last:',
+    'What each printed (check: its last line, the counts; report: its first, the totals):',
     '',
     ...res.rows.map((r) => `- \`${r.label}\`: ${r.summary.replace(/\|/g, '\\|')}`),
     '',
@@ -143,16 +144,16 @@ function main(): void {
     const f = measured([join(dir, 'floor.mjs'), file], dir);
     const floor = { wallS: f.wallS, cpuS: f.cpuS, peakMB: f.peakMB };
     log(`floor: ${floor.cpuS.toFixed(1)} s CPU`);
-    const plans: { label: string; args: string[] }[] = [
-      { label: 'check', args: ['check', 'tools.json'] },
-      { label: 'check, collisions off', args: ['check', 'tools.json', '--rule', 'description-collision=off'] },
-      { label: 'report', args: ['report', 'tools.json'] },
-      { label: 'report --no-tokens', args: ['report', 'tools.json', '--no-tokens'] },
+    const plans: { label: string; args: string[]; summary: 'first' | 'last' }[] = [
+      { label: 'check', args: ['check', 'tools.json'], summary: 'last' },
+      { label: 'check, collisions off', args: ['check', 'tools.json', '--rule', 'description-collision=off'], summary: 'last' },
+      { label: 'report', args: ['report', 'tools.json'], summary: 'first' },
+      { label: 'report --no-tokens', args: ['report', 'tools.json', '--no-tokens'], summary: 'first' },
     ];
     const rows: Row[] = [];
     for (const plan of plans) {
       const m = measured([BIN, ...plan.args], dir);
-      rows.push({ label: plan.label, args: plan.args, exitCode: m.exitCode, wallS: m.wallS, cpuS: m.cpuS, peakMB: m.peakMB, summary: m.lastLine });
+      rows.push({ label: plan.label, args: plan.args, exitCode: m.exitCode, wallS: m.wallS, cpuS: m.cpuS, peakMB: m.peakMB, summary: plan.summary === 'first' ? m.firstLine : m.lastLine });
       log(`${plan.label}: exit ${m.exitCode}, ${m.wallS.toFixed(1)} s wall, ${m.cpuS.toFixed(1)} s CPU, ${m.peakMB.toFixed(0)} MB peak`);
     }
     const results: Results = {

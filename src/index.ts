@@ -109,7 +109,7 @@ export { removeColdTools } from './usage/remove-cold-tools.js';
 export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remove-cold-tools.js';
 
 // Sessions: cache-stable hot sets, cold-call checks, reveals
-export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, REVEAL_MODES, ToolSession } from './session/index.js';
+export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, PREAMBLE_MODES, REVEAL_MODES, ToolSession } from './session/index.js';
 // Sessions: the usage file, overlays, serving a list, stats lines
 export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, parseOverlay, pinTool, readOverlay, TOOLSLIM_VERSION } from './session/index.js';
 export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
@@ -130,6 +130,7 @@ export type {
   HotSetDefaults,
   HotSetOptions,
   HotSetPolicy,
+  PreambleMode,
   RevealMode,
   ToolSessionOptions,
   UsageRecorder,

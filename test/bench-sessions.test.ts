@@ -12,7 +12,7 @@ import { policyByName } from '../bench/lib/sessions/names.js';
 import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
-import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
+import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, PREAMBLE_OF_FORM, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
 import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
@@ -43,10 +43,10 @@ function tinyTokenizer(): (text: string) => number {
   return (text: string) => {
     const n = table.get(text);
     if (n !== undefined) return n;
-    const answer = JSON.parse(text) as { isError?: boolean; content?: { text: string }[] };
-    if (answer.isError !== true) throw new Error(`unexpected text: ${text}`);
+    // The proxy's answer to an invalid cold call, as the model reads it: the result's text (not its JSON envelope).
+    if (!text.startsWith('toolslim did not call `')) throw new Error(`unexpected text: ${text}`);
     // Reveal in the result carries ls's real schema; list-changed's answer does not.
-    return answer.content![0]!.text.includes('{"type":"object","properties":{}}') ? 30 : 15;
+    return text.includes('Input schema: {"type":"object","properties":{}}') ? 30 : 15;
   };
 }
 
@@ -169,7 +169,19 @@ describe('served lists', () => {
   it('the session layer drops the shared preamble from cold tools only', () => {
     expect(servedList(fs, new Set(['cd']), 'no-preamble')).toEqual([cd, LS_COLD, RM_COLD]);
     expect(servedList(fs, new Set(['cd', 'ls', 'rm']), 'no-preamble')).toEqual(fs);
-    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file. (file: string)', inputSchema: { type: 'object' } });
+    expect(servedList(fs, new Set(), 'signature')[2]).toEqual({ name: 'rm', description: 'Remove a file (file:string)', inputSchema: { type: 'object' } });
+  });
+
+  it('signature-once: the shared preamble on the first tool only, hot or cold; hot tools without it otherwise', () => {
+    const PRE = 'This tool belongs to the toy file system. Tool description: ';
+    const CD_SIG = { name: 'cd', description: 'Change the directory (folder:string)', inputSchema: { type: 'object' } };
+    const RM_SIG = { name: 'rm', description: 'Remove a file (file:string)', inputSchema: { type: 'object' } };
+    // ls hot: cd, cold, carries the preamble in front of its cold description; ls loses it.
+    expect(servedList(fs, new Set(['ls']), 'signature-once')).toEqual([{ ...CD_SIG, description: PRE + CD_SIG.description }, { ...ls, description: 'List the files.' }, RM_SIG]);
+    // cd hot: it carries the preamble as it is; nothing else has it.
+    expect(servedList(fs, new Set(['cd']), 'signature-once')).toEqual([cd, LS_COLD, RM_SIG]);
+    // Everything hot: only the first keeps it.
+    expect(servedList(fs, new Set(['cd', 'ls', 'rm']), 'signature-once').map((t) => t.description)).toEqual([cd.description, 'List the files.', 'Remove a file.']);
   });
 
   it('what each cold form tells the model, and what it hides', () => {
@@ -196,6 +208,7 @@ describe('served lists', () => {
       for (const [form, cold] of [['no-preamble', { dropSharedPreamble: true }], ['parameters', { dropSharedPreamble: true, parameters: 'schema' }], ['signature', { dropSharedPreamble: true, parameters: 'signature' }]] as const) {
         expect(ctx.serverList('github', keep, form).tools).toEqual(buildServedTools(ctx.safe('github'), keep, cold));
       }
+      expect(ctx.serverList('github', keep, 'signature-once').tools).toEqual(buildServedTools(ctx.safe('github'), keep, { dropSharedPreamble: true, parameters: 'signature' }, 'once'));
     }
   });
 
@@ -205,12 +218,13 @@ describe('served lists', () => {
     const run = policyByName(ctx, 'hot-1/usage/signature/list-changed').start(s1);
     const graph = ctx.history.graph('toyfs', fs.map((t) => t.name), new Set(['s1']), false);
     expect(graph.sessions).toBe(2); // s2 and s3, the usage file without s1
-    const session = new ToolSession({ list: ctx.safe('toyfs'), hotSet: { k: 1, graph, policy: 'frequency', minCallsPerSession: 0, reveal: 'list-changed', cold: { dropSharedPreamble: true, parameters: 'signature' } }, listChanged: true });
+    const session = new ToolSession({ list: ctx.safe('toyfs'), hotSet: { k: 1, graph, policy: 'frequency', minCallsPerSession: 0, reveal: 'list-changed', cold: { dropSharedPreamble: true, parameters: 'signature' }, preamble: 'each' }, listChanged: true });
     expect(run.served().tools).toEqual(session.tools);
     expect(session.hot).toEqual(['cd']);
     const decision = session.onCall('rm', {});
     expect(decision.action).toBe('answer');
-    expect(run.invalidAnswer('rm')).toBe(JSON.stringify((decision as { result: unknown }).result));
+    // What the model reads of the answer: its text.
+    expect(run.invalidAnswer('rm')).toBe(decision.action === 'answer' ? decision.result.content[0]!.text : 'not answered');
     run.coldCalled('rm');
     expect(run.served().tools).toEqual(session.tools);
     expect(session.hot).toEqual(['cd', 'rm']);
@@ -288,7 +302,7 @@ describe('the recommended policy is the session layer\'s default', () => {
 
   it('DEFAULT_HOT_SET (what every hot-set option of ToolSession, the proxy and the hook defaults to) says the same', () => {
     const { policy, minCallsPerSession } = chooserOptions(rec.chooser);
-    expect({ k: rec.k, policy, minCallsPerSession, reveal: rec.reveal, cold: COLD_FORM_OPTIONS[rec.coldForm] }).toEqual({ ...DEFAULT_HOT_SET });
+    expect({ k: rec.k, policy, minCallsPerSession, reveal: rec.reveal, cold: COLD_FORM_OPTIONS[rec.coldForm], preamble: PREAMBLE_OF_FORM[rec.coldForm] }).toEqual({ ...DEFAULT_HOT_SET });
   });
 
   it('a ToolSession given only a usage graph serves, on real sessions, exactly the list the recommended policy is priced on', () => {

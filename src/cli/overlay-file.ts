@@ -66,7 +66,7 @@ export async function writeOverlayFile(input: OverlayFileInput, args: ParsedArgs
   const { before, after } = served.transformResult.report.stats;
   const name = serverInfo?.name ? ` of ${serverInfo.name}${serverInfo.version ? ` ${serverInfo.version}` : ''}` : '';
   const lines = [
-    `${ctx.name}: wrote ${input.path}: ${served.tools.length} tools to serve (${before.bytes.toLocaleString('en-US')} → ${after.bytes.toLocaleString('en-US')} bytes), a pin of the ${located.tools.length} tools${name} it was made from`,
+    `${ctx.name}: wrote ${input.path}: ${served.tools.length} tool${served.tools.length === 1 ? '' : 's'} to serve (${before.bytes.toLocaleString('en-US')} → ${after.bytes.toLocaleString('en-US')} bytes), a pin of the ${located.tools.length} tool${located.tools.length === 1 ? '' : 's'}${name} it was made from`,
   ];
   for (const d of served.dropped) lines.push(`${ctx.name}: left out \`${d.name}\`: a strict 2020-12 reader cannot read its ${d.slot} (${d.error})`);
   if (served.instructions !== undefined) lines.push(`${ctx.name}: ${served.instructionSteps.join(', ') || 'a step'} moved text into the server's instructions: it is in the overlay's "instructions", and toolslim proxy --overlay appends it to the initialize result`);

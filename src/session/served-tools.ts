@@ -4,11 +4,11 @@
 import { ToolslimError } from '../core/errors.js';
 import type { McpTool } from '../core/tool.js';
 import { isObject } from '../json/guards.js';
-import { compressColdTools } from '../transforms/compress-cold-tools.js';
+import { compressColdTools, findSharedPreambles } from '../transforms/compress-cold-tools.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
-import type { ColdFormOptions } from './types.js';
+import { PREAMBLE_MODES, type ColdFormOptions, type PreambleMode } from './types.js';
 
-export type { ColdFormOptions } from './types.js';
+export type { ColdFormOptions, PreambleMode } from './types.js';
 
 /**
  * The served tools: each tool named in `hot` exactly as it is in `tools` (the same object), every other
@@ -19,12 +19,15 @@ export type { ColdFormOptions } from './types.js';
  * @param tools - the full list as it is to be served hot (the pipeline's output)
  * @param hot - the names served in full (any iterable; order and duplicates do not matter)
  * @param cold - how cold tools are compressed
+ * @param preamble - `once`: a shared preamble stays only on the first tool holding it, hot tools included
+ *   (see {@link PreambleMode}; default `each`)
  * @throws ToolslimError (`invalid-option`) for an unknown or unusable cold-form option
  */
-export function buildServedTools(tools: readonly McpTool[], hot: Iterable<string>, cold: ColdFormOptions = {}): McpTool[] {
+export function buildServedTools(tools: readonly McpTool[], hot: Iterable<string>, cold: ColdFormOptions = {}, preamble: PreambleMode = 'each'): McpTool[] {
   if (!Array.isArray(tools)) throw new ToolslimError('invalid-input', `buildServedTools: \`tools\` must be an array of tools, got ${describeValue(tools)}`);
   const keep = checkHot(hot, 'buildServedTools');
   checkColdForm(cold, 'buildServedTools');
+  checkPreamble(preamble, cold, 'buildServedTools');
   let allHot = true;
   for (const t of tools) {
     if (!(isObject(t) && typeof t.name === 'string' && keep.has(t.name))) {
@@ -32,9 +35,41 @@ export function buildServedTools(tools: readonly McpTool[], hot: Iterable<string
       break;
     }
   }
-  if (allHot) return tools.slice();
   // No measuring and no gate: the cold forms are built, not rewritten, and always compile.
-  return compressColdTools(tools, { ...cold, keep: [...keep] }, { measure: false, verify: false, onError: 'report' }).tools;
+  const served = allHot ? tools.slice() : compressColdTools(tools, { ...cold, keep: [...keep] }, { measure: false, verify: false, onError: 'report' }).tools;
+  return preamble === 'once' ? preambleOnce(tools, served, keep, cold) : served;
+}
+
+/**
+ * `preamble: 'once'`: the first tool holding each shared preamble (found over the whole list, as
+ * compress-cold-tools finds it, so the choice does not depend on the hot set) keeps it — a cold one gets it
+ * back in front of its cold description — and every other hot tool loses it (cold ones already have).
+ */
+function preambleOnce(tools: readonly McpTool[], served: McpTool[], keep: ReadonlySet<string>, cold: ColdFormOptions): McpTool[] {
+  const descriptions = tools.map((t) => (isObject(t) && typeof t.description === 'string' ? t.description : undefined));
+  const lengths = findSharedPreambles(descriptions, cold.preambleMinTools ?? 2, cold.preambleMinLength ?? 40);
+  const carried = new Set<string>();
+  for (let i = 0; i < tools.length; i++) {
+    const length = lengths.get(i);
+    if (length === undefined) continue;
+    const text = descriptions[i]!.slice(0, length);
+    const tool = tools[i];
+    const isHot = isObject(tool) && typeof tool.name === 'string' && keep.has(tool.name);
+    if (!carried.has(text)) {
+      carried.add(text);
+      const form = served[i] as McpTool;
+      if (!isHot && typeof form.description === 'string') served[i] = { ...form, description: text + form.description };
+      continue;
+    }
+    if (isHot) served[i] = { ...(tool as McpTool), description: descriptions[i]!.slice(length) };
+  }
+  return served;
+}
+
+/** Throws for a preamble mode that is not one, or `once` without `cold.dropSharedPreamble`. */
+export function checkPreamble(preamble: unknown, cold: ColdFormOptions | undefined, where: string): void {
+  if (!PREAMBLE_MODES.includes(preamble as PreambleMode)) throw new ToolslimError('invalid-option', `${where}: \`preamble\` must be one of ${PREAMBLE_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(preamble)}`);
+  if (preamble === 'once' && cold?.dropSharedPreamble !== true) throw new ToolslimError('invalid-option', `${where}: \`preamble: 'once'\` needs a cold form that drops the shared preamble (\`dropSharedPreamble: true\`)`);
 }
 
 /** `hot` as a set of names; throws naming the first entry that is not a string. */

@@ -8,10 +8,10 @@ import { utf8Length } from '../core/measure.js';
 import type { ListToolsResult, McpTool } from '../core/tool.js';
 import { isObject } from '../json/guards.js';
 import { checkOptions, chooseHotSet, describeValue, isOptionsObject, type ChooseHotSetOptions } from './hot-set.js';
-import { buildServedTools, checkColdForm } from './served-tools.js';
+import { buildServedTools, checkColdForm, checkPreamble } from './served-tools.js';
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
 import { DEFAULT_HOT_SET } from './defaults.js';
-import { REVEAL_MODES, type ColdFormOptions, type RevealMode } from './types.js';
+import { REVEAL_MODES, type ColdFormOptions, type PreambleMode, type RevealMode } from './types.js';
 import { stringifyJson } from '../json/stringify.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
@@ -28,6 +28,11 @@ export interface HotSetOptions extends ChooseHotSetOptions {
    * whole (`{}` is compress-cold-tools' own defaults).
    */
   readonly cold?: ColdFormOptions;
+  /**
+   * Where the server's shared preamble is served (see {@link PreambleMode}): default
+   * `DEFAULT_HOT_SET.preamble` (`once`) when the cold form drops the preamble, else `each`.
+   */
+  readonly preamble?: PreambleMode;
 }
 
 /** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
@@ -121,6 +126,7 @@ export class ToolSession {
   /** Whether the server declared `tools.listChanged` (so a reveal may be announced). */
   readonly listChanged: boolean;
   readonly #cold: ColdFormOptions;
+  readonly #preamble: PreambleMode;
   readonly #compress: boolean;
   readonly #validator: ArgumentValidator;
   readonly #usage: UsageRecorder | undefined;
@@ -147,6 +153,7 @@ export class ToolSession {
     this.reveal = hotSet?.reveal ?? DEFAULT_HOT_SET.reveal;
     this.listChanged = options.listChanged ?? false;
     this.#cold = hotSet?.cold ?? DEFAULT_HOT_SET.cold;
+    this.#preamble = hotSet?.preamble ?? (this.#cold.dropSharedPreamble === true ? DEFAULT_HOT_SET.preamble : 'each');
     this.#compress = hotSet !== undefined;
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
@@ -295,7 +302,7 @@ export class ToolSession {
   }
 
   #rebuild(): void {
-    this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold) : this.#full.slice();
+    this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
     this.#text = stringifyJson(this.result);
     this.#sizes = new Map();
@@ -305,24 +312,28 @@ export class ToolSession {
 /** Throws a clear error for unusable hot-set options (shared by the session, the proxy and the hook). */
 export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
   if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `${where}: \`hotSet\` must be an object like { k: 5 }, got ${describeValue(hotSet)}`);
-  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold'];
+  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold', 'preamble'];
   for (const key of Object.keys(hotSet)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `${where}: unknown hot-set option \`${key}\` (known: ${known.join(', ')})`);
   if (hotSet.k !== undefined && (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
   checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
   if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
   if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
+  if (hotSet.preamble !== undefined) checkPreamble(hotSet.preamble, hotSet.cold ?? DEFAULT_HOT_SET.cold, `${where}: hotSet`);
 }
 
 /**
  * The answer to a cold call whose arguments do not match: `isError: true` and one text naming each
- * problem (its pointer in the arguments and ajv's message) and carrying the tool's full input schema as
- * compact JSON, so the model can call again correctly in the same turn. Deterministic text.
+ * problem (its pointer in the arguments, when not the arguments object itself, and ajv's message) and
+ * carrying the tool's full input schema — the schema of the list as served hot (the pipeline's output),
+ * compact JSON — so the model can call again correctly in the same turn. Deterministic text, in as few
+ * words as say that: the model reads it as the call's result, after the call that named the tool, and it
+ * stays in the conversation (re-read on every later request) for the rest of the session.
  */
 export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputSchema'>, issues: readonly ArgumentIssue[], omitted = 0, revealed = false): CallToolErrorResult {
-  const lines = [`toolslim: \`${tool}\` was not called: its arguments do not match its input schema.`];
-  for (const issue of issues) lines.push(`- ${issue.path === '' ? '(arguments)' : '`' + issue.path + '`'}: ${issue.message}`);
+  const lines = [`toolslim did not call \`${tool}\`: invalid arguments.`];
+  for (const issue of issues) lines.push(`- ${issue.path === '' ? '' : '`' + issue.path + '`: '}${issue.message}`);
   if (omitted > 0) lines.push(`- … and ${omitted} more`);
-  lines.push(`The full input schema of \`${tool}\`: ${stringifyJson(full.inputSchema ?? null)}`);
-  lines.push(revealed ? `Its full definition is now in the tool list. Call \`${tool}\` again with arguments that match the schema.` : `Call \`${tool}\` again with arguments that match the schema.`);
+  lines.push(`Input schema: ${stringifyJson(full.inputSchema ?? null)}`);
+  lines.push(revealed ? 'Its full definition is now in the tool list. Call it again with matching arguments.' : 'Call it again with matching arguments.');
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }

@@ -41,6 +41,18 @@ export const REVEAL_MODES: readonly RevealMode[] = Object.freeze(['result', 'lis
 
 
 /**
+ * Where a preamble the server's descriptions share (the one `dropSharedPreamble` finds) is served:
+ * - `each`: hot tools keep it, as the pipeline produced them (cold tools drop it with `dropSharedPreamble`);
+ * - `once`: it stays on the first tool that has it, in list order, whether that tool is hot or cold (a cold
+ *   one gets it back in front of its cold description), and every other tool, hot ones included, is served
+ *   without it. The list says it once instead of once per hot tool. Needs `cold.dropSharedPreamble`.
+ */
+export type PreambleMode = 'each' | 'once';
+
+/** Every {@link PreambleMode}. */
+export const PREAMBLE_MODES: readonly PreambleMode[] = Object.freeze(['each', 'once']);
+
+/**
  * How cold tools are served: the options of `compress-cold-tools` without `keep` (the hot set is given
  * separately). The defaults are compress-cold-tools' own (first sentence, `{"type":"object"}`).
  */

@@ -49,7 +49,7 @@ describe('proxy --hot-set', () => {
     expect(refused.id).toBe(3);
     expect(refused.result.isError).toBe(true);
     const text: string = refused.result.content[0].text;
-    expect(text).toContain('`echo` was not called');
+    expect(text).toContain('toolslim did not call `echo`: invalid arguments.');
     expect(text).toContain('`/text`: must be string');
     expect(text).toContain(JSON.stringify(DEMO_TOOLS_OPTIMIZED.find((t) => t.name === 'echo')!.inputSchema));
 

@@ -123,6 +123,8 @@ describe('dropUnreadable', () => {
 describe('hot sets', () => {
   const FS = JSON.parse(JSON.stringify(BFCL_GROUPS.GorillaFileSystem)) as McpTool[];
   const names = FS.map((t) => t.name);
+/** A hot tool other than the first, as a session serves it by default: without BFCL's preamble (up to "Tool description: "). */
+const withoutPreamble = (t: McpTool): McpTool => ({ ...t, description: t.description!.slice(t.description!.indexOf('Tool description: ') + 'Tool description: '.length) });
   const fsServer = (capabilities: object = { tools: {} }) => {
     const server = new Server({ name: 'fs', version: '1.0.0' }, { capabilities });
     const calls: unknown[] = [];
@@ -142,7 +144,12 @@ describe('hot sets', () => {
     const first = await client.listTools();
     // cd 3 calls; ls and cat 1 each, and cat is listed first.
     expect(optimizer.session?.hot).toEqual(['cat', 'cd']);
+    // compress-cold-tools with the hot names kept; the server's preamble (up to "Tool description: ") stays on
+    // `cat`, listed first, and `cd`, hot, is served without it (DEFAULT_HOT_SET.preamble: 'once').
     const expected = compressColdTools(FS, { ...DEFAULT_HOT_SET.cold, keep: ['cat', 'cd'] }).tools;
+    const cdAt = names.indexOf('cd');
+    const cdDescription = FS[cdAt]!.description!;
+    expected[cdAt] = { ...FS[cdAt]!, description: cdDescription.slice(cdDescription.indexOf('Tool description: ') + 'Tool description: '.length) };
     expect(first.tools).toEqual(expected);
     for (let i = 0; i < 5; i++) expect(JSON.stringify(await client.listTools())).toBe(JSON.stringify(first));
   });
@@ -174,7 +181,7 @@ describe('hot sets', () => {
     await a.client.callTool({ name: 'mkdir', arguments: { dir_name: 'x' } });
     await waitFor(() => a.changed.length === 1);
     const afterA = (await a.client.listTools()).tools;
-    expect(afterA[names.indexOf('mkdir')]).toEqual(FS[names.indexOf('mkdir')]);
+    expect(afterA[names.indexOf('mkdir')]).toEqual(withoutPreamble(FS[names.indexOf('mkdir')]!));
 
     const silent = fsServer({ tools: {} });
     optimizeToolsList(silent.server, { transforms: [], hotSet: { k: 1, usage: usage(), reveal: 'list-changed' } });
@@ -184,7 +191,7 @@ describe('hot sets', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(b.changed).toEqual([]);
     // Revealed on the client's next own tools/list.
-    expect((await b.client.listTools()).tools[names.indexOf('mkdir')]).toEqual(FS[names.indexOf('mkdir')]);
+    expect((await b.client.listTools()).tools[names.indexOf('mkdir')]).toEqual(withoutPreamble(FS[names.indexOf('mkdir')]!));
   });
 
   it('keeps a usage file: calls are recorded and the next connection ranks from them', async () => {

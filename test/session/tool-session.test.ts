@@ -17,8 +17,28 @@ import { BFCL_GROUPS, BFCL_SESSIONS, sessionTools } from './bfcl.js';
 const FS = deepFreeze(JSON.parse(JSON.stringify(BFCL_GROUPS.GorillaFileSystem)) as McpTool[]);
 const names = FS.map((t) => t.name);
 
-/** The expected served text, built without ToolSession: compress-cold-tools with the hot names kept. */
-const expectedText = (tools: readonly McpTool[], hot: readonly string[], cold: object = DEFAULT_HOT_SET.cold) => JSON.stringify({ tools: compressColdTools(tools, { ...cold, keep: [...hot] }).tools });
+/**
+ * The expected served text, built without ToolSession: compress-cold-tools with the hot names kept, then
+ * (the default `preamble: 'once'`) BFCL's preamble — everything up to and including "Tool description: ",
+ * found by that marker rather than as a shared prefix — kept on the first tool that has it and taken off
+ * every other hot tool (cold ones no longer have it).
+ */
+const expectedText = (tools: readonly McpTool[], hot: readonly string[], cold: object = DEFAULT_HOT_SET.cold, once = true) => {
+  const served = compressColdTools(tools, { ...cold, keep: [...hot] }).tools.map((t) => ({ ...t }));
+  const seen = new Set<string>();
+  for (const [i, t] of tools.entries()) {
+    const d = t.description ?? '';
+    const at = d.indexOf('Tool description: ');
+    if (!once || at < 0) continue;
+    const pre = d.slice(0, at + 'Tool description: '.length);
+    const isHot = hot.includes(t.name);
+    if (!seen.has(pre)) {
+      seen.add(pre);
+      if (!isHot) served[i]!.description = pre + served[i]!.description;
+    } else if (isHot) served[i]!.description = d.slice(pre.length);
+  }
+  return JSON.stringify({ tools: served });
+};
 
 /** Replays a session's reference calls through a fresh ToolSession; returns every text served before a turn. */
 function replay(tools: McpTool[], graphJson: string, calls: readonly (readonly { name: string; arguments: unknown }[])[], k: number, validator?: ArgumentValidator) {
@@ -125,11 +145,11 @@ describe('ToolSession: calls of cold tools (reveal: result)', () => {
     if (d.action !== 'answer') return;
     expect(d.result.isError).toBe(true);
     const text = d.result.content[0]!.text;
-    expect(text).toContain('`cd` was not called');
+    expect(text).toContain('toolslim did not call `cd`: invalid arguments.');
     expect(text).toContain('- `/folder`: must be string');
     // The schema in the answer is the tool's full one, compact JSON, parseable back.
-    const schemaLine = text.split('\n').find((l) => l.startsWith('The full input schema of `cd`: '))!;
-    expect(JSON.parse(schemaLine.slice('The full input schema of `cd`: '.length))).toEqual(FS.find((t) => t.name === 'cd')!.inputSchema);
+    const schemaLine = text.split('\n').find((l) => l.startsWith('Input schema: '))!;
+    expect(JSON.parse(schemaLine.slice('Input schema: '.length))).toEqual(FS.find((t) => t.name === 'cd')!.inputSchema);
     expect(calls).toEqual([]);
     expect(s.text).toBe(before);
     // Missing required arguments too.
@@ -165,7 +185,9 @@ describe('ToolSession: reveal list-changed', () => {
     const after = s.tools.map((t) => JSON.stringify(t));
     const i = names.indexOf('cd');
     for (let j = 0; j < names.length; j++) expect(after[j] === before[j], names[j]).toBe(j !== i);
-    expect(after[i]).toBe(JSON.stringify(FS[i]));
+    // In full, without the server's preamble: `cat`, listed first, carries it.
+    const description = FS[i]!.description!;
+    expect(after[i]).toBe(JSON.stringify({ ...FS[i], description: description.slice(description.indexOf('Tool description: ') + 'Tool description: '.length) }));
     expect(s.text).toBe(expectedText(FS, ['cat', 'cd']));
     // A second call is a hot call.
     expect(s.onCall('cd', { folder: 1 })).toMatchObject({ action: 'forward', cold: false, revealed: false, notify: false });
@@ -247,7 +269,43 @@ describe('ToolSession: hostile lists', () => {
     expect(s.onCall('__proto__', JSON.parse('{"__proto__": "ok"}')).action).toBe('forward');
     expect(s.onCall('constructor', 5).action).toBe('answer');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(s.tools[0]!.description).toBe('Odd. (__proto__: string)');
+    expect(s.tools[0]!.description).toBe('Odd (__proto__:string)');
+  });
+});
+
+describe('ToolSession: the shared preamble said once', () => {
+  const PRE = 'This tool belongs to the demo server, which does demo things. Tool description: ';
+  const list = [
+    { name: 'a', description: PRE + 'Do a.', inputSchema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } },
+    { name: 'b', description: PRE + 'Do b. More on b.', inputSchema: { type: 'object' } },
+    { name: 'c', description: PRE + 'Do c.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } },
+  ];
+  const graph = (names: string[]) => {
+    const g = new ToolUsageGraph(list);
+    g.beginSession();
+    for (const n of names) g.record(n);
+    return g;
+  };
+
+  it('by default: on the first tool only, hot or cold; every other tool without it, hot ones too', () => {
+    const s = new ToolSession({ list, hotSet: { graph: graph(['b', 'c']) } });
+    expect(s.hot).toEqual(['b', 'c']);
+    expect(s.tools).toEqual([
+      { name: 'a', description: PRE + 'Do a (x:string)', inputSchema: { type: 'object' } },
+      { name: 'b', description: 'Do b. More on b.', inputSchema: { type: 'object' } },
+      { name: 'c', description: 'Do c.', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } } },
+    ]);
+    // The validator still checks against the real schema.
+    expect(s.onCall('a', {}).action).toBe('answer');
+  });
+
+  it("`preamble: 'each'` keeps it on hot tools; `once` without a cold form that drops it is refused", () => {
+    const s = new ToolSession({ list, hotSet: { graph: graph(['a']), preamble: 'each' } });
+    expect(s.tools.map((t) => t.description)).toEqual([PRE + 'Do a.', 'Do b.', 'Do c (n?:integer)']);
+    // A cold form that keeps preambles: `once` is not the default then, and asking for it is an error.
+    expect(new ToolSession({ list, hotSet: { graph: graph(['a']), cold: {} } }).tools[0]).toBe(list[0]);
+    expect(() => new ToolSession({ list, hotSet: { cold: {}, preamble: 'once' } })).toThrow(/`preamble: 'once'` needs a cold form that drops the shared preamble/);
+    expect(() => new ToolSession({ list, hotSet: { preamble: 'twice' as never } })).toThrow(/`preamble` must be one of 'each', 'once', got "twice"/);
   });
 });
 
@@ -260,14 +318,18 @@ describe('invalidArgumentsResult', () => {
         {
           type: 'text',
           text: [
-            'toolslim: `t` was not called: its arguments do not match its input schema.',
-            "- (arguments): must have required property 'a'",
+            'toolslim did not call `t`: invalid arguments.',
+            "- must have required property 'a'",
             '- … and 2 more',
-            'The full input schema of `t`: {"type":"object","required":["a"]}',
-            'Call `t` again with arguments that match the schema.',
+            'Input schema: {"type":"object","required":["a"]}',
+            'Call it again with matching arguments.',
           ].join('\n'),
         },
       ],
     });
+    const revealed = invalidArgumentsResult('t', { inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }, [{ path: '/a', message: 'must be string' }], 0, true);
+    expect(revealed.content[0]!.text).toBe(
+      ['toolslim did not call `t`: invalid arguments.', '- `/a`: must be string', 'Input schema: {"type":"object","properties":{"a":{"type":"string"}}}', 'Its full definition is now in the tool list. Call it again with matching arguments.'].join('\n'),
+    );
   });
 });

@@ -239,6 +239,22 @@ describe('cold forms: parameters and shared preambles', () => {
     );
   });
 
+  it('signature: `name:type` after the sentence, whose closing period goes unless it closes an abbreviation', () => {
+    const schema = { type: 'object', properties: { path: { type: 'string' }, n: { type: 'integer' } }, required: ['path'] };
+    const cold = (description: string) => compressColdTools([{ name: 't', description, inputSchema: schema }] as never, { parameters: 'signature' }).tools[0]!.description;
+    expect(cold('Read a file. Returns its text.')).toBe('Read a file (path:string, n?:integer)');
+    expect(cold('Sum of 2 and 3.')).toBe('Sum of 2 and 3 (path:string, n?:integer)');
+    expect(cold('Lists files, dirs, etc.')).toBe('Lists files, dirs, etc. (path:string, n?:integer)');
+    expect(cold('Works in the U.S. Then more.')).toBe('Works in the U.S. (path:string, n?:integer)');
+    expect(cold('Is it up? Then more.')).toBe('Is it up? (path:string, n?:integer)');
+    expect(cold('Ends in ALLCAPS.')).toBe('Ends in ALLCAPS. (path:string, n?:integer)');
+    // A description already signed in the older `name: type` form is recognised (with an open schema there is
+    // nothing to sign again): its signature stays as it is, only the period goes, and then nothing changes.
+    const older = compressColdTools([{ name: 't', description: 'Read a file. (path: string, n?: integer)', inputSchema: { type: 'object' } }] as never, { parameters: 'signature' });
+    expect(older.tools[0]!.description).toBe('Read a file (path: string, n?: integer)');
+    expect(compressColdTools(older.tools as never, { parameters: 'signature' }).report.changes).toEqual([]);
+  });
+
   it('rejects unusable cold-form options, naming them', () => {
     expect(() => compressColdTools(tools as never, { parameters: 'typed' as never })).toThrow(/`parameters` must be one of 'none', 'schema', 'signature', got "typed"/);
     expect(() => compressColdTools(tools as never, { maxSignatureLength: 0 })).toThrow(/maxSignatureLength/);

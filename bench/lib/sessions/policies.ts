@@ -7,7 +7,7 @@
 import { transformTools, ToolUsageGraph, type McpTool } from '../../../src/index.js';
 import type { Session, SessionData } from './data.js';
 import { ALL_NAMES, type Policy, type PolicyRun, type ServedTools } from './replay.js';
-import { chooserLabel, COLD_FORM_LABEL, conveyedSchema, hidesConstraints, invalidCallAnswer, servedList, UsageHistory, type Chooser, type ColdForm } from './served.js';
+import { chooserLabel, COLD_FORM_LABEL, conveyedSchema, hidesConstraints, invalidCallAnswer, PREAMBLE_OF_FORM, servedList, UsageHistory, type Chooser, type ColdForm } from './served.js';
 
 export type Reveal = 'result' | 'list-changed';
 
@@ -106,13 +106,25 @@ export class PolicyContext {
     return s;
   }
 
+  /**
+   * Every tool of the group served hot in `form`: the `safe` output, or, where the form says the shared
+   * preamble once (`preamble: 'once'`), without it except on its first tool (the served list with everything hot).
+   */
+  hotList(group: string, form: ColdForm): readonly McpTool[] {
+    if (PREAMBLE_OF_FORM[form] === 'each') return this.safe(group);
+    const key = `H\u0000${group}\u0000${form}`;
+    let tools = this.#cold.get(key);
+    if (tools === undefined) this.#cold.set(key, (tools = servedList(this.safe(group), new Set(this.safe(group).map((t) => t.name)), form)));
+    return tools;
+  }
+
   /** A server's served list for a hot set. */
   serverList(group: string, hot: ReadonlySet<string>, form: ColdForm): ServedTools {
     const key = `S\u0000${group}\u0000${form}\u0000${[...hot].sort().join('\u0000')}`;
     return this.served(key, () => {
-      const safe = this.safe(group);
+      const full = this.hotList(group, form);
       const cold = this.coldList(group, form);
-      return { tools: safe.map((t, i) => (hot.has(t.name) ? t : cold[i]!)), hot };
+      return { tools: full.map((t, i) => (hot.has(t.name) ? t : cold[i]!)), hot };
     });
   }
 

@@ -4,13 +4,13 @@
  * sends: the hot tools in full, the rest in a cold form; which tools are hot at session start; what an
  * invalid call of a cold tool is answered with.
  */
-import { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, invalidArgumentsResult, ToolUsageGraph, UNION_KEYWORDS, type ArgumentIssue, type ColdFormOptions, type HotSetPolicy, type McpTool } from '../../../src/index.js';
+import { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, invalidArgumentsResult, ToolUsageGraph, UNION_KEYWORDS, type ArgumentIssue, type ColdFormOptions, type HotSetPolicy, type McpTool, type PreambleMode } from '../../../src/index.js';
 import { signatureOf } from '../../../src/transforms/compress-cold-tools.js';
 
 /** How a cold tool is served (each a set of the session layer's cold-form options). */
-export type ColdForm = 'sentence' | 'no-preamble' | 'parameters' | 'signature';
+export type ColdForm = 'sentence' | 'no-preamble' | 'parameters' | 'signature' | 'signature-once';
 
-export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'parameters', 'signature'];
+export const COLD_FORMS: readonly ColdForm[] = ['sentence', 'no-preamble', 'parameters', 'signature', 'signature-once'];
 
 /** The compress-cold-tools options each cold form is. */
 export const COLD_FORM_OPTIONS: Readonly<Record<ColdForm, ColdFormOptions>> = Object.freeze({
@@ -18,19 +18,24 @@ export const COLD_FORM_OPTIONS: Readonly<Record<ColdForm, ColdFormOptions>> = Ob
   'no-preamble': { dropSharedPreamble: true },
   parameters: { dropSharedPreamble: true, parameters: 'schema' },
   signature: { dropSharedPreamble: true, parameters: 'signature' },
+  'signature-once': { dropSharedPreamble: true, parameters: 'signature' },
 });
+
+/** Where each cold form serves the shared preamble (`buildServedTools`' `preamble`): hot tools keep it, or it is said once. */
+export const PREAMBLE_OF_FORM: Readonly<Record<ColdForm, PreambleMode>> = Object.freeze({ sentence: 'each', 'no-preamble': 'each', parameters: 'each', signature: 'each', 'signature-once': 'once' });
 
 export const COLD_FORM_LABEL: Readonly<Record<ColdForm, string>> = {
   sentence: 'first sentence, open schema (compress-cold-tools\' defaults: `{}`)',
   'no-preamble': 'shared preamble dropped, first sentence, open schema (`{ dropSharedPreamble: true }`)',
   parameters: "shared preamble dropped, first sentence, parameter names and types in the schema, no `required` (`{ dropSharedPreamble: true, parameters: 'schema' }`)",
-  signature: "shared preamble dropped, first sentence and a signature `(folder: string, lines?: integer)`, open schema (`{ dropSharedPreamble: true, parameters: 'signature' }`, the default)",
+  signature: "shared preamble dropped, first sentence and a signature `(folder:string, lines?:integer)`, open schema (`{ dropSharedPreamble: true, parameters: 'signature' }`); hot tools keep the preamble (`preamble: 'each'`)",
+  'signature-once': "as `signature`, and the preamble said once per server: on its first tool, hot or cold, and on no other, hot tools included (`preamble: 'once'`, the default)",
 };
 
 /** The cold form of `DEFAULT_HOT_SET.cold`, by name (throws when the default is not one of ours). */
 export function defaultColdForm(): ColdForm {
   const want = JSON.stringify(DEFAULT_HOT_SET.cold);
-  const form = COLD_FORMS.find((f) => JSON.stringify(COLD_FORM_OPTIONS[f]) === want);
+  const form = COLD_FORMS.find((f) => JSON.stringify(COLD_FORM_OPTIONS[f]) === want && PREAMBLE_OF_FORM[f] === DEFAULT_HOT_SET.preamble);
   if (form === undefined) throw new Error(`DEFAULT_HOT_SET.cold ${want} is none of the bench's cold forms`);
   return form;
 }
@@ -40,7 +45,7 @@ export function defaultColdForm(): ColdForm {
  * `form`: `buildServedTools`, what a `ToolSession` serves.
  */
 export function servedList(tools: readonly McpTool[], hot: ReadonlySet<string>, form: ColdForm): McpTool[] {
-  return buildServedTools(tools, hot, COLD_FORM_OPTIONS[form]);
+  return buildServedTools(tools, hot, COLD_FORM_OPTIONS[form], PREAMBLE_OF_FORM[form]);
 }
 
 /**
@@ -62,13 +67,16 @@ const VALIDATOR = new ArgumentValidator();
 
 /**
  * The session layer's answer to an invalid call of `tool` (`invalidArgumentsResult`: the problems and the
- * full input schema), as the text the model reads next. The failed call is a guess; its problems are those
+ * full input schema), as the text the model reads next (the result's text, not its JSON envelope). The
+ * failed call is a guess; its problems are those
  * of an empty arguments object, or, where `{}` is valid, one generic line.
  */
 export function invalidCallAnswer(tool: McpTool, revealed = false): string {
   const check = VALIDATOR.check(tool, {});
   const issues: readonly ArgumentIssue[] = check.status === 'invalid' ? check.issues : [{ path: '', message: 'must match the input schema' }];
-  return JSON.stringify(invalidArgumentsResult(tool.name, tool, issues, check.status === 'invalid' ? check.omitted : 0, revealed));
+  // What the model reads is the result's text (a client passes `content` on, `isError` as the tool result's
+  // flag), as for every other result; the JSON envelope around it, with its escaped quotes, is the wire's.
+  return invalidArgumentsResult(tool.name, tool, issues, check.status === 'invalid' ? check.omitted : 0, revealed).content.map((c) => c.text).join('\n');
 }
 
 /**

@@ -108,7 +108,7 @@ export function prepare(raw: RawList, steps: readonly Step[], o: { dropUnreadabl
     const result = s.transformResult;
     if (o.verbose) {
       const { before, after } = result.report.stats;
-      o.log(`optimized ${result.tools.length} tools in ${Math.round(performance.now() - started)} ms: ${before.bytes} → ${after.bytes} bytes, ${result.report.changes.length} changes, ${result.report.skipped.length} skipped${s.dropped.length ? `, ${s.dropped.length} left out` : ''}`);
+      o.log(`optimized ${count(result.tools.length, 'tool')} in ${Math.round(performance.now() - started)} ms: ${before.bytes} → ${after.bytes} bytes, ${count(result.report.changes.length, 'change')}, ${result.report.skipped.length} skipped${s.dropped.length ? `, ${s.dropped.length} left out` : ''}`);
     }
     const dropped = new Set(s.dropped.map((d) => d.index));
     const kept = result.tools.map((_, i) => i).filter((i) => !dropped.has(i));
@@ -148,4 +148,9 @@ export function prepare(raw: RawList, steps: readonly Step[], o: { dropUnreadabl
       transformResult: undefined,
     };
   }
+}
+
+/** `1 tool`, `2 tools` (digits as they are, so a log line stays easy to match). */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

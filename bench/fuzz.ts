@@ -1,0 +1,85 @@
+/**
+ * The fuzz harness at bench size (issue 12): the suite's seeded harness (test/helpers/fuzz-harness.ts,
+ * run by test/fuzz-1.test.ts and test/fuzz-2.test.ts) with every preset and profile pipeline on every
+ * generated tool list (`FUZZ_ALL=1`; the suite itself rotates the pipelines to stay within its time), and
+ * the counts summed over both shards: schemas, pipeline runs, outputs ajv compiled, verdicts compared,
+ * failures by kind and the known idempotence cases.
+ *
+ * `npx tsx bench/fuzz.ts [--runs N] [--seed S]` (default 7,000 lists, seed 20261212: the suite's corpus)
+ * replaces the section between `<!-- fuzz:start -->` and `<!-- fuzz:end -->` in bench/results.md (appending
+ * it the first time) and prints it. The harness's own expectations decide pass or fail; this only counts.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatInt, replaceMarkedBlock } from './lib/stats.js';
+
+const BENCH = import.meta.dirname;
+const ROOT = join(BENCH, '..');
+
+interface ShardReport {
+  readonly seed: number;
+  readonly shard: number;
+  readonly runs: number;
+  readonly schemas: number;
+  readonly compiledOutputs: number;
+  readonly verdictsChecked: number;
+  readonly skipped: number;
+  readonly ajvStackLimit: number;
+  readonly notIdempotent: number;
+  readonly failures: number;
+  readonly byKind: Record<string, number>;
+  readonly knownNotIdempotent: Record<string, number>;
+  readonly ms: Record<string, number>;
+}
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '7000' }, seed: { type: 'string', default: '20261212' } } });
+const runs = Number(values.runs);
+const seed = Number(values.seed);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
+  console.error('bench/fuzz.ts: --runs takes a positive integer and --seed an integer');
+  process.exit(2);
+}
+
+const started = Date.now();
+const child = spawnSync('npx', ['vitest', 'run', 'test/fuzz-1.test.ts', 'test/fuzz-2.test.ts'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+  maxBuffer: 64 << 20,
+  env: { ...process.env, FUZZ_ALL: '1', FUZZ_REPORT: '1', FUZZ_RUNS: String(runs), FUZZ_SEED: String(seed) },
+});
+const wallS = (Date.now() - started) / 1000;
+const reports: ShardReport[] = [];
+for (const m of (child.stdout ?? '').matchAll(/\{"seed":.*\}/g)) reports.push(JSON.parse(m[0]) as ShardReport);
+if (reports.length !== 2) {
+  console.error(`bench/fuzz.ts: expected the counts of 2 shards from vitest, got ${reports.length} (exit ${child.status})\n${child.stderr ?? ''}${(child.stdout ?? '').slice(-4000)}`);
+  process.exit(1);
+}
+
+const sum = (k: 'runs' | 'schemas' | 'compiledOutputs' | 'verdictsChecked' | 'skipped' | 'ajvStackLimit' | 'notIdempotent' | 'failures') => reports.reduce((n, r) => n + r[k], 0);
+const merge = (k: 'byKind' | 'knownNotIdempotent') => {
+  const out = new Map<string, number>();
+  for (const r of reports) for (const [key, n] of Object.entries(r[k])) out.set(key, (out.get(key) ?? 0) + n);
+  return [...out].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+};
+const byKind = merge('byKind');
+const known = merge('knownNotIdempotent');
+
+const lines = [
+  '## Fuzz (issue 12)',
+  '',
+  `Every preset and profile pipeline (lossless, safe, max, and safe for each of the 7 profiles) on every generated tool list, \`verify: false\` ([bench/fuzz.ts](fuzz.ts) runs the suite's harness, [test/helpers/fuzz-harness.ts](../test/helpers/fuzz-harness.ts), with \`FUZZ_ALL=1\`; the suite rotates the pipelines over the same corpus). Oracle: the test's own ajv reading each schema in its dialect, not the gate.`,
+  '',
+  `- ${formatInt(runs)} tool lists (seed ${seed}): ${formatInt(sum('schemas'))} schemas, ${formatInt(sum('runs'))} pipeline runs, ${formatInt(sum('compiledOutputs'))} outputs compiled by ajv, ${formatInt(sum('verdictsChecked'))} verdicts compared (every 8th list).`,
+  `- ${child.status === 0 ? 'PASS' : 'FAIL'}: ${formatInt(sum('failures'))} failures${byKind.length > 0 ? ` (${byKind.map(([k, n]) => `${k}: ${n}`).join('; ')})` : ''}; ${formatInt(sum('notIdempotent'))} runs not idempotent, ${formatInt(known.reduce((n, [, c]) => n + c, 0))} of them known cases${known.length > 0 ? ` (${known.map(([k, n]) => `\`${k}\` ${n}`).join(', ')})` : ''}.`,
+  `- Counted apart: ${formatInt(sum('ajvStackLimit'))} outputs on which ajv overflows its stack (a \`$ref\` cycle that consumes nothing); ${formatInt(sum('skipped'))} reported skips.`,
+  `- Wall time ${wallS.toFixed(0)} s for both shards in parallel (machine load varies; not a target).`,
+];
+const section = lines.join('\n');
+const file = join(BENCH, 'results.md');
+const text = readFileSync(file, 'utf8');
+const replaced = replaceMarkedBlock(text, 'fuzz', section);
+writeFileSync(file, replaced ?? `${text.replace(/\n*$/, '\n')}\n<!-- fuzz:start -->\n${section}\n<!-- fuzz:end -->\n`);
+console.log(section);
+process.exit(child.status === 0 ? 0 : 1);
