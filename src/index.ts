@@ -43,8 +43,8 @@ export type { ToolslimErrorCode } from './core/errors.js';
 // Transforms and presets
 export { builtinTransforms, pruneUnreachableDefs } from './transforms/index.js';
 export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
-export { adaptToClient } from './transforms/adapt-to-client.js';
-export type { AdaptToClientOptions } from './transforms/adapt-to-client.js';
+export { adaptToClient } from './transforms/adapt-to-client/index.js';
+export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
 export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
 export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect.js';
 export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';

@@ -4,12 +4,12 @@
  * findings are shown in.
  */
 import type { Severity } from '../core/report.js';
-import { FINDING_SEVERITY, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
+import { FINDING_SEVERITY, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Context } from './command.js';
 import { loadConfig, type CliConfig } from './config.js';
 import { CliError } from './errors.js';
-import { budgetOptions, flagNumber, flagString } from './inputs.js';
+import { budgetOptions, flagNumber, flagString, profileFindings } from './inputs.js';
 
 export const RULE_FLAGS: readonly FlagSpec[] = [
   { name: 'rule', type: 'string', repeat: true },
@@ -79,6 +79,15 @@ export function findingSettings(args: ParsedArgs, ctx: Context, command: 'check'
     maxWarnings,
     configSource: loaded?.source,
   };
+}
+
+/**
+ * The findings of one input, most severe first: `lintTools` with `lint`, then (with a profile) what that
+ * client would reject, under the same severity overrides. The one code path of `check` and of the
+ * findings `report` lists, so that `report --profile P` lists exactly what `check --profile P` does.
+ */
+export function findingsOf(value: unknown, settings: Pick<FindingSettings, 'profile' | 'rules'>, lint: LintOptions): Finding[] {
+  return bySeverity([...lintTools(value, lint), ...(settings.profile ? applyRules(profileFindings(value, settings.profile), settings.rules) : [])]);
 }
 
 /** Applies severity overrides to findings made outside `lintTools` (client profiles). */

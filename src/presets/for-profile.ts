@@ -3,7 +3,7 @@ import { ToolslimError } from '../core/errors.js';
 import type { TransformStepInput } from '../core/preset.js';
 import { definePreset, type Preset, type PresetOptions } from '../core/preset.js';
 import type { AnyTransform } from '../core/transform.js';
-import { adaptToClient } from '../transforms/adapt-to-client.js';
+import { ADAPT_STEPS, adaptToClient } from '../transforms/adapt-to-client/index.js';
 import { builtinTransforms } from '../transforms/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 
@@ -20,15 +20,33 @@ export const INSTRUCTION_TRANSFORMS: readonly string[] = Object.freeze(builtinTr
 export interface PresetForProfileOptions extends PresetOptions {
   /** Passed to `adapt-to-client` (default 2). */
   readonly growthCap?: number;
+  /**
+   * Passed to `adapt-to-client`: bytes a schema may always grow by to become acceptable (default
+   * 2,048: `PROFILE_GROWTH_ALLOWANCE`).
+   */
+  readonly growthAllowance?: number;
+  /**
+   * Run the profile's lossy conversions (default true): those adapt-to-client steps the profile asks for
+   * that accept other arguments than the original (`relaxAssertions`, `describeFormats`, `closeObjects`),
+   * without which the client rejects the tool. `false` keeps every verdict and reports those tools instead.
+   */
+  readonly lossy?: boolean;
 }
 
-const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap'];
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy'];
+
+/**
+ * Bytes a schema may always grow by in the profile-tuned preset, whatever the growth cap says: a tool the
+ * client rejects is worth about 500 tokens more to make usable (the cap still stops a blow-up).
+ */
+export const PROFILE_GROWTH_ALLOWANCE = 2048;
 
 /**
  * The steps to run for a preset when the output goes to `profile`: the preset without the transforms that
  * create references when the client cannot resolve them (`ref-free`, `gemini`), and without those that
- * move text into the server's `instructions` when the client does not show them, then `adapt-to-client`.
- * Pass the result as `transforms` to `transformTools`.
+ * move text into the server's `instructions` when the client does not show them, then `adapt-to-client`
+ * with the growth allowance and the lossy conversions the profile asks for (see
+ * {@link PresetForProfileOptions.lossy}). Pass the result as `transforms` to `transformTools`.
  */
 export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
   for (const key of Object.keys(options)) {
@@ -42,11 +60,15 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
   const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
-  const { growthCap, overrides } = options;
+  const { growthCap, growthAllowance, lossy, overrides } = options;
   const kept: Record<string, false | object> = {};
   for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
   const keptOptions = base.options === undefined ? undefined : Object.fromEntries(Object.entries(base.options).filter(([name]) => !drop.has(name)));
   const adapted = steps.length === base.steps.length ? base : definePreset(`${base.name}+${p.name}`, `${base.description} (for ${p.title})`, steps, keptOptions);
-  const adaptOptions = growthCap === undefined ? { profile: typeof profile === 'string' ? profile : p } : { profile: typeof profile === 'string' ? profile : p, growthCap };
+  const adaptOptions: Record<string, unknown> = { profile: typeof profile === 'string' ? profile : p };
+  if (growthCap !== undefined) adaptOptions.growthCap = growthCap;
+  adaptOptions.growthAllowance = growthAllowance ?? PROFILE_GROWTH_ALLOWANCE;
+  // Only the lossy steps this profile asks for: a profile that needs none keeps adapt-to-client's own safety.
+  if (lossy !== false) for (const step of ADAPT_STEPS) if (step.safety === 'lossy' && step.option !== undefined && step.applies(p)) adaptOptions[step.option] = true;
   return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
 }

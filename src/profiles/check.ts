@@ -14,6 +14,7 @@ import { appendPointer, parsePointer, getAt } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
+import { withHint } from './hints.js';
 import { getProfile, type ClientProfile } from './profiles.js';
 
 /** One thing a client would reject (or, as a warning, advises against). */
@@ -42,7 +43,7 @@ export function checkToolsForProfile(input: ToolsInput, profile: string | Client
       tool: '',
       toolIndex: -1,
       path: '',
-      message: `Found ${tools.length} tools; \`${p.name}\` accepts at most ${p.maxTools} per request`,
+      message: withHint('tool-count', `Found ${tools.length} tools; \`${p.name}\` accepts at most ${p.maxTools} per request`, p),
     });
   }
   for (let i = 0; i < tools.length; i++) {
@@ -53,9 +54,13 @@ export function checkToolsForProfile(input: ToolsInput, profile: string | Client
   return out;
 }
 
-/** What `profile` would reject in one tool; pointers are relative to the tool. */
+/** What `profile` would reject in one tool; pointers are relative to the tool. Each message ends with a fix hint. */
 export function checkToolForProfile(tool: unknown, profile: string | ClientProfile): ToolFinding[] {
   const p = getProfile(profile);
+  return findingsOf(tool, p).map((f) => ({ ...f, message: withHint(f.code, f.message, p) }));
+}
+
+function findingsOf(tool: unknown, p: ClientProfile): ToolFinding[] {
   const out: ToolFinding[] = [];
   if (!isObject(tool)) {
     out.push({ severity: 'error', code: 'tool-invalid', path: '', message: 'Found a tool that is not an object' });

@@ -1,5 +1,5 @@
 import type { AnyTransform } from '../core/transform.js';
-import { adaptToClient } from './adapt-to-client.js';
+import { adaptToClient } from './adapt-to-client/index.js';
 import { compressColdTools } from './compress-cold-tools.js';
 import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';
 import { hoistNestedDefs } from './hoist-nested-defs.js';

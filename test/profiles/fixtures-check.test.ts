@@ -8,7 +8,9 @@ import { loadFixtures } from '../helpers/fixtures.js';
 
 const cases = loadFixtures().filter((c) => c.transform === 'adapt-to-client');
 // Diagnostics only the transform emits (why it could not rewrite something); the rest are checker findings.
-const TRANSFORM_ONLY = new Set(['recursive-ref', 'growth-capped', 'ref-siblings-ambiguous', 'inline-unsafe', 'hoist-unsafe', 'tool-count']);
+const TRANSFORM_ONLY = new Set(['recursive-ref', 'growth-capped', 'ref-siblings-ambiguous', 'inline-unsafe', 'hoist-unsafe', 'tool-count', 'open-map', 'free-form-object', 'required-invalid']);
+// Of those, the ones that say why a rewritten tool is still rejected (a lossy step converted what it could).
+const PARTIAL = new Set(['open-map', 'free-form-object', 'required-invalid']);
 const profileOf = (options: object) => ((options as { profile?: string }).profile ?? 'mcp');
 const errorsByTool = (findings: ReturnType<typeof checkToolsForProfile>) => {
   const m = new Map<number, number>();
@@ -23,13 +25,14 @@ describe.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
   const input = c.input as unknown[];
   const output = c.output as unknown[];
 
-  it('every rewritten tool fails the checker before and passes it after', () => {
+  it('every rewritten tool fails the checker before and passes it after (unless the transform names what it could not convert)', () => {
     const b = errorsByTool(before);
     const a = errorsByTool(after);
+    const partial = new Set((c.diagnostics ?? []).filter((d) => PARTIAL.has(d.code)).map((d) => Number(d.path.split('/')[1])));
     for (let i = 0; i < input.length; i++) {
       if (JSON.stringify(input[i]) === JSON.stringify(output[i])) continue;
       expect(b.get(i) ?? 0, `tool ${i} before`).toBeGreaterThan(0);
-      expect(a.get(i) ?? 0, `tool ${i} after`).toBe(0);
+      if (!partial.has(i)) expect(a.get(i) ?? 0, `tool ${i} after`).toBe(0);
     }
   });
 

@@ -1,11 +1,11 @@
 import type { Severity } from '../../core/report.js';
-import { lintTools, type Finding } from '../../lint/index.js';
+import type { Finding } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, PROFILE_FLAG } from '../command.js';
-import { applyRules, bySeverity, countBySeverity, findingSettings, RULE_FLAGS, RULE_HELP } from '../findings.js';
+import { countBySeverity, findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
 import { renderFindingLines, renderVerdict } from '../format.js';
-import { flagString, openInputs, profileFindings } from '../inputs.js';
+import { flagString, openInputs } from '../inputs.js';
 
 export const checkCommand: Command = {
   summary: 'findings for CI; exit 1 when one is at or above --fail-on',
@@ -76,7 +76,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const settings = findingSettings(args, ctx, 'check');
   const json = flagString(args, 'format') === 'json';
   const quiet = args.flags.quiet === true;
-  const { failOn, maxWarnings, profile } = settings;
+  const { failOn, maxWarnings } = settings;
   const needsTokens = settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined;
   const tokenizer = needsTokens ? (await import('../../tokens.js')).o200k : undefined;
   const options = { ...settings.lint, ...(tokenizer ? { tokenizer } : {}) };
@@ -92,7 +92,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
       results.push({ source: input.label, error: input.error });
       continue;
     }
-    const findings = bySeverity([...lintTools(input.value, options), ...(profile ? applyRules(profileFindings(input.value, profile), settings.rules) : [])]);
+    const findings = findingsOf(input.value, settings, options);
     const counts = countBySeverity(findings);
     for (const s of ['error', 'warning', 'info'] as const) totals[s] += counts[s];
     results.push({ source: input.label, counts });

@@ -8,6 +8,7 @@ import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.
 import { CliError } from '../errors.js';
 import { placeInstructions } from '../instructions.js';
 import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
+import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, formatRejections, rejectionsOf } from '../profile-verdict.js';
 import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
 
 export const optimizeCommand: Command = {
@@ -24,6 +25,7 @@ export const optimizeCommand: Command = {
     { name: 'overlay', type: 'string' },
     { name: 'drop-unreadable', type: 'boolean' },
     ...STEP_FLAGS,
+    ALLOW_REJECTED_FLAG,
     ...INPUT_FLAGS,
   ],
   help: `Runs the preset (or the transforms given) and writes the result in the input’s envelope: a tools
@@ -38,6 +40,9 @@ Options:
   --indent <n>              lay the output out with n spaces (0 = compact) instead of the input's layout
   --compact                 the same as --indent 0
 ${STEP_HELP}
+                            (a result the client would still reject is not written: exit 1, the
+                            findings of check --profile on stderr)
+${ALLOW_REJECTED_HELP}
   --report <file>           also write the report: .md → markdown, .json → JSON, else text
   --instructions <file>     write the text a transform proposes for the server’s \`instructions\`
                             (empty when none does). Without it, a capture file's output gets the
@@ -67,6 +72,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const style = styleFrom(args);
   const overlayPath = flagString(args, 'overlay');
   if (overlayPath !== undefined && flagString(args, 'out') !== undefined) throw new CliError('give either -o <file> (the optimized tools) or --overlay <file> (an overlay for toolslim proxy), not both', { usage: true });
+  if (args.flags['allow-rejected'] === true && (flagString(args, 'profile') === undefined || overlayPath !== undefined)) throw new CliError('--allow-rejected goes with --profile <client> (and not with --overlay)', { usage: true });
   if (overlayPath === undefined && args.flags['drop-unreadable'] === true) throw new CliError('--drop-unreadable goes with --overlay <file> (and with toolslim proxy)', { usage: true });
   const { value, text } = await loadInput(args, ctx);
   const reportPath = flagString(args, 'report');
@@ -91,6 +97,14 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   };
   const result = transformTools(value, options);
   const out = flagString(args, 'out');
+  // --profile keeps its word: the result is checked as `check --profile` would (profile-verdict.ts).
+  const profile = flagString(args, 'profile');
+  const rejected = profile === undefined ? [] : rejectionsOf(result.tools, profile);
+  if (rejected.length > 0) {
+    const go = args.flags['allow-rejected'] === true;
+    ctx.io.stderr.write(`${ctx.name}: ${formatRejections(rejected, profile!)}\n${ctx.name}: ${go ? 'writing it anyway (--allow-rejected)' : 'nothing written (--allow-rejected writes it anyway)'}\n`);
+    if (!go) return 1;
+  }
   // Text steps moved out of the tools goes into the envelope (a capture file's initialize) or --instructions;
   // with neither, the run fails naming the step (src/cli/instructions.ts).
   const placed = placeInstructions(renderOptimized(source, result, style), value, result, resolveSteps(options.transforms ?? []), flagString(args, 'instructions'), out);

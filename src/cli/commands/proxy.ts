@@ -8,6 +8,7 @@ import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { CliError } from '../errors.js';
 import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
+import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
 import { shellWord } from '../proxy/upstream.js';
 
 export const proxyCommand: Command = {
@@ -16,6 +17,7 @@ export const proxyCommand: Command = {
   flags: [
     HELP,
     ...STEP_FLAGS,
+    ALLOW_REJECTED_FLAG,
     { name: 'url', type: 'string' },
     { name: 'header', short: 'H', type: 'string', repeat: true },
     { name: 'timeout', type: 'number' },
@@ -43,6 +45,9 @@ Server (one of):
 
 Options:
 ${STEP_HELP}
+                            (the list is then checked before the client gets it: one the client
+                            would still reject ends the proxy with exit 1, the findings on stderr)
+${ALLOW_REJECTED_HELP}
   --drop-unreadable         leave out (and name on stderr) each tool whose inputSchema or
                             outputSchema a strict 2020-12 reader cannot read, instead of serving it
                             (an SDK Client's listTools() then fails for the whole list)
@@ -152,13 +157,17 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     stats = (line) => void writeSync(fd, line + '\n');
   }
 
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), log });
+  // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
+  const profile = flagString(args, 'profile');
+  if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
   return runProxy({
     target,
     input: ctx.io.stdin,
     output: ctx.io.stdout,
     errors: ctx.io.stderr,
     requestTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
-    hooks: sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), log }),
+    hooks: profile === undefined ? hooks : profileGateHooks(hooks, { profile, allowRejected: args.flags['allow-rejected'] === true, log }),
   });
 }
 

@@ -2,11 +2,10 @@ import { stringifyJson } from '../../json/stringify.js';
 import { locateTools } from '../../engine/input.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
-import { lintTools } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
-import { bySeverity, findingSettings, RULE_FLAGS, RULE_HELP } from '../findings.js';
+import { findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
 import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '../format.js';
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
@@ -16,7 +15,8 @@ export const reportCommand: Command = {
   usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--preset …] [--transform …] | toolslim report --responses <stats file>',
   flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
   help: `A table of tools, largest first, with bytes of compact JSON and tokens in o200k_base and
-cl100k_base; what each transform of the preset would save; and the findings of \`check\`.
+cl100k_base; what each transform of the preset would save; and the findings of \`check\` (with --profile,
+what that client would reject, exactly as \`check --profile\` lists it).
 
 Options:
   -f, --format <f>          text (default), markdown (for a PR comment) or json (one object; an array
@@ -75,7 +75,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
       ctx.io.stderr.write(`${ctx.name} report: ${input.error}\n`);
       continue;
     }
-    const data = reportOne(input.value, input.label, args, ctx, settings.lint, steps, tokenizers);
+    const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers);
     if (format === 'json') {
       reports.push(data);
       continue;
@@ -93,7 +93,7 @@ function reportOne(
   label: string,
   args: ParsedArgs,
   ctx: Context,
-  lint: ReturnType<typeof findingSettings>['lint'],
+  settings: ReturnType<typeof findingSettings>,
   steps: ReturnType<typeof stepsFrom>,
   tokenizers: typeof import('../../tokens.js') | undefined,
 ): ReportData {
@@ -106,7 +106,8 @@ function reportOne(
   say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? ' and counting o200k_base tokens' : ''}…`);
   const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
   say('checking…');
-  const findings = bySeverity(lintTools(value, { ...lint, ...(o200k ? { tokenizer: o200k } : {}) }));
+  // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
+  const findings = findingsOf(value, settings, { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) });
   const { stats } = result.report;
   let cl100kRows: number[] | undefined;
   let estimated = 0;

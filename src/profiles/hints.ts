@@ -1,0 +1,47 @@
+/**
+ * What to do about each kind of profile finding: the fix hint appended to the checker's messages, so that
+ * `check --profile`, `report --profile` and a refused `optimize --profile` / `proxy --profile` all say
+ * the same. A hint names what `toolslim optimize --profile <name>` does about the finding when it can,
+ * and what has to change on the server when it cannot (toolslim never renames a tool, never drops one,
+ * and never restructures arguments).
+ */
+import type { ClientProfile } from './profiles.js';
+
+type Hint = (p: ClientProfile, message: string) => string;
+
+const OPTIMIZE = (p: ClientProfile) => `\`toolslim optimize --profile ${p.name}\``;
+
+const INLINE: Hint = (p) => `inline it: ${OPTIMIZE(p)} does, unless the reference is recursive or the copies would grow the schema more than the growth cap (2×) allows`;
+const HOIST: Hint = (p) => `${OPTIMIZE(p)} moves the target into the top-level \`$defs\` and repoints the reference`;
+
+/** Fix hints by finding code (the codes `checkToolForProfile` and `checkToolsForProfile` produce). */
+export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
+  'tool-count': (p) => `send at most ${p.maxTools} tools per request: split the server's tools across requests or leave some out (toolslim never drops a tool for you)`,
+  'tool-invalid': () => 'fix the server: every entry of `tools` is an object',
+  'tool-name': () => 'rename the tool on the server, or map the name in the client (toolslim never renames a tool: calls name it)',
+  'root-not-object': (p) => `describe the arguments as an object schema on the server (${OPTIMIZE(p)} adds a missing \`type: "object"\`, but never replaces another)`,
+  'root-combinator': () => 'on the server, merge the alternatives into one object schema or move them below a property',
+  'schema-invalid': (p) => `fix the schema on the server (${OPTIMIZE(p)} drops invalid annotations only)`,
+  'ref-unsupported': INLINE,
+  'defs-unsupported': INLINE,
+  'ref-unresolvable': () => 'define the target in the schema, or drop the reference, on the server',
+  'ref-external': () => 'bundle the other document into the schema’s `$defs` on the server',
+  'ref-not-top-level': HOIST,
+  'ref-not-defs-prefix': HOIST,
+  'ref-sibling': (p) => `${OPTIMIZE(p)} moves \`$ref\` into \`allOf\` beside its siblings (2019-09 and later read it the same)`,
+  'depth-exceeded': () => 'flatten the arguments on the server (toolslim does not restructure arguments)',
+  'keyword-rejected': (p, message) =>
+    /annotation/.test(message)
+      ? `${OPTIMIZE(p)} drops it (an annotation: no argument is judged differently)`
+      : `${OPTIMIZE(p)} converts it where the profile lists a conversion (docs/profiles/${p.name}.md); otherwise remove it on the server`,
+  'keyword-unknown': (p) => `${OPTIMIZE(p)} drops unknown keywords that are annotations; remove the field on the server otherwise`,
+  'format-unsupported': (p) => `${OPTIMIZE(p)} moves it into the description (lossy: the schema then accepts any string)`,
+  'strict-additional-properties': (p) => `${OPTIMIZE(p)} closes every object (lossy); an open map (an \`additionalProperties\` schema, \`patternProperties\`, a free-form object) cannot be closed and must change on the server`,
+  'strict-required': (p) => `${OPTIMIZE(p)} lists every property in \`required\` and makes the optional ones nullable (lossy: the model then sends \`null\` for a property it would leave out)`,
+});
+
+/** `message` with the hint for `code` appended (unchanged when there is none). */
+export function withHint(code: string, message: string, p: ClientProfile): string {
+  const hint = PROFILE_HINTS[code];
+  return hint ? `${message}; fix: ${hint(p, message)}` : message;
+}

@@ -1,0 +1,199 @@
+/**
+ * adapt-to-client: rewrites each tool so that a client profile accepts it. The work is done by step
+ * objects (steps/<id>.ts, each with its fixtures in test/fixtures/adapt-to-client/rules/<id>/), run in
+ * order on each slot's schema (editor.ts) inside one transaction per tool, rolled back when the reference
+ * rewrites grow a slot past the growth cap:
+ * 1. reference rewrites, measured: inline-refs, hoist-refs, wrap-ref-siblings;
+ * 2. clean-ups that keep every verdict: add-root-type, drop-invalid-annotations, drop-rejected;
+ * 3. lossy conversions, each off unless its option is on (presetForProfile turns on those the profile
+ *    needs): relax-assertions, describe-formats, close-objects.
+ * After the edits each tool is checked with the profile again; every remaining finding is reported.
+ */
+import { utf8Length } from '../../core/measure.js';
+import { defineTransform } from '../../engine/define-transform.js';
+import { hasOwn, isObject } from '../../json/guards.js';
+import { checkToolForProfile } from '../../profiles/check.js';
+import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
+import { getDeclaredDialect } from '../../schema/dialect.js';
+import { SlotEditor, type Note } from './editor.js';
+import type { AdaptStep } from './step.js';
+import { addRootType } from './steps/add-root-type.js';
+import { closeObjects } from './steps/close-objects.js';
+import { describeFormats } from './steps/describe-formats.js';
+import { dropInvalidAnnotations } from './steps/drop-invalid-annotations.js';
+import { dropRejected } from './steps/drop-rejected.js';
+import { hoistRefs } from './steps/hoist-refs.js';
+import { inlineRefs } from './steps/inline-refs.js';
+import { relaxAssertions } from './steps/relax-assertions.js';
+import { wrapRefSiblings } from './steps/wrap-ref-siblings.js';
+
+/** Options of {@link adaptToClient}. */
+export interface AdaptToClientOptions {
+  /** The client to adapt to: a built-in profile name or a profile object (default `mcp`). */
+  readonly profile?: string | ClientProfile;
+  /** A schema may grow to at most this many times its size (default 2); beyond it the tool is left as it was. */
+  readonly growthCap?: number;
+  /** Bytes a schema may always grow by, whatever `growthCap` says (default 0). */
+  readonly growthAllowance?: number;
+  /**
+   * Lossy: rewrite or drop assertions the client rejects (`const` → `enum`, exclusive → inclusive bounds,
+   * `oneOf` → `anyOf`, narrowing keywords such as `additionalProperties` dropped). Default false.
+   */
+  readonly relaxAssertions?: boolean;
+  /** Lossy: move a `format` the client does not accept into the description. Default false. */
+  readonly describeFormats?: boolean;
+  /**
+   * Lossy: the strict-mode conversion OpenAI's SDKs apply (every object closed, every property required,
+   * optional ones nullable), for profiles with strict-mode rules. Default false.
+   */
+  readonly closeObjects?: boolean;
+}
+
+interface AdaptState {
+  readonly profile: ClientProfile;
+}
+
+/** The reference rewrites: measured together against the growth cap before anything else runs. */
+const REWRITES: readonly AdaptStep[] = [inlineRefs, hoistRefs, wrapRefSiblings];
+/** Clean-ups that keep every verdict. */
+const CLEANUPS: readonly AdaptStep[] = [addRootType, dropInvalidAnnotations, dropRejected];
+/** Lossy conversions, each behind its own option. */
+const LOSSY: readonly AdaptStep[] = [relaxAssertions, describeFormats, closeObjects];
+
+/** Every step of adapt-to-client, in the order it runs. */
+export const ADAPT_STEPS: readonly AdaptStep[] = Object.freeze([...REWRITES, ...CLEANUPS, ...LOSSY]);
+
+type LossyOption = 'relaxAssertions' | 'describeFormats' | 'closeObjects';
+
+/**
+ * Rewrites each tool so that a client profile accepts it, without changing any verdict: inlines
+ * references the client cannot resolve (cycle-aware), moves reference targets to the top-level `$defs`
+ * where the client requires that, moves `$ref` into `allOf` where the client rejects its siblings, and
+ * drops annotations the client rejects. With its lossy options on, it also converts what the client
+ * rejects and no verdict-keeping rewrite can fix. What it cannot fix is reported as an error.
+ */
+export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
+  name: 'adapt-to-client',
+  description: 'Rewrite tools so a client profile accepts them (inline or hoist references, drop rejected annotations) and report what it cannot fix',
+  safety: 'annotation',
+  // Each step is a part with its own fixtures (test/fixtures/adapt-to-client/rules/<id>/); the lossy ones have an option.
+  parts: ADAPT_STEPS.map((s) => (s.option === undefined ? { id: s.id } : { id: s.id, option: s.option })),
+  safetyWith: (options) => (LOSSY.some((s) => options[s.option as LossyOption] === true) ? 'lossy' : 'annotation'),
+  defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false },
+  messages: {
+    'inlined-ref': 'Inlined `$ref` `{ref}`',
+    'removed-defs': 'Removed `{keyword}`: no reference uses it once every reference is inlined',
+    'removed-anchor': 'Removed `{keyword}` `{name}`: no reference uses it once every reference is inlined',
+    'added-defs': 'Added a top-level `{container}` to hold definitions references can name',
+    'hoisted-def': 'Moved definition `{name}` from `{from}` to `{to}`',
+    'copied-def': 'Copied the schema at `{from}` to the definition `{to}` so references can name it',
+    'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
+    'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
+    'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
+    'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
+    'dropped-unknown-keyword': 'Dropped unknown keyword `{keyword}` (an annotation), which `{profile}` rejects',
+    'dropped-invalid-annotation': 'Dropped annotation `{keyword}`: its value is not valid JSON Schema {dialect}, which `{profile}` requires',
+    'added-root-type': 'Added `type: "object"` at the root, which `{profile}` requires (MCP arguments are always an object)',
+    'dropped-schema-uri': 'Dropped `$schema`, which `{profile}` rejects; the schema reads as {dialect} either way',
+    'recursive-ref': 'Kept every reference: `{name}` is recursive and cannot be inlined, which `{profile}` needs',
+    'growth-capped': 'Left the tool as it was: adapting `{slot}` to `{profile}` would grow it from {before} to {after} bytes, more than {cap}×',
+    'inline-unsafe': 'Kept every reference: {reason}',
+    'hoist-unsafe': 'Kept the reference as it was: {reason}',
+    'ref-siblings-ambiguous': 'Kept `$ref` `{ref}` as it was: {keys} beside it are ignored by {dialect} readers but applied by others',
+    'tool-count': 'Found tool #{position}; `{profile}` accepts at most {max} tools per request',
+    // Lossy steps (each behind its option).
+    'described-format': 'Added `format` `{format}` to the description, which `{profile}` reads',
+    'moved-format': 'Removed `format` `{format}`, which `{profile}` rejects, after adding it to the description (lossy: any string is accepted)',
+    'dropped-format': 'Removed `format` `{format}`, which `{profile}` rejects (lossy: any string is accepted; the description is not a string, so it could not say it)',
+    'const-to-enum': 'Replaced `const` {value} with `enum` [{value}], which `{profile}` accepts (the same values)',
+    'described-const': 'Added the `const` value {value} to the description, which `{profile}` reads',
+    'dropped-assertion': 'Removed `{keyword}`, which `{profile}` rejects (lossy: {loses})',
+    'dropped-redundant-bound': 'Removed `{keyword}`, which `{profile}` rejects: `{bound}` {value} beside it already says as much',
+    'exclusive-to-inclusive': 'Replaced `{keyword}` with `{bound}` {value}, which `{profile}` accepts (the same integers)',
+    'exclusive-to-inclusive-lossy': 'Replaced `{keyword}` with `{bound}` {value}, which `{profile}` accepts (lossy: {value} itself is now accepted)',
+    'oneof-to-anyof': 'Renamed `oneOf` to `anyOf`, which `{profile}` accepts (lossy: a value matching several branches is now accepted)',
+    'closed-object': 'Set `additionalProperties: false`, which `{profile}` requires on every object (lossy: keys not listed are now refused)',
+    'made-nullable': 'Made `{name}` nullable, so it can be listed in `required` as `{profile}` requires (lossy: the model sends null where it would have left it out)',
+    'listed-required': 'Listed {names} in `required`, which `{profile}` requires of every property (lossy: each is nullable instead of optional)',
+    'open-map': 'Kept the object open: `{keyword}` makes it a map, which `{profile}` strict mode cannot express (closing it would refuse every key it accepts)',
+    'free-form-object': 'Kept the object open: it lists no `properties`, so closing it as `{profile}` requires would accept only `{}`',
+    'required-invalid': 'Left `required` as it was: it is not an array',
+    // Findings of the profile checker, passed through with their own message.
+    'tool-invalid': '{message}',
+    'tool-name': '{message}',
+    'root-not-object': '{message}',
+    'root-combinator': '{message}',
+    'schema-invalid': '{message}',
+    'ref-unsupported': '{message}',
+    'ref-unresolvable': '{message}',
+    'ref-external': '{message}',
+    'ref-not-top-level': '{message}',
+    'ref-not-defs-prefix': '{message}',
+    'ref-sibling': '{message}',
+    'depth-exceeded': '{message}',
+    'keyword-rejected': '{message}',
+    'keyword-unknown': '{message}',
+    'defs-unsupported': '{message}',
+    'format-unsupported': '{message}',
+    'strict-additional-properties': '{message}',
+    'strict-required': '{message}',
+  },
+  validateOptions(options) {
+    getProfile(options.profile ?? 'mcp');
+    const cap = options.growthCap;
+    if (typeof cap !== 'number' || !Number.isFinite(cap) || cap < 1) throw new Error('`growthCap` must be a finite number ≥ 1');
+    const allowance = options.growthAllowance ?? 0;
+    if (typeof allowance !== 'number' || !Number.isFinite(allowance) || allowance < 0) throw new Error('`growthAllowance` must be a finite number of bytes ≥ 0');
+    for (const s of LOSSY) {
+      const v = options[s.option as LossyOption];
+      if (v !== undefined && typeof v !== 'boolean') throw new Error(`\`${s.option}\` must be true or false`);
+    }
+  },
+  prepare(_tools, options) {
+    return { profile: getProfile(options.profile ?? 'mcp') };
+  },
+  apply(doc, ctx, options) {
+    const p = doc.state.profile;
+    const cap = options.growthCap ?? 2;
+    const allowance = options.growthAllowance ?? 0;
+    const lossy = LOSSY.filter((s) => options[s.option as LossyOption] === true && s.applies(p));
+    const tool = doc.tool as Record<string, unknown>;
+    const growthLimit = (before: number) => Math.max(cap * before, before + allowance);
+    const runs: { base: string; notes: readonly Note[] }[] = [];
+    const capped: { slot: string; before: number; after: number }[] = [];
+    // Every slot's steps in one transaction: a slot over the growth cap leaves the whole tool as it was.
+    ctx.transaction(() => {
+      for (const slot of p.slots) {
+        if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
+        const ed = new SlotEditor(ctx, '/' + slot);
+        const over = runSlot(ed, tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, growthLimit, lossy);
+        if (over) capped.push({ slot, ...over });
+        runs.push({ base: '/' + slot, notes: ed.notes });
+      }
+      return capped.length === 0;
+    });
+    for (const c of capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    for (const { base, notes } of runs) for (const n of notes) ctx.report(n.severity, n.code, base + n.path, n.data);
+    if (p.maxTools !== undefined && doc.index >= p.maxTools) ctx.report('error', 'tool-count', '', { position: doc.index + 1, profile: p.name, max: p.maxTools });
+    for (const f of checkToolForProfile(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
+  },
+});
+
+/**
+ * Runs the steps on one slot (`schema` is its value before them): the reference rewrites, then, unless
+ * they grew it past the limit (returned, sizes in bytes), the clean-ups and the lossy steps asked for.
+ */
+function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { before: number; after: number } | undefined {
+  const declared = getDeclaredDialect(schema, p.dialect);
+  const input = { profile: p, dialect: declared.dialect, source: declared.source, isArguments, growthLimit };
+  for (const step of REWRITES) if (step.applies(p)) step.run(ed, input);
+  if (ed.capped) return ed.capped;
+  if (ed.edits > 0) {
+    const before = utf8Length(JSON.stringify(schema));
+    const after = utf8Length(JSON.stringify(ed.root));
+    if (after > growthLimit(before)) return { before, after };
+  }
+  for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
+  for (const step of lossy) step.run(ed, input);
+  return undefined;
+}

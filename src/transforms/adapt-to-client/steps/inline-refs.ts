@@ -1,0 +1,200 @@
+/**
+ * inline-refs (profiles whose client cannot resolve references: `refs: none`): every `$ref` outside
+ * definitions is replaced by its target, fully expanded (targets first, one shared copy each), and the
+ * definitions and anchors nothing references any more are removed. Cycle-aware: a recursive definition is
+ * reported and every reference kept; a plan that would multiply the schema far beyond the growth cap stops
+ * before building the copies. Fails closed: any early return leaves every reference (the checker then
+ * reports them).
+ */
+import { EditContext, type MessageData } from '../../../core/context.js';
+import { utf8Length } from '../../../core/measure.js';
+import { isObject } from '../../../json/guards.js';
+import { appendPointer, getAt, parsePointer } from '../../../json/pointer.js';
+import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
+import { collectRefInventory, resolveRefSite, type RefSite } from '../../../schema/refs.js';
+import { walkSchema } from '../../../schema/walk.js';
+import type { ClientProfile } from '../../../profiles/profiles.js';
+import { mergeRef } from '../merge-ref.js';
+import { indexNodes, nameOf, within } from '../nodes.js';
+import type { AdaptStep, StepEditor } from '../step.js';
+
+export const inlineRefs: AdaptStep = {
+  id: 'inline-refs',
+  safety: 'annotation',
+  applies: (p) => p.refs === 'none',
+  run: (ed, { dialect, profile, growthLimit }) => inline(ed, dialect, profile, growthLimit),
+};
+
+function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (before: number) => number): void {
+  // Fails closed: any early return below leaves every reference (the checker then reports them).
+  const schema = ed.root as Record<string, unknown>;
+  const inventory = collectRefInventory(schema, dialect);
+  const sites = inventory.refs.filter((s) => s.inSchema);
+  if (sites.length === 0) {
+    removeDeadMachinery(ed);
+    return;
+  }
+  if (inventory.resources.length > 0) {
+    ed.note('error', 'inline-unsafe', inventory.resources[0]!.path, { reason: `the schema embeds \`$id\` \`${inventory.resources[0]!.id}\`, and copies of it would clash` });
+    return;
+  }
+  const targets = new Map<RefSite, string>();
+  for (const site of sites) {
+    if (site.keyword !== '$ref') {
+      ed.note('error', 'inline-unsafe', site.path, { reason: `\`${site.keyword}\` \`${site.ref}\` depends on the dynamic scope and cannot be inlined` });
+      return;
+    }
+    const r = resolveRefSite(schema, inventory, site);
+    if (r.status !== 'resolved') return; // the checker reports it (unresolvable or external)
+    targets.set(site, r.path);
+  }
+  const info = indexNodes(schema);
+  // The references that take effect inside a subtree: those not inside a definitions container below it.
+  const liveIn = (root: string): RefSite[] =>
+    sites.filter((s) => {
+      if (!within(s.schemaPath, root)) return false;
+      const entry = info.get(s.schemaPath)?.defEntry;
+      return entry === undefined || within(root, entry);
+    });
+  const outer = liveIn('');
+  // Dependency order with cycle detection, iteratively.
+  const order: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const deps = new Map<string, string[]>();
+  const depsOf = (t: string) => {
+    let d = deps.get(t);
+    if (!d) {
+      d = [...new Set(liveIn(t).map((s) => targets.get(s)!))];
+      deps.set(t, d);
+    }
+    return d;
+  };
+  for (const start of new Set(outer.map((s) => targets.get(s)!))) {
+    if (state.get(start) === 'done') continue;
+    const stack: { t: string; i: number }[] = [{ t: start, i: 0 }];
+    state.set(start, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const d = depsOf(top.t);
+      if (top.i < d.length) {
+        const next = d[top.i++]!;
+        const s = state.get(next);
+        if (s === 'open') {
+          ed.note('error', 'recursive-ref', next, { name: nameOf(next), profile: p.name });
+          return;
+        }
+        if (s === undefined) {
+          state.set(next, 'open');
+          stack.push({ t: next, i: 0 });
+        }
+      } else {
+        state.set(top.t, 'done');
+        order.push(top.t);
+        stack.pop();
+      }
+    }
+  }
+  // Size estimate before building anything: a chain of references can multiply a schema.
+  const before = utf8Length(JSON.stringify(schema));
+  const estimate = new Map<string, number>();
+  for (const t of order) {
+    let size = utf8Length(JSON.stringify(getAt(schema, parsePointer(t))) ?? '');
+    for (const s of liveIn(t)) size += estimate.get(targets.get(s)!)!;
+    estimate.set(t, size);
+  }
+  let total = before;
+  for (const s of outer) total += estimate.get(targets.get(s)!)!;
+  if (total > limit(before) * 4) {
+    // Far beyond the cap: stop before building the copies (the caller reports the cap).
+    ed.capped = { before, after: total };
+    return;
+  }
+  const expanded = new Map<string, unknown>();
+  for (const t of order) {
+    const value = expand(schema, t, liveIn(t), targets, expanded, dialect);
+    if ('fail' in value) {
+      ed.note('error', 'ref-siblings-ambiguous', value.fail.path, value.fail.data);
+      return;
+    }
+    expanded.set(t, value.value);
+  }
+  // Replace the outer references, deepest first, reading each node as it now is.
+  const replacements: { path: string; value: unknown; ref: string }[] = [];
+  const scratch = new EditContext(schema, {});
+  for (let i = outer.length - 1; i >= 0; i--) {
+    const site = outer[i]!;
+    const node = site.schemaPath === '' ? scratch.root : scratch.get(site.schemaPath);
+    const merged = mergeRef(node as Record<string, unknown>, expanded.get(targets.get(site)!), dialect);
+    if ('fail' in merged) {
+      ed.note('error', 'ref-siblings-ambiguous', site.schemaPath, { ref: site.ref, keys: merged.fail, dialect });
+      return;
+    }
+    scratch.replace(site.schemaPath, merged.value, 'x');
+    replacements.push({ path: site.schemaPath, value: merged.value, ref: site.ref });
+  }
+  for (const r of replacements) ed.replace(r.path, r.value, 'inlined-ref', { ref: r.ref });
+  removeDeadMachinery(ed);
+}
+
+/** Removes definitions containers and anchors once no reference is left in the schema. */
+function removeDeadMachinery(ed: StepEditor): void {
+  const found: { path: string; keyword: string; name?: string }[] = [];
+  walkSchema(ed.root, '', {
+    table: UNION_KEYWORDS,
+    onSchema(node, path, keyword) {
+      if (keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword)) return false;
+      if (!isObject(node)) return;
+      for (const k of Object.keys(node)) {
+        if (DEFINITIONS_KEYWORDS.includes(k) && isObject(node[k])) found.push({ path: appendPointer(path, k), keyword: k });
+        else if ((ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor') && typeof node[k] !== 'object') found.push({ path: appendPointer(path, k), keyword: k, name: String(node[k]) });
+      }
+      return undefined;
+    },
+  });
+  for (let i = found.length - 1; i >= 0; i--) {
+    const f = found[i]!;
+    if (f.name === undefined) ed.remove(f.path, 'removed-defs', { keyword: f.keyword });
+    else ed.remove(f.path, 'removed-anchor', { keyword: f.keyword, name: f.name });
+  }
+}
+
+type Expansion = { value: unknown } | { fail: { path: string; data: MessageData } };
+
+/** A copy of the subtree at `root` with every live reference replaced by its (already expanded) target. */
+function expand(
+  schema: unknown,
+  root: string,
+  live: readonly RefSite[],
+  targets: ReadonlyMap<RefSite, string>,
+  expanded: ReadonlyMap<string, unknown>,
+  dialect: Dialect,
+): Expansion {
+  const original = getAt(schema, parsePointer(root));
+  if (!isObject(original)) return { value: original };
+  const b = new EditContext(original, {});
+  const rel = (path: string) => path.slice(root.length);
+  for (let i = live.length - 1; i >= 0; i--) {
+    const site = live[i]!;
+    const at = rel(site.schemaPath);
+    const node = at === '' ? b.root : b.get(at);
+    const merged = mergeRef(node as Record<string, unknown>, expanded.get(targets.get(site)!), dialect);
+    if ('fail' in merged) return { fail: { path: site.schemaPath, data: { ref: site.ref, keys: merged.fail, dialect } } };
+    b.replace(at, merged.value, 'x');
+  }
+  // Definitions and anchors inside the copy are dead (references name the original) and would clash.
+  const dead: string[] = [];
+  walkSchema(b.root, '', {
+    table: UNION_KEYWORDS,
+    onSchema(node, path, keyword) {
+      if (keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword)) return false;
+      if (!isObject(node)) return;
+      for (const k of Object.keys(node)) {
+        if ((DEFINITIONS_KEYWORDS.includes(k) && isObject(node[k])) || ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor') dead.push(appendPointer(path, k));
+      }
+      return undefined;
+    },
+  });
+  for (let i = dead.length - 1; i >= 0; i--) b.remove(dead[i]!, 'x');
+  return { value: b.root };
+}
+

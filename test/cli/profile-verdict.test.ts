@@ -1,0 +1,130 @@
+/**
+ * `--profile` keeps its word: `optimize --profile P` and `proxy --profile P` fail (exit 1, the findings on
+ * stderr) when the result still fails P, unless `--allow-rejected`; what they name is what
+ * `check --profile P` reports on the same result. The tools are hand-written: `2fa_login` starts with a
+ * digit, which Gemini's name rule (`^[A-Za-z_]…`) refuses and no rewrite may fix (calls name the tool);
+ * `get_pet` has a `$ref` that adaptation inlines.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild, ROOT, runMain } from './helpers.js';
+import { node, ProxyProcess, WIRE_SERVER } from './proxy-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-profile-verdict-'));
+const GET_PET = { name: 'get_pet', description: 'Get a pet', inputSchema: { type: 'object', properties: { id: { $ref: '#/$defs/Id' } }, $defs: { Id: { type: 'string' } } } };
+const TWO_FA = { name: '2fa_login', description: 'Log in with a one-time code', inputSchema: { type: 'object', properties: { code: { type: 'string' } } } };
+const rejected = join(dir, 'rejected.json');
+writeFileSync(rejected, JSON.stringify([GET_PET, TWO_FA]));
+const accepted = join(dir, 'accepted.json');
+writeFileSync(accepted, JSON.stringify([GET_PET]));
+
+/** The finding lines of the refusal on stderr: `<tool> <path>  <code>: <message>`. */
+function stderrFindings(stderr: string): { tool: string; path: string; code: string }[] {
+  return stderr
+    .split('\n')
+    .map((l) => /^ {2}(\S+) (\S+) {2}(profile-[a-z-]+): /.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => ({ tool: m[1]!, path: m[2]!, code: m[3]! }));
+}
+
+describe('optimize --profile', () => {
+  it('exits 1 with the findings and writes nothing when the client would still reject a tool', async () => {
+    const out = join(dir, 'refused.json');
+    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('`gemini` would still reject 1 tool (1 finding):');
+    expect(stderrFindings(r.stderr)).toEqual([{ tool: '2fa_login', path: '/1/name', code: 'profile-tool-name' }]);
+    // The rule and a fix are in the message.
+    expect(r.stderr).toMatch(/profile-tool-name: Found tool name `2fa_login`; `gemini` expects names matching .*; fix: rename the tool on the server/);
+    expect(r.stderr).toContain('nothing written (--allow-rejected writes it anyway)');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('--allow-rejected writes it, says so, and names exactly what check --profile finds in the output', async () => {
+    const out = join(dir, 'allowed.json');
+    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '--allow-rejected', '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('writing it anyway (--allow-rejected)');
+    const written = JSON.parse(readFileSync(out, 'utf8'));
+    expect(written[0].inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string' } } });
+    const check = await runMain(['check', out, '--profile', 'gemini', '--format', 'json']);
+    expect(check.code).toBe(1);
+    const errors = (JSON.parse(check.stdout).findings as { severity: string; code: string; tool: string; path: string }[]).filter((f) => f.severity === 'error' && f.code.startsWith('profile-'));
+    expect(stderrFindings(r.stderr)).toEqual(errors.map((f) => ({ tool: f.tool, path: f.path, code: f.code })));
+  });
+
+  it('exits 0 without a word about rejection when the client accepts the result', async () => {
+    const out = join(dir, 'fine.json');
+    const r = await runMain(['optimize', accepted, '--profile', 'gemini', '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('would still reject');
+    expect((await runMain(['check', out, '--profile', 'gemini'])).code).toBe(0);
+  });
+
+  it('--allow-rejected without --profile is a usage error', async () => {
+    const r = await runMain(['optimize', accepted, '--allow-rejected']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--allow-rejected goes with --profile <client>');
+  });
+});
+
+describe('proxy --profile', () => {
+  beforeAll(() => requireBuild());
+  const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"0"}}}';
+
+  it('refuses a list the client would still reject before the client gets initialize: exit 1, the findings on stderr and in the error', async () => {
+    const p = new ProxyProcess(['--profile', 'gemini', '--', node, WIRE_SERVER, '--tools', rejected]);
+    p.send(INIT);
+    const { message } = await p.until(0);
+    expect((message.error as { message: string }).message).toContain('`gemini` would still reject 1 tool');
+    expect(await p.closed).toBe(1);
+    expect(stderrFindings(p.stderr)).toEqual([{ tool: '2fa_login', path: '/1/name', code: 'profile-tool-name' }]);
+    expect(p.stderr).toContain('not serving it (--allow-rejected serves it anyway)');
+  });
+
+  it('--allow-rejected serves it and says so on stderr', async () => {
+    const p = new ProxyProcess(['--profile', 'gemini', '--allow-rejected', '--', node, WIRE_SERVER, '--tools', rejected]);
+    await p.initialize();
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const { message } = await p.until(1);
+    const tools = (message.result as { tools: { name: string; inputSchema: unknown }[] }).tools;
+    expect(tools.map((t) => t.name)).toEqual(['get_pet', '2fa_login']);
+    expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string' } } });
+    p.end();
+    expect(await p.closed).toBe(0);
+    expect(p.stderr).toContain('serving it anyway (--allow-rejected)');
+    expect(stderrFindings(p.stderr)).toEqual([{ tool: '2fa_login', path: '/1/name', code: 'profile-tool-name' }]);
+  });
+
+  it('serves a list the client accepts as usual', async () => {
+    const p = new ProxyProcess(['--profile', 'gemini', '--', node, WIRE_SERVER, '--tools', accepted]);
+    await p.initialize();
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const { message } = await p.until(1);
+    expect((message.result as { tools: unknown[] }).tools).toEqual([{ ...GET_PET, inputSchema: { type: 'object', properties: { id: { type: 'string' } } } }]);
+    p.end();
+    expect(await p.closed).toBe(0);
+    expect(p.stderr).not.toContain('would still reject');
+  });
+});
+
+describe('report --profile lists exactly what check --profile does', () => {
+  // Corpus captures with findings for several profiles (names, keywords, formats, references, strict mode).
+  const files = ['21st-dev__magic@0.1.0.json', 'a-bonus__google-docs-mcp.json', 'brave__brave-search-mcp-server.json'].map((f) => join(ROOT, 'bench', 'corpus', f));
+  it.each(['gemini', 'openai-strict', 'kimi', 'claude'])('%s', async (profile) => {
+    let profileFindings = 0;
+    for (const file of files) {
+      const check = await runMain(['check', file, '--profile', profile, '--format', 'json']);
+      const report = await runMain(['report', file, '--profile', profile, '--format', 'json', '--no-tokens']);
+      expect(report.code, report.stderr).toBe(0);
+      const fromCheck = (JSON.parse(check.stdout).findings as Record<string, unknown>[]).map(({ source: _source, ...f }) => f);
+      const fromReport = JSON.parse(report.stdout).findings as Record<string, unknown>[];
+      expect(fromReport, file).toEqual(fromCheck);
+      profileFindings += fromCheck.filter((f) => String(f.code).startsWith('profile-')).length;
+    }
+    // Not a comparison of two empty lists.
+    if (profile !== 'claude') expect(profileFindings).toBeGreaterThan(0);
+  });
+});
