@@ -13,9 +13,10 @@
  * bench/check-scale.json.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { ensureBuilt } from './lib/build.js';
 import { pathToFileURL } from 'node:url';
 import { orderPool, syntheticToolList, type PoolEntry } from './lib/synthetic.js';
 
@@ -85,20 +86,6 @@ function measured(args: readonly string[], probeDir: string): { exitCode: number
   return { exitCode: r.status, wallS, cpuS: (usage.userUs + usage.systemUs) / 1e6, peakMB: usage.maxRssKB / 1024, firstLine: clip(firstEnd === -1 ? out : out.slice(0, firstEnd)), lastLine: clip(out.slice(out.lastIndexOf('\n') + 1)) };
 }
 
-function ensureBuilt(): void {
-  if (existsSync(BIN) && statSync(BIN).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
-  log('building dist with tsup (dist is missing or older than src)…');
-  const r = spawnSync('npx', ['tsup', '--silent'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error('tsup build failed');
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
 
 function commit(): string {
   const r = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT });
@@ -127,7 +114,7 @@ function render(res: Results): string {
 }
 
 function main(): void {
-  ensureBuilt();
+  ensureBuilt(BIN, log);
   const dir = mkdtempSync(join(tmpdir(), 'toolslim-check-scale-'));
   try {
     writeFileSync(

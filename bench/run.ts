@@ -15,10 +15,11 @@
  * Flags: `--quick` (smaller series, fewer runs; writes nothing), `--no-write`.
  * Env: `BENCH_BUDGET_S` (default 600, CPU seconds): sizes of the scaling series that would not fit are skipped.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { ensureBuilt } from './lib/build.js';
 import * as toolslim from '../src/index.js';
 import { builtinPresets, builtinTransforms, collectRefInventory, getDeclaredDialect, transformTools, type AnyTransform, type Report, type TransformStepInput, type TransformToolsOptions } from '../src/index.js';
 import { o200k } from '../src/tokens.js';
@@ -481,28 +482,10 @@ function scaling(corpus: readonly Capture[], gate: boolean): BenchResults['scali
 // ---------------------------------------------------------------------------------------------------------
 // Import cost
 
-function ensureBuilt(): void {
-  const dist = join(ROOT, 'dist', 'index.js');
-  const newest = newestMtime(join(ROOT, 'src'));
-  if (existsSync(dist) && statSync(dist).mtimeMs >= newest) return;
-  log('building dist with tsup (dist is missing or older than src)…');
-  const r = spawnSync('npx', ['tsup', '--silent'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error('tsup build failed');
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const m = statSync(join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name)).mtimeMs;
-    if (m > newest) newest = m;
-  }
-  return newest;
-}
 
 function importCost(): BenchResults['importCost'] {
   try {
-    ensureBuilt();
+    ensureBuilt(join(ROOT, 'dist', 'index.js'), log);
     const runs = QUICK ? 3 : 7;
     // The tokenizer entry is shown for scale only (it is slow to load): fewer runs.
     const specs: [string, string, number][] = [

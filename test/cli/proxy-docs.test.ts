@@ -3,10 +3,10 @@
  * binary (`npx toolslim` → dist/cli/bin.js, `node server.mjs` → the demo server) and print what the page
  * says; every `toolslim proxy …` command shown parses; every flag is documented in both.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { format } from 'node:util';
+import { expectedOutput, runPrinting } from '../helpers/docs-blocks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { proxyCommand } from '../../src/cli/commands/proxy.js';
@@ -30,18 +30,9 @@ describe('docs/proxy.md', () => {
       .replace(/command: 'npx', args: \['toolslim', /g, `command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(BIN)}, `)
       .replace(/'node', 'server\.mjs'/g, `${JSON.stringify(process.execPath)}, ${JSON.stringify(SERVER)}`);
     expect(runnable).not.toBe(code);
-    const expected = code.split('\n').filter((l) => /^\s*\/\/ → /.test(l)).map((l) => l.replace(/^\s*\/\/ → /, ''));
+    const expected = expectedOutput(code);
     const file = join(dir, `block-${i}.ts`);
-    writeFileSync(file, runnable);
-    const printed: string[] = [];
-    const original = console.log;
-    console.log = (...args: unknown[]) => void printed.push(...format(...args).split('\n'));
-    try {
-      await import(file);
-    } finally {
-      console.log = original;
-    }
-    expect(printed).toEqual(expected);
+    expect(await runPrinting(file, runnable)).toEqual(expected);
   });
 
   it('every toolslim proxy command it shows parses with the proxy’s flags', async () => {

@@ -3,9 +3,9 @@
  * each `// → …` line must equal, in order, what the block prints with console.log (util.format rules).
  * The expected lines were worked out by hand in the pages; this keeps pages and code from drifting.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { format } from 'node:util';
+import { expectedOutput, runPrinting } from '../helpers/docs-blocks.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -38,17 +38,8 @@ describe.each(PAGES)('%s', (page) => {
       if (!(spec in IMPORTS)) throw new Error(`unknown import ${spec}`);
       return `from ${JSON.stringify(IMPORTS[spec])}`;
     });
-    const expected = block.code.split('\n').filter((l) => /^\s*\/\/ → /.test(l)).map((l) => l.replace(/^\s*\/\/ → /, ''));
+    const expected = expectedOutput(block.code);
     const file = join(dir, `example-${counter++}.ts`);
-    writeFileSync(file, code);
-    const printed: string[] = [];
-    const original = console.log;
-    console.log = (...args: unknown[]) => void printed.push(...format(...args).split('\n'));
-    try {
-      await import(file);
-    } finally {
-      console.log = original;
-    }
-    expect(printed).toEqual(expected);
+    expect(await runPrinting(file, code)).toEqual(expected);
   });
 });
