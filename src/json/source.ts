@@ -340,12 +340,7 @@ export function analyzeToolNumbers(text: string, start: number, end: number): To
       continue;
     }
     if (c === 45 || (c >= 48 && c <= 57)) {
-      let e = i + 1;
-      while (e < end) {
-        const d = text.charCodeAt(e);
-        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) e++;
-        else break;
-      }
+      const e = numberEnd(text, i, end);
       const lexeme = text.slice(i, e);
       i = e;
       if (isPlainNumber(text, i - lexeme.length, e)) {
@@ -557,12 +552,7 @@ export function restyleJson(text: string, style: JsonStyle, level = 0, lexemes?:
       continue;
     }
     if (c === 45 || (c >= 48 && c <= 57)) {
-      let e = i + 1;
-      while (e < n) {
-        const d = text.charCodeAt(e);
-        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) e++;
-        else break;
-      }
+      const e = numberEnd(text, i, n);
       if (lexemes !== undefined && lexemes.size > 0) {
         const original = lexemes.get(text.slice(i, e));
         if (original !== undefined) {
@@ -622,4 +612,15 @@ export function spliceTools(source: ToolsSource, replacement: (index: number) =>
   if (at === 0) return source.text;
   out.push(source.text.slice(at));
   return out.join('');
+}
+
+/** Where the number lexeme starting at `start` (a `-` or a digit) ends: digits, `.`, `e`/`E`, signs, before `end`. */
+function numberEnd(text: string, start: number, end: number): number {
+  let e = start + 1;
+  while (e < end) {
+    const d = text.charCodeAt(e);
+    if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) e++;
+    else break;
+  }
+  return e;
 }
