@@ -343,17 +343,10 @@ export function analyzeToolNumbers(text: string, start: number, end: number): To
       const e = numberEnd(text, i, end);
       const lexeme = text.slice(i, e);
       i = e;
-      if (isPlainNumber(text, i - lexeme.length, e)) {
-        if (!plain.has(lexeme)) {
-          const path = pointerHere();
-          plain.set(lexeme, path);
-          const odd = lexemes.get(lexeme);
-          if (odd) problem = clash(odd.text, odd.path, lexeme, path, lexeme);
-        }
-        continue;
-      }
-      const value = Number(lexeme);
-      const canonical = JSON.stringify(value);
+      // A plain lexeme, or one JSON.stringify writes back as it is, needs no keeping.
+      const plainText = isPlainNumber(text, i - lexeme.length, e);
+      const value = plainText ? 0 : Number(lexeme);
+      const canonical = plainText ? lexeme : JSON.stringify(value);
       if (canonical === lexeme) {
         if (!plain.has(lexeme)) {
           const path = pointerHere();
