@@ -1,18 +1,18 @@
-import { EditContext, type MessageData } from '../core/context.js';
-import { setOwn } from '../json/cow.js';
-import { jsonEqual } from '../json/equal.js';
-import { defineTransform } from '../engine/define-transform.js';
-import type { Severity } from '../core/report.js';
-import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../schema/dialect.js';
-import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
-import { hasOwn, isObject } from '../json/guards.js';
-import { parseRef } from '../schema/ref-syntax.js';
-import { definitionOf, idKeyword, refInventoryOf, resolveRefSite } from '../schema/refs.js';
-import { findReachedDefinitions } from './prune-unreachable-defs.js';
-import { PathMap, planRefRewrites } from '../schema/relocate.js';
-import { someSubschema } from '../schema/walk.js';
+import { EditContext, type MessageData } from '../../core/context.js';
+import { setOwn } from '../../json/cow.js';
+import { jsonEqual } from '../../json/equal.js';
+import { defineTransform } from '../../engine/define-transform.js';
+import type { Severity } from '../../core/report.js';
+import { SCHEMA_SLOTS, type SchemaSlot } from '../../core/tool.js';
+import { DIALECT_URIS, dialectFromUri, findDialectContradictions, getDeclaredDialect, isLegacyDialect, keywordFit } from '../../schema/dialect.js';
+import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, DIALECTS, KEYWORD_TABLES, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../../schema/keywords.js';
+import { appendPointer, getAt, parsePointer } from '../../json/pointer.js';
+import { hasOwn, isObject } from '../../json/guards.js';
+import { parseRef } from '../../schema/ref-syntax.js';
+import { definitionOf, idKeyword, refInventoryOf, resolveRefSite } from '../../schema/refs.js';
+import { findReachedDefinitions } from '../prune-unreachable-defs.js';
+import { PathMap, planRefRewrites } from '../../schema/relocate.js';
+import { someSubschema } from '../../schema/walk.js';
 
 /** The dialects reconcile-dialect writes. */
 export type ReconcileTarget = '2020-12' | 'draft-07';
