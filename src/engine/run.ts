@@ -38,6 +38,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     origin: located.tools,
     names,
     usable: input_.usable,
+    refKeys: input_.refKeys.slice(),
     allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],
