@@ -321,7 +321,7 @@ export class EditContext {
     else if (this.#strict) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
     else template = code;
     if (!data) return template;
-    return template.replace(/\{(\w+)\}/g, (m, k: string) => (hasOwn(data, k) ? String(data[k]) : m));
+    return fillTemplate(template, data);
   }
 
   /** The (owned) parent container of `tokens` and the last token; checks the target exists when asked. */
@@ -341,6 +341,29 @@ export class EditContext {
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }
+}
+
+/**
+ * A message template split at its `{name}` placeholders once: even slots are text, odd slots names.
+ * Templates are a transform's constants, so the cache stays as small as the transforms' message tables.
+ */
+const TEMPLATE_PARTS = new Map<string, readonly string[]>();
+
+/** `template` with each `{name}` that `data` has replaced by its value (others stay as written). */
+function fillTemplate(template: string, data: MessageData): string {
+  let parts = TEMPLATE_PARTS.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    // Only templates with placeholders (a code without a message is its own template: do not keep those).
+    if (parts.length > 1 && TEMPLATE_PARTS.size < 4096) TEMPLATE_PARTS.set(template, parts);
+  }
+  if (parts.length === 1) return template;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const k = parts[i]!;
+    out += (hasOwn(data, k) ? String(data[k]) : `{${k}}`) + parts[i + 1]!;
+  }
+  return out;
 }
 
 /** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */

@@ -46,6 +46,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     sizes: options.measure ? new ToolSizes(tools, input_.usable, options.tokenizer, input_.bytes) : undefined,
     histories: options.verify === false ? undefined : new Array<StepVersion[] | undefined>(tools.length),
     instructions: undefined,
+    documents: new WeakMap(),
   };
 
   const transformStats: Mutable<TransformStats>[] = [];

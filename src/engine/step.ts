@@ -8,7 +8,7 @@ import { EditContext, type RecordedChange } from '../core/context.js';
 import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type UnknownDialectDocument } from '../core/documents.js';
 import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
-import type { McpTool, SchemaSlot } from '../core/tool.js';
+import { SCHEMA_SLOTS, type McpTool, type SchemaSlot } from '../core/tool.js';
 import { REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import type { AnyTransform, ToolDoc, TransformExtras } from '../core/transform.js';
@@ -50,6 +50,12 @@ export interface RunState {
   /** With the gate on: every version of every changed tool. */
   readonly histories: (StepVersion[] | undefined)[] | undefined;
   instructions: string | undefined;
+  /**
+   * Each tool version's documents read with the default slots and dialect, for every step of the run that
+   * reads them so. A tool version is never written (a step makes a new object for a tool it changes), and
+   * this lives only as long as the run (the caller may change its objects between runs).
+   */
+  readonly documents: WeakMap<McpTool, SchemaDocuments>;
 }
 
 /** Runs step `step` (`transform` with resolved `options`) over the run's tools; returns the step's stats. */
@@ -86,7 +92,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     let failure: string | undefined;
     let refKeys = true;
     try {
-      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
+      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents), ctx, options);
       if (ctx.changed) {
         refKeys = state.refKeys[i]! || ctx.changes.some(addsRefKey);
         failure = checkPostConditions(tool, ctx.root, refKeys);
@@ -155,23 +161,33 @@ class LazyToolDoc implements ToolDoc {
   readonly state: unknown;
   readonly #slots: readonly SchemaSlot[];
   readonly #assume: Dialect;
+  readonly #shared: WeakMap<McpTool, SchemaDocuments>;
   #documents: SchemaDocuments | undefined;
 
-  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect) {
+  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect, shared: WeakMap<McpTool, SchemaDocuments>) {
     this.tool = tool;
     this.index = index;
     this.name = name;
     this.state = state;
     this.#slots = slots;
     this.#assume = assume;
+    this.#shared = shared;
   }
 
   get documents(): readonly SchemaDocument[] {
-    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).documents;
+    return (this.#documents ??= this.#read()).documents;
   }
 
   get unknownDialects(): readonly UnknownDialectDocument[] {
-    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).unknown;
+    return (this.#documents ??= this.#read()).unknown;
+  }
+
+  #read(): SchemaDocuments {
+    // With the default slots and dialect (nearly every step), one reading per tool version serves every step.
+    if (this.#slots !== SCHEMA_SLOTS || this.#assume !== '2020-12') return getSchemaDocuments(this.tool, this.#slots, this.#assume);
+    let docs = this.#shared.get(this.tool);
+    if (docs === undefined) this.#shared.set(this.tool, (docs = getSchemaDocuments(this.tool, SCHEMA_SLOTS, '2020-12')));
+    return docs;
   }
 }
 

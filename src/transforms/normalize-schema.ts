@@ -2,7 +2,7 @@ import type { EditContext, MessageData } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { dialectFromUri } from '../schema/dialect.js';
-import { getSchemaDocuments, type SchemaDocument } from '../core/documents.js';
+import type { SchemaDocument } from '../core/documents.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -51,9 +51,8 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
   },
   apply(doc, ctx, options) {
     const assume = options.assume ?? '2020-12';
-    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, assume);
-    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of documents) normalizeDocument(d, ctx, assume);
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) normalizeDocument(d, ctx, assume);
   },
 });
 

@@ -1,6 +1,5 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { getSchemaDocuments } from '../core/documents.js';
 import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -48,9 +47,8 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
   apply(doc, ctx, options) {
     const keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
     const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
-    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, options.assume ?? '2020-12');
-    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of documents) {
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) {
       const { schema, table, base } = d;
       // Most schemas have none: look without building a pointer first.
       if (!someSubschema(schema, (node) => Object.keys(node).some(strippable), table)) continue;
