@@ -125,6 +125,7 @@ function childPath(path: string, key: string, entry: string | number | undefined
  */
 export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
   const stack: unknown[] = [root];
+  const items: unknown[] = [];
   let isRoot = true;
   while (stack.length > 0) {
     const node = stack.pop();
@@ -134,7 +135,7 @@ export function someSubschema(root: unknown, test: (node: Record<string, unknown
     }
     if (test(node, isRoot)) return true;
     isRoot = false;
-    const items: unknown[] = [];
+    items.length = 0;
     childrenOf(node, table, items);
     for (let i = 1; i < items.length; i += 4) stack.push(items[i]);
   }

@@ -51,7 +51,7 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     for (const d of doc.documents) {
       const { schema, table, base } = d;
       // Most schemas have none: look without building a pointer first.
-      if (!someSubschema(schema, (node) => Object.keys(node).some(strippable), table)) continue;
+      if (!someSubschema(schema, (node) => hasKey(node, strippable), table)) continue;
       let targets: RefTargets | undefined;
       const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
       walkSchema(schema, '', {
@@ -75,6 +75,12 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     }
   },
 });
+
+/** Whether some own key of `node` passes `test` (without listing the keys). */
+function hasKey(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
+  for (const key in node) if (test(key) && hasOwn(node, key)) return true;
+  return false;
+}
 
 /** MCP 2026-07-28 (SEP-2243): a property carrying it is mirrored into an `Mcp-Param-<value>` HTTP header. */
 const MCP_HEADER = 'x-mcp-header';
