@@ -17,7 +17,7 @@ export type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const TEXT_RULES: readonly TextRule<any>[] = Object.freeze([urlsRule, exampleBlocksRule, restatedDefaultsRule, optionalMarkersRule, whitespaceRule]);
 
-/** What {@link cleanDescription} did. */
+/** What `cleanDescription` (strip-noise's text rules over one description) did. */
 export interface CleanedText {
   readonly text: string;
   /** Rules that changed something, in a fixed order. */
