@@ -18,7 +18,7 @@ import { walkSchema } from '../../../schema/walk.js';
 import { formatRefPointer } from '../../../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../../../schema/refs.js';
 import { findReachedDefinitions } from '../../prune-unreachable-defs.js';
-import { indexNodes, setOwnKey } from '../nodes.js';
+import { anchorDoubt, indexNodes, placeDoubt, setOwnKey } from '../nodes.js';
 import type { AdaptStep, StepEditor } from '../step.js';
 
 export const hoistRefs: AdaptStep = {
@@ -53,9 +53,19 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
       ed.note('error', 'hoist-unsafe', bad.path, { reason: `the schema embeds \`$id\` \`${inventory.resources[0]!.id}\`, which changes what references resolve to` });
       return;
     }
+    const doubt = anchorDoubt(schema, inventory, bad, dialect);
+    if (doubt !== undefined) {
+      ed.note('error', 'hoist-unsafe', bad.path, { reason: doubt });
+      return;
+    }
     const resolution = resolveRefSite(schema, inventory, bad);
     if (resolution.status !== 'resolved') return;
     const target = resolution.path;
+    const misplaced = placeDoubt(schema, target, dialect);
+    if (misplaced !== undefined) {
+      ed.note('error', 'hoist-unsafe', bad.path, { reason: `\`${bad.ref}\` names a place readers disagree on: ${misplaced}` });
+      return;
+    }
     const container = chooseContainer(schema, dialect, p);
     if (!hasOwn(schema, container) || !isObject(schema[container])) {
       if (hasOwn(schema, container)) {

@@ -15,7 +15,7 @@ import { collectRefInventory, resolveRefSite, type RefSite } from '../../../sche
 import { walkSchema } from '../../../schema/walk.js';
 import type { ClientProfile } from '../../../profiles/profiles.js';
 import { mergeRef } from '../merge-ref.js';
-import { indexNodes, nameOf, within } from '../nodes.js';
+import { anchorDoubt, indexNodes, nameOf, placeDoubt, within } from '../nodes.js';
 import type { AdaptStep, StepEditor } from '../step.js';
 
 export const inlineRefs: AdaptStep = {
@@ -46,6 +46,12 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
     }
     const r = resolveRefSite(schema, inventory, site);
     if (r.status !== 'resolved') return; // the checker reports it (unresolvable or external)
+    // A reference readers resolve differently is not inlined as one reading (hoist-refs holds back the same).
+    const doubt = anchorDoubt(schema, inventory, site, dialect) ?? placeDoubt(schema, r.path, dialect);
+    if (doubt !== undefined) {
+      ed.note('error', 'inline-unsafe', site.path, { reason: doubt });
+      return;
+    }
     targets.set(site, r.path);
   }
   const info = indexNodes(schema);
