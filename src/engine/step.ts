@@ -77,8 +77,10 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const tool = tools[i]!;
     const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined, origin: state.origin[i] });
     let failure: string | undefined;
+    let doc: LazyToolDoc | undefined;
     try {
-      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
+      doc = new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume);
+      transform.apply(doc, ctx, options);
       if (ctx.changed) failure = checkPostConditions(tool, ctx.root);
     } catch (e) {
       failure = `threw: ${(e as Error)?.message ?? String(e)}`;
@@ -102,7 +104,8 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     bytesSaved += saved.bytes;
     tokensSaved += saved.tokens;
     if (state.histories) {
-      (state.histories[i] ??= []).push({ step, transform: transform.name, safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
+      const toolSafety = (transform.safetyFor && doc ? transform.safetyFor(doc, options) : undefined) ?? safety;
+      (state.histories[i] ??= []).push({ step, transform: transform.name, safety: toolSafety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
     }
   }
   let extras: TransformExtras | undefined;
