@@ -18,6 +18,7 @@ import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
 import { SlotEditor, type Note } from './editor.js';
+import { reachedDefinitions, removeOrphanedDefs } from './nodes.js';
 import type { AdaptStep } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
@@ -100,6 +101,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'hoisted-def': 'Moved definition `{name}` from `{from}` to `{to}`',
     'copied-def': 'Copied the schema at `{from}` to the definition `{to}` so references can name it',
     'removed-orphaned-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once its references name the copy `{to}`',
+    'removed-emptied-defs': 'Removed `{keyword}`, empty once its unreachable definitions were removed',
+    'removed-unreferenced-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once the lossy steps removed the keywords that referenced it',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
@@ -214,6 +217,11 @@ function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: b
     if (after > growthLimit(before)) return { before, after };
   }
   for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
+  // A lossy step may drop the keyword that held the only reference to a definition: removed here, as
+  // prune-unreachable-defs would remove it on the next run (the preset reaches its fixed point in one).
+  const reached = lossy.length > 0 ? reachedDefinitions(ed.root) : undefined;
+  const editsBefore = ed.edits;
   for (const step of lossy) step.run(ed, input);
+  if (ed.edits > editsBefore) removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
   return undefined;
 }

@@ -1,10 +1,13 @@
 /** Helpers adapt-to-client's steps share: where nodes sit, keyword roles, own keys that may be `__proto__`. */
 import { hasOwn, isObject } from '../../json/guards.js';
-import { formatPointer, parsePointer } from '../../json/pointer.js';
+import { escapeToken, formatPointer, parsePointer } from '../../json/pointer.js';
 import { isLegacyDialect } from '../../schema/dialect.js';
 import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../schema/keywords.js';
 import { parseRef } from '../../schema/ref-syntax.js';
+import type { MessageData } from '../../core/context.js';
 import type { RefInventory, RefSite } from '../../schema/refs.js';
+import { findReachedDefinitions } from '../prune-unreachable-defs.js';
+import type { StepEditor } from './step.js';
 import { walkSchema } from '../../schema/walk.js';
 
 
@@ -109,4 +112,40 @@ export function placeDoubt(root: unknown, path: string, dialect: Dialect): strin
     }
   }
   return undefined;
+}
+
+/** The top-level definitions references reach (as prune-unreachable-defs reads it), or undefined when undecidable or there are none. */
+export function reachedDefinitions(schema: unknown): ReadonlySet<string> | undefined {
+  if (!isObject(schema) || !DEFINITIONS_KEYWORDS.some((c) => hasOwn(schema, c) && isObject(schema[c]))) return undefined;
+  const r = findReachedDefinitions(schema);
+  return 'keys' in r ? r.keys : undefined;
+}
+
+/**
+ * Removes the top-level definitions that references reached before some edits (`before`, from
+ * {@link reachedDefinitions}) and reach no more, reading reachability as prune-unreachable-defs does, so
+ * that a later run has nothing left to prune. Definitions nothing reached before are not the edits' to
+ * remove; undecidable reachability removes nothing. `except`: a pointer kept whatever (a copy just made).
+ */
+export function removeOrphanedDefs(ed: StepEditor, before: ReadonlySet<string> | undefined, code: string, data: MessageData, except?: string): void {
+  if (before === undefined) return;
+  const schema = ed.root as Record<string, unknown>;
+  const after = reachedDefinitions(schema);
+  if (after === undefined) return;
+  const orphans: { path: string; name: string; container: string }[] = [];
+  for (const container of DEFINITIONS_KEYWORDS) {
+    const defs = hasOwn(schema, container) ? schema[container] : undefined;
+    if (!isObject(defs)) continue;
+    for (const name of Object.keys(defs)) {
+      const key = container + '\u0000' + name;
+      const path = '/' + escapeToken(container) + '/' + escapeToken(name);
+      if (path !== except && before.has(key) && !after.has(key)) orphans.push({ path, name, container });
+    }
+  }
+  for (const o of orphans) ed.remove(o.path, code, { ...data, name: o.name, container: o.container });
+  // A container these removals emptied goes too (normalize-schema would remove it on the next run).
+  for (const container of new Set(orphans.map((o) => o.container))) {
+    const left = ed.get('/' + escapeToken(container));
+    if (isObject(left) && Object.keys(left).length === 0) ed.remove('/' + escapeToken(container), 'removed-emptied-defs', { keyword: container });
+  }
 }

@@ -17,8 +17,7 @@ import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../../sc
 import { walkSchema } from '../../../schema/walk.js';
 import { formatRefPointer } from '../../../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../../../schema/refs.js';
-import { findReachedDefinitions } from '../../prune-unreachable-defs.js';
-import { anchorDoubt, indexNodes, placeDoubt, setOwnKey } from '../nodes.js';
+import { anchorDoubt, indexNodes, placeDoubt, reachedDefinitions, removeOrphanedDefs, setOwnKey } from '../nodes.js';
 import type { AdaptStep, StepEditor } from '../step.js';
 
 export const hoistRefs: AdaptStep = {
@@ -93,10 +92,11 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     } else {
       const value = getAt(ed.root, tokens);
       const copy = withoutAnchors(target === '' && isObject(value) ? rootCopy(value) : value);
-      const reachedBefore = findReachedDefinitions(ed.root as Record<string, unknown>);
+      const reachedBefore = reachedDefinitions(ed.root);
       ed.add(to, copy, 'copied-def', { from: target === '' ? '#' : target, to });
       repoint(ed, dialect, (path) => (path === target ? to : undefined));
-      removeOrphans(ed, reachedBefore, to);
+      // The definition the copied target sat in may be reached no more (it was found through the anchor the copy drops).
+      removeOrphanedDefs(ed, reachedBefore, 'removed-orphaned-def', { to }, to);
     }
     if (ed.edits === editsBefore) {
       ed.note('error', 'hoist-unsafe', bad.path, { reason: `could not find a place \`${p.name}\` accepts for \`${bad.ref}\`` });
@@ -104,31 +104,6 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     }
   }
   ed.note('error', 'hoist-unsafe', '', { reason: `more than ${MAX_HOIST_ROUNDS} references needed moving` });
-}
-
-/**
- * Removes the top-level definitions that a copy left unreachable: those references reached before the copy
- * (`before`) and reach no more now that they name the copy (`to`): typically the definition the copied
- * target sat in, found only through the anchor the copy does not carry. The same reading as
- * prune-unreachable-defs, so that a later run has nothing left to prune; definitions nothing reached
- * before are not this step's to remove. Undecidable reachability (either side) removes nothing.
- */
-function removeOrphans(ed: StepEditor, before: ReturnType<typeof findReachedDefinitions>, to: string): void {
-  if (!('keys' in before)) return;
-  const schema = ed.root as Record<string, unknown>;
-  const after = findReachedDefinitions(schema);
-  if (!('keys' in after)) return;
-  const orphans: { path: string; name: string; container: string }[] = [];
-  for (const container of DEFINITIONS_KEYWORDS) {
-    const defs = hasOwn(schema, container) ? schema[container] : undefined;
-    if (!isObject(defs)) continue;
-    for (const name of Object.keys(defs)) {
-      const key = container + '\u0000' + name;
-      const path = '/' + escapeToken(container) + '/' + escapeToken(name);
-      if (path !== to && before.keys.has(key) && !after.keys.has(key)) orphans.push({ path, name, container });
-    }
-  }
-  for (const o of orphans) ed.remove(o.path, 'removed-orphaned-def', { name: o.name, container: o.container, to });
 }
 
 /**
