@@ -56,6 +56,10 @@ describe('proxy --profile: renamed tools', () => {
     expect((await received(client, '_2fa_login', { user: 'ann' })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann' } });
     expect((await received(client, LONG_RENAMED, { sid: 'S1' })).got).toEqual({ name: LONG, arguments: { sid: 'S1' } });
     expect((await received(client, 'search', { q: 'x' })).got).toEqual({ name: 'search', arguments: { q: 'x' } });
+    // The server's own errors name the tool as the client knows it (only the whole name: `2fa_login_help` stays).
+    const failed = await received(client, '_2fa_login', { user: 'ann', fail: 'result' });
+    expect(failed).toMatchObject({ isError: true, text: 'tool _2fa_login refused (see 2fa_login_help)' });
+    await expect(client.callTool({ name: '_2fa_login', arguments: { user: 'ann', fail: 'error' } })).rejects.toThrow('MCP error -32603: tool _2fa_login broke');
     // The old name is not served: the server answers it as it would any call (here it knows it).
     expect((await received(client, '2fa_login', { user: 'bob' })).got).toEqual({ name: '2fa_login', arguments: { user: 'bob' } });
   });
