@@ -47,7 +47,7 @@ export { adaptToClient } from './transforms/adapt-to-client/index.js';
 export { planToolRenames, toolRenamesOf, type ToolRename, type ToolRenamePlan } from './transforms/adapt-to-client/steps/rename-tools.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
 export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
-export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect.js';
+export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect/index.js';
 export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNoise } from './transforms/index.js';
