@@ -14,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkToolsForProfile } from '../../src/index.js';
 import { parseOverlay } from '../../src/session/overlay.js';
+import { parseStatsLines } from '../../src/session/stats.js';
 import { BIN, ROOT, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
 
@@ -112,6 +113,22 @@ describe('proxy --profile openai-strict: nulls for "absent"', () => {
     expect(message).toContain('`openai-strict` would still reject 3 tools');
     expect(message).toContain(`${LONG} /1/name  profile-tool-name`);
     expect(message).toContain('profile-strict-required');
+  });
+});
+
+describe('proxy --profile --stats', () => {
+  it('a renamed tool’s stats line names the tool as served, with the server’s definition as the original', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-stats-'));
+    const stats = join(dir, 'calls.jsonl');
+    const { client } = await connect(['--profile', 'gemini', '--stats', stats]);
+    await client.listTools();
+    await received(client, '_2fa_login', { user: 'ann' });
+    await client.close();
+    open = [];
+    // The server's own definition of 2fa_login (test/servers/names-server.mjs), compact JSON.
+    const original = { name: '2fa_login', description: 'Log in with a one-time code', inputSchema: { type: 'object', properties: { user: { type: 'string' }, code: { type: 'string' } }, required: ['user'] } };
+    const [line] = parseStatsLines(readFileSync(stats, 'utf8'));
+    expect(line).toMatchObject({ tool: '_2fa_login', originalBytes: Buffer.byteLength(JSON.stringify(original)), servedBytes: Buffer.byteLength(JSON.stringify({ ...original, name: '_2fa_login' })) });
   });
 });
 

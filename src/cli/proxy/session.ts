@@ -78,8 +78,8 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       if (!wanted) return out;
       current = out;
       if (session === undefined) {
-        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
-      } else session.update(out.served as never, raw.merged as never);
+        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, serverNames: new Map(out.calls?.renames ?? []), ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+      } else session.update(out.served as never, raw.merged as never, new Map(out.calls?.renames ?? []));
       return served;
     },
     instructions: () => inner.instructions?.(),
