@@ -55,7 +55,7 @@ export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
 export type { KeepReason, SentenceRemoval } from './transforms/promote-common-params/sentences.js';
-export type { StripNoiseOptions } from './transforms/strip-noise/index.js';
+export type { CleanedText, StripNoiseOptions } from './transforms/strip-noise/index.js';
 export { stripVendorExtensions } from './transforms/index.js';
 export type { StripVendorExtensionsOptions } from './transforms/strip-vendor-extensions.js';
 export { presetMax } from './presets/index.js';

@@ -99,6 +99,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'added-defs': 'Added a top-level `{container}` to hold definitions references can name',
     'hoisted-def': 'Moved definition `{name}` from `{from}` to `{to}`',
     'copied-def': 'Copied the schema at `{from}` to the definition `{to}` so references can name it',
+    'removed-orphaned-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once its references name the copy `{to}`',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
