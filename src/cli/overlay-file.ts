@@ -12,6 +12,7 @@ import { isObject } from '../json/guards.js';
 import { indentedStyle, renderTool, restyleJson, type ToolsSource } from '../json/source.js';
 import { stringifyJson } from '../json/stringify.js';
 import { createOverlay } from '../session/overlay.js';
+import { toolRenamesOf } from '../transforms/adapt-to-client/steps/rename-tools.js';
 import { serveToolsList } from '../session/serve.js';
 import type { ParsedArgs } from './args.js';
 import type { Context } from './command.js';
@@ -53,6 +54,7 @@ export async function writeOverlayFile(input: OverlayFileInput, args: ParsedArgs
     rebuild: rebuildCommand(input.path, args),
     ...(serverInfo ? { server: serverInfo } : {}),
     dropped: served.dropped,
+    renamed: toolRenamesOf(served.transformResult.report).map(({ from, to }) => ({ from, to })),
   });
   const text = overlayText(overlay, served.transformResult, served.dropped.map((d) => d.index), source);
   await writeFileAtomic(input.path, text);
@@ -70,6 +72,8 @@ export async function writeOverlayFile(input: OverlayFileInput, args: ParsedArgs
   ];
   for (const d of served.dropped) lines.push(`${ctx.name}: left out \`${d.name}\`: a strict 2020-12 reader cannot read its ${d.slot} (${d.error})`);
   if (served.instructions !== undefined) lines.push(`${ctx.name}: ${served.instructionSteps.join(', ') || 'a step'} moved text into the server's instructions: it is in the overlay's "instructions", and toolslim proxy --overlay appends it to the initialize result`);
+  const renamed = (overlay as { renamed?: readonly { from: string; to: string }[] }).renamed ?? [];
+  if (renamed.length > 0) lines.push(`${ctx.name}: it serves ${renamed.length} tool${renamed.length === 1 ? '' : 's'} under another name (its "renamed": ${renamed.map((r) => `\`${r.from}\` → \`${r.to}\``).join(', ')}); toolslim proxy --overlay calls the server by its own names`);
   lines.push(`${ctx.name}: review it, then serve it: toolslim proxy --overlay ${shellWord(input.path)} ${serveTarget(args)}`);
   ctx.io.stderr.write(lines.join('\n') + '\n');
   return 0;

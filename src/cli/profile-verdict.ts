@@ -74,7 +74,7 @@ export function profileGateHooks(inner: ListHooks, o: ProfileGateOptions): ListH
     },
   };
   // The other hooks, as the inner hooks have them (absent stays absent: the router asks with `?.`).
-  const keys = ['initialized', 'instructions', 'changed', 'call', 'called', 'close'] as const;
+  const keys = ['initialized', 'instructions', 'changed', 'call', 'answer', 'called', 'close'] as const;
   for (const key of keys) {
     const f = inner[key] as ((...a: unknown[]) => unknown) | undefined;
     if (typeof f === 'function') (gate as unknown as Record<string, unknown>)[key] = (...a: unknown[]) => f.apply(inner, a);

@@ -20,7 +20,7 @@ import { transformTools, type TransformToolsOptions } from '../api.js';
 import { ToolslimError } from '../core/errors.js';
 import type { TransformResult } from '../core/run-types.js';
 import { isObject } from '../json/guards.js';
-import { CallMap, type MappedCall } from '../session/call-map.js';
+import { CallMap, renameInAnswer, type MappedCall } from '../session/call-map.js';
 import { describeValue, isOptionsObject } from '../session/hot-set.js';
 import { appendInstructions, serveToolsList, stepsWritingInstructions, type ServedList } from '../session/serve.js';
 import { checkHotSetOptions, ToolSession, type HotSetOptions, type UsageRecorder } from '../session/tool-session.js';
@@ -298,7 +298,21 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     // nulls openai-strict's conversion makes the model send for "absent" are dropped before the handler.
     let mapped: MappedCall | undefined;
     for (const page of pages.values()) if ((mapped = page.calls.toServer(name, params.arguments)) !== undefined) break;
-    const forward = () => (mapped === undefined ? original(request, extra) : original({ ...(request as object), params: mappedParams(params, mapped) }, extra));
+    const forward = async () => {
+      if (mapped === undefined) return original(request, extra);
+      const server = mapped.name;
+      const client = typeof name === 'string' ? name : server;
+      try {
+        const result = await original({ ...(request as object), params: mappedParams(params, mapped) }, extra);
+        // A renamed tool's errors name it as the client knows it.
+        const swapped = renameInAnswer({ result }, server, client);
+        return swapped !== undefined && 'result' in swapped ? swapped.result : result;
+      } catch (e) {
+        const swapped = e instanceof Error ? renameInAnswer({ error: { message: e.message } }, server, client) : undefined;
+        if (swapped !== undefined && 'error' in swapped) (e as Error).message = (swapped.error as { message: string }).message;
+        throw e;
+      }
+    };
     let session: ToolSession | undefined;
     for (const s of sessions.values()) {
       if (typeof name === 'string' && s.tools.some((t) => t.name === name)) {

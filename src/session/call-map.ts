@@ -117,6 +117,32 @@ export class CallMap {
   }
 }
 
+/**
+ * An answer to a call of a renamed tool as the client should read it: where a JSON-RPC `error`'s message,
+ * or the text of an `isError` result, names the tool by the server's name, it names it by the client's
+ * (the name the model called). Undefined when nothing names it. Only errors: a result is the tool's output.
+ */
+export function renameInAnswer(answer: { readonly error?: unknown; readonly result?: unknown }, server: string, client: string): { error: unknown } | { result: unknown } | undefined {
+  if (server === client) return undefined;
+  const re = new RegExp(`(?<![A-Za-z0-9_.-])${server.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_.-])`, 'gu');
+  const swap = (text: string) => text.replace(re, () => client);
+  if (isObject(answer.error) && typeof answer.error.message === 'string') {
+    const message = swap(answer.error.message);
+    return message === answer.error.message ? undefined : { error: { ...answer.error, message } };
+  }
+  const result = answer.result;
+  if (!isObject(result) || result.isError !== true || !Array.isArray(result.content)) return undefined;
+  let changed = false;
+  const content = result.content.map((c: unknown) => {
+    if (!isObject(c) || c.type !== 'text' || typeof c.text !== 'string') return c;
+    const text = swap(c.text);
+    if (text === c.text) return c;
+    changed = true;
+    return { ...c, text };
+  });
+  return changed ? { result: { ...result, content } } : undefined;
+}
+
 /** A made-nullable change that wrapped the property (`{ anyOf: [<old>, { type: "null" }] }`). */
 function isWrap(c: Change): boolean {
   const v = c.value;

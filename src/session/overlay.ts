@@ -63,6 +63,11 @@ export interface Overlay {
   readonly instructions?: string;
   /** Tools the overlay leaves out, with the reason (they are still in the pin). */
   readonly dropped?: readonly OverlayDroppedTool[];
+  /**
+   * Tools served under another name than the server's (the profile-tuned preset's rename-tools): `to` is
+   * served, and calls of it reach the server as `from` (a pinned name).
+   */
+  readonly renamed?: readonly { readonly from: string; readonly to: string }[];
   /** What the proxy serves. */
   readonly tools: readonly McpTool[];
 }
@@ -83,6 +88,8 @@ export interface CreateOverlayInput {
   readonly server?: { readonly name?: string; readonly version?: string };
   /** Tools left out of `tools`, with why. */
   readonly dropped?: readonly OverlayDroppedTool[];
+  /** Tools served under another name (`toolRenamesOf(report)`): `from` the server's, `to` the served one. */
+  readonly renamed?: readonly { readonly from: string; readonly to: string }[];
 }
 
 /** How the live list differs from an overlay's pin. */
@@ -147,6 +154,7 @@ export function createOverlay(input: CreateOverlayInput): Overlay {
   overlay.pin = { algorithm: 'sha256', tools: input.original.map(pinTool) };
   if (input.instructions !== undefined && input.instructions !== '') overlay.instructions = input.instructions;
   if (input.dropped !== undefined && input.dropped.length > 0) overlay.dropped = input.dropped.map((d) => ({ name: d.name, slot: d.slot, error: d.error }));
+  if (input.renamed !== undefined && input.renamed.length > 0) overlay.renamed = input.renamed.map((r) => ({ from: String(r.from), to: String(r.to) }));
   overlay.tools = jsonCopy(input.tools, 'tools');
   return overlay as unknown as Overlay;
 }
@@ -211,10 +219,19 @@ export function parseOverlay(json: unknown, file = 'the overlay'): Overlay {
       if (!isObject(d) || typeof d.name !== 'string' || typeof d.slot !== 'string' || typeof d.error !== 'string') fail(`/dropped/${i}`, 'expected { "name", "slot", "error" }');
     }
   }
+  const renamedTo = new Set<string>();
+  if (hasOwn(json, 'renamed')) {
+    if (!Array.isArray(json.renamed)) fail('/renamed', 'expected an array of { "from", "to" }');
+    for (const [i, r] of (json.renamed as unknown[]).entries()) {
+      if (!isObject(r) || typeof r.from !== 'string' || typeof r.to !== 'string') fail(`/renamed/${i}`, 'expected { "from": server name, "to": served name }');
+      if (!pinned.has((r as { from: string }).from)) fail(`/renamed/${i}/from`, `\`${(r as { from: string }).from}\` is not in the pin`);
+      renamedTo.add((r as { to: string }).to);
+    }
+  }
   if (!Array.isArray(json.tools)) fail('/tools', 'expected the array of tools to serve');
   for (const [i, tool] of (json.tools as unknown[]).entries()) {
     if (!isObject(tool) || typeof tool.name !== 'string') fail(`/tools/${i}`, 'expected a tool with a string `name`');
-    if (!pinned.has((tool as { name: string }).name)) fail(`/tools/${i}`, `tool \`${(tool as { name: string }).name}\` is not in the pin: the overlay does not say which server tool it stands for`);
+    if (!pinned.has((tool as { name: string }).name) && !renamedTo.has((tool as { name: string }).name)) fail(`/tools/${i}`, `tool \`${(tool as { name: string }).name}\` is not in the pin: the overlay does not say which server tool it stands for`);
   }
   return json as unknown as Overlay;
 }

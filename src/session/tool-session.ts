@@ -60,6 +60,11 @@ export interface ToolSessionOptions {
   readonly usage?: UsageRecorder;
   /** A validator to share between sessions (its compiled schemas are kept); default a new one. */
   readonly validator?: ArgumentValidator;
+  /**
+   * Served name → the server's name, for tools the pipeline renamed (`CallMap.renames`): `original` is
+   * matched by the server's name. Default: none renamed.
+   */
+  readonly serverNames?: ReadonlyMap<string, string>;
 }
 
 /** The MCP `CallToolResult` the session answers an invalid cold call with. */
@@ -139,11 +144,12 @@ export class ToolSession {
   #text!: string;
   #version = 0;
   #sizes = new Map<string, DefinitionBytes>();
+  #serverNames: ReadonlyMap<string, string>;
 
   /** @throws ToolslimError (`invalid-option` / `invalid-input`) naming the option or input that is unusable */
   constructor(options: ToolSessionOptions) {
     if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `ToolSession: options must be an object, got ${describeValue(options)}`);
-    const known = ['list', 'original', 'hotSet', 'listChanged', 'usage', 'validator'];
+    const known = ['list', 'original', 'hotSet', 'listChanged', 'usage', 'validator', 'serverNames'];
     for (const key of Object.keys(options)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `ToolSession: unknown option \`${key}\` (known: ${known.join(', ')})`);
     const { hotSet } = options;
     if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') throw new ToolslimError('invalid-option', `ToolSession: \`listChanged\` must be true or false, got ${describeValue(options.listChanged)}`);
@@ -157,6 +163,8 @@ export class ToolSession {
     this.#compress = hotSet !== undefined;
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
+    if (options.serverNames !== undefined && !(options.serverNames instanceof Map)) throw new ToolslimError('invalid-option', `ToolSession: \`serverNames\` must be a Map of served name → server name, got ${describeValue(options.serverNames)}`);
+    this.#serverNames = options.serverNames ?? new Map();
     this.#load(options.list, options.original);
     if (hotSet !== undefined) {
       const chosen = chooseHotSet(this.#full, hotSet.k ?? DEFAULT_HOT_SET.k, { graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession });
@@ -239,10 +247,12 @@ export class ToolSession {
   /**
    * The server's list changed (after its `notifications/tools/list_changed`): serve `list` from now on,
    * with the same hot names (those still listed; the hot set is not ranked again, so the bytes of tools
-   * that did not change stay the same). Returns true when the served text changed.
+   * that did not change stay the same). Returns true when the served text changed. `serverNames`, when
+   * given, replaces the served name → server name map (see {@link ToolSessionOptions.serverNames}).
    */
-  update(list: ListToolsResult | readonly McpTool[], original?: ListToolsResult | readonly McpTool[]): boolean {
+  update(list: ListToolsResult | readonly McpTool[], original?: ListToolsResult | readonly McpTool[], serverNames?: ReadonlyMap<string, string>): boolean {
     const before = this.#text;
+    if (serverNames !== undefined) this.#serverNames = serverNames;
     this.#load(list, original);
     this.#rebuild();
     if (this.#text === before) return false;
@@ -256,7 +266,7 @@ export class ToolSession {
     if (index === undefined) return undefined;
     let size = this.#sizes.get(name);
     if (!size) {
-      const original = this.#original.get(name) ?? this.#full[index]!;
+      const original = this.#original.get(this.#serverNames.get(name) ?? name) ?? this.#full[index]!;
       size = { served: utf8Length(stringifyJson(this.#served[index])), original: utf8Length(stringifyJson(original)) };
       this.#sizes.set(name, size);
     }

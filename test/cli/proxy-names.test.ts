@@ -6,14 +6,16 @@
  * real stdio server (test/servers/names-server.mjs) that answers every call with what it received. The
  * expected names and arguments are written by hand; the profile checker judges the served list.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkToolsForProfile } from '../../src/index.js';
-import { BIN, ROOT, requireBuild } from './helpers.js';
+import { parseOverlay } from '../../src/session/overlay.js';
+import { parseStatsLines } from '../../src/session/stats.js';
+import { BIN, ROOT, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
 
 const SERVER = join(ROOT, 'test', 'servers', 'names-server.mjs');
@@ -55,6 +57,10 @@ describe('proxy --profile: renamed tools', () => {
     expect((await received(client, '_2fa_login', { user: 'ann' })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann' } });
     expect((await received(client, LONG_RENAMED, { sid: 'S1' })).got).toEqual({ name: LONG, arguments: { sid: 'S1' } });
     expect((await received(client, 'search', { q: 'x' })).got).toEqual({ name: 'search', arguments: { q: 'x' } });
+    // The server's own errors name the tool as the client knows it (only the whole name: `2fa_login_help` stays).
+    const failed = await received(client, '_2fa_login', { user: 'ann', fail: 'result' });
+    expect(failed).toMatchObject({ isError: true, text: 'tool _2fa_login refused (see 2fa_login_help)' });
+    await expect(client.callTool({ name: '_2fa_login', arguments: { user: 'ann', fail: 'error' } })).rejects.toThrow('MCP error -32603: tool _2fa_login broke');
     // The old name is not served: the server answers it as it would any call (here it knows it).
     expect((await received(client, '2fa_login', { user: 'bob' })).got).toEqual({ name: '2fa_login', arguments: { user: 'bob' } });
   });
@@ -107,6 +113,42 @@ describe('proxy --profile openai-strict: nulls for "absent"', () => {
     expect(message).toContain('`openai-strict` would still reject 3 tools');
     expect(message).toContain(`${LONG} /1/name  profile-tool-name`);
     expect(message).toContain('profile-strict-required');
+  });
+});
+
+describe('proxy --profile --stats', () => {
+  it('a renamed tool’s stats line names the tool as served, with the server’s definition as the original', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-stats-'));
+    const stats = join(dir, 'calls.jsonl');
+    const { client } = await connect(['--profile', 'gemini', '--stats', stats]);
+    await client.listTools();
+    await received(client, '_2fa_login', { user: 'ann' });
+    await client.close();
+    open = [];
+    // The server's own definition of 2fa_login (test/servers/names-server.mjs), compact JSON.
+    const original = { name: '2fa_login', description: 'Log in with a one-time code', inputSchema: { type: 'object', properties: { user: { type: 'string' }, code: { type: 'string' } }, required: ['user'] } };
+    const [line] = parseStatsLines(readFileSync(stats, 'utf8'));
+    expect(line).toMatchObject({ tool: '_2fa_login', originalBytes: Buffer.byteLength(JSON.stringify(original)), servedBytes: Buffer.byteLength(JSON.stringify({ ...original, name: '_2fa_login' })) });
+  });
+});
+
+describe('proxy --overlay built with --profile', () => {
+  it('serves the overlay’s renamed tools and its nulls are dropped: the map comes from its steps run again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-overlay-'));
+    const file = join(dir, 'overlay.json');
+    const built = await run(['optimize', '--overlay', file, '--profile', 'openai-strict', '--', node, SERVER]);
+    expect(built.code, built.stderr).toBe(0);
+    expect(built.stderr).toContain(`it serves 1 tool under another name (its "renamed": \`${LONG}\` → \`${LONG_RENAMED}\`); toolslim proxy --overlay calls the server by its own names`);
+    const overlay = JSON.parse(readFileSync(file, 'utf8')) as { renamed: unknown; pin: { tools: { name: string }[] } };
+    expect(overlay.renamed).toEqual([{ from: LONG, to: LONG_RENAMED }]);
+    expect(overlay.pin.tools.map((t) => t.name)).toEqual(['2fa_login', LONG, 'search']);
+    // A served name that neither the pin nor "renamed" accounts for is refused when the overlay is read.
+    expect(() => parseOverlay({ ...overlay, renamed: [] }, 'o.json')).toThrow(`o.json: tool \`${LONG_RENAMED}\` is not in the pin: the overlay does not say which server tool it stands for at \`/tools/1\``);
+    expect(() => parseOverlay({ ...overlay, renamed: [{ from: 'nope', to: LONG_RENAMED }] }, 'o.json')).toThrow('o.json: `nope` is not in the pin at `/renamed/0/from`');
+    const { client } = await connect(['--overlay', file]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['2fa_login', LONG_RENAMED, 'search']);
+    expect((await received(client, LONG_RENAMED, { sid: 'S1' })).got).toEqual({ name: LONG, arguments: { sid: 'S1' } });
+    expect((await received(client, '2fa_login', { user: 'ann', code: null })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann' } });
   });
 });
 

@@ -2,7 +2,8 @@
 // An MCP server over stdio for the rename and null-stripping tests of `toolslim proxy --profile`, built with
 // the official SDK's low-level Server. Its tools have names some clients refuse (a leading digit, 71
 // characters) and optional properties (which openai-strict's conversion makes required and nullable).
-// Every call is answered with what the server received: `{"name": …, "arguments": …}` as the text.
+// Every call is answered with what the server received: `{"name": …, "arguments": …}` as the text; with
+// `fail: "result"` / `fail: "error"` in the arguments, with an error that names the tool.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -41,6 +42,9 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name, arguments: args } = request.params;
   if (!names.has(name)) return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
+  // Errors that name the tool: an isError result, or a JSON-RPC error.
+  if (args?.fail === 'result') return { isError: true, content: [{ type: 'text', text: `tool ${name} refused (see ${name}_help)` }] };
+  if (args?.fail === 'error') throw new Error(`tool ${name} broke`);
   return { content: [{ type: 'text', text: JSON.stringify({ name, arguments: args }) }] };
 });
 await server.connect(new StdioServerTransport());

@@ -43,6 +43,11 @@ describe('optimizeToolsList with presetForProfile', () => {
     const r = (await client.callTool({ name: '_2fa_login', arguments: { user: 'ann' } })) as { isError?: boolean };
     expect(r.isError).not.toBe(true);
     expect(got).toEqual([{ tool: '2fa_login', args: { user: 'ann' } }]);
+    // The SDK's own error for bad arguments names the tool as the client knows it.
+    const bad = (await client.callTool({ name: '_2fa_login', arguments: { user: 5 } })) as { isError?: boolean; content: { text: string }[] };
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]!.text).toContain('_2fa_login');
+    expect(bad.content[0]!.text).not.toMatch(/(?<![_A-Za-z0-9])2fa_login/);
     await client.close();
   });
 

@@ -58,6 +58,8 @@ export interface ListHooks {
   changed?(): boolean;
   /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`; `paramsText`: their text as it came). */
   call?(params: unknown, requestBytes: number, paramsText?: string): CallDecision;
+  /** The server's answer to a client's `tools/call` as the client should get it (undefined: as it came). */
+  answer?(params: unknown, responseText: string, parsed: Record<string, unknown>): string | undefined;
   /** `responseText`: the server's answer (a result or an error) as it came. */
   called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
   /** The proxy is ending: write what is pending. */

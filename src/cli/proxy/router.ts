@@ -263,7 +263,14 @@ export class Router {
     const pending = this.#clientPending.get(key);
     if (!pending) return text;
     this.#clientPending.delete(key);
-    const out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
+    let out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
+    if (pending.method === 'tools/call' && this.#o.hooks.answer) {
+      try {
+        out = this.#o.hooks.answer(pending.params, out, msg) ?? out;
+      } catch (e) {
+        this.#o.log(`tools/call answer: ${(e as Error).message}; passing it on unchanged`);
+      }
+    }
     if (pending.method === 'tools/call' && this.#o.hooks.called && (hasOwn(msg, 'result') || hasOwn(msg, 'error'))) {
       try {
         this.#o.hooks.called({ params: pending.params, requestBytes: pending.bytes, started: pending.started }, text, msg);

@@ -4,6 +4,8 @@
  * decisions on each `tools/call`, and what the calls that pass through are told to (the usage file, the
  * stats file). The library decides; this module only connects it to the router's hooks.
  */
+import { isObject } from '../../json/guards.js';
+import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
@@ -76,8 +78,8 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       if (!wanted) return out;
       current = out;
       if (session === undefined) {
-        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
-      } else session.update(out.served as never, raw.merged as never);
+        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, serverNames: new Map(out.calls?.renames ?? []), ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+      } else session.update(out.served as never, raw.merged as never, new Map(out.calls?.renames ?? []));
       return served;
     },
     instructions: () => inner.instructions?.(),
@@ -109,6 +111,15 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         flushTimer.unref?.();
       }
       return forwarded(d.notify);
+    },
+    answer(params, responseText, parsed) {
+      // A renamed tool's errors name it as the client knows it.
+      const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
+      const server = client === undefined ? undefined : latest?.calls?.serverName(client);
+      if (client === undefined || server === undefined || server === client) return undefined;
+      const swapped = renameInAnswer(parsed, server, client);
+      if (swapped === undefined) return undefined;
+      return 'error' in swapped ? setMember(responseText, 'error', JSON.stringify(swapped.error)) : setMember(responseText, 'result', JSON.stringify(swapped.result));
     },
     called(info: CallInfo, responseText: string, parsed: Record<string, unknown>) {
       if (!options.stats) return;
