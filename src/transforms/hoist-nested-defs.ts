@@ -1,3 +1,5 @@
+// Why one file: one transform whose two passes (hoisting containers, hoisting `$ref` targets) share the naming
+// and path-map helpers below; splitting it scatters them.
 import type { EditContext } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
