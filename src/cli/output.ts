@@ -1,3 +1,5 @@
+// Why one file: everything the CLI writes (atomic files, and tools JSON rendered in the input's own layout);
+// each half is small and the renderers write through the file helpers.
 /**
  * What the CLI writes: files written atomically (a temporary file beside the target, then a rename, so a
  * failed write leaves the target as it was), and JSON output that is what the input was — the input's

@@ -1,3 +1,5 @@
+// Why one file: one class (EditContext, the only way a transform edits) with its byte counting; splitting it
+// would expose its private copy-on-write state.
 import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';

@@ -1,3 +1,5 @@
+// Why one file: the engine's input checks (where the tools sit, which tools are plain JSON) are one linear
+// walk with its fast and exact paths side by side, so they stay equal.
 import { SCHEMA_SLOTS, type McpTool } from '../core/tool.js';
 import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';

@@ -1,3 +1,5 @@
+// Why one file: one linear scanner of the input text and the renderer that writes it back; both must agree on
+// the same lexemes and layout, so they sit together.
 /**
  * The JSON text a tools list came in, kept so that what toolslim writes is what it read: where each tool
  * of the tools array sits in the text, how the text is laid out (indentation, separators), and, per tool,

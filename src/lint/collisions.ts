@@ -1,3 +1,5 @@
+// Why one file: one algorithm (bigram Jaccard with an exact prefix-filtered index); the bound at
+// findCollisions and the helpers it is proved with belong together.
 /**
  * Description collisions: tools whose name and description read alike, found without comparing every
  * pair. The measure is the Jaccard index of character-bigram sets (see {@link collisionText}); candidate

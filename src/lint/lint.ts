@@ -1,3 +1,5 @@
+// Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
+// (one finding rule per file) is the intended split, not done yet.
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { ToolslimError } from '../core/errors.js';

@@ -1,3 +1,5 @@
+// Why one file: the `$ref` inventory and its resolution share the base-URI and resource rules (a reference
+// resolves against the resource the inventory found it in); split, each half would re-derive the other's.
 import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
 import { formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';

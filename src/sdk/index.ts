@@ -1,3 +1,5 @@
+// Why one file: one entry point (`toolslim/mcp`): optimizeToolsList is one closure over the server's handlers,
+// the page cache and the hot set; the session logic it calls lives in src/session/.
 /**
  * `toolslim/mcp`: make an `@modelcontextprotocol/sdk` server answer `tools/list` with optimized tools,
  * without changing how its tools are registered — and, when asked, serve a cache-stable hot set.

@@ -1,3 +1,5 @@
+// Why one file: one class, the session's state; the hot-set choice, served tools and argument checks it
+// delegates to already live next door.
 /**
  * One session's served tool list and what to do with each `tools/call`: the state a proxy or the SDK
  * hook keeps between requests. No I/O: the caller sends what the session decides.

@@ -1,3 +1,5 @@
+// Why one file: one transform with its text helpers (first sentence, signatures, shared preambles), each used
+// only here; a split into a folder of rules is possible and not done yet.
 import { defineTransform } from '../engine/define-transform.js';
 import { ToolslimError } from '../core/errors.js';
 import { jsonEqual } from '../json/equal.js';

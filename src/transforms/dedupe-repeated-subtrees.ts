@@ -11,6 +11,7 @@ import { formatRefPointer, parseRef } from '../schema/ref-syntax.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTargetBelow } from '../schema/ref-targets.js';
 import { idKeyword } from '../schema/refs.js';
+import { uniqueName } from '../schema/names.js';
 import { walkSchema } from '../schema/walk.js';
 
 /** Options of {@link dedupeRepeatedSubtrees}. */
@@ -318,9 +319,4 @@ function nameFor(nodes: readonly Node[], n: Node): string {
     }
   }
   return 'shared';
-}
-
-function uniqueName(name: string, used: ReadonlySet<string>): string {
-  if (!used.has(name)) return name;
-  for (let i = 2; ; i++) if (!used.has(`${name}_${i}`)) return `${name}_${i}`;
 }

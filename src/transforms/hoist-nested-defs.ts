@@ -1,3 +1,5 @@
+// Why one file: one transform whose two passes (hoisting containers, hoisting `$ref` targets) share the naming
+// and path-map helpers below; splitting it scatters them.
 import type { EditContext } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
@@ -8,6 +10,7 @@ import { formatRefPointer } from '../schema/ref-syntax.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory } from '../schema/refs.js';
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
+import { uniqueName } from '../schema/names.js';
 import { someSubschema, walkSchema } from '../schema/walk.js';
 
 /** Options of {@link hoistNestedDefs}. */
@@ -321,15 +324,6 @@ function joinName(namespace: string, name: string): string {
 
 function joinNamespace(namespace: string, part: string): string {
   return namespace === '' ? part : namespace + '__' + part;
-}
-
-/** `name`, or `name_2`, `name_3`…: the first not in `taken`. */
-function uniqueName(name: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) {
-    const candidate = `${name}_${i}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
 
 function depth(path: string): number {

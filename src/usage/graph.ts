@@ -1,3 +1,4 @@
+// Why one file: one class (ToolUsageGraph) with its JSON form; the four signals read the same per-tool arrays.
 /**
  * ToolUsageGraph: which tools to send in full on the next turn. It records tool executions and ranks
  * every tool from four signals, each in [0, 1]:

@@ -1,3 +1,5 @@
+// Why one file: the gate's checks (fields, annotations, compile, verdicts) share one ajv pool and the per-
+// dialect compile rules; the revert policy and instance generator already live in verify/.
 /**
  * The equivalence gate: checks that a rewritten tool still means what the original meant.
  *

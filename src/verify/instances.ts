@@ -1,3 +1,5 @@
+// Why one file: one Generator class whose candidates share its bounded work budget, seeded stream and merged
+// views; split, the ceilings that keep it terminating would be spread over files.
 /**
  * A deterministic instance generator for the equivalence gate: for one JSON Schema it produces a mix of
  * instances the schema likely accepts (defaults, examples, `enum`/`const` members, minimal objects built

@@ -1,3 +1,5 @@
+// Why one file: one state machine over the client's requests in flight (see below); its other parts already
+// live next door.
 /**
  * The proxy's message router: every client line goes to the server as the same bytes, every server line
  * to the client, except what the proxy answers itself (`tools/list`, in every form, and what the list

@@ -1,3 +1,5 @@
+// Why one file: one rule (the markdown block reader, sentence splitter and removal decision share the offsets
+// and the backtick-run index); already split out of promote-common-params.
 /**
  * The `sentences` rule of promote-common-params: reading a description as markdown blocks, splitting its
  * prose into sentences, and deciding which shared sentences can leave it without breaking what is left.

@@ -2,12 +2,16 @@
  * One document's rewrite (a tool's `inputSchema` or `outputSchema`): its dialect and contradictions, the
  * analysis the conversions read (references and their targets, embedded resources, anchors, dead
  * definitions), the walk, then the references that follow the moves, the dead definitions removed and the
- * stamp. Everything is staged; the transform (index.ts) commits it or keeps only the findings.
+ * stamp. It runs in two parts: {@link readDocument} reports what the source says (its dialect, its
+ * contradictions) for every slot first, then {@link reconcileDocument} edits through the tool's context
+ * inside the transaction the transform (index.ts) holds, committed or rolled back (keeping the findings
+ * about the source) for the whole tool, so the report lists every slot's contradictions before any
+ * slot's conversion findings.
  */
-import { EditContext } from '../../core/context.js';
+import type { EditContext } from '../../core/context.js';
 import { hasOwn, isObject } from '../../json/guards.js';
 import { appendPointer, parsePointer } from '../../json/pointer.js';
-import { findDialectContradictions, getDeclaredDialect } from '../../schema/dialect.js';
+import { findDialectContradictions, getDeclaredDialect, type DeclaredDialect } from '../../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, type Dialect } from '../../schema/keywords.js';
 import { parseRef } from '../../schema/ref-syntax.js';
 import { definitionOf, refInventoryOf, resolveRefSite } from '../../schema/refs.js';
@@ -15,24 +19,25 @@ import { PathMap, planRefRewrites } from '../../schema/relocate.js';
 import { someSubschema } from '../../schema/walk.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
 import { isWithinAny, type Job, type RefTarget } from './job.js';
-import { MESSAGES } from './messages.js';
 import type { ReconcileDialectOptions } from './options.js';
 import { mayNeedConversion, pairTables } from './pair-tables.js';
-import { StagedEdits } from './staged-edits.js';
 import { writeStamp } from './stamp.js';
 import { walkAndConvert } from './walk.js';
 
+/** A document whose dialect toolslim knows, as {@link readDocument} found it: what {@link reconcileDocument} rewrites. */
+export interface SourceDocument {
+  readonly schema: Record<string, unknown>;
+  /** Pointer of the document inside the tool (`/inputSchema`). */
+  readonly base: string;
+  /** Declared or assumed, never `unknown`. */
+  readonly declared: DeclaredDialect;
+}
+
 /**
- * Stages one document's rewrite (edits are not yet on `ctx`); `blocked` when something in it cannot be
- * expressed in the target with the same verdicts. Undefined when there is nothing to stage.
+ * Reports what the source says about itself: a `$schema` toolslim does not know (the document is then left
+ * as it is: undefined), or each keyword that contradicts the declared dialect. Edits nothing.
  */
-export function reconcileDocument(
-  schema: Record<string, unknown>,
-  base: string,
-  ctx: EditContext,
-  options: Required<ReconcileDialectOptions>,
-  tool: string,
-): { readonly staged: StagedEdits; readonly blocked: boolean } | undefined {
+export function readDocument(schema: Record<string, unknown>, base: string, ctx: EditContext, options: Required<ReconcileDialectOptions>, tool: string): SourceDocument | undefined {
   const declared = getDeclaredDialect(schema, options.assume);
   if (declared.source === 'unknown') {
     ctx.report('info', 'unknown-dialect', base + '/$schema', { uri: String(declared.uri) });
@@ -41,19 +46,27 @@ export function reconcileDocument(
   for (const c of findDialectContradictions(schema, { assume: options.assume })) {
     ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
   }
+  return { schema, base, declared };
+}
+
+/**
+ * Rewrites one document through `ctx` (the caller holds the transaction); true when something in it cannot
+ * be expressed in the target with the same verdicts (the caller then rolls the tool's rewrite back).
+ */
+export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options: Required<ReconcileDialectOptions>): boolean {
+  const { schema, base, declared } = doc;
   const source: Dialect = declared.dialect;
   // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
   // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
   const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
   const pair = pairTables(source, options.target);
-  const staged = new StagedEdits(new EditContext(ctx.root, MESSAGES));
   // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
   // follow a move. One pointer-free look decides; then only the stamp policy applies.
   const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
   if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
-    const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
+    const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
-    return { staged, blocked: false };
+    return false;
   }
   const inventory = refInventoryOf(schema, source);
   const targets: string[] = [];
@@ -94,7 +107,7 @@ export function reconcileDocument(
   }
   const anchorCounts = new Map<string, number>();
   for (const a of inventory.anchors) anchorCounts.set(a.name, (anchorCounts.get(a.name) ?? 0) + 1);
-  const job: Job = { ctx: staged, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
+  const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
   walkAndConvert(schema, job);
   // References that were removed (inside a dropped keyword, or a dead definition removed below) follow nothing.
   const live = { ...inventory, refs: inventory.refs.filter((r) => !isWithinAny(r.path, job.deadToRemove) && job.map.map(r.path) !== undefined) };
@@ -103,17 +116,17 @@ export function reconcileDocument(
   for (const r of rewrites) {
     const at = job.map.map(r.site.path);
     if (at === undefined) continue;
-    staged.replace(base + at, r.ref, 'rewrote-ref', { from: r.site.ref, to: r.ref });
+    ctx.replace(base + at, r.ref, 'rewrote-ref', { from: r.site.ref, to: r.ref });
   }
   for (const definition of job.deadToRemove) {
     const at = job.map.map(definition);
     if (at === undefined || at === null) continue;
     const tokens = parsePointer(definition);
-    staged.remove(base + at, 'removed-dead-referrer', { name: tokens[1]!, container: tokens[0]!, target: options.target, dialect: source });
+    ctx.remove(base + at, 'removed-dead-referrer', { name: tokens[1]!, container: tokens[0]!, target: options.target, dialect: source });
   }
   writeStamp(schema, '', job, true);
   // A schema that cannot be fully expressed in the target keeps its own dialect, stamp and all.
-  return { staged, blocked: job.unconvertible > 0 };
+  return job.unconvertible > 0;
 }
 
 /** True when the schema uses a keyword only OpenAPI 3.0 schema objects have that changes verdicts (`nullable`). */

@@ -11,10 +11,9 @@ import { defineTransform } from '../../engine/define-transform.js';
 import { hasOwn, isObject } from '../../json/guards.js';
 import { DIALECTS, type Dialect } from '../../schema/keywords.js';
 import { CONVERSIONS } from './conversions/index.js';
-import { reconcileDocument } from './document.js';
-import { MESSAGES } from './messages.js';
+import { readDocument, reconcileDocument, type SourceDocument } from './document.js';
+import { MESSAGES, SOURCE_FINDINGS } from './messages.js';
 import type { ReconcileDialectOptions } from './options.js';
-import type { StagedEdits } from './staged-edits.js';
 import { STAMP_PART } from './stamp.js';
 
 export type { ReconcileDialectOptions, ReconcileTarget } from './options.js';
@@ -45,18 +44,25 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
   },
   apply(doc, ctx, options) {
-    // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
-    // findings are still reported), so a tool is never half in one dialect and half in another.
-    const staged: StagedEdits[] = [];
-    let blocked = false;
+    const opts = options as Required<ReconcileDialectOptions>;
+    // First what every schema says about itself (unknown dialects, contradictions), then the rewrites.
+    const sources: SourceDocument[] = [];
     for (const slot of options.slots ?? SCHEMA_SLOTS) {
       const schema = (doc.tool as Record<string, unknown>)[slot];
       if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
-      const result = reconcileDocument(schema, '/' + slot, ctx, options as Required<ReconcileDialectOptions>, doc.name);
-      if (result === undefined) continue;
-      staged.push(result.staged);
-      if (result.blocked) blocked = true;
+      const source = readDocument(schema, '/' + slot, ctx, opts, doc.name);
+      if (source !== undefined) sources.push(source);
     }
-    for (const s of staged) s.commit(ctx, !blocked);
+    // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
+    // findings about the source are still reported), so a tool is never half in one dialect and half in
+    // another. Every schema is still rewritten, so that each one's findings are reported.
+    ctx.transaction(
+      () => {
+        let blocked = false;
+        for (const source of sources) if (reconcileDocument(source, ctx, opts)) blocked = true;
+        return !blocked;
+      },
+      { keep: (code) => SOURCE_FINDINGS.has(code) },
+    );
   },
 });

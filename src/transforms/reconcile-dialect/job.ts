@@ -1,14 +1,13 @@
 /**
- * What one document's rewrite shares: the {@link Job} (the source's analysis, the staged edits, the record of
+ * What one document's rewrite shares: the {@link Job} (the source's analysis, the tool's context, the record of
  * moves), and the helpers every conversion edits and decides through. A conversion edits only through
  * {@link removeKey}, {@link renameKey} and `job.ctx`, and reads a node only as {@link current} gives it.
  */
-import type { MessageData } from '../../core/context.js';
+import type { EditContext, MessageData } from '../../core/context.js';
 import { appendPointer } from '../../json/pointer.js';
 import { ANCHOR_KEYWORDS, KEYWORD_TABLES, REFERENCE_KEYWORDS, type Dialect } from '../../schema/keywords.js';
 import type { PathMap } from '../../schema/relocate.js';
 import type { ReconcileDialectOptions, ReconcileTarget } from './options.js';
-import type { StagedEdits } from './staged-edits.js';
 
 /** One resolved reference: where it sits, where it lands, and the root definitions holding either. */
 export interface RefTarget {
@@ -22,8 +21,11 @@ export interface RefTarget {
 
 /** Everything one document's rewrite needs. */
 export interface Job {
-  /** Edits go to a scratch copy first; they reach the tool only when nothing was unconvertible. */
-  readonly ctx: StagedEdits;
+  /**
+   * The tool's context, inside the transform's transaction: the edits stay only when nothing in the tool
+   * was unconvertible (otherwise they are rolled back, with every finding but those about the source).
+   */
+  readonly ctx: EditContext;
   /** How many keywords had no equivalent in the target. */
   unconvertible: number;
   /** Pointer of the document inside the tool (`/inputSchema`). */
@@ -59,7 +61,7 @@ export interface Job {
   /** The keywords the per-key checks can act on, for this source and target. */
   readonly pair: PairTables;
   /**
-   * The working copy's node at `cur` as of `edits` staged edits. Seeded by the walk with the node it is
+   * The working copy's node at `cur` as of `edits` edits (the context's change count). Seeded by the walk with the node it is
    * about to convert (in preorder nothing has edited it or below it yet, and copy-on-write shares the
    * node itself), so the first look at a node costs no pointer walk.
    */
@@ -91,9 +93,9 @@ const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator'])
 export function current(job: Job, cur: string): Record<string, unknown> {
   // Asked several times per node with the same `cur` string: remembered until the next edit.
   const seen = job.seen;
-  if (seen !== undefined && seen.cur === cur && seen.edits === job.ctx.edits) return seen.node;
+  if (seen !== undefined && seen.cur === cur && seen.edits === job.ctx.changes.length) return seen.node;
   const node = job.ctx.get(job.base + cur) as Record<string, unknown>;
-  job.seen = { cur, edits: job.ctx.edits, node };
+  job.seen = { cur, edits: job.ctx.changes.length, node };
   return node;
 }
 

@@ -21,7 +21,7 @@ export function walkAndConvert(schema: Record<string, unknown>, job: Job): void 
     const [node, orig, cur] = stack.pop()!;
     if (orig !== cur) job.map.set(orig, cur);
     if (!isObject(node)) continue;
-    const editsBefore = job.ctx.edits;
+    const editsBefore = job.ctx.changes.length;
     if (orig !== '' && hasOwn(node, '$schema')) {
       const inner = dialectFromUri(node.$schema);
       if (inner !== job.source) {
@@ -31,7 +31,7 @@ export function walkAndConvert(schema: Record<string, unknown>, job: Job): void 
       writeStamp(node, cur, job, false);
     }
     // Preorder: nothing has edited this node or below it yet, so the working copy holds this very object.
-    if (job.ctx.edits === editsBefore) job.seen = { cur, edits: editsBefore, node };
+    if (job.ctx.changes.length === editsBefore) job.seen = { cur, edits: editsBefore, node };
     const moves: KeyMoves = { keys: new Map(), entries: new Map() };
     // Each conversion rewrites this object's own keywords (never its children's).
     for (const c of conversions) c.convert(node, orig, cur, job, moves);

@@ -14,6 +14,7 @@ import { isTopLevelDefinitionPath, refProblem } from '../../../profiles/check.js
 import type { ClientProfile } from '../../../profiles/profiles.js';
 import { isModernDialect } from '../../../schema/dialect.js';
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
+import { uniqueName } from '../../../schema/names.js';
 import { walkSchema } from '../../../schema/walk.js';
 import { formatRefPointer } from '../../../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../../../schema/refs.js';
@@ -77,7 +78,7 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     const info = indexNodes(ed.root);
     const tokens = parsePointer(target);
     const isDefEntry = tokens.length >= 2 && DEFINITIONS_KEYWORDS.includes(tokens[tokens.length - 2]!) && info.get(target)?.defEntry === target;
-    const name = uniqueName(defs, target === '' ? 'root' : sanitize(tokens[tokens.length - 1]!));
+    const name = uniqueName(target === '' ? 'root' : sanitize(tokens[tokens.length - 1]!), { has: (n) => hasOwn(defs, n) });
     const to = '/' + escapeToken(container) + '/' + escapeToken(name);
     const editsBefore = ed.edits;
     if ((p.refs === 'top-level-defs-only' && isTopLevelDefinitionPath(ed.root, target)) || (tokens.length === 2 && tokens[0] === container && isDefEntry)) {
@@ -197,10 +198,5 @@ function isAnchorValue(keyword: string, value: unknown): boolean {
 function sanitize(name: string): string {
   const s = name.replace(/[^A-Za-z0-9_.-]/g, '_');
   return s.length === 0 ? 'def' : s;
-}
-
-function uniqueName(defs: Record<string, unknown>, base: string): string {
-  if (!hasOwn(defs, base)) return base;
-  for (let i = 2; ; i++) if (!hasOwn(defs, `${base}_${i}`)) return `${base}_${i}`;
 }
 

@@ -9,6 +9,7 @@ import { isLegacyDialect } from '../../../schema/dialect.js';
 import type { Dialect } from '../../../schema/keywords.js';
 import { idKeyword } from '../../../schema/refs.js';
 import { at, current, removeKey, renameKey, type Job, type KeyMoves } from '../job.js';
+import { uniqueName } from '../../../schema/names.js';
 import type { Conversion } from '../rule.js';
 
 export const definitions: Conversion = {
@@ -57,13 +58,4 @@ function reconcileContainer(orig: string, cur: string, job: Job, moves: KeyMoves
   }
   removeKey(job, cur, from, moves, 'removed-empty-container', { keyword: from, to });
   moves.entries.set(from, entries);
-}
-
-/** `name`, or `name_2`, `name_3`… : the first not in `taken`. */
-export function uniqueName(name: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(name)) return name;
-  for (let i = 2; ; i++) {
-    const candidate = `${name}_${i}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
