@@ -1,6 +1,6 @@
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
+import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, UNION_KEYWORDS, type Dialect, type KeywordTable } from './keywords.js';
 import { walkSchema } from './walk.js';
 
 /** The canonical `$schema` URI of each dialect (`openapi-3.0` has none). */
@@ -157,6 +157,8 @@ export function findDialectContradictions(schema: unknown, options: FindDialectC
 
 /** Whether a keyword contradicts `dialect`, and which dialects its usage belongs to. */
 export function judgeKeyword(dialect: Dialect, keyword: string, value: unknown): { kind: DialectContradiction['kind']; expected: Dialect[] } | undefined {
+  // A name no dialect knows (`x-…`, most of what schemas carry beside keywords) fits none: nothing to judge.
+  if (!UNION_KEYWORDS.has(keyword)) return undefined;
   const fit = keywordFit(dialect, keyword, value);
   if (fit === 'fits') {
     if (!KEYWORD_TABLES[dialect].get(keyword)!.deprecated) return undefined;
