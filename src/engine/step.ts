@@ -91,8 +91,10 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined, origin: state.origin[i] });
     let failure: string | undefined;
     let refKeys = true;
+    let doc: LazyToolDoc | undefined;
     try {
-      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents), ctx, options);
+      doc = new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents);
+      transform.apply(doc, ctx, options);
       if (ctx.changed) {
         refKeys = state.refKeys[i]! || ctx.changes.some(addsRefKey);
         failure = checkPostConditions(tool, ctx.root, refKeys);
@@ -120,7 +122,8 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     bytesSaved += saved.bytes;
     tokensSaved += saved.tokens;
     if (state.histories) {
-      (state.histories[i] ??= []).push({ step, transform: transform.name, safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
+      const toolSafety = (transform.safetyFor && doc ? transform.safetyFor(doc, options) : undefined) ?? safety;
+      (state.histories[i] ??= []).push({ step, transform: transform.name, safety: toolSafety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
     }
   }
   let extras: TransformExtras | undefined;

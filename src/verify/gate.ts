@@ -2,7 +2,9 @@
  * The equivalence gate: checks that a rewritten tool still means what the original meant.
  *
  * - `structural`: every schema the original could be compiled by ajv (in its declared or assumed dialect,
- *   every local `$ref` resolving) still compiles after the rewrite.
+ *   every local `$ref` resolving) still compiles after the rewrite. Where the rewrite only removed what ajv
+ *   never compiles (a `$schema` stamp read alike, annotations, unused definitions, neutral keywords), that is
+ *   proven without ajv (implied.ts); otherwise the rewrite is compiled (and the original, when it fails).
  * - `verdicts`: structural, and on instances generated from both schemas (see `generateInstances`) ajv
  *   gives the same verdict before and after.
  * - At either level, by the declared safety of the rewrite: a `lossless` rewrite leaves every tool field
@@ -30,6 +32,7 @@ import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
+import { compileImplied } from './implied.js';
 import { findRewriteSites } from './probe.js';
 
 /** How thoroughly the gate checks: see the module comment (the type lives in core, where `RunOptions` names it). */
@@ -103,7 +106,8 @@ export interface AttributedFailure {
  * annotations needs no ajv at all: ajv reads no annotation.
  * Cost: each version's annotations are collected once (the lossless check compares a version with the one
  * before it, so an intermediate version is read as the rewrite of one step and the original of the next);
- * one or two compiles per changed schema when nothing fails.
+ * at `structural`, no compile for a schema whose compiling is proven (implied.ts), else one or two per
+ * changed schema when nothing fails.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();
@@ -343,8 +347,8 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
       continue;
     }
     const bDialect = getDeclaredDialect(b, assume).dialect;
-    const after_ = pool.compile(b, bDialect);
     if (a === undefined) {
+      const after_ = pool.compile(b, bDialect);
       if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` was added and ajv cannot compile it: ${after_.error}` };
       continue;
     }
@@ -353,6 +357,10 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
     // a lossy step's). Nothing touched, nothing more to do at `structural`.
     const sites = lossy ? undefined : findRewriteSites(a, b, aDialect, bDialect);
     const probe = sites !== undefined && sites.before.length + sites.after.length > 0;
+    // `structural` promises "compiled before, compiles after": proven without ajv where the rewrite only
+    // removed what ajv never compiles (see implied.ts).
+    if (level === 'structural' && !probe && compileImplied(a, b, aDialect, bDialect)) continue;
+    const after_ = pool.compile(b, bDialect);
     if (level === 'structural' && after_.ok && !probe) continue;
     const before_ = pool.compile(a, aDialect);
     // A schema that did not compile before is not held to compiling after.
