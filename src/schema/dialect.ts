@@ -1,7 +1,7 @@
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, type Dialect, type KeywordTable } from './keywords.js';
-import { walkSchema } from './walk.js';
+import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, UNION_KEYWORDS, type Dialect, type KeywordTable } from './keywords.js';
+import { someSubschema, walkSchema } from './walk.js';
 
 /** The canonical `$schema` URI of each dialect (`openapi-3.0` has none). */
 export const DIALECT_URIS: Readonly<Record<Dialect, string | undefined>> = Object.freeze({
@@ -125,6 +125,10 @@ export interface FindDialectContradictionsOptions {
 export function findDialectContradictions(schema: unknown, options: FindDialectContradictionsOptions = {}): DialectContradiction[] {
   const declared = getDeclaredDialect(schema, options.assume ?? '2020-12');
   if (declared.source === 'unknown' || !isObject(schema)) return [];
+  // Nearly every document has none: one pointer-free look at the same positions decides, and only a
+  // document with a keyword to report (or an embedded `$schema`, which changes the dialect below it) is walked.
+  const root = declared.dialect;
+  if (!someSubschema(schema, (node, isRoot) => (!isRoot && hasOwn(node, '$schema')) || someKeyword(node, (keyword) => keyword !== '$schema' && judgeKeyword(root, keyword, node[keyword]) !== undefined))) return [];
   const out: DialectContradiction[] = [];
   const scopes: { path: string; dialect: Dialect; source: DialectSource }[] = [{ path: '', dialect: declared.dialect, source: declared.source === 'declared' ? 'declared' : 'assumed' }];
   let skipUnder: string | undefined;
@@ -155,8 +159,16 @@ export function findDialectContradictions(schema: unknown, options: FindDialectC
   return out;
 }
 
+/** Whether some own key of `node` passes `test`. */
+function someKeyword(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
+  for (const key in node) if (hasOwn(node, key) && test(key)) return true;
+  return false;
+}
+
 /** Whether a keyword contradicts `dialect`, and which dialects its usage belongs to. */
 export function judgeKeyword(dialect: Dialect, keyword: string, value: unknown): { kind: DialectContradiction['kind']; expected: Dialect[] } | undefined {
+  // A name no dialect knows (`x-…`, most of what schemas carry beside keywords) fits none: nothing to judge.
+  if (!UNION_KEYWORDS.has(keyword)) return undefined;
   const fit = keywordFit(dialect, keyword, value);
   if (fit === 'fits') {
     if (!KEYWORD_TABLES[dialect].get(keyword)!.deprecated) return undefined;

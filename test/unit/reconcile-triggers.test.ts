@@ -31,6 +31,10 @@ const cases: Case[] = [
   ['`$anchor` to draft-07', D2020, { $anchor: 'thing', type: 'string' }, 'converted-id', { target: 'draft-07' }],
   ['a `$ref` with siblings to draft-07', D2020, { $ref: '#/properties/y', minimum: 1 }, 'wrapped-ref', { target: 'draft-07' }],
   ['a keyword draft-07 cannot say', D2020, { $dynamicRef: '#meta' }, 'unconvertible', { target: 'draft-07' }],
+  // Keywords the quick look matches by value (object `items`, a number bound, the target's own container name give no work).
+  ['nested `$defs` of a resource to draft-07', D2020, { $id: 'http://example.com/r', $defs: { A: { type: 'string' } } }, 'renamed-definitions', { target: 'draft-07' }],
+  ['a boolean `exclusiveMaximum` read as 2020-12', D2020, { type: 'number', maximum: 5, exclusiveMaximum: true }, 'converted-exclusive'],
+  ['array `items` in 2020-12 itself', D2020, { type: 'array', items: [{ type: 'string' }] }, 'converted-tuple'],
 ];
 
 describe('reconcile-dialect finds one convertible keyword anywhere', () => {

@@ -18,7 +18,7 @@ import { definitionOf, refInventoryOf, resolveRefSite } from '../../schema/refs.
 import { PathMap, planRefRewrites } from '../../schema/relocate.js';
 import { someSubschema } from '../../schema/walk.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
-import { isWithinAny, type Job, type RefTarget } from './job.js';
+import { isWithinAny, type Job, type PairTables, type RefTarget } from './job.js';
 import type { ReconcileDialectOptions } from './options.js';
 import { mayNeedConversion, pairTables } from './pair-tables.js';
 import { writeStamp } from './stamp.js';
@@ -56,14 +56,14 @@ export function readDocument(schema: Record<string, unknown>, base: string, ctx:
 export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options: Required<ReconcileDialectOptions>): boolean {
   const { schema, base, declared } = doc;
   const source: Dialect = declared.dialect;
+  const pair = pairTables(source, options.target);
   // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
   // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
-  const openapi = source === 'openapi-3.0' || (declared.source === 'assumed' && usesOpenApiKeywords(schema));
-  const pair = pairTables(source, options.target);
   // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
-  // follow a move. One pointer-free look decides; then only the stamp policy applies.
-  const triggers = openapi ? pair.triggersWithOpenApi : pair.triggers;
-  if (!someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers))) {
+  // follow a move. One pointer-free look decides both (then only the stamp policy applies).
+  const look = quickLook(schema, source === 'openapi-3.0' ? 'yes' : declared.source === 'assumed' ? 'look' : 'no', pair);
+  const openapi = look.openapi;
+  if (!look.work) {
     const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
     writeStamp(schema, '', job, true);
     return false;
@@ -129,7 +129,26 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
   return job.unconvertible > 0;
 }
 
-/** True when the schema uses a keyword only OpenAPI 3.0 schema objects have that changes verdicts (`nullable`). */
-function usesOpenApiKeywords(schema: unknown): boolean {
-  return someSubschema(schema, (node) => hasOwn(node, 'nullable') && typeof node.nullable === 'boolean');
+/**
+ * In one pointer-free look: whether the document is read with OpenAPI 3.0's keywords (`openapi`: `yes`,
+ * `no`, or `look`: when some schema object has a boolean `nullable`, the keyword only OpenAPI 3.0 schema
+ * objects have that changes verdicts), and whether the walk may have work (see {@link mayNeedConversion}),
+ * with the triggers that reading gives.
+ */
+function quickLook(schema: unknown, openapi: 'yes' | 'no' | 'look', pair: PairTables): { readonly openapi: boolean; readonly work: boolean } {
+  if (openapi !== 'look') {
+    const triggers = openapi === 'yes' ? pair.triggersWithOpenApi : pair.triggers;
+    return { openapi: openapi === 'yes', work: someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers)) };
+  }
+  let nullable = false;
+  let plain = false;
+  let withOpenApi = false;
+  someSubschema(schema, (node, isRoot) => {
+    if (!nullable && hasOwn(node, 'nullable') && typeof node.nullable === 'boolean') nullable = true;
+    if (!plain && mayNeedConversion(node, isRoot, pair.triggers)) plain = true;
+    if (!withOpenApi && mayNeedConversion(node, isRoot, pair.triggersWithOpenApi)) withOpenApi = true;
+    // Done once neither answer can change: `nullable` found, and work with it (without one, every object is looked at).
+    return nullable && withOpenApi;
+  });
+  return { openapi: nullable, work: nullable ? withOpenApi : plain };
 }

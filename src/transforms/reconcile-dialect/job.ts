@@ -77,14 +77,20 @@ export interface KeyMoves {
 }
 
 /** Per (source, target): the only keywords the per-key checks can act on (built in pair-tables.ts). */
+/** Keywords that may give a conversion work, each with the test its value must pass (undefined: its presence is enough). */
+export type Triggers = ReadonlyMap<string, ((value: unknown) => boolean) | undefined>;
+
 export interface PairTables {
   /** Keywords of the target that the source does not know and that change verdicts in the target. */
   readonly foreign: ReadonlySet<string>;
   /** Keywords of the source that matter there and that the target may not express the same way. */
   readonly unconvertible: ReadonlySet<string>;
-  /** The quick look's keywords (see pair-tables.ts), for a schema read as plain JSON Schema and for one with OpenAPI keywords (`example`). */
-  readonly triggers: ReadonlySet<string>;
-  readonly triggersWithOpenApi: ReadonlySet<string>;
+  /**
+   * The quick look's keywords (see pair-tables.ts), for a schema read as plain JSON Schema and for one with
+   * OpenAPI keywords (`example`): each with the test its value must pass, or undefined when its presence is enough.
+   */
+  readonly triggers: Triggers;
+  readonly triggersWithOpenApi: Triggers;
 }
 
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);

@@ -3,9 +3,10 @@
  * (foreign-keywords, unconvertible) and the quick look's keywords, the union of what every conversion that
  * runs for the pair matches (see {@link Conversion.keywords}).
  */
+import { hasOwn } from '../../json/guards.js';
 import { KEYWORD_TABLES, type Dialect } from '../../schema/keywords.js';
 import { CONVERSIONS } from './conversions/index.js';
-import { affectsVerdicts, mattersIn, type PairTables } from './job.js';
+import { affectsVerdicts, mattersIn, type PairTables, type Triggers } from './job.js';
 import type { ReconcileTarget } from './options.js';
 import type { ConversionScope } from './rule.js';
 
@@ -39,26 +40,42 @@ export function pairTables(source: Dialect, target: ReconcileTarget): PairTables
   return tables;
 }
 
-/** Every keyword the conversions that run in `scope` match. */
-function triggersOf(scope: ConversionScope): Set<string> {
-  const keys = new Set<string>();
-  for (const c of CONVERSIONS) if (c.runs(scope)) for (const k of c.keywords(scope)) keys.add(k);
-  return keys;
+/**
+ * Every keyword the conversions that run in `scope` match (by presence, or by value with a test: a keyword
+ * some conversion matches by presence is matched so; tests of several conversions are or-ed), and the
+ * keywords they match only by value (`enum: []`).
+ */
+function triggersOf(scope: ConversionScope): Triggers {
+  const tests = new Map<string, ((value: unknown) => boolean)[] | undefined>();
+  const add = (key: string, test: ((value: unknown) => boolean) | undefined) => {
+    if (tests.has(key) && tests.get(key) === undefined) return;
+    if (test === undefined) tests.set(key, undefined);
+    else tests.set(key, [...(tests.get(key) ?? []), test]);
+  };
+  for (const c of CONVERSIONS) {
+    if (!c.runs(scope)) continue;
+    const byKey = c.keywordTests?.(scope);
+    for (const k of c.keywords(scope)) add(k, byKey?.get(k));
+    if (c.matchesValue) add(c.matchesValue.keyword, c.matchesValue.test);
+  }
+  const out = new Map<string, ((value: unknown) => boolean) | undefined>();
+  for (const [key, list] of tests) out.set(key, list === undefined ? undefined : list.length === 1 ? list[0] : (value) => list.some((t) => t(value)));
+  return out;
 }
-
-/** The keywords conversions match by their value (`enum: []`), each with its test. */
-const VALUE_MATCHES: ReadonlyMap<string, (value: unknown) => boolean> = new Map(CONVERSIONS.flatMap((c) => (c.matchesValue ? [[c.matchesValue.keyword, c.matchesValue.test] as const] : [])));
 
 /**
  * Whether the walk may have work at this schema object: a keyword the conversions match (`triggers`,
- * from {@link pairTables}), an embedded `$schema` (reported or restamped), or a value a conversion matches.
+ * from {@link pairTables}, by presence or with a value that passes its test), or an embedded `$schema`
+ * (reported or restamped).
  */
-export function mayNeedConversion(node: Record<string, unknown>, isRoot: boolean, triggers: ReadonlySet<string>): boolean {
-  for (const key of Object.keys(node)) {
-    if (triggers.has(key)) return true;
+export function mayNeedConversion(node: Record<string, unknown>, isRoot: boolean, triggers: Triggers): boolean {
+  for (const key in node) {
+    if (!hasOwn(node, key)) continue;
+    if (triggers.has(key)) {
+      const test = triggers.get(key);
+      if (test === undefined || test(node[key])) return true;
+    }
     if (key === '$schema' && !isRoot) return true;
-    const test = VALUE_MATCHES.get(key);
-    if (test !== undefined && test(node[key])) return true;
   }
   return false;
 }

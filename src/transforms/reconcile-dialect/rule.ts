@@ -39,6 +39,14 @@ export interface Conversion {
   /** For a conversion that acts on a keyword's value rather than its presence: that keyword and the test. */
   readonly matchesValue?: { readonly keyword: string; readonly test: (value: unknown) => boolean };
   /**
+   * For keywords of {@link keywords} whose presence alone gives the conversion no work: the test the
+   * keyword's value (in the source) must pass for it to act on that schema object (object-form `items`
+   * is no tuple). Over-approximate, as `keywords` is: a test that says true for nothing to do costs the
+   * walk, one that says false where there is work skips the conversion. A keyword without a test gives
+   * work by its presence.
+   */
+  readonly keywordTests?: (scope: ConversionScope) => ReadonlyMap<string, (value: unknown) => boolean>;
+  /**
    * The rewrite of one schema object: `node` is the source's object at `orig`, which the rewrites of its
    * ancestors left at `cur` in the working copy (read it as `current(job, cur)`, edit it through `job`).
    */

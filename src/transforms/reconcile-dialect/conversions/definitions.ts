@@ -16,7 +16,8 @@ export const definitions: Conversion = {
   id: 'definitions',
   codes: ['renamed-definitions', 'merged-definition', 'removed-empty-container', 'kept-definitions'],
   runs: () => true,
-  keywords: () => ['definitions', '$defs'],
+  // Only the source's container name moves: a document that already uses the target's has nothing to rename.
+  keywords: (s) => (isLegacyDialect(s.target) ? ['$defs'] : ['definitions']),
   convert(node, orig, cur, job, moves) {
     if (!isResourceRoot(node, orig, job.source)) return;
     if (isLegacyDialect(job.target)) reconcileContainer(orig, cur, job, moves, '$defs', 'definitions');

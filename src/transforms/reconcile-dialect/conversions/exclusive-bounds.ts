@@ -12,8 +12,16 @@ export const exclusiveBounds: Conversion = {
   codes: ['converted-exclusive', 'dropped-inert-keyword'],
   runs: () => true,
   keywords: () => ['exclusiveMinimum', 'exclusiveMaximum'],
+  // Only draft-04's boolean form is converted; a number bound means the same from draft-06 on.
+  keywordTests: () => BOOLEAN_BOUNDS,
   convert: (_node, _orig, cur, job, moves) => convertExclusiveBounds(cur, job, moves),
 };
+
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+const BOOLEAN_BOUNDS: ReadonlyMap<string, (value: unknown) => boolean> = new Map([
+  ['exclusiveMinimum', isBoolean],
+  ['exclusiveMaximum', isBoolean],
+]);
 
 /** Draft-04 boolean `exclusiveMinimum`/`exclusiveMaximum` modify `minimum`/`maximum`; later dialects take the bound itself. */
 function convertExclusiveBounds(cur: string, job: Job, moves: KeyMoves): void {

@@ -15,11 +15,15 @@ export const tuples: Conversion = {
   codes: ['converted-tuple', 'tuple-id', 'dropped-inert-keyword'],
   runs: () => true,
   keywords: (s) => (isLegacyDialect(s.target) ? ['prefixItems'] : ['items', 'additionalItems']),
+  // To a modern target only array `items` is a tuple (object `items` means the same in every dialect).
+  keywordTests: () => ITEMS_TUPLE,
   convert(_node, orig, cur, job, moves) {
     if (isLegacyDialect(job.target)) tuplesToLegacy(cur, job, moves);
     else tuplesToModern(orig, cur, job, moves);
   },
 };
+
+const ITEMS_TUPLE: ReadonlyMap<string, (value: unknown) => boolean> = new Map([['items', (value: unknown) => Array.isArray(value)]]);
 
 /** Array `items` → `prefixItems`, `additionalItems` → `items`. */
 function tuplesToModern(orig: string, cur: string, job: Job, moves: KeyMoves): void {

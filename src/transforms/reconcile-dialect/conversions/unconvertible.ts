@@ -14,6 +14,8 @@ export const unconvertible: Conversion = {
   codes: ['unconvertible'],
   runs: (s) => s.source !== s.target,
   keywords: (s) => s.unconvertible,
+  // A candidate in a form the target says the same way (object `items` from draft-07) is no finding.
+  keywordTests: (s) => new Map([...s.unconvertible].map((key) => [key, (value: unknown) => keywordFit(s.source, key, value) === 'fits' && !expressibleIn(s.target, s.source, key, value)] as const)),
   convert: (_node, orig, cur, job) => reportUnconvertible(orig, cur, job),
 };
 
