@@ -22,7 +22,7 @@ import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
 import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
-import { UNION_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -32,6 +32,7 @@ import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
+import { AnnotationSets, noAnnotationWritten } from './annotations.js';
 import { compileImplied } from './implied.js';
 import { findRewriteSites } from './probe.js';
 
@@ -441,7 +442,7 @@ function checkDocuments(before: McpTool, after: McpTool, safety: Safety, annotat
     if (a === b) continue;
     if (safety !== 'lossless') continue;
     const f = noAnnotationWritten(a, b, annotations);
-    if (f) return { ...f, path: '/' + slot + f.path };
+    if (f) return { check: 'annotations', path: '/' + slot + f.path, message: f.message };
   }
   return undefined;
 }
@@ -554,67 +555,4 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
     }
   }
   return true;
-}
-
-/**
- * For a `lossless` rewrite: every annotation value in the rewritten schema (wherever it sits, under
- * whichever annotation keyword) is one the original holds somewhere, whole or as an element of an
- * array-valued annotation; an array-valued annotation may also gather such values (OpenAPI's
- * `example: x` read as `examples: [x]`). Dropping an annotation (normalize-schema drops `title` and
- * `$comment`) or moving one (into `$defs`) passes; writing new text or altering a value does not. Read
- * with every dialect's keywords, so a dialect rewrite that renames the keyword holding it still finds it.
- */
-function noAnnotationWritten(a: unknown, b: unknown, annotations: AnnotationSets): VerifyFailure | undefined {
-  const have = annotations.of(a).values;
-  const after = annotations.of(b);
-  const found = after.found.find((f) => !have.has(f.value) && !(f.elements !== undefined && f.elements.every((v) => have.has(v))));
-  if (!found) return undefined;
-  return { check: 'annotations', path: found.path, message: `a lossless rewrite wrote an annotation the original does not have: \`${found.keyword}\` at \`${found.path}\`` };
-}
-
-/** One schema version's annotations: every value (and element of an array value) by canonical JSON, and where each sits. */
-interface AnnotationSet {
-  readonly values: ReadonlySet<string>;
-  readonly found: readonly { readonly keyword: string; readonly path: string; readonly value: string; readonly elements?: readonly string[] }[];
-}
-
-/**
- * Each schema version's annotation set, collected once: a history compares every version with the one
- * before it, so each intermediate version would otherwise be walked twice (as the rewrite, then as the
- * original of the next step).
- */
-class AnnotationSets {
-  readonly #sets = new WeakMap<object, AnnotationSet>();
-
-  of(schema: unknown): AnnotationSet {
-    const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-    const known = key ? this.#sets.get(key) : undefined;
-    if (known) return known;
-    const values = new Set<string>();
-    const found: { keyword: string; path: string; value: string; elements?: string[] }[] = [];
-    collectAnnotations(schema, (keyword, value, path) => {
-      const text = canonicalJson(value);
-      values.add(text);
-      if (Array.isArray(value)) {
-        const elements = value.map((v) => canonicalJson(v));
-        for (const e of elements) values.add(e);
-        found.push({ keyword, path, value: text, elements });
-      } else found.push({ keyword, path, value: text });
-    });
-    const set: AnnotationSet = { values, found };
-    if (key) this.#sets.set(key, set);
-    return set;
-  }
-}
-
-function collectAnnotations(schema: unknown, visit: (keyword: string, value: unknown, path: string) => void): void {
-  walkSchema(schema, '', {
-    table: UNION_KEYWORDS,
-    onOpaque(keyword, value, path, owner) {
-      // onOpaque also reports malformed applicator values; only annotation keywords of a schema object count.
-      const info = UNION_KEYWORDS.get(keyword);
-      if (!info || info.role !== 'annotation' || owner[keyword] !== value) return;
-      visit(keyword, value, path);
-    },
-  });
 }
