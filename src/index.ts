@@ -46,7 +46,7 @@ export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable
 export { adaptToClient } from './transforms/adapt-to-client/index.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
 export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
-export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect.js';
+export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect/index.js';
 export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNoise } from './transforms/index.js';

@@ -7,7 +7,7 @@ import { hoistNestedDefs } from '../transforms/hoist-nested-defs.js';
 import { normalizeSchema } from '../transforms/normalize-schema.js';
 import { promoteCommonParams } from '../transforms/promote-common-params.js';
 import { pruneUnreachableDefs } from '../transforms/prune-unreachable-defs.js';
-import { reconcileDialect } from '../transforms/reconcile-dialect.js';
+import { reconcileDialect } from '../transforms/reconcile-dialect/index.js';
 import { stripNoise } from '../transforms/strip-noise/index.js';
 import { stripVendorExtensions } from '../transforms/strip-vendor-extensions.js';
 

@@ -6,7 +6,7 @@ import { hoistNestedDefs } from './hoist-nested-defs.js';
 import { normalizeSchema } from './normalize-schema.js';
 import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
-import { reconcileDialect } from './reconcile-dialect.js';
+import { reconcileDialect } from './reconcile-dialect/index.js';
 import { stripNoise } from './strip-noise/index.js';
 import { stripVendorExtensions } from './strip-vendor-extensions.js';
 

@@ -1,0 +1,62 @@
+/**
+ * reconcile-dialect: the transform (options, messages, the per-tool decision). The work is done by
+ * conversion objects (conversions/<id>.ts, in the order of conversions/index.ts, each with its fixtures in
+ * test/fixtures/reconcile-dialect/rules/<id>/) applied to each schema object by the walk (walk.ts) of one
+ * document's rewrite (document.ts), which ends with the stamp (stamp.ts, a part of its own). job.ts holds
+ * what a document's conversions share, anchors.ts the identifier-as-anchor rules several of them use,
+ * pair-tables.ts what each dialect pair narrows the work to.
+ */
+import { SCHEMA_SLOTS } from '../../core/tool.js';
+import { defineTransform } from '../../engine/define-transform.js';
+import { hasOwn, isObject } from '../../json/guards.js';
+import { DIALECTS, type Dialect } from '../../schema/keywords.js';
+import { CONVERSIONS } from './conversions/index.js';
+import { reconcileDocument } from './document.js';
+import { MESSAGES } from './messages.js';
+import type { ReconcileDialectOptions } from './options.js';
+import type { StagedEdits } from './staged-edits.js';
+import { STAMP_PART } from './stamp.js';
+
+export type { ReconcileDialectOptions, ReconcileTarget } from './options.js';
+export { CONVERSIONS } from './conversions/index.js';
+export type { Conversion, ConversionScope } from './rule.js';
+
+/**
+ * Makes each schema speak the dialect it will be read in: reports every keyword that contradicts the
+ * declared (or assumed) dialect, and rewrites the schema into the target dialect so that every validation
+ * verdict stays what the source dialect gave. Also converts OpenAPI 3.0 schema objects.
+ */
+export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefined>({
+  name: 'reconcile-dialect',
+  description: 'Rewrite each schema into one dialect (2020-12 by default) with the same verdicts, reporting contradicted dialect stamps',
+  safety: 'lossless',
+  // The two opt-ins keep keywords the source ignores, so that they start to apply: verdicts may change.
+  safetyWith: (options) => (options.refSiblings === 'apply' || options.foreignKeywords === 'keep' ? 'lossy' : 'lossless'),
+  defaultOptions: { target: '2020-12', assume: '2020-12', stamp: undefined, refSiblings: 'drop-validation', foreignKeywords: 'drop', slots: SCHEMA_SLOTS },
+  // Each conversion is a part with its own fixtures (test/fixtures/reconcile-dialect/rules/<id>/), and so is the stamp.
+  parts: [...CONVERSIONS.map((c) => ({ id: c.id })), { id: STAMP_PART.id }],
+  messages: MESSAGES,
+  validateOptions(options) {
+    if (options.target !== '2020-12' && options.target !== 'draft-07') throw new Error('`target` must be `2020-12` or `draft-07`');
+    if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
+    if (options.stamp !== undefined && !['omit', 'write', 'keep'].includes(options.stamp)) throw new Error('`stamp` must be `omit`, `write` or `keep`');
+    if (options.refSiblings !== 'drop-validation' && options.refSiblings !== 'apply') throw new Error('`refSiblings` must be `drop-validation` or `apply`');
+    if (options.foreignKeywords !== 'drop' && options.foreignKeywords !== 'keep') throw new Error('`foreignKeywords` must be `drop` or `keep`');
+    if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+  },
+  apply(doc, ctx, options) {
+    // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
+    // findings are still reported), so a tool is never half in one dialect and half in another.
+    const staged: StagedEdits[] = [];
+    let blocked = false;
+    for (const slot of options.slots ?? SCHEMA_SLOTS) {
+      const schema = (doc.tool as Record<string, unknown>)[slot];
+      if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
+      const result = reconcileDocument(schema, '/' + slot, ctx, options as Required<ReconcileDialectOptions>, doc.name);
+      if (result === undefined) continue;
+      staged.push(result.staged);
+      if (result.blocked) blocked = true;
+    }
+    for (const s of staged) s.commit(ctx, !blocked);
+  },
+});
