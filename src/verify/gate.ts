@@ -172,6 +172,9 @@ const AJV_OPTIONS: AjvOptions = {
   validateFormats: true,
   // Unoptimized code compiles about twice as fast and validates the same.
   code: { optimize: false },
+  // Error messages are generated code too (about a fifth of a compile); only a failure's explanation reads
+  // one, and that recompiles the schema with messages on (`AjvPool.errorsOf`).
+  messages: false,
   formats: Object.fromEntries(Object.entries(FORMATS).map(([name, spec]) => [name, { type: 'string', validate: spec.check }])),
 };
 
@@ -245,6 +248,21 @@ export class AjvPool {
     }
   }
 
+  /**
+   * The errors ajv reports for `data` against `schema`, with their messages: the pool compiles without
+   * messages (they are generated code no check reads), so an explanation compiles the schema once more, in
+   * an instance of its own. Only a failure asks, once. Null when `data` is valid, undefined when ajv throws.
+   */
+  errorsOf(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
+    try {
+      const validate = createAjv(dialect === 'openapi-3.0' ? 'draft-04' : dialect, true).compile((isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema) as object);
+      validate(data);
+      return validate.errors;
+    } catch {
+      return undefined;
+    }
+  }
+
   #instance(kind: AjvClass): AnyAjv {
     let ajv = this.#shared.get(kind);
     if (!ajv) {
@@ -261,11 +279,12 @@ const NOT_IN_DIALECT: Readonly<Record<'draft-04' | 'draft-06', readonly string[]
   'draft-06': ['if', 'then', 'else'],
 };
 
-function createAjv(kind: AjvClass): AnyAjv {
+function createAjv(kind: AjvClass, messages = false): AnyAjv {
   const classes = loadAjv();
-  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
-  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
-  const legacy = { ...AJV_OPTIONS, ignoreKeywordsWithRef: true } as AjvOptions;
+  const options = messages ? { ...AJV_OPTIONS, messages: true } : AJV_OPTIONS;
+  if (kind === '2020-12') return new classes.Ajv2020(options);
+  if (kind === '2019-09') return new classes.Ajv2019(options);
+  const legacy = { ...options, ignoreKeywordsWithRef: true } as AjvOptions;
   const ajv = kind === 'draft-04' ? new (loadAjvDraft04())(legacy) : new classes.Ajv(legacy);
   if (kind === 'draft-04' || kind === 'draft-06') for (const k of NOT_IN_DIALECT[kind]) ajv.removeKeyword(k);
   return ajv;
@@ -369,22 +388,27 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
     if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` compiled before the rewrite and no longer does (${dialectName(bDialect)}): ${after_.error}` };
     if (probe) {
       const lists = [generateProbeInstances(a, { dialect: aDialect, sites: sites.before }), generateProbeInstances(b, { dialect: bDialect, sites: sites.after })];
-      const failure = compareOn(lists, before_.validate, after_.validate, pool, ' (targeted probe of the places the rewrite changed)');
+      const failure = compareOn(lists, [a, aDialect, before_.validate], [b, bDialect, after_.validate], pool, ' (targeted probe of the places the rewrite changed)');
       if (failure) return { ...failure, path: path + failure.path };
     }
     if (level !== 'verdicts') continue;
-    const failure = compareVerdicts(a, b, aDialect, bDialect, before_.validate, after_.validate, pool, count ?? 64);
+    const failure = compareVerdicts([a, aDialect, before_.validate], [b, bDialect, after_.validate], pool, count ?? 64);
     if (failure) return { ...failure, path: path + failure.path };
   }
   return undefined;
 }
 
-function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Dialect, va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, count: number): VerifyFailure | undefined {
-  return compareOn([generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })], va, vb, pool, '');
+/** A schema, the dialect it is read in, and its compiled validator. */
+type Reading = readonly [schema: unknown, dialect: Dialect, validate: ValidateFunction];
+
+function compareVerdicts(a: Reading, b: Reading, pool: AjvPool, count: number): VerifyFailure | undefined {
+  return compareOn([generateKeyedInstances(a[0], { dialect: a[1], count }), generateKeyedInstances(b[0], { dialect: b[1], count })], a, b, pool, '');
 }
 
 /** The first instance of `lists` the two validators judge differently, as a failure. */
-function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, how: string): VerifyFailure | undefined {
+function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], a: Reading, b: Reading, pool: AjvPool, how: string): VerifyFailure | undefined {
+  const va = a[2];
+  const vb = b[2];
   const seen = new Set<string>();
   for (const list of lists) {
     for (let i = 0; i < list.values.length; i++) {
@@ -398,7 +422,7 @@ function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], va: 
       const x = pool.judge(va, data);
       const y = pool.judge(vb, data);
       if (x === y) continue;
-      const why = x === false ? explain(va.errors, 'before') : y === false ? explain(vb.errors, 'after') : '';
+      const why = x === false ? explain(pool.errorsOf(a[0], a[1], data), 'before') : y === false ? explain(pool.errorsOf(b[0], b[1], data), 'after') : '';
       return {
         check: 'verdict',
         path: '',
