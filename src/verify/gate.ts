@@ -173,7 +173,7 @@ const AJV_OPTIONS: AjvOptions = {
   // Unoptimized code compiles about twice as fast and validates the same.
   code: { optimize: false },
   // Error messages are generated code too (about a fifth of a compile); only a failure's explanation reads
-  // one, and that recompiles the schema with messages on (`AjvPool.errorsOf`).
+  // one, and that recompiles the schema with messages on (`errorsWithMessages`).
   messages: false,
   formats: Object.fromEntries(Object.entries(FORMATS).map(([name, spec]) => [name, { type: 'string', validate: spec.check }])),
 };
@@ -248,21 +248,6 @@ export class AjvPool {
     }
   }
 
-  /**
-   * The errors ajv reports for `data` against `schema`, with their messages: the pool compiles without
-   * messages (they are generated code no check reads), so an explanation compiles the schema once more, in
-   * an instance of its own. Only a failure asks, once. Null when `data` is valid, undefined when ajv throws.
-   */
-  errorsOf(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
-    try {
-      const validate = createAjv(dialect === 'openapi-3.0' ? 'draft-04' : dialect, true).compile((isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema) as object);
-      validate(data);
-      return validate.errors;
-    } catch {
-      return undefined;
-    }
-  }
-
   #instance(kind: AjvClass): AnyAjv {
     let ajv = this.#shared.get(kind);
     if (!ajv) {
@@ -270,6 +255,22 @@ export class AjvPool {
       this.#shared.set(kind, ajv);
     }
     return ajv;
+  }
+}
+
+/**
+ * The errors ajv reports for `data` against `schema` read as `dialect`, with their messages: the pool
+ * compiles without messages (they are generated code no check reads), so an explanation compiles the
+ * schema once more, in an instance of its own. Only a failure asks, once. Null when `data` is valid,
+ * undefined when ajv throws.
+ */
+export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
+  try {
+    const validate = createAjv(dialect === 'openapi-3.0' ? 'draft-04' : dialect, true).compile((isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema) as object);
+    validate(data);
+    return validate.errors;
+  } catch {
+    return undefined;
   }
 }
 
@@ -422,7 +423,7 @@ function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], a: R
       const x = pool.judge(va, data);
       const y = pool.judge(vb, data);
       if (x === y) continue;
-      const why = x === false ? explain(pool.errorsOf(a[0], a[1], data), 'before') : y === false ? explain(pool.errorsOf(b[0], b[1], data), 'after') : '';
+      const why = x === false ? explain(errorsWithMessages(a[0], a[1], data), 'before') : y === false ? explain(errorsWithMessages(b[0], b[1], data), 'after') : '';
       return {
         check: 'verdict',
         path: '',

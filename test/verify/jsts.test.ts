@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AjvPool, generateInstances, verifyTool, type McpTool } from '../../src/index.js';
+import { errorsWithMessages } from '../../src/verify/gate.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 interface Group {
@@ -66,9 +67,9 @@ describe('JSON Schema Test Suite', () => {
       for (const t of g.tests) {
         judged++;
         const verdict = pool.judge(compiled.validate, t.data);
-        // errorsOf compiles the schema again with messages on: null errors when valid, undefined when ajv threw
+        // errorsWithMessages compiles the schema again with messages on: null errors when valid, undefined when ajv threw
         // (a few `$dynamicRef` cases make ajv's validator itself throw, with or without messages).
-        const errors = pool.errorsOf(schema, dialect, t.data);
+        const errors = errorsWithMessages(schema, dialect, t.data);
         const withMessages = errors === undefined ? 'throws' : errors === null;
         if (verdict !== withMessages) differ.push(`${g.file} — ${g.description} — ${t.description}`);
         if (errors) expect(errors.every((e) => typeof e.message === 'string'), `${g.file}: messages are there when asked for`).toBe(true);
