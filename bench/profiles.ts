@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adaptToClient, builtinProfiles, checkToolsForProfile, presetForProfile, transformTools, type ProfileFinding } from '../src/index.js';
+import { adaptToClient, builtinProfiles, checkToolsForProfile, presetForProfile, toolRenamesOf, transformTools, type ProfileFinding } from '../src/index.js';
 
 const dir = join(import.meta.dirname, 'corpus');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
@@ -34,15 +34,18 @@ interface Row {
   tunedLeft: Map<string, number>;
   lossyTools: number;
   lossyChanges: number;
+  /** Renames by rename-tools (`file: old → new`), and tools still rejected after the tuned preset (`file` → names). */
+  renames: string[];
+  tunedRejected: Map<string, string[]>;
   ms: number;
 }
 
-/** Change codes of adapt-to-client's lossy steps (relax-assertions, describe-formats, close-objects). */
-const LOSSY_CODES = new Set(['moved-format', 'dropped-format', 'described-format', 'described-const', 'dropped-assertion', 'exclusive-to-inclusive-lossy', 'oneof-to-anyof', 'closed-object', 'made-nullable', 'listed-required']);
+/** Change codes of adapt-to-client's lossy steps (relax-assertions, describe-formats, close-objects, rename-tools). */
+const LOSSY_CODES = new Set(['renamed-tool', 'moved-format', 'dropped-format', 'described-format', 'described-const', 'dropped-assertion', 'exclusive-to-inclusive-lossy', 'oneof-to-anyof', 'closed-object', 'made-nullable', 'listed-required']);
 
 const rows: Row[] = [];
 for (const p of builtinProfiles) {
-  const row: Row = { profile: p.name, before: 0, after: 0, overCap: 0, changed: 0, capped: 0, recursive: 0, bytesBefore: 0, bytesAfter: 0, changedBefore: 0, changedAfter: 0, left: new Map(), cappedTools: [], presetBytes: 0, adaptCost: 0, tunedAfter: 0, tunedLeft: new Map(), lossyTools: 0, lossyChanges: 0, ms: 0 };
+  const row: Row = { profile: p.name, before: 0, after: 0, overCap: 0, changed: 0, capped: 0, recursive: 0, bytesBefore: 0, bytesAfter: 0, changedBefore: 0, changedAfter: 0, left: new Map(), cappedTools: [], presetBytes: 0, adaptCost: 0, tunedAfter: 0, tunedLeft: new Map(), lossyTools: 0, lossyChanges: 0, renames: [], tunedRejected: new Map(), ms: 0 };
   const t0 = performance.now();
   for (const { file, tools } of corpus) {
     const before = checkToolsForProfile(tools, p);
@@ -70,6 +73,9 @@ for (const p of builtinProfiles) {
     const tuned = checkToolsForProfile(piped.tools, p);
     row.tunedAfter += rejectedTools(tuned);
     for (const f of tuned) if (f.severity === 'error') row.tunedLeft.set(f.code, (row.tunedLeft.get(f.code) ?? 0) + 1);
+    for (const x of toolRenamesOf(piped.report)) row.renames.push(`${file}: \`${x.from}\` → \`${x.to}\``);
+    const still = [...new Set(tuned.filter((f) => f.severity === 'error' && f.toolIndex >= 0).map((f) => f.tool))];
+    if (still.length > 0) row.tunedRejected.set(file, still);
     const lossy = piped.report.changes.filter((c) => c.transform === 'adapt-to-client' && LOSSY_CODES.has(c.code));
     row.lossyChanges += lossy.length;
     row.lossyTools += new Set(lossy.map((c) => c.toolIndex)).size;
@@ -108,7 +114,8 @@ lines.push('## The safe preset tuned for each profile');
 lines.push('');
 lines.push('`presetForProfile(\'safe\', profile)` (what `toolslim optimize --profile` runs): the preset, then `adapt-to-client` with');
 lines.push('a growth allowance of 2,048 bytes and the lossy steps the profile asks for (`gemini`: relax-assertions and');
-lines.push('describe-formats; `openai-strict`: those and close-objects). Tools still rejected, and what is left, by code:');
+lines.push('describe-formats; `openai-strict`: those and close-objects; every profile whose name rule is an error: rename-tools).');
+lines.push('Tools still rejected, and what is left, by code:');
 lines.push('');
 lines.push('| profile | tools rejected before | after the tuned preset | tools changed by lossy steps (changes) | left (error findings by code) |');
 lines.push('|---|---:|---:|---:|---|');
@@ -117,11 +124,24 @@ for (const r of rows) {
   lines.push(`| \`${r.profile}\` | ${r.before} | ${r.tunedAfter} | ${r.lossyTools} (${r.lossyChanges}) | ${left.length === 0 ? 'nothing' : left.join(', ')} |`);
 }
 lines.push('');
-lines.push('What is left is what no rewrite may fix: tool names (toolslim never renames a tool), lists over a 128-tool');
-lines.push('cap (it never drops one), and for `openai-strict` open maps and free-form objects, which strict mode cannot');
-lines.push('express (each named by an `open-map` / `free-form-object` diagnostic). test/corpus-profiles-tuned.test.ts');
+lines.push('What is left is what no rewrite may fix: lists over a 128-tool cap (toolslim never drops a tool), and for');
+lines.push('`openai-strict` open maps and free-form objects, which strict mode cannot express (each named by an `open-map` /');
+lines.push('`free-form-object` diagnostic, and below). A name the client refuses is renamed (rename-tools, lossy: calls name');
+lines.push('the new name, so the output is usable only through `toolslim proxy` or a caller that maps it back with');
+lines.push('`toolRenamesOf(report)`; `--keep-names` / `renameTools: false` keeps names). test/corpus-profiles-tuned.test.ts');
 lines.push('names every one.');
 lines.push('');
+lines.push('Renamed by the tuned preset:');
+lines.push('');
+for (const r of rows) if (r.renames.length > 0) lines.push(`- \`${r.profile}\`: ${r.renames.join('; ')}`);
+lines.push('');
+for (const r of rows) {
+  if (r.tunedRejected.size === 0) continue;
+  lines.push(`Still rejected by \`${r.profile}\` after the tuned preset (${r.tunedAfter} tools, by capture):`);
+  lines.push('');
+  for (const [file, names] of r.tunedRejected) lines.push(`- ${file} (${names.length}): ${names.map((n) => `\`${n}\``).join(', ')}`);
+  lines.push('');
+}
 lines.push('## What is still rejected after adaptation alone (error findings by code)');
 lines.push('');
 lines.push('These change which arguments are valid (or are a tool\'s identity), so they are reported, never rewritten.');

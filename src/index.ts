@@ -44,6 +44,7 @@ export type { ToolslimErrorCode } from './core/errors.js';
 export { builtinTransforms, pruneUnreachableDefs } from './transforms/index.js';
 export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
 export { adaptToClient } from './transforms/adapt-to-client/index.js';
+export { planToolRenames, toolRenamesOf, type ToolRename, type ToolRenamePlan } from './transforms/adapt-to-client/steps/rename-tools.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
 export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
 export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect/index.js';
@@ -54,7 +55,7 @@ export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
 export type { KeepReason, SentenceRemoval } from './transforms/promote-common-params/sentences.js';
-export type { StripNoiseOptions } from './transforms/strip-noise/index.js';
+export type { CleanedText, StripNoiseOptions } from './transforms/strip-noise/index.js';
 export { stripVendorExtensions } from './transforms/index.js';
 export type { StripVendorExtensionsOptions } from './transforms/strip-vendor-extensions.js';
 export { presetMax } from './presets/index.js';
@@ -111,6 +112,8 @@ export type { RemoveColdToolsOptions, RemoveColdToolsResult } from './usage/remo
 // Sessions: cache-stable hot sets, cold-call checks, reveals
 export { ArgumentValidator, buildServedTools, chooseHotSet, DEFAULT_HOT_SET, HOT_SET_POLICIES, invalidArgumentsResult, PREAMBLE_MODES, REVEAL_MODES, ToolSession } from './session/index.js';
 // Sessions: the usage file, overlays, serving a list, stats lines
+export { CallMap } from './session/index.js';
+export type { MappedCall, ToolCallMapping } from './session/index.js';
 export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, parseOverlay, pinTool, readOverlay, TOOLSLIM_VERSION } from './session/index.js';
 export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
 export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep } from './session/index.js';

@@ -44,7 +44,12 @@ export const INPUT_FLAGS: readonly FlagSpec[] = [
   { name: 'timeout', type: 'number' },
 ];
 export const PROFILE_FLAG: FlagSpec = { name: 'profile', type: 'string' };
-export const STEP_FLAGS: readonly FlagSpec[] = [{ name: 'preset', type: 'string' }, { name: 'transform', short: 't', type: 'string', repeat: true }, PROFILE_FLAG];
+/** With `--profile`: the tuned preset without its lossy steps (`--no-lossy`), or without renames only (`--keep-names`). */
+export const LOSSY_FLAGS: readonly FlagSpec[] = [
+  { name: 'no-lossy', type: 'boolean' },
+  { name: 'keep-names', type: 'boolean' },
+];
+export const STEP_FLAGS: readonly FlagSpec[] = [{ name: 'preset', type: 'string' }, { name: 'transform', short: 't', type: 'string', repeat: true }, PROFILE_FLAG, ...LOSSY_FLAGS];
 export const BUDGET_FLAGS: readonly FlagSpec[] = [
   { name: 'max-bytes', type: 'number' },
   { name: 'max-tool-bytes', type: 'number' },
@@ -75,7 +80,14 @@ export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) =
                             run this transform (repeatable, in order; after --preset if both given):
 ${wrap(builtinTransforms.map((t) => t.name).join(', '), 28, 100)}
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
-                            claude, openai, openai-strict, gemini, kimi, ref-free`;
+                            claude, openai, openai-strict, gemini, kimi, ref-free; with a preset
+                            alone, also its lossy steps: assertions and formats the client rejects
+                            relaxed (gemini, openai-strict), objects closed (openai-strict), and
+                            tools renamed whose names it refuses (calls then name the new name:
+                            toolslim proxy maps them back; a written file needs a caller that does)
+  --no-lossy                with --profile: no lossy step (verdicts and names kept; what the client
+                            rejects is reported instead)
+  --keep-names              with --profile: every lossy step but the renames`;
 
 
 /** `text` broken at spaces into lines of at most `width` columns, each indented by `indent`. */

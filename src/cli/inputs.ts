@@ -108,11 +108,14 @@ export { outputJson, writeFileOrFail, writeOutput } from './output.js';
 export function stepsFrom(args: ParsedArgs): TransformStepInput[] {
   const profile = flagString(args, 'profile');
   const steps = baseSteps(args);
+  const noLossy = args.flags['no-lossy'] === true;
+  const keepNames = args.flags['keep-names'] === true;
+  if (profile === undefined && (noLossy || keepNames)) throw new CliError(`--${noLossy ? 'no-lossy' : 'keep-names'} goes with --profile <client>`, { usage: true });
   if (profile === undefined) return steps;
   checkProfileName(profile);
   const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
   // A preset alone is tuned for the client (no ref-creating steps for ref-free clients, …) then adapted.
-  if (transforms.length === 0) return presetForProfile(flagString(args, 'preset') ?? 'safe', profile);
+  if (transforms.length === 0) return presetForProfile(flagString(args, 'preset') ?? 'safe', profile, { ...(noLossy ? { lossy: false } : {}), ...(keepNames ? { renameTools: false } : {}) });
   return [...steps, ['adapt-to-client', { profile }]];
 }
 
@@ -155,7 +158,7 @@ export function describeSteps(args: ParsedArgs): string {
   const preset = flagString(args, 'preset');
   const profile = flagString(args, 'profile');
   const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
-  const tail = profile ? ` + adapt-to-client (${profile})` : '';
+  const tail = profile ? ` + adapt-to-client (${profile}${args.flags['no-lossy'] === true ? ', no lossy steps' : args.flags['keep-names'] === true ? ', names kept' : ''})` : '';
   if (transforms.length === 0) return `preset ${preset ?? 'safe'}${tail}`;
   const names = transforms.map((t) => (t.includes('=') ? t.slice(0, t.indexOf('=')) : t));
   return [...(preset ? [`preset ${preset}`] : []), ...names].join(' + ') + tail;

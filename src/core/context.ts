@@ -73,14 +73,14 @@ export class EditContext {
   readonly #origin: unknown;
   #bytes = 0;
   /** Key positions of objects members are removed from (see {@link KeyOrder}), dropped when they change otherwise. */
-  readonly #orders = new WeakMap<object, KeyOrder>();
+  #orders: WeakMap<object, KeyOrder> | undefined;
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
   constructor(root: unknown, messages: Readonly<Record<string, string>>, options: EditContextOptions = {}) {
     this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
-    this.#strict = Object.keys(messages).length > 0;
+    this.#strict = hasMembers(messages);
     this.#measure = options.measure === true;
     this.#origin = options.origin;
   }
@@ -219,7 +219,7 @@ export class EditContext {
     if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
     if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
     if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
-    this.#orders.delete(parent);
+    this.#orders?.delete(parent);
     const fromIndex = notLast(parent, oldKey);
     const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
     for (const k of Object.keys(parent)) delete parent[k];
@@ -265,7 +265,7 @@ export class EditContext {
       return [key === '-' ? appendPointer(formatPointer(tokens.slice(0, -1)), i) : path];
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
-    this.#orders.delete(parent);
+    this.#orders?.delete(parent);
     if (this.#measure) this.#bytes += memberBytes(parent as Record<string, unknown>, key, value);
     const before = this.#originSuccessor(parent, key, tokens);
     if (before === undefined) {
@@ -305,8 +305,10 @@ export class EditContext {
    * track of per object so that removing many members of one big object stays near linear.
    */
   #removeKey(obj: Container, key: string): number | undefined {
-    let order = this.#orders.get(obj);
-    if (!order) this.#orders.set(obj, (order = new KeyOrder(Object.keys(obj))));
+    // Made on the first removal: most contexts never remove anything.
+    const orders = (this.#orders ??= new WeakMap());
+    let order = orders.get(obj);
+    if (!order) orders.set(obj, (order = new KeyOrder(Object.keys(obj))));
     return order.remove(key);
   }
 
@@ -321,7 +323,7 @@ export class EditContext {
     else if (this.#strict) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
     else template = code;
     if (!data) return template;
-    return template.replace(/\{(\w+)\}/g, (m, k: string) => (hasOwn(data, k) ? String(data[k]) : m));
+    return fillTemplate(template, data);
   }
 
   /** The (owned) parent container of `tokens` and the last token; checks the target exists when asked. */
@@ -341,6 +343,35 @@ export class EditContext {
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }
+}
+
+/**
+ * A message template split at its `{name}` placeholders once: even slots are text, odd slots names.
+ * Templates are a transform's constants, so the cache stays as small as the transforms' message tables.
+ */
+const TEMPLATE_PARTS = new Map<string, readonly string[]>();
+
+/** `template` with each `{name}` that `data` has replaced by its value (others stay as written). */
+function fillTemplate(template: string, data: MessageData): string {
+  let parts = TEMPLATE_PARTS.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    // Only templates with placeholders (a code without a message is its own template: do not keep those).
+    if (parts.length > 1 && TEMPLATE_PARTS.size < 4096) TEMPLATE_PARTS.set(template, parts);
+  }
+  if (parts.length === 1) return template;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const k = parts[i]!;
+    out += (hasOwn(data, k) ? String(data[k]) : `{${k}}`) + parts[i + 1]!;
+  }
+  return out;
+}
+
+/** Whether `obj` has an own enumerable member (what `Object.keys(obj).length > 0` says, without the array). */
+function hasMembers(obj: object): boolean {
+  for (const k in obj) if (hasOwn(obj, k)) return true;
+  return false;
 }
 
 /** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */

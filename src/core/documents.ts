@@ -57,22 +57,30 @@ export function getSchemaDocuments(tool: McpTool, slots: readonly SchemaSlot[], 
     const declared = getDeclaredDialect(schema, assume);
     const base = '/' + slot;
     if (declared.source === 'unknown') unknown.push({ slot, base, uri: declared.uri });
-    else documents.push(schemaDocument(slot, base, schema, declared.dialect, declared.source));
+    else documents.push(new Document(slot, base, schema, declared.dialect, declared.source));
   }
   return { documents, unknown };
 }
 
-function schemaDocument(slot: SchemaSlot, base: string, schema: Record<string, unknown>, dialect: Dialect, source: 'declared' | 'assumed'): SchemaDocument {
-  let refs: RefIndex | undefined;
-  return {
-    slot,
-    base,
-    schema,
-    dialect,
-    source,
-    table: KEYWORD_TABLES[dialect],
-    get refs() {
-      return (refs ??= refIndexOf(schema, dialect));
-    },
-  };
+class Document implements SchemaDocument {
+  readonly slot: SchemaSlot;
+  readonly base: string;
+  readonly schema: Record<string, unknown>;
+  readonly dialect: Dialect;
+  readonly source: 'declared' | 'assumed';
+  readonly table: KeywordTable;
+  #refs: RefIndex | undefined;
+
+  constructor(slot: SchemaSlot, base: string, schema: Record<string, unknown>, dialect: Dialect, source: 'declared' | 'assumed') {
+    this.slot = slot;
+    this.base = base;
+    this.schema = schema;
+    this.dialect = dialect;
+    this.source = source;
+    this.table = KEYWORD_TABLES[dialect];
+  }
+
+  get refs(): RefIndex {
+    return (this.#refs ??= refIndexOf(this.schema, this.dialect));
+  }
 }

@@ -58,6 +58,12 @@ export interface TransformSpec<O extends object, S = undefined> {
    * `safety` says (an opt-in that changes verdicts makes it `lossy`); the gate holds each step to it.
    */
   readonly safetyWith?: (options: Readonly<O>) => Safety;
+  /**
+   * The safety of one tool's rewrite when it differs from the step's (`safetyWith`/`safety`): a step that is
+   * lossy only for some tools (adapt-to-client's rename-tools) says so here, so the gate holds the others to
+   * the step's own safety. Undefined: the step's.
+   */
+  readonly safetyFor?: (doc: ToolDoc<S>, options: Readonly<O>) => Safety | undefined;
   readonly defaultOptions: Readonly<O>;
   /** Message templates by code; `{name}` placeholders are filled from the data of each change. */
   readonly messages: Readonly<Record<string, string>>;

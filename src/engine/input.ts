@@ -4,6 +4,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
 import { utf8Length } from '../core/measure.js';
+import { REFERENCE_KEYWORDS } from '../schema/keywords.js';
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
@@ -81,50 +82,65 @@ export interface InputProblem {
  * collected instead (JSON omits them, so they are absent to every reader); `undefined` array elements
  * still are (JSON writes `null`).
  */
-export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
+export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts): InputProblem | undefined {
   // The common case first: a plain JSON tool with nothing to report. Anything else (a problem, an
   // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
   // reports the first problem in document order.
   if (maxDepth <= FAST_MAX_DEPTH) {
-    const bytes = plainJsonBytes(tool, maxDepth);
-    if (bytes >= 0) {
-      if (size) size.bytes = bytes;
-      return undefined;
-    }
+    const facts = size ?? { bytes: 0, refKeys: true };
+    if (plainJsonBytes(tool, maxDepth, facts)) return undefined;
   }
+  if (size) size.refKeys = true;
   return checkExactly(tool, maxDepth, undefinedMembers, size);
+}
+
+/**
+ * What the input check learns about a tool on its walk: the UTF-8 bytes of its compact JSON, and whether any
+ * object in it has a reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`) as a key. `refKeys: false`
+ * means no `$ref` inventory of any part of the tool lists anything (the engine skips the post-condition's
+ * walk for a tool that stays so); `true` is only "maybe".
+ */
+export interface ToolFacts {
+  bytes: number;
+  refKeys?: boolean;
 }
 
 /** Depth up to which {@link plainJsonBytes} may run into a cycle before it gives up (it has no ancestor set). */
 const FAST_MAX_DEPTH = 10_000;
 
 /**
- * The bytes of `JSON.stringify(tool)` when the tool is plain JSON (no problem, no `undefined` member, no
- * deeper than `maxDepth`), else -1. Primitives are checked where they sit, without frames; containers go
- * on a stack with their depth. A cycle makes some path deeper than `maxDepth`, so it ends in -1 too.
+ * True, with `facts` filled in (the bytes of `JSON.stringify(tool)`, and whether a reference keyword is a
+ * key anywhere), when the tool is plain JSON (no problem, no `undefined` member, no deeper than
+ * `maxDepth`); else false. Primitives are checked where they sit, without frames; containers go on a stack
+ * with their depth. A cycle makes some path deeper than `maxDepth`, so it ends in false too.
  */
-function plainJsonBytes(tool: unknown, maxDepth: number): number {
+function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): boolean {
   try {
-    if (!isObject(tool) || isProxy(tool)) return -1;
+    if (!isObject(tool) || isProxy(tool)) return false;
     let bytes = 0;
+    let refKeys = false;
     const stack: unknown[] = [tool, 0];
     while (stack.length > 0) {
       const depth = stack.pop() as number;
       const obj = stack.pop() as object;
-      if (depth > maxDepth || isProxy(obj)) return -1;
+      if (depth > maxDepth || isProxy(obj)) return false;
       const isArray = Array.isArray(obj);
       if (!isArray) {
         const proto = Object.getPrototypeOf(obj);
-        if (proto !== Object.prototype && proto !== null) return -1;
+        if (proto !== Object.prototype && proto !== null) return false;
       }
       const keys = isArray ? undefined : Object.keys(obj);
       const n = keys ? keys.length : (obj as unknown[]).length;
       bytes += n === 0 ? 2 : 1 + n;
       for (let i = 0; i < n; i++) {
         const d = keys ? Object.getOwnPropertyDescriptor(obj, keys[i]!) : Object.getOwnPropertyDescriptor(obj, i);
-        if (d === undefined || !('value' in d)) return -1;
+        if (d === undefined || !('value' in d)) return false;
         const v = d.value;
-        if (keys) bytes += jsonStringBytes(keys[i]!) + 1;
+        if (keys) {
+          const k = keys[i]!;
+          bytes += jsonStringBytes(k) + 1;
+          if (k.charCodeAt(0) === 36 /* $ */ && !refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
+        }
         switch (typeof v) {
           case 'string':
             bytes += jsonStringBytes(v);
@@ -133,7 +149,7 @@ function plainJsonBytes(tool: unknown, maxDepth: number): number {
             bytes += v ? 4 : 5;
             break;
           case 'number':
-            if (!Number.isFinite(v)) return -1;
+            if (!Number.isFinite(v)) return false;
             bytes += String(v).length;
             break;
           case 'object':
@@ -141,17 +157,19 @@ function plainJsonBytes(tool: unknown, maxDepth: number): number {
             else stack.push(v, depth + 1);
             break;
           default:
-            return -1;
+            return false;
         }
       }
     }
-    return bytes;
+    facts.bytes = bytes;
+    facts.refKeys = refKeys;
+    return true;
   } catch {
-    return -1;
+    return false;
   }
 }
 
-function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: { bytes: number }): InputProblem | undefined {
+function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts): InputProblem | undefined {
   // Pointers are built only for what is reported: each container on the way down is a link to its parent,
   // and a problem's pointer is spelled out from the links when one is found.
   let atParent: PathLink | undefined;
@@ -290,6 +308,8 @@ export interface InputCheck {
   readonly usable: readonly boolean[];
   /** Per tool that passed the check: the UTF-8 bytes of its compact JSON. */
   readonly bytes: readonly number[];
+  /** Per tool: some object in it may have a reference keyword as a key (false: certainly none; see {@link ToolFacts}). */
+  readonly refKeys: readonly boolean[];
   readonly diagnostics: readonly Diagnostic[];
   readonly skipped: readonly Skip[];
 }
@@ -304,13 +324,15 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const n = tools.length;
   const usable: boolean[] = new Array(n);
   const bytes: number[] = new Array(n);
+  const refKeys: boolean[] = new Array(n);
   const diagnostics: Diagnostic[] = [];
   const skipped: Skip[] = [];
-  const size = { bytes: 0 };
+  const size: ToolFacts = { bytes: 0, refKeys: true };
   for (let i = 0; i < n; i++) {
     const undefinedMembers: string[] = [];
     const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size);
     bytes[i] = size.bytes;
+    refKeys[i] = size.refKeys !== false;
     // A tool the caller asked to keep (its number texts, say) is passed through like one that failed the check.
     const keep = problem === undefined ? keepUnchanged?.get(i) : undefined;
     usable[i] = problem === undefined && keep === undefined;
@@ -341,5 +363,5 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
       }
     }
   }
-  return { usable, bytes, diagnostics, skipped };
+  return { usable, bytes, refKeys, diagnostics, skipped };
 }

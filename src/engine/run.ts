@@ -38,6 +38,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     origin: located.tools,
     names,
     usable: input_.usable,
+    refKeys: input_.refKeys.slice(),
     allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],
@@ -45,6 +46,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     sizes: options.measure ? new ToolSizes(tools, input_.usable, options.tokenizer, input_.bytes) : undefined,
     histories: options.verify === false ? undefined : new Array<StepVersion[] | undefined>(tools.length),
     instructions: undefined,
+    documents: new WeakMap(),
   };
 
   const transformStats: Mutable<TransformStats>[] = [];

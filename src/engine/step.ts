@@ -4,12 +4,13 @@
  * context recorded (tool, transform, pointers into the tools array) into the run's report; `finish` last.
  * One tool that fails is left as the step found it and listed in `skipped`; the rest go on.
  */
-import { EditContext } from '../core/context.js';
+import { EditContext, type RecordedChange } from '../core/context.js';
 import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type UnknownDialectDocument } from '../core/documents.js';
 import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
-import type { McpTool, SchemaSlot } from '../core/tool.js';
-import type { Dialect } from '../schema/keywords.js';
+import { SCHEMA_SLOTS, type McpTool, type SchemaSlot } from '../core/tool.js';
+import { REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
+import { isObject } from '../json/guards.js';
 import type { AnyTransform, ToolDoc, TransformExtras } from '../core/transform.js';
 import { appendPointer } from '../json/pointer.js';
 import type { ToolVersion } from '../verify/policy.js';
@@ -33,6 +34,12 @@ export interface RunState {
   readonly origin: readonly unknown[];
   readonly names: readonly string[];
   readonly usable: readonly boolean[];
+  /**
+   * Per tool: its current version may hold a reference keyword as a key (false: certainly none, so no `$ref`
+   * of it can be broken, and the post-condition has nothing to walk). From the input check, kept by steps
+   * whose edits add none.
+   */
+  readonly refKeys: boolean[];
   /** Every tool is usable (then `prepare` and `finish` see the list itself). */
   readonly allUsable: boolean;
   readonly changes: Change[];
@@ -43,6 +50,12 @@ export interface RunState {
   /** With the gate on: every version of every changed tool. */
   readonly histories: (StepVersion[] | undefined)[] | undefined;
   instructions: string | undefined;
+  /**
+   * Each tool version's documents read with the default slots and dialect, for every step of the run that
+   * reads them so. A tool version is never written (a step makes a new object for a tool it changes), and
+   * this lives only as long as the run (the caller may change its objects between runs).
+   */
+  readonly documents: WeakMap<McpTool, SchemaDocuments>;
 }
 
 /** Runs step `step` (`transform` with resolved `options`) over the run's tools; returns the step's stats. */
@@ -77,9 +90,15 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const tool = tools[i]!;
     const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined, origin: state.origin[i] });
     let failure: string | undefined;
+    let refKeys = true;
+    let doc: LazyToolDoc | undefined;
     try {
-      transform.apply(new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume), ctx, options);
-      if (ctx.changed) failure = checkPostConditions(tool, ctx.root);
+      doc = new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents);
+      transform.apply(doc, ctx, options);
+      if (ctx.changed) {
+        refKeys = state.refKeys[i]! || ctx.changes.some(addsRefKey);
+        failure = checkPostConditions(tool, ctx.root, refKeys);
+      }
     } catch (e) {
       failure = `threw: ${(e as Error)?.message ?? String(e)}`;
     }
@@ -95,6 +114,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     if (!ctx.changed) continue;
     const next = ctx.root as McpTool;
     tools[i] = next;
+    state.refKeys[i] = refKeys;
     toolsChanged++;
     stampChanges(state.changes, ctx, prefix, names[i]!, i, transform.name);
     count += ctx.changes.length;
@@ -102,7 +122,8 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     bytesSaved += saved.bytes;
     tokensSaved += saved.tokens;
     if (state.histories) {
-      (state.histories[i] ??= []).push({ step, transform: transform.name, safety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
+      const toolSafety = (transform.safetyFor && doc ? transform.safetyFor(doc, options) : undefined) ?? safety;
+      (state.histories[i] ??= []).push({ step, transform: transform.name, safety: toolSafety, tool: next, changes: ctx.changes.length, bytesSaved: saved.bytes, tokensSaved: saved.tokens });
     }
   }
   let extras: TransformExtras | undefined;
@@ -143,23 +164,33 @@ class LazyToolDoc implements ToolDoc {
   readonly state: unknown;
   readonly #slots: readonly SchemaSlot[];
   readonly #assume: Dialect;
+  readonly #shared: WeakMap<McpTool, SchemaDocuments>;
   #documents: SchemaDocuments | undefined;
 
-  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect) {
+  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect, shared: WeakMap<McpTool, SchemaDocuments>) {
     this.tool = tool;
     this.index = index;
     this.name = name;
     this.state = state;
     this.#slots = slots;
     this.#assume = assume;
+    this.#shared = shared;
   }
 
   get documents(): readonly SchemaDocument[] {
-    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).documents;
+    return (this.#documents ??= this.#read()).documents;
   }
 
   get unknownDialects(): readonly UnknownDialectDocument[] {
-    return (this.#documents ??= getSchemaDocuments(this.tool, this.#slots, this.#assume)).unknown;
+    return (this.#documents ??= this.#read()).unknown;
+  }
+
+  #read(): SchemaDocuments {
+    // With the default slots and dialect (nearly every step), one reading per tool version serves every step.
+    if (this.#slots !== SCHEMA_SLOTS || this.#assume !== '2020-12') return getSchemaDocuments(this.tool, this.#slots, this.#assume);
+    let docs = this.#shared.get(this.tool);
+    if (docs === undefined) this.#shared.set(this.tool, (docs = getSchemaDocuments(this.tool, SCHEMA_SLOTS, '2020-12')));
+    return docs;
   }
 }
 
@@ -175,6 +206,35 @@ function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: str
     Object.assign(change, { tool, toolIndex, transform, code: c.code, message: c.message });
     out.push(change as unknown as Change);
   }
+}
+
+/**
+ * Whether an edit may put a reference keyword in as a key: an added or replaced value holding one, or a
+ * member added, replaced or renamed to one. (Removing or moving what is there adds none.)
+ */
+function addsRefKey(change: RecordedChange): boolean {
+  if (change.op === 'remove') return false;
+  // A reference keyword has no `~` or `/`, so the raw last token is the key itself.
+  if (REFERENCE_KEYWORDS.includes(change.path.slice(change.path.lastIndexOf('/') + 1))) return true;
+  return change.op !== 'move' && holdsRefKey(change.value);
+}
+
+function holdsRefKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
+    } else if (isObject(v)) {
+      for (const k of Object.keys(v)) {
+        if (REFERENCE_KEYWORDS.includes(k)) return true;
+        const x = v[k];
+        if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 function quote(name: string): string {

@@ -43,7 +43,7 @@ export function formatPointer(tokens: readonly (string | number)[]): string {
 
 /** Appends one token to a pointer. */
 export function appendPointer(pointer: string, token: string | number): string {
-  return pointer + '/' + escapeToken(String(token));
+  return typeof token === 'number' ? pointer + '/' + token : pointer + '/' + escapeToken(token);
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;

@@ -27,13 +27,21 @@ export interface PresetForProfileOptions extends PresetOptions {
   readonly growthAllowance?: number;
   /**
    * Run the profile's lossy conversions (default true): those adapt-to-client steps the profile asks for
-   * that accept other arguments than the original (`relaxAssertions`, `describeFormats`, `closeObjects`),
-   * without which the client rejects the tool. `false` keeps every verdict and reports those tools instead.
+   * that accept other arguments than the original (`relaxAssertions`, `describeFormats`, `closeObjects`)
+   * or give a tool another name (`renameTools`), without which the client rejects the tool. `false` keeps
+   * every verdict and every name, and reports those tools instead.
    */
   readonly lossy?: boolean;
+  /**
+   * With `lossy`, rename tools whose name the client refuses (default true). A renamed list is usable only
+   * through a caller that maps each call back to the server's name (`toolRenamesOf(report)`; `toolslim
+   * proxy` does): `false` keeps every name (and the client's `tool-name` findings) for output that goes
+   * anywhere else.
+   */
+  readonly renameTools?: boolean;
 }
 
-const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy'];
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy', 'renameTools'];
 
 /**
  * Bytes a schema may always grow by in the profile-tuned preset, whatever the growth cap says: a tool the
@@ -60,7 +68,10 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
   const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
-  const { growthCap, growthAllowance, lossy, overrides } = options;
+  const { growthCap, growthAllowance, lossy, renameTools, overrides } = options;
+  for (const [key, value] of [['lossy', lossy], ['renameTools', renameTools]] as const) {
+    if (value !== undefined && typeof value !== 'boolean') throw new ToolslimError('invalid-option', `presetForProfile: \`${key}\` must be true or false`);
+  }
   const kept: Record<string, false | object> = {};
   for (const [name, value] of Object.entries(overrides ?? {})) if (!drop.has(name)) kept[name] = value;
   const keptOptions = base.options === undefined ? undefined : Object.fromEntries(Object.entries(base.options).filter(([name]) => !drop.has(name)));
@@ -69,6 +80,8 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   if (growthCap !== undefined) adaptOptions.growthCap = growthCap;
   adaptOptions.growthAllowance = growthAllowance ?? PROFILE_GROWTH_ALLOWANCE;
   // Only the lossy steps this profile asks for: a profile that needs none keeps adapt-to-client's own safety.
-  if (lossy !== false) for (const step of ADAPT_STEPS) if (step.safety === 'lossy' && step.option !== undefined && step.applies(p)) adaptOptions[step.option] = true;
+  if (lossy !== false) {
+    for (const step of ADAPT_STEPS) if (step.safety === 'lossy' && step.option !== undefined && step.applies(p) && !(step.option === 'renameTools' && renameTools === false)) adaptOptions[step.option] = true;
+  }
   return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
 }

@@ -2,8 +2,8 @@
  * What to do about each kind of profile finding: the fix hint appended to the checker's messages, so that
  * `check --profile`, `report --profile` and a refused `optimize --profile` / `proxy --profile` all say
  * the same. A hint names what `toolslim optimize --profile <name>` does about the finding when it can,
- * and what has to change on the server when it cannot (toolslim never renames a tool, never drops one,
- * and never restructures arguments).
+ * and what has to change on the server when it cannot (toolslim never drops a tool and never restructures
+ * arguments; it renames a tool only in the profile-tuned preset, for a caller that maps calls back).
  */
 import type { ClientProfile } from './profiles.js';
 
@@ -18,7 +18,7 @@ const HOIST: Hint = (p) => `${OPTIMIZE(p)} moves the target into the top-level \
 export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
   'tool-count': (p) => `send at most ${p.maxTools} tools per request: split the server's tools across requests or leave some out (toolslim never drops a tool for you)`,
   'tool-invalid': () => 'fix the server: every entry of `tools` is an object',
-  'tool-name': () => 'rename the tool on the server, or map the name in the client (toolslim never renames a tool: calls name it)',
+  'tool-name': (p) => `rename the tool on the server, or serve it through \`toolslim proxy --profile ${p.name}\`, which renames it and maps each call back (${OPTIMIZE(p)} renames it too, for a caller that maps calls back itself)`,
   'root-not-object': (p) => `describe the arguments as an object schema on the server (${OPTIMIZE(p)} adds a missing \`type: "object"\`, but never replaces another)`,
   'root-combinator': () => 'on the server, merge the alternatives into one object schema or move them below a property',
   'schema-invalid': (p) => `fix the schema on the server (${OPTIMIZE(p)} drops invalid annotations only)`,

@@ -24,8 +24,6 @@ export interface WalkOptions {
   readonly onOpaque?: OpaqueVisitor;
 }
 
-type Frame = [node: unknown, path: string, keyword: string | undefined, parent: Record<string, unknown> | undefined];
-
 /** What {@link childrenOf} lists: a subschema, or a value that is data. */
 export const CHILD = 0;
 export const DATA = 1;
@@ -85,30 +83,39 @@ export function childrenOf(node: Record<string, unknown>, table: KeywordTable, o
 export function walkSchema(root: unknown, basePath: string, options: WalkOptions): void {
   const table = options.table ?? UNION_KEYWORDS;
   const { onSchema, onOpaque } = options;
-  const stack: Frame[] = [[root, basePath, undefined, undefined]];
+  // Frames, four slots each (node, path, keyword, parent), flat; `items` is reused for every node.
+  const stack: unknown[] = [root, basePath, undefined, undefined];
+  const items: unknown[] = [];
   while (stack.length > 0) {
-    const [node, path, keyword, parent] = stack.pop()!;
+    const parent = stack.pop() as Record<string, unknown> | undefined;
+    const keyword = stack.pop() as string | undefined;
+    const path = stack.pop() as string;
+    const node = stack.pop();
     if (onSchema && onSchema(node, path, keyword, parent) === false) continue;
     if (!isObject(node)) {
       // An array where a subschema belongs is not a schema; whatever it holds is data, like an unknown keyword's.
       if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) onOpaque(keyword, node, path, parent);
       continue;
     }
-    const children: Frame[] = [];
-    const items: unknown[] = [];
+    items.length = 0;
     childrenOf(node, table, items, onOpaque !== undefined);
-    for (let i = 0; i < items.length; i += 4) {
-      const key = items[i + 2] as string;
-      const entry = items[i + 3] as string | number | undefined;
-      // Most keys of a schema are data (`type`, `description`, …): their pointer is built only when
-      // someone asks for it.
-      const p = appendPointer(path, key);
-      const at = entry === undefined ? p : appendPointer(p, entry);
-      if (items[i] === CHILD) children.push([items[i + 1], at, key, node]);
-      else onOpaque!(key, items[i + 1], at, node);
+    // Data first, in document order (before any child is visited), then the children, pushed last to first
+    // so that they are visited in document order.
+    if (onOpaque) {
+      for (let i = 0; i < items.length; i += 4) if (items[i] !== CHILD) onOpaque(items[i + 2] as string, items[i + 1], childPath(path, items[i + 2] as string, items[i + 3] as string | number | undefined), node);
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    for (let i = items.length - 4; i >= 0; i -= 4) {
+      if (items[i] !== CHILD) continue;
+      const key = items[i + 2] as string;
+      stack.push(items[i + 1], childPath(path, key, items[i + 3] as string | number | undefined), key, node);
+    }
   }
+}
+
+/** The pointer of a child: its keyword, then its entry below the keyword (an index or a key) when it has one. */
+function childPath(path: string, key: string, entry: string | number | undefined): string {
+  const p = appendPointer(path, key);
+  return entry === undefined ? p : appendPointer(p, entry);
 }
 
 /**
@@ -118,6 +125,7 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
  */
 export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
   const stack: unknown[] = [root];
+  const items: unknown[] = [];
   let isRoot = true;
   while (stack.length > 0) {
     const node = stack.pop();
@@ -127,7 +135,7 @@ export function someSubschema(root: unknown, test: (node: Record<string, unknown
     }
     if (test(node, isRoot)) return true;
     isRoot = false;
-    const items: unknown[] = [];
+    items.length = 0;
     childrenOf(node, table, items);
     for (let i = 1; i < items.length; i += 4) stack.push(items[i]);
   }

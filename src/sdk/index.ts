@@ -20,6 +20,7 @@ import { transformTools, type TransformToolsOptions } from '../api.js';
 import { ToolslimError } from '../core/errors.js';
 import type { TransformResult } from '../core/run-types.js';
 import { isObject } from '../json/guards.js';
+import { CallMap, type MappedCall } from '../session/call-map.js';
 import { describeValue, isOptionsObject } from '../session/hot-set.js';
 import { appendInstructions, serveToolsList, stepsWritingInstructions, type ServedList } from '../session/serve.js';
 import { checkHotSetOptions, ToolSession, type HotSetOptions, type UsageRecorder } from '../session/tool-session.js';
@@ -105,6 +106,8 @@ type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 interface Page {
   key: string;
   served: ServedList;
+  /** How calls of this page's tools reach their handlers (tools the pipeline renamed, nulls to drop). */
+  calls: CallMap;
 }
 
 /**
@@ -123,8 +126,11 @@ interface Page {
  *   full schema is answered with the schema instead of reaching the handler; with `reveal:
  *   'list-changed'` the tool becomes hot and, if the server declared `tools.listChanged`, the client is
  *   notified.
- * - Everything else — and every call without a hot set — is untouched, so tools are called with their
- *   original names and arguments.
+ * - A tool the pipeline renamed (the profile-tuned preset's rename-tools: `transforms:
+ *   presetForProfile('safe', 'gemini')`) is served under its new name, and its calls reach the handler
+ *   registered under the old one; for `openai-strict`, the `null`s sent for properties the conversion made
+ *   nullable are dropped before the handler sees the arguments (see `CallMap`).
+ * - Everything else is untouched, so tools are called with their registered names and arguments.
  *
  * Every option is checked now: a bad one throws here, not on the first request. If optimizing ever
  * throws later, the server answers with its original list (see `onFailure`).
@@ -239,7 +245,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     for (const d of served.dropped) console.error(`toolslim: left tool \`${d.name}\` out of tools/list: a strict 2020-12 reader cannot read its \`${d.slot}\` (${d.error})`);
     onResult?.(served.transformResult);
     onServed?.(served);
-    const page = { key, served };
+    const page = { key, served, calls: CallMap.fromResult(served.transformResult) };
     pages.set(cursor, page);
     if (hot && usage) {
       const session = sessions.get(cursor);
@@ -288,6 +294,11 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   const callWrapper = (original: Handler): Handler => async (request, extra) => {
     const params = isObject(request) && isObject(request.params) ? request.params : {};
     const name = params.name;
+    // A tool the pipeline renamed (presetForProfile's rename-tools) is registered under its old name; the
+    // nulls openai-strict's conversion makes the model send for "absent" are dropped before the handler.
+    let mapped: MappedCall | undefined;
+    for (const page of pages.values()) if ((mapped = page.calls.toServer(name, params.arguments)) !== undefined) break;
+    const forward = () => (mapped === undefined ? original(request, extra) : original({ ...(request as object), params: mappedParams(params, mapped) }, extra));
     let session: ToolSession | undefined;
     for (const s of sessions.values()) {
       if (typeof name === 'string' && s.tools.some((t) => t.name === name)) {
@@ -295,7 +306,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
         break;
       }
     }
-    if (!session) return original(request, extra);
+    if (!session) return forward();
     const decision = session.onCall(name, params.arguments);
     scheduleFlush();
     if (decision.notify) {
@@ -307,10 +318,10 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
       }
     }
     if (decision.action === 'answer') return decision.result;
-    return original(request, extra);
+    return forward();
   };
 
-  const wrappersFor: Record<string, (original: Handler) => Handler> = { [LIST]: listWrapper, [INITIALIZE]: initializeWrapper, ...(hot ? { [CALL]: callWrapper } : {}) };
+  const wrappersFor: Record<string, (original: Handler) => Handler> = { [LIST]: listWrapper, [INITIALIZE]: initializeWrapper, [CALL]: callWrapper };
   const wrapCurrent = () => {
     for (const [method, wrap] of Object.entries(wrappersFor)) {
       const current = registry.get(method);
@@ -403,6 +414,13 @@ function lowLevelOf(server: SdkMcpServer | SdkLowLevelServer): SdkLowLevelServer
   if (typeof s?.setRequestHandler === 'function') return s as SdkLowLevelServer;
   if (s?.server && typeof s.server.setRequestHandler === 'function') return s.server;
   throw new TypeError('optimizeToolsList: expected an McpServer or a Server from @modelcontextprotocol/sdk');
+}
+
+/** The request's `params` with the handler's name for the tool and the arguments it should get. */
+function mappedParams(params: Record<string, unknown>, mapped: MappedCall): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...params, name: mapped.name };
+  if (mapped.arguments !== undefined || Object.prototype.hasOwnProperty.call(params, 'arguments')) out.arguments = mapped.arguments;
+  return out;
 }
 
 /** The page a `tools/list` request asks for (`""` for the first). */

@@ -23,3 +23,5 @@ export type { ServedList, ServeToolsListOptions, UnreadableTool } from './serve.
 export { formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './stats.js';
 export type { CallStats, ResponsesSummary, ToolResponses } from './stats.js';
 export { TOOLSLIM_VERSION } from './version.js';
+export { CallMap } from './call-map.js';
+export type { MappedCall, ToolCallMapping } from './call-map.js';

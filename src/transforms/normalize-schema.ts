@@ -2,13 +2,14 @@ import type { EditContext, MessageData } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { dialectFromUri } from '../schema/dialect.js';
-import { getSchemaDocuments, type SchemaDocument } from '../core/documents.js';
+import type { SchemaDocument } from '../core/documents.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
 import { refInventoryOf } from '../schema/refs.js';
-import { walkJson, walkSchema } from '../schema/walk.js';
+import { CHILD, childrenOf, walkSchema } from '../schema/walk.js';
+import type { KeywordTable } from '../schema/keywords.js';
 
 /** Options of {@link normalizeSchema}. */
 export interface NormalizeSchemaOptions {
@@ -50,9 +51,8 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
   },
   apply(doc, ctx, options) {
     const assume = options.assume ?? '2020-12';
-    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, assume);
-    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of documents) normalizeDocument(d, ctx, assume);
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) normalizeDocument(d, ctx, assume);
   },
 });
 
@@ -97,18 +97,46 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
         if (!holdsRefTarget(targets, at)) edits.push({ ...edit, path: at });
       }
     },
-    onOpaque(_keyword, value) {
-      // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively.
-      if (usesUnevaluatedProperties || value === null || typeof value !== 'object') return;
-      walkJson(value, '', (v) => {
-        if (isObject(v) && hasOwn(v, 'unevaluatedProperties')) usesUnevaluatedProperties = true;
-      });
-    },
   });
+  // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
+  // an edit depends on it.
+  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = dataHoldsKey(schema, table, 'unevaluatedProperties');
 
   for (const edit of edits) {
     if (edit.evaluates && usesUnevaluatedProperties) continue;
     if (edit.code === 'unwrapped-type') ctx.replace(base + edit.path, edit.value, edit.code, edit.data);
     else ctx.remove(base + edit.path, edit.code, edit.data);
   }
+}
+
+/**
+ * True when an object with own key `key` sits anywhere inside data of `schema` (an opaque or unknown
+ * keyword's value, a value of the wrong shape, an array where a subschema belongs), as `table` reads it.
+ * No pointers are built.
+ */
+function dataHoldsKey(schema: Record<string, unknown>, table: KeywordTable, key: string): boolean {
+  const schemas: unknown[] = [schema];
+  const data: unknown[] = [];
+  const items: unknown[] = [];
+  while (schemas.length > 0) {
+    const node = schemas.pop();
+    if (Array.isArray(node)) data.push(node);
+    if (!isObject(node)) continue;
+    items.length = 0;
+    childrenOf(node, table, items, true);
+    for (let i = 0; i < items.length; i += 4) (items[i] === CHILD ? schemas : data).push(items[i + 1]);
+  }
+  while (data.length > 0) {
+    const v = data.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) data.push(x);
+    } else if (isObject(v)) {
+      if (hasOwn(v, key)) return true;
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (typeof x === 'object' && x !== null) data.push(x);
+      }
+    }
+  }
+  return false;
 }

@@ -1,6 +1,5 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { getSchemaDocuments } from '../core/documents.js';
 import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -48,12 +47,11 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
   apply(doc, ctx, options) {
     const keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
     const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
-    const { documents, unknown } = getSchemaDocuments(doc.tool, options.slots ?? SCHEMA_SLOTS, options.assume ?? '2020-12');
-    for (const u of unknown) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of documents) {
+    for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    for (const d of doc.documents) {
       const { schema, table, base } = d;
       // Most schemas have none: look without building a pointer first.
-      if (!someSubschema(schema, (node) => Object.keys(node).some(strippable), table)) continue;
+      if (!someSubschema(schema, (node) => hasKey(node, strippable), table)) continue;
       let targets: RefTargets | undefined;
       const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
       walkSchema(schema, '', {
@@ -77,6 +75,12 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     }
   },
 });
+
+/** Whether some own key of `node` passes `test` (without listing the keys). */
+function hasKey(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
+  for (const key in node) if (test(key) && hasOwn(node, key)) return true;
+  return false;
+}
 
 /** MCP 2026-07-28 (SEP-2243): a property carrying it is mirrored into an `Mcp-Param-<value>` HTTP header. */
 const MCP_HEADER = 'x-mcp-header';

@@ -2,8 +2,9 @@
  * `--profile` keeps its word: `optimize --profile P` and `proxy --profile P` fail (exit 1, the findings on
  * stderr) when the result still fails P, unless `--allow-rejected`; what they name is what
  * `check --profile P` reports on the same result. The tools are hand-written: `2fa_login` starts with a
- * digit, which Gemini's name rule (`^[A-Za-z_]…`) refuses and no rewrite may fix (calls name the tool);
- * `get_pet` has a `$ref` that adaptation inlines.
+ * digit, which Gemini's name rule (`^[A-Za-z_]…`) refuses; the tuned preset renames it (`_2fa_login`, and
+ * says so), and with `--keep-names` nothing may fix it (calls name the tool); `get_pet` has a `$ref` that
+ * adaptation inlines.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ function stderrFindings(stderr: string): { tool: string; path: string; code: str
 describe('optimize --profile', () => {
   it('exits 1 with the findings and writes nothing when the client would still reject a tool', async () => {
     const out = join(dir, 'refused.json');
-    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '-o', out]);
+    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '--keep-names', '-o', out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('`gemini` would still reject 1 tool (1 finding):');
     expect(stderrFindings(r.stderr)).toEqual([{ tool: '2fa_login', path: '/1/name', code: 'profile-tool-name' }]);
@@ -44,7 +45,7 @@ describe('optimize --profile', () => {
 
   it('--allow-rejected writes it, says so, and names exactly what check --profile finds in the output', async () => {
     const out = join(dir, 'allowed.json');
-    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '--allow-rejected', '-o', out]);
+    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '--keep-names', '--allow-rejected', '-o', out]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('writing it anyway (--allow-rejected)');
     const written = JSON.parse(readFileSync(out, 'utf8'));
@@ -63,6 +64,29 @@ describe('optimize --profile', () => {
     expect((await runMain(['check', out, '--profile', 'gemini'])).code).toBe(0);
   });
 
+  it('renames a tool whose name the client refuses, and says the file then needs a caller that maps calls back', async () => {
+    const out = join(dir, 'renamed.json');
+    const r = await runMain(['optimize', rejected, '--profile', 'gemini', '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('would still reject');
+    expect(r.stderr).toContain('renamed 1 tool whose name the client refuses: `2fa_login` → `_2fa_login`. Calls will name the new names, which the server does not know: use this output only through toolslim proxy --profile (it maps calls back) or a caller that maps them back itself (toolRenamesOf(report)); --keep-names keeps every name');
+    expect(JSON.parse(readFileSync(out, 'utf8')).map((t: { name: string }) => t.name)).toEqual(['get_pet', '_2fa_login']);
+    expect((await runMain(['check', out, '--profile', 'gemini'])).code).toBe(0);
+  });
+
+  it('--no-lossy and --keep-names go with --profile; --no-lossy leaves every lossy step out', async () => {
+    for (const flag of ['--no-lossy', '--keep-names']) {
+      const r = await runMain(['optimize', accepted, flag]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag} goes with --profile <client>`);
+    }
+    const tools = join(dir, 'uri.json');
+    writeFileSync(tools, JSON.stringify([{ name: 'fetch', inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } } }]));
+    const r = await runMain(['optimize', tools, '--profile', 'gemini', '--no-lossy', '--allow-rejected', '-o', join(dir, 'uri-out.json')]);
+    expect(stderrFindings(r.stderr)).toEqual([{ tool: 'fetch', path: '/0/inputSchema/properties/url/format', code: 'profile-format-unsupported' }]);
+    expect((await runMain(['optimize', tools, '--profile', 'gemini', '-o', join(dir, 'uri-out2.json')])).code).toBe(0);
+  });
+
   it('--allow-rejected without --profile is a usage error', async () => {
     const r = await runMain(['optimize', accepted, '--allow-rejected']);
     expect(r.code).toBe(2);
@@ -75,7 +99,7 @@ describe('proxy --profile', () => {
   const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"0"}}}';
 
   it('refuses a list the client would still reject before the client gets initialize: exit 1, the findings on stderr and in the error', async () => {
-    const p = new ProxyProcess(['--profile', 'gemini', '--', node, WIRE_SERVER, '--tools', rejected]);
+    const p = new ProxyProcess(['--profile', 'gemini', '--keep-names', '--', node, WIRE_SERVER, '--tools', rejected]);
     p.send(INIT);
     const { message } = await p.until(0);
     expect((message.error as { message: string }).message).toContain('`gemini` would still reject 1 tool');
@@ -85,7 +109,7 @@ describe('proxy --profile', () => {
   });
 
   it('--allow-rejected serves it and says so on stderr', async () => {
-    const p = new ProxyProcess(['--profile', 'gemini', '--allow-rejected', '--', node, WIRE_SERVER, '--tools', rejected]);
+    const p = new ProxyProcess(['--profile', 'gemini', '--keep-names', '--allow-rejected', '--', node, WIRE_SERVER, '--tools', rejected]);
     await p.initialize();
     p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     const { message } = await p.until(1);

@@ -5,7 +5,12 @@
  * - every output schema whose input ajv compiles in its dialect compiles too (2020-12 and unstamped by
  *   Ajv2020, 2019-09 by Ajv2019, draft-06/07 by Ajv, draft-04 by ajv-draft-04), every local `$ref`
  *   resolving (ajv's MissingRefError is a refusal);
- * - a second run makes zero changes (idempotence);
+ * - a second run makes zero changes (idempotence), in every pipeline: no known exception (a run whose
+ *   pipeline is `safe` then more steps that left `safe`'s output as it was is idempotent once `safe` is on
+ *   that output, and is not run again: see `SAFE_THEN_MORE`);
+ * - every run's report replays byte for byte: `applyPatch(input, report.changes)` is the output and
+ *   `applyPatch(output, invertPatch(report.changes))` the input, compared as `JSON.stringify` text (key order
+ *   included), for each run of the shared-prefix chain below (together they are every pipeline's steps);
  * - on generated instances, the output's verdict (read in its dialect as specified: siblings of a
  *   draft-04/06/07 `$ref` ignored, no later keywords in draft-04/06) equals the input's, since every step
  *   of these pipelines is lossless or annotation-level.
@@ -14,7 +19,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { presetForProfile, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../../src/index.js';
+import { applyPatch, invertPatch, presetForProfile, presetLossless, presetMax, presetSafe, transformTools, type TransformStepInput } from '../../src/index.js';
 import { instancesArb } from './arbitraries.js';
 import { deepFreeze } from './freeze.js';
 import { fuzzToolsArb } from './fuzz-arbitraries.js';
@@ -46,25 +51,87 @@ const PIPELINES: readonly (readonly [string, readonly TransformStepInput[]])[] =
 ];
 
 /**
+ * The pipelines that are `safe`'s steps, as `safe` runs them, followed by more (checked on the presets
+ * themselves, not assumed): `max`, and each profile's when presetForProfile kept `safe` whole.
+ */
+const SAFE_THEN_MORE: ReadonlySet<string> = new Set(
+  PIPELINES.filter(([name, steps]) => {
+    if (name === 'safe') return false;
+    const first = steps[0];
+    const safeNames = new Set(presetSafe.steps.map((t) => t.name));
+    if (first === presetMax) return presetSafe.steps.every((t, i) => presetMax.steps[i] === t) && Object.keys(presetMax.options ?? {}).every((k) => !safeNames.has(k));
+    return Array.isArray(first) && first[0] === presetSafe && Object.keys((first[1] as { overrides?: object }).overrides ?? {}).length === 0;
+  }).map(([name]) => name),
+);
+
+/**
  * The pipelines' outputs, computed along their shared prefixes (each pipeline is its steps in order, so
  * `safe` is `lossless` then its annotation steps, `max` is `safe` then its own, and `safe` for a profile
  * is `safe` then adapt-to-client): the same tools as running each pipeline whole (checked on the first
  * samples below), at a fraction of the cost.
  */
-function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>, onSkip: (n: number) => void): Map<string, unknown[]> {
+function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>, onRun: (n: number, replay: string | undefined) => void): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
-  const run = (tools: readonly unknown[], steps: readonly TransformStepInput[]) => {
+  const run = (tools: readonly unknown[], steps: readonly TransformStepInput[], name: string) => {
     const r = transformTools(tools, { transforms: steps, verify: false, measure: false });
-    onSkip(r.report.skipped.length);
+    onRun(r.report.skipped.length, replayProblem(tools, r.tools, r.report.changes, name));
     return r.tools;
   };
-  const lossless = run(input, [presetLossless]);
+  const lossless = run(input, [presetLossless], 'lossless');
   out.set('lossless', lossless);
-  const safe = run(lossless, presetSafe.steps.slice(presetLossless.steps.length));
+  const safe = run(lossless, presetSafe.steps.slice(presetLossless.steps.length), 'safe');
   out.set('safe', safe);
-  out.set('max', run(safe, presetMax.steps.slice(presetSafe.steps.length)));
-  for (const p of PROFILES) if (wanted.has(`safe+${p}`)) out.set(`safe+${p}`, run(safe, [presetForProfile('safe', p, { lossy: false }).at(-1)!]));
+  out.set('max', run(safe, presetMax.steps.slice(presetSafe.steps.length), 'max'));
+  for (const p of PROFILES) if (wanted.has(`safe+${p}`)) out.set(`safe+${p}`, run(safe, [presetForProfile('safe', p, { lossy: false }).at(-1)!], `safe+${p}`));
   return out;
+}
+
+/**
+ * Byte-exact replay of one run's report (issue 12 item 5): the patch applied to the run's input gives its
+ * output, and the inverted patch applied to the output gives the input, as the same `JSON.stringify` text
+ * (key order included). Undefined when both hold; otherwise what differs.
+ */
+function replayProblem(input: readonly unknown[], output: readonly unknown[], changes: Parameters<typeof applyPatch>[1], name: string): string | undefined {
+  const t = performance.now();
+  try {
+    return replayDiff(input, output, changes, name);
+  } finally {
+    replayMs += performance.now() - t;
+  }
+}
+
+/** Milliseconds spent checking replays (part of the `transform` phase; printed apart with FUZZ_REPORT). */
+let replayMs = 0;
+
+function replayDiff(input: readonly unknown[], output: readonly unknown[], changes: Parameters<typeof applyPatch>[1], name: string): string | undefined {
+  const inText = textOf(input);
+  const outText = textOf(output);
+  if (changes.length === 0) return outText === inText ? undefined : `${name}: no changes reported, yet the output differs from the input at byte ${firstDifference(outText, inText)}`;
+  const forward = JSON.stringify(applyPatch(input, changes));
+  if (forward !== outText) return `${name}: applyPatch(input, changes) differs from the output at byte ${firstDifference(forward, outText)}`;
+  const back = JSON.stringify(applyPatch(output, invertPatch(changes)));
+  if (back !== inText) return `${name}: applyPatch(output, invertPatch(changes)) differs from the input at byte ${firstDifference(back, inText)}`;
+  return undefined;
+}
+
+/**
+ * `JSON.stringify` of a tool list, once per list: each run's output is the next run's input and is
+ * compared again in the idempotence check. Weak, so a sample's lists are dropped with it.
+ */
+const texts = new WeakMap<object, string>();
+function textOf(tools: readonly unknown[]): string {
+  let t = texts.get(tools);
+  if (t === undefined) {
+    t = JSON.stringify(tools);
+    texts.set(tools, t);
+  }
+  return t;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** The pipelines sample `s` goes through (see `ALL`). */
@@ -89,33 +156,8 @@ function reading(schema: unknown): Validator {
   return v;
 }
 
-/**
- * Known idempotence failures left open at the 15:00 cut (issue 12): all in profile pipelines, where
- * adapt-to-client's copies (kimi, openai-strict) or its inlining (gemini, ref-free) leave something the
- * second run still changes. Keyed by `pipeline: transform/code` of the second run's first change; the
- * number is how many runs of the default corpus (seed 20261212, 7,000 lists) show it. The test fails when
- * a new kind appears or a known one grows, so a regression cannot hide here.
- * - `dropped-ref-sibling` (kimi, openai-strict; sample 1703): reconcile-dialect left a draft-07 tool
- *   unchanged because a `$ref` used an `$id` inside a tuple (`tuple-id`); adapt-to-client's copy repoints
- *   that `$ref`, so the second run can convert the tool, and does.
- * - `prune-unreachable-defs/removed` (kimi, openai-strict; sample 571): once adapt-to-client copies a
- *   definition for an anchored `$ref`, nothing references the original; the second run prunes it.
- * - `converted-id` (gemini, ref-free; sample 6148): adapt-to-client's inlining removes an unused
- *   `$anchor` but keeps a duplicate `$id: "#name"` beside it, which the second run rewrites as `$anchor`
- *   (and then removes).
- * adapt-to-client belongs to the profiles helper now; these are listed in status-verdicts.md.
- */
-const KNOWN_NOT_IDEMPOTENT: Readonly<Record<string, number>> = {
-  'safe+openai-strict: reconcile-dialect/dropped-ref-sibling': 7,
-  'safe+kimi: reconcile-dialect/dropped-ref-sibling': 6,
-  'safe+openai-strict: prune-unreachable-defs/removed': 4,
-  'safe+kimi: prune-unreachable-defs/removed': 4,
-  'safe+gemini: reconcile-dialect/converted-id': 1,
-  'safe+ref-free: reconcile-dialect/converted-id': 1,
-};
-
 interface Failure {
-  readonly kind: 'refused' | 'not-idempotent' | 'verdict' | 'threw';
+  readonly kind: 'refused' | 'not-idempotent' | 'replay' | 'verdict' | 'threw';
   readonly pipeline: string;
   readonly sample: number;
   readonly detail: string;
@@ -126,10 +168,10 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
   const tools = fc.sample(fuzzToolsArb(), { seed, numRuns: runs });
   const instances = fc.sample(instancesArb(), { seed: seed + 1, numRuns: runs });
   const failures: Failure[] = [];
-  const counts = { runs: 0, schemas: 0, compiledOutputs: 0, verdictsChecked: 0, skipped: 0, ajvStackLimit: 0, notIdempotent: 0 };
-  const known = new Map<string, number>();
+  const counts = { runs: 0, schemas: 0, compiledOutputs: 0, verdictsChecked: 0, skipped: 0, ajvStackLimit: 0, notIdempotent: 0, idempotentByPrefix: 0, replaysChecked: 0 };
   /** Milliseconds per phase (printed with FUZZ_REPORT, to keep the size within the time budget). */
-  const ms = { transform: 0, again: 0, compile: 0, verdicts: 0 };
+  const ms = { transform: 0, again: 0, compile: 0, verdicts: 0, replay: 0 };
+  replayMs = 0;
   let t0 = performance.now();
   const lap = (k: keyof typeof ms) => {
     const t = performance.now();
@@ -138,14 +180,18 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
   };
   for (let s = shard; s < tools.length; s += shards) {
     const input = deepFreeze(tools[s]!);
-    const inputText = JSON.stringify(input);
+    const inputText = textOf(input);
     const pipelines = pipelinesFor(s);
     counts.schemas += input.length;
     let outputs: Map<string, unknown[]>;
     t0 = performance.now();
     try {
       const wanted = new Set((s < CHECK_PREFIXES ? PIPELINES : pipelines).map(([name]) => name));
-      outputs = pipelineOutputs(input, wanted, (n) => (counts.skipped += n));
+      outputs = pipelineOutputs(input, wanted, (n, replay) => {
+        counts.skipped += n;
+        counts.replaysChecked++;
+        if (replay !== undefined) failures.push({ kind: 'replay', pipeline: replay.slice(0, replay.indexOf(':')), sample: s, detail: replay });
+      });
     } catch (e) {
       failures.push({ kind: 'threw', pipeline: '(any)', sample: s, detail: String((e as Error)?.message ?? e) });
       continue;
@@ -154,22 +200,32 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
     if (s < CHECK_PREFIXES) {
       for (const [name, steps] of PIPELINES) {
         const whole = transformTools(input, { transforms: steps, verify: false, measure: false }).tools;
-        if (JSON.stringify(whole) !== JSON.stringify(outputs.get(name))) failures.push({ kind: 'threw', pipeline: name, sample: s, detail: 'the shared-prefix output differs from the whole pipeline’s' });
+        if (JSON.stringify(whole) !== textOf(outputs.get(name)!)) failures.push({ kind: 'threw', pipeline: name, sample: s, detail: 'the shared-prefix output differs from the whole pipeline’s' });
       }
     }
+    /** Set once `safe`'s second run changed nothing on its output (`safe` runs on every sample, before `max` and the profiles). */
+    let safeFixed: string | undefined;
     for (const [name, steps] of pipelines) {
       counts.runs++;
       const tools = outputs.get(name)!;
       t0 = performance.now();
-      // A pipeline that changed nothing is idempotent on this input: it is pure and deterministic.
-      const again = JSON.stringify(tools) === inputText ? undefined : transformTools(tools, { transforms: steps, verify: false, measure: false });
+      const text = textOf(tools);
+      // A pipeline that changed nothing is idempotent on this input: it is pure and deterministic. So is
+      // one that is `safe` then more steps (`max`, each profile's) whose extra steps left `safe`'s output
+      // as it was, once `safe` is idempotent on that output: its second run is `safe` (no change) then the
+      // same extra steps on the same tools (no change, as in the first run).
+      const byPrefix = SAFE_THEN_MORE.has(name) && safeFixed !== undefined && text === safeFixed;
+      if (byPrefix) counts.idempotentByPrefix++;
+      // (On the first samples, check the shortcut: the second run it stands for changes nothing either.)
+      if (byPrefix && s < CHECK_PREFIXES && transformTools(tools, { transforms: steps, verify: false, measure: false }).report.changes.length > 0) failures.push({ kind: 'not-idempotent', pipeline: name, sample: s, detail: 'the run the prefix shortcut stood for changed something' });
+      const again = text === inputText || byPrefix ? undefined : transformTools(tools, { transforms: steps, verify: false, measure: false });
+      if (name === 'safe' && (again === undefined || again.report.changes.length === 0)) safeFixed = text;
       lap('again');
       if (again !== undefined && again.report.changes.length > 0) {
         const c = again.report.changes[0]!;
         const key = `${name}: ${c.transform}/${c.code}`;
         counts.notIdempotent++;
-        if (key in KNOWN_NOT_IDEMPOTENT) known.set(key, (known.get(key) ?? 0) + 1);
-        else failures.push({ kind: 'not-idempotent', pipeline: name, sample: s, detail: `${c.transform}/${c.code} at ${c.path}` });
+        failures.push({ kind: 'not-idempotent', pipeline: name, sample: s, detail: `${key} at ${c.path}` });
       }
       for (let i = 0; i < input.length; i++) {
         const a = (input[i] as Record<string, unknown>).inputSchema;
@@ -212,7 +268,8 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
       }
     }
   }
-  return { tools, failures, counts, known, ms };
+  ms.replay = replayMs;
+  return { tools, failures, counts, ms };
 }
 
 /**
@@ -221,16 +278,12 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
  */
 export function describeFuzz(shard: number, shards: number): void {
   describe(`fuzz (shard ${shard + 1} of ${shards}): every preset and profile pipeline, verify: false`, () => {
-    it(`${RUNS} generated tool lists (seed ${SEED}), ${shards === 1 ? 'all' : `every ${shards}th from #${shard}`}: ajv accepts every output, a second run changes nothing, verdicts stay`, { timeout: 600_000 }, () => {
-      const { tools, failures, counts, known, ms } = fuzz(RUNS, SEED, shard, shards);
+    it(`${RUNS} generated tool lists (seed ${SEED}), ${shards === 1 ? 'all' : `every ${shards}th from #${shard}`}: ajv accepts every output, a second run changes nothing, reports replay byte for byte, verdicts stay`, { timeout: 600_000 }, () => {
+      const { tools, failures, counts, ms } = fuzz(RUNS, SEED, shard, shards);
       const byKind = new Map<string, number>();
       for (const f of failures) byKind.set(`${f.kind} (${f.pipeline})`, (byKind.get(`${f.kind} (${f.pipeline})`) ?? 0) + 1);
       if (process.env.FUZZ_REPORT) {
-        console.log(JSON.stringify({ seed: SEED, shard, shards, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), knownNotIdempotent: Object.fromEntries(known), ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
-      }
-      // Known cases may only shrink (on the default corpus or a prefix of it; other runs report them).
-      if (RUNS <= 7_000 && SEED === 20261212) {
-        for (const [key, n] of known) expect(n, `known idempotence failure ${key} grew`).toBeLessThanOrEqual(KNOWN_NOT_IDEMPOTENT[key]!);
+        console.log(JSON.stringify({ seed: SEED, shard, shards, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
       }
       const shown = failures.slice(0, 3).map((f) => `${f.kind} in ${f.pipeline}: ${f.detail}\n  input: ${JSON.stringify(tools[f.sample])}`);
       expect(shown, `${failures.length} failures of ${counts.runs} runs: ${JSON.stringify(Object.fromEntries(byKind))}`).toEqual([]);

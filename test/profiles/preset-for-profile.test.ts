@@ -28,7 +28,7 @@ describe('presetForProfile', () => {
       expect(steps.map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
       expect(steps[steps.length - 1]![0]).toBe(adaptToClient);
       // Both need their schema assertions relaxed and formats described (their profiles list keywords and formats).
-      expect(steps[steps.length - 1]![1]).toEqual(profile === 'gemini' ? { profile, growthAllowance: 2048, relaxAssertions: true, describeFormats: true } : { profile, growthAllowance: 2048 });
+      expect(steps[steps.length - 1]![1]).toEqual(profile === 'gemini' ? { profile, growthAllowance: 2048, relaxAssertions: true, describeFormats: true, renameTools: true } : { profile, growthAllowance: 2048 });
     }
   });
   it('keeps them for clients that resolve references', () => {
@@ -52,9 +52,13 @@ describe('presetForProfile', () => {
   });
   it('turns on exactly the lossy steps a profile asks for, and none with lossy: false', () => {
     const adapt = (profile: string, o = {}) => resolveSteps(presetForProfile('safe', profile, o)).at(-1)![1];
-    expect(adapt('openai-strict')).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true });
-    for (const p of ['mcp', 'claude', 'openai', 'kimi', 'ref-free']) expect(adapt(p), p).toEqual({ profile: p, growthAllowance: 2048 });
+    expect(adapt('openai-strict')).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true, renameTools: true });
+    // rename-tools: every profile whose name rule is an error (mcp's is a recommendation; ref-free has none).
+    for (const p of ['claude', 'openai', 'kimi']) expect(adapt(p), p).toEqual({ profile: p, growthAllowance: 2048, renameTools: true });
+    for (const p of ['mcp', 'ref-free']) expect(adapt(p), p).toEqual({ profile: p, growthAllowance: 2048 });
     expect(adapt('openai-strict', { lossy: false, growthAllowance: 0 })).toEqual({ profile: 'openai-strict', growthAllowance: 0 });
+    expect(adapt('openai-strict', { renameTools: false })).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true });
+    expect(adapt('kimi', { renameTools: false })).toEqual({ profile: 'kimi', growthAllowance: 2048 });
   });
   it('accepts a preset by name and runs end to end', () => {
     const tools = [{ name: 'a', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/X' } }, $defs: { X: { type: 'string' }, Unused: { type: 'number' } } } }];
@@ -63,7 +67,7 @@ describe('presetForProfile', () => {
     expect(r.report.diagnostics).toEqual([]);
     expect(() => presetForProfile('prune-unreachable-defs', 'mcp')).toThrow(/not a preset/);
   });
-  it('rejects an option other than overrides, growthCap, growthAllowance and lossy', () => {
-    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy)');
+  it('rejects an option other than overrides, growthCap, growthAllowance, lossy and renameTools', () => {
+    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy, renameTools)');
   });
 });

@@ -129,6 +129,25 @@ describe('errors and isolation', () => {
     expect(r.report.skipped[0]!.reason).toMatch(/#\/\$defs\/A.*\/inputSchema\/properties\/a\/\$ref/);
   });
 
+  it('a tool without any $ref still has its post-condition checked when a step puts a dangling one in', () => {
+    // The engine skips the post-condition's walk for a tool no object of which has a reference keyword as
+    // a key; each way an edit can put one in must turn the check back on.
+    const edits: Record<string, (ctx: Parameters<Parameters<typeof defineTransform>[0]['apply']>[1]) => void> = {
+      'an added value holding one': (ctx) => ctx.add('/inputSchema/properties/b', { anyOf: [{ $ref: '#/$defs/Nowhere' }] }, 'edit'),
+      'a member added at a $ref key': (ctx) => ctx.add('/inputSchema/properties/a/$ref', '#/$defs/Nowhere', 'edit'),
+      'a replaced value holding one': (ctx) => ctx.replace('/inputSchema/properties/a', { $dynamicRef: '#/$defs/Nowhere' }, 'edit'),
+      'a member renamed to $ref': (ctx) => ctx.rename('/inputSchema/properties/a/x-target', '$ref', 'edit'),
+    };
+    for (const [what, edit] of Object.entries(edits)) {
+      const vandal = defineTransform({ name: 'add-dangling-ref', description: 'Adds a $ref to nowhere', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
+      const input = deepFreeze([{ name: 'one', inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-target': '#/$defs/Nowhere' } } } }]);
+      const r = transformTools(input, { transforms: [vandal], verify: false });
+      expect(r.tools[0], what).toBe(input[0]);
+      expect(r.report.skipped, what).toHaveLength(1);
+      expect(r.report.skipped[0]!.reason, what).toMatch(/#\/\$defs\/Nowhere/);
+    }
+  });
+
   it('the post-condition names refs, not counts: fixing one broken ref does not excuse breaking another', () => {
     const swap = defineTransform({
       name: 'swap-refs',

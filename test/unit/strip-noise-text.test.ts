@@ -1,6 +1,10 @@
 /** The text rules of strip-noise, one hand-written expectation per case. */
 import { describe, expect, it } from 'vitest';
-import { cleanDescription, restatesName, type NoiseRules } from '../../src/transforms/strip-noise/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanDescription, restatesName, TEXT_RULES, type NoiseRules, type TextRule } from '../../src/transforms/strip-noise/index.js';
+
+const CORPUS = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
 
 const ALL: NoiseRules = { urls: true, examples: true, whitespace: true };
 const clean = (text: string, rules: NoiseRules = ALL) => cleanDescription(text, rules).text;
@@ -303,5 +307,35 @@ describe('long text costs linear time', () => {
     const t0 = performance.now();
     cleanDescription(text, NONE, facts);
     expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('a rule’s cheap look (mayApply)', () => {
+  // Every description of the bench corpus (real servers' text) plus a few hand-written edge cases: where a
+  // rule says it cannot apply, running it must leave the text as it is, so skipping it changes nothing.
+  const texts = new Set<string>(['', ' ', 'a\r\nb', 'Optional: x', '(required) y', 'Defaults to 10.', 'Example:\n  x', 'see [a](b)', 'HTTPS://X.EXAMPLE']);
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'description' && typeof x === 'string' ? texts.add(x) : walk(x);
+  };
+  for (const f of readdirSync(CORPUS).filter((n) => n.endsWith('.json'))) walk(JSON.parse(readFileSync(join(CORPUS, f), 'utf8')));
+  const states = (rule: TextRule<unknown>) => [rule.setup(ALL, {}), rule.setup(ALL, { hasDefault: true, default: 10 }), rule.setup(ALL, { required: true }), rule.setup(ALL, { required: false })].filter((s) => s !== undefined);
+
+  it.each(TEXT_RULES.filter((r) => r.mayApply !== undefined).map((r) => [r.id, r] as const))('%s: no change where it says it cannot apply', (_id, rule) => {
+    let passedOver = 0;
+    for (const state of states(rule)) {
+      for (const text of texts) {
+        if (rule.mayApply!(text, state)) continue;
+        passedOver++;
+        expect(rule.apply(text, state), JSON.stringify(text)).toBe(text);
+      }
+    }
+    expect(passedOver).toBeGreaterThan(100);
+  });
+
+  it('a description no rule may change comes back as it is, and one some rule changes is still cleaned', () => {
+    expect(cleanDescription('Plain words.', ALL)).toEqual({ text: 'Plain words.', applied: [] });
+    expect(cleanDescription('a\r\nb', { urls: false, examples: false, whitespace: false }).text).toBe('a\nb');
+    expect(cleanDescription('Two  spaces', ALL)).toEqual({ text: 'Two spaces', applied: ['whitespace'] });
   });
 });

@@ -1,5 +1,6 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
 import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
+import { toolRenamesOf, type ToolRename } from '../../transforms/adapt-to-client/steps/rename-tools.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
@@ -131,7 +132,23 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
       '\n',
   );
   if (placed.note) ctx.io.stderr.write(`${ctx.name}: ${placed.note}\n`);
+  const renamed = toolRenamesOf(result.report);
+  if (renamed.length > 0) ctx.io.stderr.write(`${ctx.name}: ${renameNote(renamed)}\n`);
   return 0;
+}
+
+/**
+ * What a renamed list means for whoever uses the file: calls name the new names, which the server does
+ * not know, so only a caller that maps them back can use it (toolslim proxy does).
+ */
+export function renameNote(renamed: readonly ToolRename[]): string {
+  const shown = renamed.slice(0, 5).map((r) => `\`${r.from}\` → \`${r.to}\``).join(', ');
+  const more = renamed.length > 5 ? `, … (${renamed.length - 5} more in the report: adapt-to-client/renamed-tool)` : '';
+  return (
+    `renamed ${plural(renamed.length, 'tool')} whose name the client refuses: ${shown}${more}. ` +
+    'Calls will name the new names, which the server does not know: use this output only through toolslim proxy --profile (it maps calls back) ' +
+    'or a caller that maps them back itself (toolRenamesOf(report)); --keep-names keeps every name'
+  );
 }
 
 /** The layout asked for: undefined to follow the input. */

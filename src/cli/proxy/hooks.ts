@@ -3,6 +3,8 @@
  * server's list as it came, the list to serve, the hooks, and the errors that end a request or the run.
  */
 
+import type { CallMap } from '../../session/call-map.js';
+
 /** The server's `tools/list` pages as they came: exact text and parsed value. */
 export interface RawList {
   readonly pages: readonly { readonly text: string; readonly value: Record<string, unknown> }[];
@@ -13,6 +15,8 @@ export interface RawList {
 /** What the proxy serves for `tools/list`: the result as JSON text. */
 export interface ServedList {
   readonly resultText: string;
+  /** How calls of the served tools reach the server (renamed tools, nulls to drop); absent: as they come. */
+  readonly calls?: CallMap;
 }
 
 /** A run that must stop: the message is shown on stderr and to the client, and the proxy exits 1. */
@@ -22,7 +26,13 @@ export class Refusal extends Error {
 
 /** What a hook decides for a client's `tools/call`. */
 export type CallDecision =
-  | { readonly forward: true; /** Send `notifications/tools/list_changed` to the client. */ readonly listChanged?: boolean }
+  | {
+      readonly forward: true;
+      /** Send `notifications/tools/list_changed` to the client. */
+      readonly listChanged?: boolean;
+      /** The `params` text to forward instead of the client's (a renamed tool's server name, nulls dropped). */
+      readonly paramsText?: string;
+    }
   | { readonly forward: false; /** The `result` to answer with, as JSON text. */ readonly resultText: string };
 
 /** A `tools/call` that went through, for the hooks (usage, stats). */
@@ -46,8 +56,8 @@ export interface ListHooks {
   instructions?(): string | undefined;
   /** `notifications/tools/list_changed` from the server: true to fetch and serve again right away. */
   changed?(): boolean;
-  /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`). */
-  call?(params: unknown, requestBytes: number): CallDecision;
+  /** A client's `tools/call` (`requestBytes`: UTF-8 bytes of its `params`; `paramsText`: their text as it came). */
+  call?(params: unknown, requestBytes: number, paramsText?: string): CallDecision;
   /** `responseText`: the server's answer (a result or an error) as it came. */
   called?(info: CallInfo, responseText: string, parsed: Record<string, unknown>): void;
   /** The proxy is ending: write what is pending. */

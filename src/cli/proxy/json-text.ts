@@ -47,6 +47,37 @@ export function elementSpans(text: string, span: Span = { start: 0, end: text.le
   }
 }
 
+/**
+ * The JSON value at `span` of `text` without the members at `paths` (each a list of tokens from that value
+ * down: object keys, array indices). An object or array that loses a member (or holds one that does) is
+ * written compactly from its members' own text; every value not on a path keeps its exact bytes.
+ */
+export function withoutMembers(text: string, span: Span, paths: readonly (readonly string[])[]): string {
+  if (paths.length === 0) return text.slice(span.start, span.end);
+  const here = new Set<string>();
+  const below = new Map<string, (readonly string[])[]>();
+  for (const p of paths) {
+    if (p.length === 0) continue;
+    if (p.length === 1) here.add(p[0]!);
+    else {
+      let list = below.get(p[0]!);
+      if (!list) below.set(p[0]!, (list = []));
+      list.push(p.slice(1));
+    }
+  }
+  const open = text.charCodeAt(skipBlank(text, span.start));
+  if (open === 123 /* { */) {
+    const parts: string[] = [];
+    for (const [key, s] of memberSpans(text, span)) {
+      if (here.has(key)) continue;
+      parts.push(`${JSON.stringify(key)}:${withoutMembers(text, s, below.get(key) ?? [])}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  if (open === 91 /* [ */) return `[${elementSpans(text, span).map((s, i) => withoutMembers(text, s, below.get(String(i)) ?? [])).join(',')}]`;
+  return text.slice(span.start, span.end);
+}
+
 /** The text of one member's value, or undefined. */
 export function memberText(text: string, key: string): string | undefined {
   const s = memberSpans(text).get(key);

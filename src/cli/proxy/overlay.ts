@@ -7,7 +7,9 @@
  * `reoptimize` serves the live list through the overlay's steps; `passthrough` serves the server's list
  * as it came. Both say so on stderr.
  */
-import { resolveSteps } from '../../api.js';
+import { resolveSteps, transformTools } from '../../api.js';
+import { jsonEqual } from '../../json/equal.js';
+import { CallMap } from '../../session/call-map.js';
 import type { McpTool } from '../../core/tool.js';
 import type { Step } from '../../core/transform.js';
 import { COMPACT_STYLE, restyleJson, scanToolsSource } from '../../json/source.js';
@@ -50,10 +52,12 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
     said = line;
   };
 
+  let calls: { map: CallMap | undefined } | undefined;
   const fromOverlay = (raw: RawList): PreparedList => {
     const served = { ...raw.merged, tools: overlay.tools as McpTool[] };
     const render = (tools: readonly McpTool[]) => withTools(raw, tools.map((t, i) => (t === overlay.tools[i] ? toolTexts[i]! : stringifyJson(t))));
-    return { resultText: render(overlay.tools), served, raw, render };
+    calls ??= { map: overlayCalls(raw, steps, overlay, file, log) };
+    return { resultText: render(overlay.tools), served, raw, render, ...(calls.map ? { calls: calls.map } : {}) };
   };
 
   return {
@@ -101,6 +105,26 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
     // Every list_changed: fetch now and compare with the pin.
     changed: () => true,
   };
+}
+
+/**
+ * How calls of the overlay's tools reach the server (tools it renamed, nulls close-objects made): the file
+ * holds the tools, not the report, so the overlay's steps are run again on the live list (which matches the
+ * pin) and their report read — used only when every mapped tool comes out as the overlay has it.
+ */
+function overlayCalls(raw: RawList, steps: readonly Step[], overlay: Overlay, file: string, log: (line: string) => void): CallMap | undefined {
+  try {
+    const result = transformTools(raw.merged.tools as McpTool[], { transforms: steps, measure: false });
+    const map = CallMap.fromResult(result);
+    if (map.empty) return undefined;
+    const byName = new Map(overlay.tools.map((t) => [t.name, t] as const));
+    const same = result.tools.every((t) => !map.has(t.name) || jsonEqual(byName.get(t.name), t));
+    if (same) return map;
+    log(`${file}: its steps no longer give the tools it holds, so calls of its renamed tools cannot be mapped back; they go to the server as the client sends them (rebuild the overlay)`);
+  } catch (e) {
+    log(`${file}: could not rebuild how calls reach the server (${(e as Error)?.message ?? String(e)}); they go as the client sends them`);
+  }
+  return undefined;
 }
 
 /** Each overlay tool's text as written in the file, on one line (number lexemes kept). */

@@ -138,27 +138,29 @@ export class Router {
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
     if (method === 'tools/list') return { kind: 'local', answer: this.#list.answer(idText, msg.params) };
     let notify = false;
+    let forwardText: string | undefined;
     const requestBytes = method === 'tools/call' ? paramsBytes(text) : bytes;
     if (method === 'tools/call' && this.#o.hooks.call) {
       let decision: CallDecision;
       try {
-        decision = this.#o.hooks.call(msg.params, requestBytes);
+        decision = this.#o.hooks.call(msg.params, requestBytes, memberText(text, 'params'));
       } catch (e) {
         this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
         decision = { forward: true };
       }
       if (!decision.forward) return { kind: 'local', answer: Promise.resolve(`{"jsonrpc":"2.0","id":${idText},"result":${decision.resultText}}`) };
       notify = decision.listChanged === true;
+      // A renamed tool (or nulls to drop): the server gets its own name; every other member keeps its bytes.
+      if (decision.paramsText !== undefined) forwardText = spliceMember(text, 'params', decision.paramsText);
     }
     let key = idKey(id as RpcId);
-    let forwardText: string | undefined;
     let original: RpcId | undefined;
     if (this.#own.has(key)) {
       // The client picked an id the proxy has in flight: forward it under a fresh one, answer under its own.
       original = id as RpcId;
       const fresh = this.#own.freshId(`${OWN_PREFIX}client-`);
       key = idKey(fresh);
-      forwardText = spliceMember(text, 'id', JSON.stringify(fresh));
+      forwardText = spliceMember(forwardText ?? text, 'id', JSON.stringify(fresh));
     }
     this.#clientPending.set(key, { id: (original === undefined ? id : unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');

@@ -13,6 +13,7 @@ import type { McpTool } from '../../core/tool.js';
 import type { Step } from '../../core/transform.js';
 import type { ToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
+import { CallMap } from '../../session/call-map.js';
 import { serveToolsList, stepsWritingInstructions, type UnreadableTool } from '../../session/serve.js';
 import { changedTools, keepUnchangedOf, readPageSource, renderListResult } from '../output.js';
 import type { ListHooks, RawList, ServedList } from './hooks.js';
@@ -124,8 +125,10 @@ export function prepare(raw: RawList, steps: readonly Step[], o: { dropUnreadabl
       return renderListResult(sources, { ...result, tools: all, report: { ...result.report, changes: changes as never } }, { omit: dropped });
     };
     const served = s.result as Record<string, unknown>;
+    const calls = CallMap.fromResult(result);
     return {
       resultText: render(s.tools),
+      ...(calls.empty ? {} : { calls }),
       served,
       raw,
       render,

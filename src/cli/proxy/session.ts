@@ -5,7 +5,7 @@
  * stats file). The library decides; this module only connects it to the router's hooks.
  */
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
-import { memberSpans } from './json-text.js';
+import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
 
@@ -25,6 +25,8 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
   let listChanged = false;
   let session: ToolSession | undefined;
   let current: PreparedList | undefined;
+  /** The list served last (with or without a session): how its calls reach the server. */
+  let latest: PreparedList | undefined;
   let cache: { version: number; list: PreparedList; text: string } | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   // The router keeps this object and reads `resultText` for each answer: a reveal shows at once.
@@ -70,6 +72,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     serve(raw, when) {
       const out = inner.serve(raw, when);
+      latest = out;
       if (!wanted) return out;
       current = out;
       if (session === undefined) {
@@ -79,9 +82,20 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     instructions: () => inner.instructions?.(),
     changed: () => inner.changed?.() ?? false,
-    call(params, requestBytes): CallDecision {
-      if (session === undefined || typeof params !== 'object' || params === null) return { forward: true };
+    call(params, requestBytes, paramsText): CallDecision {
+      if (typeof params !== 'object' || params === null) return { forward: true };
       const p = params as { name?: unknown; arguments?: unknown };
+      // Renamed tools and openai-strict's nulls: the server gets its own name, and "absent" for those nulls.
+      const mapped = latest?.calls?.toServer(p.name, p.arguments);
+      const forwarded = (listChanged?: boolean): CallDecision => {
+        const base = listChanged === undefined ? { forward: true as const } : { forward: true as const, listChanged };
+        if (mapped === undefined || paramsText === undefined) return base;
+        let text = setMember(paramsText, 'name', JSON.stringify(mapped.name));
+        const span = memberSpans(text).get('arguments');
+        if (span !== undefined && mapped.removed.length > 0) text = text.slice(0, span.start) + withoutMembers(text, span, mapped.removed) + text.slice(span.end);
+        return { ...base, paramsText: text };
+      };
+      if (session === undefined) return forwarded();
       const bytes = definition(typeof p.name === 'string' ? p.name : '');
       const d = session.onCall(p.name, p.arguments);
       if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
@@ -94,7 +108,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         flushTimer = setTimeout(flush, 1000);
         flushTimer.unref?.();
       }
-      return { forward: true, listChanged: d.notify };
+      return forwarded(d.notify);
     },
     called(info: CallInfo, responseText: string, parsed: Record<string, unknown>) {
       if (!options.stats) return;

@@ -6,11 +6,13 @@
  * 1. reference rewrites, measured: inline-refs, hoist-refs, wrap-ref-siblings;
  * 2. clean-ups that keep every verdict: add-root-type, drop-invalid-annotations, drop-rejected;
  * 3. lossy conversions, each off unless its option is on (presetForProfile turns on those the profile
- *    needs): relax-assertions, describe-formats, close-objects.
+ *    needs): relax-assertions, describe-formats, close-objects; and, on the tool itself (its name, with
+ *    the whole list in view so no two tools end alike), rename-tools.
  * After the edits each tool is checked with the profile again; every remaining finding is reported.
  */
 import { utf8Length } from '../../core/measure.js';
 import { defineTransform } from '../../engine/define-transform.js';
+import { toolName } from '../../core/tool.js';
 import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
@@ -25,6 +27,7 @@ import { dropRejected } from './steps/drop-rejected.js';
 import { hoistRefs } from './steps/hoist-refs.js';
 import { inlineRefs } from './steps/inline-refs.js';
 import { relaxAssertions } from './steps/relax-assertions.js';
+import { renameTools, type AdaptNameStep, type ToolRenamePlan } from './steps/rename-tools.js';
 import { wrapRefSiblings } from './steps/wrap-ref-siblings.js';
 
 /** Options of {@link adaptToClient}. */
@@ -47,10 +50,17 @@ export interface AdaptToClientOptions {
    * optional ones nullable), for profiles with strict-mode rules. Default false.
    */
   readonly closeObjects?: boolean;
+  /**
+   * Lossy: rename a tool whose name the client refuses to one it accepts (deterministic, never another
+   * tool's name; steps/rename-tools.ts). Calls then name the new name: serve the output only through a
+   * caller that maps it back (`toolRenamesOf(report)`; `toolslim proxy` does). Default false.
+   */
+  readonly renameTools?: boolean;
 }
 
 interface AdaptState {
   readonly profile: ClientProfile;
+  readonly names?: ToolRenamePlan;
 }
 
 /** The reference rewrites: measured together against the growth cap before anything else runs. */
@@ -61,7 +71,7 @@ const CLEANUPS: readonly AdaptStep[] = [addRootType, dropInvalidAnnotations, dro
 const LOSSY: readonly AdaptStep[] = [relaxAssertions, describeFormats, closeObjects];
 
 /** Every step of adapt-to-client, in the order it runs. */
-export const ADAPT_STEPS: readonly AdaptStep[] = Object.freeze([...REWRITES, ...CLEANUPS, ...LOSSY]);
+export const ADAPT_STEPS: readonly (AdaptStep | AdaptNameStep)[] = Object.freeze([...REWRITES, ...CLEANUPS, ...LOSSY, renameTools]);
 
 type LossyOption = 'relaxAssertions' | 'describeFormats' | 'closeObjects';
 
@@ -79,7 +89,9 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
   // Each step is a part with its own fixtures (test/fixtures/adapt-to-client/rules/<id>/); the lossy ones have an option.
   parts: ADAPT_STEPS.map((s) => (s.option === undefined ? { id: s.id } : { id: s.id, option: s.option })),
   safetyWith: (options) => (LOSSY.some((s) => options[s.option as LossyOption] === true) ? 'lossy' : 'annotation'),
-  defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false },
+  // A renamed tool is a lossy rewrite; the others keep the step's safety (the gate checks their verdicts).
+  safetyFor: (doc) => (doc.state.names?.renames.has(doc.name) ? 'lossy' : undefined),
+  defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false, renameTools: false },
   messages: {
     'inlined-ref': 'Inlined `$ref` `{ref}`',
     'removed-defs': 'Removed `{keyword}`: no reference uses it once every reference is inlined',
@@ -87,6 +99,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'added-defs': 'Added a top-level `{container}` to hold definitions references can name',
     'hoisted-def': 'Moved definition `{name}` from `{from}` to `{to}`',
     'copied-def': 'Copied the schema at `{from}` to the definition `{to}` so references can name it',
+    'removed-orphaned-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once its references name the copy `{to}`',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
@@ -118,6 +131,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'open-map': 'Kept the object open: `{keyword}` makes it a map, which `{profile}` strict mode cannot express (closing it would refuse every key it accepts)',
     'free-form-object': 'Kept the object open: it lists no `properties`, so closing it as `{profile}` requires would accept only `{}`',
     'required-invalid': 'Left `required` as it was: it is not an array',
+    'renamed-tool': 'Renamed the tool `{from}` to `{to}`, a name `{profile}` accepts (lossy: calls name `{to}`; map them back to `{from}` before the server sees them, as toolslim proxy does)',
+    'name-kept': 'Kept the name `{name}`: no rename toolslim tries matches `{pattern}`',
     // Findings of the profile checker, passed through with their own message.
     'tool-invalid': '{message}',
     'tool-name': '{message}',
@@ -144,13 +159,15 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     if (typeof cap !== 'number' || !Number.isFinite(cap) || cap < 1) throw new Error('`growthCap` must be a finite number ≥ 1');
     const allowance = options.growthAllowance ?? 0;
     if (typeof allowance !== 'number' || !Number.isFinite(allowance) || allowance < 0) throw new Error('`growthAllowance` must be a finite number of bytes ≥ 0');
-    for (const s of LOSSY) {
-      const v = options[s.option as LossyOption];
+    for (const s of [...LOSSY, renameTools]) {
+      const v = options[s.option as LossyOption | 'renameTools'];
       if (v !== undefined && typeof v !== 'boolean') throw new Error(`\`${s.option}\` must be true or false`);
     }
   },
-  prepare(_tools, options) {
-    return { profile: getProfile(options.profile ?? 'mcp') };
+  prepare(tools, options) {
+    const profile = getProfile(options.profile ?? 'mcp');
+    if (options.renameTools !== true || !renameTools.applies(profile)) return { profile };
+    return { profile, names: renameTools.plan(tools.map(toolName), profile) };
   },
   apply(doc, ctx, options) {
     const p = doc.state.profile;
@@ -174,6 +191,9 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     });
     for (const c of capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
     for (const { base, notes } of runs) for (const n of notes) ctx.report(n.severity, n.code, base + n.path, n.data);
+    const renamed = doc.state.names?.renames.get(doc.name);
+    if (renamed !== undefined) ctx.replace('/name', renamed, 'renamed-tool', { from: doc.name, to: renamed, profile: p.name });
+    else if (doc.state.names?.kept.has(doc.name)) ctx.report('error', 'name-kept', '/name', { name: doc.name, pattern: p.toolName!.pattern });
     if (p.maxTools !== undefined && doc.index >= p.maxTools) ctx.report('error', 'tool-count', '', { position: doc.index + 1, profile: p.name, max: p.maxTools });
     for (const f of checkToolForProfile(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
   },

@@ -17,7 +17,7 @@ export type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const TEXT_RULES: readonly TextRule<any>[] = Object.freeze([urlsRule, exampleBlocksRule, restatedDefaultsRule, optionalMarkersRule, whitespaceRule]);
 
-/** What {@link cleanDescription} did. */
+/** What `cleanDescription` (strip-noise's text rules over one description) did. */
 export interface CleanedText {
   readonly text: string;
   /** Rules that changed something, in a fixed order. */
@@ -25,6 +25,7 @@ export interface CleanedText {
 }
 
 const MAX_PASSES = 8;
+const NONE: readonly RuleKey[] = Object.freeze([]);
 
 /**
  * Cleans one description. Passes repeat until nothing changes (removing a URL can expose another
@@ -34,6 +35,8 @@ const MAX_PASSES = 8;
  */
 export function cleanDescription(text: string, rules: NoiseRules, facts: DescriptionFacts = {}): CleanedText {
   const states = TEXT_RULES.map((rule) => rule.setup(rules, facts));
+  // Most descriptions hold nothing any rule starts from: one cheap look per rule, and they are done.
+  if (text.indexOf('\r') === -1 && !TEXT_RULES.some((rule, i) => states[i] !== undefined && (rule.mayApply === undefined || rule.mayApply(text, states[i])))) return { text, applied: NONE };
   const applied = new Set<RuleKey>();
   let current = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -57,10 +60,17 @@ export function whatOf(key: RuleKey): string {
 
 /**
  * The cleaned text of a description and what was removed, or undefined when it stays as it is (nothing
- * to clean, or cleaning would leave nothing: then the URLs or examples were the information).
+ * to clean, or cleaning would leave nothing: then the URLs or examples were the information). `memo`
+ * remembers {@link cleanDescription}'s result by text, for one set of `rules` (a list repeats many
+ * descriptions across its tools).
  */
-export function cleanText(ctx: EditContext, path: string, text: string, rules: NoiseRules): { text: string; what: string } | undefined {
-  const { text: cleaned, applied } = cleanDescription(text, rules);
+export function cleanText(ctx: EditContext, path: string, text: string, rules: NoiseRules, memo?: Map<string, CleanedText>): { text: string; what: string } | undefined {
+  let result = memo?.get(text);
+  if (result === undefined) {
+    result = cleanDescription(text, rules);
+    memo?.set(text, result);
+  }
+  const { text: cleaned, applied } = result;
   if (cleaned === text) return undefined;
   if (cleaned === '') {
     const removed = applied.filter((r) => r !== 'whitespace');

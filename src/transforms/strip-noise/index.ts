@@ -9,7 +9,7 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { appendPointer, unescapeToken } from '../../json/pointer.js';
 import type { Dialect } from '../../schema/keywords.js';
 import { walkSchema } from '../../schema/walk.js';
-import { cleanDescription, cleanText, TEXT_RULES, type DescriptionFacts, type NoiseRules } from './clean.js';
+import { cleanDescription, cleanText, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
 import { MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
 import { defaultValue, DEFAULT_WORD, removeDefaultStatements } from './rules/restated-defaults.js';
 import { restatesName } from './rules/restated-names.js';
@@ -53,7 +53,7 @@ export interface StripNoiseOptions {
  * `required` already says, go. Never empties a description, never touches names or anything inside data
  * (`default`, `const`, `enum`, `examples`, `x-*`).
  */
-export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
+export const stripNoise = defineTransform<StripNoiseOptions, Map<string, CleanedText>>({
   name: 'strip-noise',
   description: 'Remove URLs, Example: blocks, extra whitespace, name-restating parameter descriptions, restated defaults and optional/required markers',
   safety: 'annotation',
@@ -82,11 +82,14 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
       if (typeof options[key] !== 'boolean') throw new Error(`\`${key}\` must be a boolean`);
     }
   },
+  // Each text cleaned once per run, whichever tools repeat it (the rules are the same for every tool).
+  prepare: () => new Map<string, CleanedText>(),
   apply(doc, ctx, options) {
+    const memo = doc.state;
     const rules: NoiseRules = { urls: options.urls !== false, examples: options.examples !== false, whitespace: options.whitespace !== false };
     const tool = doc.tool as Record<string, unknown>;
     if (hasOwn(tool, 'description') && typeof tool.description === 'string') {
-      const cleaned = cleanText(ctx, '/description', tool.description, rules);
+      const cleaned = cleanText(ctx, '/description', tool.description, rules, memo);
       if (cleaned !== undefined) ctx.replace('/description', cleaned.text, 'cleaned-description', { what: cleaned.what });
     }
     const defaults = options.restatedDefaults !== false;
@@ -103,7 +106,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, undefined>({
           if (!isObject(node) || !hasOwn(node, 'description') || typeof node.description !== 'string') return;
           const at = d.base + appendPointer(path, 'description');
           const original = node.description;
-          const cleaned = cleanText(ctx, at, original, rules);
+          const cleaned = cleanText(ctx, at, original, rules, memo);
           let text = cleaned?.text ?? original;
           // One description can take up to three edits, one per kind of rule, each with its own code.
           const first = edits.length;

@@ -34,4 +34,10 @@ export interface TextRule<S> {
   readonly setup: (rules: NoiseRules, facts: DescriptionFacts) => S | undefined;
   /** The text without what the rule removes (the same string when there is nothing to remove). */
   readonly apply: (text: string, state: S) => string;
+  /**
+   * A cheap look: false only when {@link apply} would return `text` as it is (it finds none of the words
+   * or characters it starts from), so a description no rule may change is passed over without running any.
+   * Absent: the rule may always apply.
+   */
+  readonly mayApply?: (text: string, state: S) => boolean;
 }

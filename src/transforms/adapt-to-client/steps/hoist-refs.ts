@@ -4,6 +4,9 @@
  * (or `definitions`, in a draft-07 document that already uses it); any other target (`#/properties/status`,
  * the root for `kimi`) is copied to a new top-level definition; every reference is repointed (canonical
  * `#/$defs/<name>`). Definitions are not evaluated where they sit, and a copy is identical to its original.
+ * A top-level definition that only the copied references reached (the one the copied target sat in, found
+ * through an anchor the copy drops) is removed with the copy, as prune-unreachable-defs would remove it on
+ * the next run: the pipeline reaches its fixed point in one run.
  */
 import { hasOwn, isObject } from '../../../json/guards.js';
 import { appendPointer, escapeToken, getAt, parsePointer } from '../../../json/pointer.js';
@@ -14,7 +17,8 @@ import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../../sc
 import { walkSchema } from '../../../schema/walk.js';
 import { formatRefPointer } from '../../../schema/ref-syntax.js';
 import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } from '../../../schema/refs.js';
-import { indexNodes, setOwnKey } from '../nodes.js';
+import { findReachedDefinitions } from '../../prune-unreachable-defs.js';
+import { anchorDoubt, indexNodes, placeDoubt, setOwnKey } from '../nodes.js';
 import type { AdaptStep, StepEditor } from '../step.js';
 
 export const hoistRefs: AdaptStep = {
@@ -49,9 +53,19 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
       ed.note('error', 'hoist-unsafe', bad.path, { reason: `the schema embeds \`$id\` \`${inventory.resources[0]!.id}\`, which changes what references resolve to` });
       return;
     }
+    const doubt = anchorDoubt(schema, inventory, bad, dialect);
+    if (doubt !== undefined) {
+      ed.note('error', 'hoist-unsafe', bad.path, { reason: doubt });
+      return;
+    }
     const resolution = resolveRefSite(schema, inventory, bad);
     if (resolution.status !== 'resolved') return;
     const target = resolution.path;
+    const misplaced = placeDoubt(schema, target, dialect);
+    if (misplaced !== undefined) {
+      ed.note('error', 'hoist-unsafe', bad.path, { reason: `\`${bad.ref}\` names a place readers disagree on: ${misplaced}` });
+      return;
+    }
     const container = chooseContainer(schema, dialect, p);
     if (!hasOwn(schema, container) || !isObject(schema[container])) {
       if (hasOwn(schema, container)) {
@@ -79,8 +93,10 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     } else {
       const value = getAt(ed.root, tokens);
       const copy = withoutAnchors(target === '' && isObject(value) ? rootCopy(value) : value);
+      const reachedBefore = findReachedDefinitions(ed.root as Record<string, unknown>);
       ed.add(to, copy, 'copied-def', { from: target === '' ? '#' : target, to });
       repoint(ed, dialect, (path) => (path === target ? to : undefined));
+      removeOrphans(ed, reachedBefore, to);
     }
     if (ed.edits === editsBefore) {
       ed.note('error', 'hoist-unsafe', bad.path, { reason: `could not find a place \`${p.name}\` accepts for \`${bad.ref}\`` });
@@ -88,6 +104,31 @@ function hoist(ed: StepEditor, dialect: Dialect, p: ClientProfile): void {
     }
   }
   ed.note('error', 'hoist-unsafe', '', { reason: `more than ${MAX_HOIST_ROUNDS} references needed moving` });
+}
+
+/**
+ * Removes the top-level definitions that a copy left unreachable: those references reached before the copy
+ * (`before`) and reach no more now that they name the copy (`to`): typically the definition the copied
+ * target sat in, found only through the anchor the copy does not carry. The same reading as
+ * prune-unreachable-defs, so that a later run has nothing left to prune; definitions nothing reached
+ * before are not this step's to remove. Undecidable reachability (either side) removes nothing.
+ */
+function removeOrphans(ed: StepEditor, before: ReturnType<typeof findReachedDefinitions>, to: string): void {
+  if (!('keys' in before)) return;
+  const schema = ed.root as Record<string, unknown>;
+  const after = findReachedDefinitions(schema);
+  if (!('keys' in after)) return;
+  const orphans: { path: string; name: string; container: string }[] = [];
+  for (const container of DEFINITIONS_KEYWORDS) {
+    const defs = hasOwn(schema, container) ? schema[container] : undefined;
+    if (!isObject(defs)) continue;
+    for (const name of Object.keys(defs)) {
+      const key = container + '\u0000' + name;
+      const path = '/' + escapeToken(container) + '/' + escapeToken(name);
+      if (path !== to && before.keys.has(key) && !after.keys.has(key)) orphans.push({ path, name, container });
+    }
+  }
+  for (const o of orphans) ed.remove(o.path, 'removed-orphaned-def', { name: o.name, container: o.container, to });
 }
 
 /**

@@ -15,7 +15,7 @@ import { collectRefInventory, resolveRefSite, type RefSite } from '../../../sche
 import { walkSchema } from '../../../schema/walk.js';
 import type { ClientProfile } from '../../../profiles/profiles.js';
 import { mergeRef } from '../merge-ref.js';
-import { indexNodes, nameOf, within } from '../nodes.js';
+import { anchorDoubt, indexNodes, nameOf, placeDoubt, within } from '../nodes.js';
 import type { AdaptStep, StepEditor } from '../step.js';
 
 export const inlineRefs: AdaptStep = {
@@ -46,6 +46,12 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
     }
     const r = resolveRefSite(schema, inventory, site);
     if (r.status !== 'resolved') return; // the checker reports it (unresolvable or external)
+    // A reference readers resolve differently is not inlined as one reading (hoist-refs holds back the same).
+    const doubt = anchorDoubt(schema, inventory, site, dialect) ?? placeDoubt(schema, r.path, dialect);
+    if (doubt !== undefined) {
+      ed.note('error', 'inline-unsafe', site.path, { reason: doubt });
+      return;
+    }
     targets.set(site, r.path);
   }
   const info = indexNodes(schema);
@@ -136,7 +142,20 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
   removeDeadMachinery(ed);
 }
 
-/** Removes definitions containers and anchors once no reference is left in the schema. */
+/**
+ * An identifier that only names a place (`$id: "#name"`, draft-06/07's anchor, or draft-04's `id: "#name"`):
+ * an anchor, read as one by the reference inventory (either key, conservatively) and by reconcile-dialect,
+ * which rewrites it as `$anchor`. It sets no base URI, so removing it changes no verdict once nothing uses it.
+ */
+function isFragmentId(key: string, value: unknown): boolean {
+  return (key === '$id' || key === 'id') && typeof value === 'string' && value.length > 1 && value.startsWith('#');
+}
+
+/**
+ * Removes definitions containers and anchors (`$anchor`, `$dynamicAnchor`, `$recursiveAnchor`, and an
+ * identifier that is only a fragment, `$id: "#name"`) once no reference is left in the schema: left
+ * behind, an anchor would be rewritten or removed by the next run instead of this one.
+ */
 function removeDeadMachinery(ed: StepEditor): void {
   const found: { path: string; keyword: string; name?: string }[] = [];
   walkSchema(ed.root, '', {
@@ -146,7 +165,7 @@ function removeDeadMachinery(ed: StepEditor): void {
       if (!isObject(node)) return;
       for (const k of Object.keys(node)) {
         if (DEFINITIONS_KEYWORDS.includes(k) && isObject(node[k])) found.push({ path: appendPointer(path, k), keyword: k });
-        else if ((ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor') && typeof node[k] !== 'object') found.push({ path: appendPointer(path, k), keyword: k, name: String(node[k]) });
+        else if (((ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor') && typeof node[k] !== 'object') || isFragmentId(k, node[k])) found.push({ path: appendPointer(path, k), keyword: k, name: String(node[k]) });
       }
       return undefined;
     },
@@ -189,7 +208,7 @@ function expand(
       if (keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword)) return false;
       if (!isObject(node)) return;
       for (const k of Object.keys(node)) {
-        if ((DEFINITIONS_KEYWORDS.includes(k) && isObject(node[k])) || ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor') dead.push(appendPointer(path, k));
+        if ((DEFINITIONS_KEYWORDS.includes(k) && isObject(node[k])) || ANCHOR_KEYWORDS.includes(k) || k === '$recursiveAnchor' || isFragmentId(k, node[k])) dead.push(appendPointer(path, k));
       }
       return undefined;
     },

@@ -10,7 +10,11 @@ export const exampleBlocksRule: TextRule<true> = {
   what: 'example blocks',
   setup: (rules) => (rules.examples ? true : undefined),
   apply: (text) => removeExampleBlocks(text),
+  mayApply: (text) => EXAMPLE_WORD.test(text),
 };
+
+/** Where the word can be, so a description without it is passed over at once. */
+const EXAMPLE_WORD = /examples?/i;
 
 const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
 
@@ -21,7 +25,7 @@ const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:
  * included.
  */
 function removeExampleBlocks(text: string): string {
-  if (!/examples?/i.test(text)) return text;
+  if (!EXAMPLE_WORD.test(text)) return text;
   const lines = text.split('\n');
   const kept: string[] = [];
   let fence: string | undefined;

@@ -16,6 +16,7 @@ export const optionalMarkersRule: TextRule<boolean> = {
   what: 'optional/required markers',
   setup: (_rules, facts) => facts.required,
   apply: (text, required) => removeMarkers(text, required),
+  mayApply: (text, required) => MARKER_WORD[required ? 'required' : 'optional'].test(text),
 };
 
 const LEADING_MARKER = { optional: /^(?:\(optional\)|optional[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i, required: /^(?:\(required\)|required[.:])(?:[ \t]+|[ \t]*\n[ \t]*)/i };

@@ -16,6 +16,7 @@ export const restatedDefaultsRule: TextRule<DefaultValue> = {
   what: 'restated defaults',
   setup: (_rules, facts) => (facts.hasDefault === true ? defaultValue(facts.default) : undefined),
   apply: (text, value) => removeDefaultStatements(text, value),
+  mayApply: (text) => DEFAULT_WORD.test(text),
 };
 
 /**

@@ -13,9 +13,7 @@ const FILLER = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', '
  */
 export function restatesName(name: string, description: string): boolean {
   // A description with more than three words says more: tell without splitting all of it.
-  WORD.lastIndex = 0;
-  for (let n = 0; n < 4; n++) if (WORD.exec(description) === null) break;
-  if (WORD.lastIndex !== 0) return false;
+  if (hasFourWords(description)) return false;
   const words = description.match(/[\p{L}\p{N}]+/gu);
   if (!words || words.length > 3) return false;
   // Anything beside words, spaces and closing punctuation (`ID (UUID)`, `≥ 0`) says more than the name.
@@ -27,6 +25,29 @@ export function restatesName(name: string, description: string): boolean {
   const set = new Set(nameWords);
   if (content.every((w) => set.has(w))) return true;
   return content.join('') === nameWords.join('');
+}
+
+/**
+ * True when `text` has at least four words (runs of letters and digits). ASCII text is counted by
+ * character codes (its letters and digits are exactly `\p{L}` and `\p{N}` there); other text by {@link WORD}.
+ */
+function hasFourWords(text: string): boolean {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return hasFourWordsUnicode(text);
+    const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (word && !inWord && ++words === 4) return true;
+    inWord = word;
+  }
+  return false;
+}
+
+function hasFourWordsUnicode(text: string): boolean {
+  WORD.lastIndex = 0;
+  for (let n = 0; n < 4; n++) if (WORD.exec(text) === null) break;
+  return WORD.lastIndex !== 0;
 }
 
 function splitName(name: string): string[] {

@@ -14,6 +14,7 @@ export const urlsRule: TextRule<true> = {
   what: 'URLs',
   setup: (rules) => (rules.urls ? true : undefined),
   apply: (text) => removeUrls(text),
+  mayApply: (text) => mayHaveUrls(text),
 };
 
 const MARK = '\u0000';
@@ -49,6 +50,11 @@ export const LINK_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|lear
  */
 export const LINK_TEXT_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to)\b[^.!?\n\u0000\u0001]{0,80}\u0001(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
+/** False when {@link removeUrls} leaves `text` as it is: no markdown link tail and no `http(s)://` (or a text holding the rule's own marks). */
+function mayHaveUrls(text: string): boolean {
+  return text.indexOf(MARK) === -1 && text.indexOf(LINK_MARK) === -1 && (text.indexOf('](') !== -1 || /https?:\/\//i.test(text));
+}
+
 /**
  * Markdown links and images keep their text; autolinks and bare `http(s)` URLs are removed, except URLs
  * that show a value's shape: templates (`https://{vault}.vault.azure.net`), quoted URLs, and URLs
@@ -56,7 +62,7 @@ export const LINK_TEXT_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more
  * spans`) is never touched.
  */
 function removeUrls(text: string): string {
-  if (text.indexOf(MARK) !== -1 || text.indexOf(LINK_MARK) !== -1 || (text.indexOf('](') === -1 && !/https?:\/\//i.test(text))) return text;
+  if (!mayHaveUrls(text)) return text;
   const lines = text.split('\n');
   let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {

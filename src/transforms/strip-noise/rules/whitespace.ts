@@ -10,6 +10,7 @@ export const whitespaceRule: TextRule<true> = {
   what: 'extra whitespace',
   setup: (rules) => (rules.whitespace ? true : undefined),
   apply: (text) => collapseWhitespace(text),
+  mayApply: (text) => UNTIDY.test(text),
 };
 
 /** Anything {@link collapseWhitespace} could change: a line break, a tab, two spaces, or an outer space. */

@@ -1,0 +1,151 @@
+/**
+ * `toolslim proxy --profile`: a tool the profile-tuned preset renamed is called by its new name and the
+ * server gets the old one (with and without a hot set; a cold call's error names the new name); for
+ * `openai-strict` the `null`s a client sends for properties close-objects made nullable are dropped before
+ * the server sees the call, and only those. Through the built binary, with the SDK's own Client, against a
+ * real stdio server (test/servers/names-server.mjs) that answers every call with what it received. The
+ * expected names and arguments are written by hand; the profile checker judges the served list.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkToolsForProfile } from '../../src/index.js';
+import { BIN, ROOT, requireBuild } from './helpers.js';
+import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+
+const SERVER = join(ROOT, 'test', 'servers', 'names-server.mjs');
+const LONG = 'TwilioMessagingV1--FetchLinkshorteningMessagingServiceDomainAssociation';
+// By hand: 55 characters, `_`, FNV-1a 32 of the old name's UTF-8 bytes (6e025187).
+const LONG_RENAMED = 'TwilioMessagingV1--FetchLinkshorteningMessagingServiceD_6e025187';
+
+beforeAll(() => requireBuild());
+
+let open: { client: Client; stderr: () => string }[] = [];
+afterEach(async () => {
+  for (const o of open) await o.client.close();
+  open = [];
+});
+
+async function connect(args: readonly string[]) {
+  const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', ...args, '--', node, SERVER], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'names-test', version: '1.0.0' });
+  await client.connect(transport);
+  const o = { client, stderr: () => stderr };
+  open.push(o);
+  return o;
+}
+
+/** What the server received, from its answer. */
+async function received(client: Client, name: string, args: Record<string, unknown>) {
+  const r = (await client.callTool({ name, arguments: args })) as { content: { text: string }[]; isError?: boolean };
+  return { isError: r.isError === true, text: r.content[0]!.text, got: r.isError ? undefined : (JSON.parse(r.content[0]!.text) as unknown) };
+}
+
+describe('proxy --profile: renamed tools', () => {
+  it('gemini: serves names Gemini accepts and calls the server by its own', async () => {
+    const { client } = await connect(['--profile', 'gemini']);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['_2fa_login', LONG_RENAMED, 'search']);
+    expect(checkToolsForProfile(tools, 'gemini').filter((f) => f.severity === 'error')).toEqual([]);
+    expect((await received(client, '_2fa_login', { user: 'ann' })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann' } });
+    expect((await received(client, LONG_RENAMED, { sid: 'S1' })).got).toEqual({ name: LONG, arguments: { sid: 'S1' } });
+    expect((await received(client, 'search', { q: 'x' })).got).toEqual({ name: 'search', arguments: { q: 'x' } });
+    // The old name is not served: the server answers it as it would any call (here it knows it).
+    expect((await received(client, '2fa_login', { user: 'bob' })).got).toEqual({ name: '2fa_login', arguments: { user: 'bob' } });
+  });
+
+  it('kimi with --hot-set: cold calls of a renamed tool are checked under the new name, then reach the server under the old', async () => {
+    const { client } = await connect(['--profile', 'kimi', '--hot-set', '0']);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['_2fa_login', LONG_RENAMED, 'search']);
+    expect((await received(client, '_2fa_login', { user: 'ann', code: '123' })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann', code: '123' } });
+    const refused = await received(client, '_2fa_login', { user: 5 });
+    expect(refused.isError).toBe(true);
+    expect(refused.text.split('\n')[0]).toBe('toolslim did not call `_2fa_login`: invalid arguments.');
+  });
+
+  it('--keep-names keeps every name, and the proxy then refuses a list the client would reject', async () => {
+    const message = await refusal(['--profile', 'gemini', '--keep-names']);
+    expect(message).toContain('`gemini` would still reject 2 tools (2 findings)');
+    expect(message).toContain('2fa_login /0/name  profile-tool-name');
+    expect(message).toContain(`${LONG} /1/name  profile-tool-name`);
+  });
+});
+
+describe('proxy --profile openai-strict: nulls for "absent"', () => {
+  it('drops the nulls of properties the conversion made nullable, and only those', async () => {
+    const { client } = await connect(['--profile', 'openai-strict']);
+    const { tools } = await client.listTools();
+    // OpenAI's names: a leading digit is fine, 71 characters are not.
+    expect(tools.map((t) => t.name)).toEqual(['2fa_login', LONG_RENAMED, 'search']);
+    expect(checkToolsForProfile(tools, 'openai-strict').filter((f) => f.severity === 'error')).toEqual([]);
+    const search = tools.find((t) => t.name === 'search')!.inputSchema as { required: string[] };
+    expect(search.required).toEqual(['q', 'filter', 'tags', 'note']);
+
+    // `code` was optional: null means absent. `user` is sent as it is.
+    expect((await received(client, '2fa_login', { user: 'ann', code: null })).got).toEqual({ name: '2fa_login', arguments: { user: 'ann' } });
+    // Nested: `filter.limit` and `tags[].v` were optional; `filter` itself and `tags` too.
+    expect((await received(client, 'search', { q: 'x', filter: { tag: 't', limit: null }, tags: [{ k: 'a', v: null }, { k: 'b', v: 'c' }], note: 'n' })).got).toEqual({
+      name: 'search',
+      arguments: { q: 'x', filter: { tag: 't' }, tags: [{ k: 'a' }, { k: 'b', v: 'c' }], note: 'n' },
+    });
+    expect((await received(client, 'search', { q: 'x', filter: null, tags: null, note: 'n' })).got).toEqual({ name: 'search', arguments: { q: 'x', note: 'n' } });
+    // `note` already accepted null (type [string, null]): a null there is a value, and reaches the server.
+    // `q` was required: null is not "absent" there either (the server judges it).
+    expect((await received(client, 'search', { q: null, filter: null, tags: null, note: null })).got).toEqual({ name: 'search', arguments: { q: null, note: null } });
+    // A renamed tool and a null together.
+    expect((await received(client, LONG_RENAMED, { sid: 'S1' })).got).toEqual({ name: LONG, arguments: { sid: 'S1' } });
+  });
+
+  it('--no-lossy serves the list unconverted (and refuses it: strict mode would reject it)', async () => {
+    const message = await refusal(['--profile', 'openai-strict', '--no-lossy']);
+    expect(message).toContain('`openai-strict` would still reject 3 tools');
+    expect(message).toContain(`${LONG} /1/name  profile-tool-name`);
+    expect(message).toContain('profile-strict-required');
+  });
+});
+
+describe('proxy --profile: the bytes the server gets', () => {
+  it('only the name and the dropped members change; every other byte of the request is as the client sent it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-'));
+    const old = 'x'.repeat(70);
+    const renamed = `${'x'.repeat(55)}_${fnv1a(old)}`;
+    const toolsFile = join(dir, 'tools.json');
+    writeFileSync(toolsFile, JSON.stringify([{ name: old, inputSchema: { type: 'object', properties: { n: { type: 'number' }, opt: { type: 'string' }, big: { type: 'integer' } }, required: ['n'] } }]));
+    const log = join(dir, 'wire.log');
+    const p = new ProxyProcess(['--profile', 'openai-strict', '--', node, WIRE_SERVER, '--tools', toolsFile, '--log', log]);
+    await p.initialize();
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    expect((JSON.parse(await p.next()) as { result: { tools: { name: string }[] } }).result.tools[0]!.name).toBe(renamed);
+    p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"${renamed}","arguments":{"n":1.0,"opt":null,"big":12345678901234567890},"_meta":{"k":1e2}}}`);
+    await p.next();
+    expect(readWireLog(log).sent).toContain(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"${old}","arguments":{"n":1.0,"big":12345678901234567890},"_meta":{"k":1e2}}}`);
+    p.end();
+    expect(await p.closed).toBe(0);
+  });
+});
+
+/** FNV-1a 32 of the UTF-8 bytes, 8 hex digits (an ASCII-only copy of the definition, for the expected name). */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (const c of Buffer.from(s, 'utf8')) h = Math.imul(h ^ c, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The error a client gets from a proxy that refuses its list at initialize. */
+async function refusal(args: readonly string[]): Promise<string> {
+  const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', ...args, '--', node, SERVER], stderr: 'pipe' });
+  const client = new Client({ name: 'names-test', version: '1.0.0' });
+  const error = await client.connect(transport).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  await client.close();
+  expect(error).toBeInstanceOf(Error);
+  return error!.message;
+}

@@ -1,0 +1,61 @@
+/**
+ * CallMap (session/call-map.ts): how a call of a served tool reaches the server, read from the report of
+ * the run that served it. The lists are converted by the real tuned preset (openai-strict, gemini); the
+ * arguments and what the server should get are written by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { presetForProfile, transformTools } from '../../src/index.js';
+import { CallMap } from '../../src/session/call-map.js';
+import { deepFreeze } from '../helpers/freeze.js';
+
+const strict = (tools: unknown[]) => CallMap.fromResult(transformTools(deepFreeze(tools), { transforms: presetForProfile('safe', 'openai-strict') }));
+
+describe('CallMap', () => {
+  it('is empty when nothing was renamed or made nullable, and leaves every call alone', () => {
+    const map = strict([{ name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } }]);
+    expect(map.empty).toBe(true);
+    expect(map.toServer('a', { x: null })).toBeUndefined();
+  });
+
+  it('follows $defs references and anyOf branches; a null is dropped only where every schema listing it made it nullable', () => {
+    const map = strict([
+      {
+        name: 'find',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            where: { $ref: '#/$defs/Where' },
+            either: { anyOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: [] }, { type: 'object', properties: { a: { type: ['string', 'null'] } }, required: ['a'] }] },
+          },
+          required: ['where', 'either'],
+          $defs: { Where: { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } }, required: ['city'] } },
+        },
+      },
+    ]);
+    expect(map.has('find')).toBe(true);
+    // `zip` (through the reference) was optional; in `either`, the second branch declares `a` nullable itself.
+    expect(map.toServer('find', { where: { city: 'Oslo', zip: null }, either: { a: null } })).toEqual({ name: 'find', arguments: { where: { city: 'Oslo' }, either: { a: null } }, removed: [['where', 'zip']] });
+    // Nothing to drop: undefined (the call goes as it came).
+    expect(map.toServer('find', { where: { city: 'Oslo', zip: '0150' }, either: {} })).toBeUndefined();
+  });
+
+  it('keeps key order, never writes through __proto__, and leaves nesting past its bound as it is', () => {
+    const map = strict([{ name: 't', inputSchema: { type: 'object', properties: { __proto__x: { type: 'string' }, deep: { type: 'object', properties: { next: {} } }, b: { type: 'string' } } } }]);
+    const args = JSON.parse('{"b":null,"__proto__":{"polluted":true},"__proto__x":null,"deep":null}') as Record<string, unknown>;
+    const out = map.toServer('t', args)!;
+    expect(Object.keys(out.arguments as object)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    let deep: unknown = { next: null };
+    for (let i = 0; i < 5000; i++) deep = { next: deep };
+    expect(() => map.toServer('t', { deep })).not.toThrow();
+  });
+
+  it('maps a renamed tool back by the report, whatever its arguments', () => {
+    const r = transformTools(deepFreeze([{ name: '9lives', inputSchema: { type: 'object' } }]), { transforms: presetForProfile('safe', 'gemini') });
+    const map = CallMap.fromResult(r);
+    expect([...map.renames]).toEqual([['_9lives', '9lives']]);
+    expect(map.toServer('_9lives', { any: null })).toEqual({ name: '9lives', arguments: { any: null }, removed: [] });
+    expect(map.toServer('_9lives', undefined)).toEqual({ name: '9lives', removed: [] });
+    expect(map.toServer('9lives', {})).toBeUndefined();
+  });
+});
