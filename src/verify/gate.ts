@@ -24,7 +24,7 @@ import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
 import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
-import { UNION_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -34,6 +34,7 @@ import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
+import { AnnotationSets, noAnnotationWritten } from './annotations.js';
 import { compileImplied } from './implied.js';
 import { findRewriteSites } from './probe.js';
 
@@ -173,6 +174,9 @@ const AJV_OPTIONS: AjvOptions = {
   validateFormats: true,
   // Unoptimized code compiles about twice as fast and validates the same.
   code: { optimize: false },
+  // Error messages are generated code too (about a fifth of a compile); only a failure's explanation reads
+  // one, and that recompiles the schema with messages on (`errorsWithMessages`).
+  messages: false,
   formats: Object.fromEntries(Object.entries(FORMATS).map(([name, spec]) => [name, { type: 'string', validate: spec.check }])),
 };
 
@@ -256,17 +260,34 @@ export class AjvPool {
   }
 }
 
+/**
+ * The errors ajv reports for `data` against `schema` read as `dialect`, with their messages: the pool
+ * compiles without messages (they are generated code no check reads), so an explanation compiles the
+ * schema once more, in an instance of its own. Only a failure asks, once. Null when `data` is valid,
+ * undefined when ajv throws.
+ */
+export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
+  try {
+    const validate = createAjv(dialect === 'openapi-3.0' ? 'draft-04' : dialect, true).compile((isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema) as object);
+    validate(data);
+    return validate.errors;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Keywords ajv's class evaluates that the dialect it reads does not have (see {@link AjvPool}). */
 const NOT_IN_DIALECT: Readonly<Record<'draft-04' | 'draft-06', readonly string[]>> = {
   'draft-04': ['const', 'contains', 'propertyNames', 'if', 'then', 'else'],
   'draft-06': ['if', 'then', 'else'],
 };
 
-function createAjv(kind: AjvClass): AnyAjv {
+function createAjv(kind: AjvClass, messages = false): AnyAjv {
   const classes = loadAjv();
-  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
-  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
-  const legacy = { ...AJV_OPTIONS, ignoreKeywordsWithRef: true } as AjvOptions;
+  const options = messages ? { ...AJV_OPTIONS, messages: true } : AJV_OPTIONS;
+  if (kind === '2020-12') return new classes.Ajv2020(options);
+  if (kind === '2019-09') return new classes.Ajv2019(options);
+  const legacy = { ...options, ignoreKeywordsWithRef: true } as AjvOptions;
   const ajv = kind === 'draft-04' ? new (loadAjvDraft04())(legacy) : new classes.Ajv(legacy);
   if (kind === 'draft-04' || kind === 'draft-06') for (const k of NOT_IN_DIALECT[kind]) ajv.removeKeyword(k);
   return ajv;
@@ -370,22 +391,27 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
     if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` compiled before the rewrite and no longer does (${dialectName(bDialect)}): ${after_.error}` };
     if (probe) {
       const lists = [generateProbeInstances(a, { dialect: aDialect, sites: sites.before }), generateProbeInstances(b, { dialect: bDialect, sites: sites.after })];
-      const failure = compareOn(lists, before_.validate, after_.validate, pool, ' (targeted probe of the places the rewrite changed)');
+      const failure = compareOn(lists, [a, aDialect, before_.validate], [b, bDialect, after_.validate], pool, ' (targeted probe of the places the rewrite changed)');
       if (failure) return { ...failure, path: path + failure.path };
     }
     if (level !== 'verdicts') continue;
-    const failure = compareVerdicts(a, b, aDialect, bDialect, before_.validate, after_.validate, pool, count ?? 64);
+    const failure = compareVerdicts([a, aDialect, before_.validate], [b, bDialect, after_.validate], pool, count ?? 64);
     if (failure) return { ...failure, path: path + failure.path };
   }
   return undefined;
 }
 
-function compareVerdicts(a: unknown, b: unknown, aDialect: Dialect, bDialect: Dialect, va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, count: number): VerifyFailure | undefined {
-  return compareOn([generateKeyedInstances(a, { dialect: aDialect, count }), generateKeyedInstances(b, { dialect: bDialect, count })], va, vb, pool, '');
+/** A schema, the dialect it is read in, and its compiled validator. */
+type Reading = readonly [schema: unknown, dialect: Dialect, validate: ValidateFunction];
+
+function compareVerdicts(a: Reading, b: Reading, pool: AjvPool, count: number): VerifyFailure | undefined {
+  return compareOn([generateKeyedInstances(a[0], { dialect: a[1], count }), generateKeyedInstances(b[0], { dialect: b[1], count })], a, b, pool, '');
 }
 
 /** The first instance of `lists` the two validators judge differently, as a failure. */
-function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], va: ValidateFunction, vb: ValidateFunction, pool: AjvPool, how: string): VerifyFailure | undefined {
+function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], a: Reading, b: Reading, pool: AjvPool, how: string): VerifyFailure | undefined {
+  const va = a[2];
+  const vb = b[2];
   const seen = new Set<string>();
   for (const list of lists) {
     for (let i = 0; i < list.values.length; i++) {
@@ -399,7 +425,7 @@ function compareOn(lists: readonly { values: unknown[]; keys: string[] }[], va: 
       const x = pool.judge(va, data);
       const y = pool.judge(vb, data);
       if (x === y) continue;
-      const why = x === false ? explain(va.errors, 'before') : y === false ? explain(vb.errors, 'after') : '';
+      const why = x === false ? explain(errorsWithMessages(a[0], a[1], data), 'before') : y === false ? explain(errorsWithMessages(b[0], b[1], data), 'after') : '';
       return {
         check: 'verdict',
         path: '',
@@ -443,7 +469,7 @@ function checkDocuments(before: McpTool, after: McpTool, safety: Safety, annotat
     if (a === b) continue;
     if (safety !== 'lossless') continue;
     const f = noAnnotationWritten(a, b, annotations);
-    if (f) return { ...f, path: '/' + slot + f.path };
+    if (f) return { check: 'annotations', path: '/' + slot + f.path, message: f.message };
   }
   return undefined;
 }
@@ -556,67 +582,4 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
     }
   }
   return true;
-}
-
-/**
- * For a `lossless` rewrite: every annotation value in the rewritten schema (wherever it sits, under
- * whichever annotation keyword) is one the original holds somewhere, whole or as an element of an
- * array-valued annotation; an array-valued annotation may also gather such values (OpenAPI's
- * `example: x` read as `examples: [x]`). Dropping an annotation (normalize-schema drops `title` and
- * `$comment`) or moving one (into `$defs`) passes; writing new text or altering a value does not. Read
- * with every dialect's keywords, so a dialect rewrite that renames the keyword holding it still finds it.
- */
-function noAnnotationWritten(a: unknown, b: unknown, annotations: AnnotationSets): VerifyFailure | undefined {
-  const have = annotations.of(a).values;
-  const after = annotations.of(b);
-  const found = after.found.find((f) => !have.has(f.value) && !(f.elements !== undefined && f.elements.every((v) => have.has(v))));
-  if (!found) return undefined;
-  return { check: 'annotations', path: found.path, message: `a lossless rewrite wrote an annotation the original does not have: \`${found.keyword}\` at \`${found.path}\`` };
-}
-
-/** One schema version's annotations: every value (and element of an array value) by canonical JSON, and where each sits. */
-interface AnnotationSet {
-  readonly values: ReadonlySet<string>;
-  readonly found: readonly { readonly keyword: string; readonly path: string; readonly value: string; readonly elements?: readonly string[] }[];
-}
-
-/**
- * Each schema version's annotation set, collected once: a history compares every version with the one
- * before it, so each intermediate version would otherwise be walked twice (as the rewrite, then as the
- * original of the next step).
- */
-class AnnotationSets {
-  readonly #sets = new WeakMap<object, AnnotationSet>();
-
-  of(schema: unknown): AnnotationSet {
-    const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-    const known = key ? this.#sets.get(key) : undefined;
-    if (known) return known;
-    const values = new Set<string>();
-    const found: { keyword: string; path: string; value: string; elements?: string[] }[] = [];
-    collectAnnotations(schema, (keyword, value, path) => {
-      const text = canonicalJson(value);
-      values.add(text);
-      if (Array.isArray(value)) {
-        const elements = value.map((v) => canonicalJson(v));
-        for (const e of elements) values.add(e);
-        found.push({ keyword, path, value: text, elements });
-      } else found.push({ keyword, path, value: text });
-    });
-    const set: AnnotationSet = { values, found };
-    if (key) this.#sets.set(key, set);
-    return set;
-  }
-}
-
-function collectAnnotations(schema: unknown, visit: (keyword: string, value: unknown, path: string) => void): void {
-  walkSchema(schema, '', {
-    table: UNION_KEYWORDS,
-    onOpaque(keyword, value, path, owner) {
-      // onOpaque also reports malformed applicator values; only annotation keywords of a schema object count.
-      const info = UNION_KEYWORDS.get(keyword);
-      if (!info || info.role !== 'annotation' || owner[keyword] !== value) return;
-      visit(keyword, value, path);
-    },
-  });
 }

@@ -80,6 +80,11 @@ function shapeOf(dialect: Dialect, key: string): KeywordInfo['shape'] {
   return KEYWORD_TABLES[dialect].get(key)?.shape ?? UNION_KEYWORDS.get(key)?.shape ?? 'opaque';
 }
 
+/** `schemaOrArray` (draft-07 `items`) holding one subschema reads as `schema`. */
+function singleSchema(shape: KeywordInfo['shape'], value: unknown): KeywordInfo['shape'] {
+  return shape === 'schemaOrArray' && !Array.isArray(value) ? 'schema' : shape;
+}
+
 /** The values worth trying where `node`'s `enum`/`const` changed. */
 function dataValues(node: unknown): unknown[] {
   if (!isObject(node)) return [];
@@ -137,8 +142,9 @@ function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, s
       const vy = ky === undefined ? undefined : y[ky];
       if (kx !== undefined && ky !== undefined && vx === vy) return;
       const key = (kx ?? ky)!;
-      const shapeX = kx === undefined ? undefined : shapeOf(da, kx);
-      const shapeY = ky === undefined ? undefined : shapeOf(db, ky);
+      // draft-07 `items` holding one subschema is 2020-12's `items`: compared as one subschema, in step.
+      const shapeX = kx === undefined ? undefined : singleSchema(shapeOf(da, kx), vx);
+      const shapeY = ky === undefined ? undefined : singleSchema(shapeOf(db, ky), vy);
       const defs = (kx === undefined || UNION_KEYWORDS.get(kx)?.role === 'definitions') && (ky === undefined || UNION_KEYWORDS.get(ky)?.role === 'definitions');
       if (defs) {
         // Definitions matter only through the references into them: compare what both sides still hold.

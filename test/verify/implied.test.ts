@@ -10,12 +10,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AjvPool, presetMax, presetSafe, resolveSteps, transformTools, type McpTool, type TransformStepInput } from '../../src/index.js';
+import { AjvPool, presetMax, presetSafe, transformTools, type McpTool } from '../../src/index.js';
 import { getDeclaredDialect } from '../../src/schema/dialect.js';
 import { compileImplied } from '../../src/verify/implied.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 import { fuzzDocumentArb, fuzzToolsArb } from '../helpers/fuzz-arbitraries.js';
+import { schemaVersions } from '../helpers/histories.js';
 
 type Schema = Record<string, unknown>;
 
@@ -48,24 +49,10 @@ function check(before: unknown, after: unknown, tally: Tally, where: string): vo
   expect(b.ok, `${where}: proven, but ajv refuses the rewrite (${b.ok ? '' : b.error})\nbefore: ${JSON.stringify(before)}\nafter: ${JSON.stringify(after)}`).toBe(true);
 }
 
-/** Every version of each tool's inputSchema along `steps`, each step run alone on the previous output. */
-function versions(tools: readonly McpTool[], steps: readonly TransformStepInput[]): unknown[][] {
-  const out: unknown[][] = tools.map((t) => [t.inputSchema]);
-  let current: readonly unknown[] = tools;
-  for (const step of resolveSteps(steps)) {
-    current = transformTools(current, { transforms: [step], verify: false, measure: false }).tools;
-    current.forEach((t, i) => {
-      const s = (t as McpTool).inputSchema;
-      if (s !== out[i]!.at(-1)) out[i]!.push(s);
-    });
-  }
-  return out;
-}
-
 /** Original → every version, and each version → the next. */
 function checkHistories(tools: readonly McpTool[], tally: Tally, where: string, withMax = true): void {
   for (const steps of withMax ? [[presetSafe], [presetMax]] : [[presetSafe]]) {
-    versions(tools, steps).forEach((list, i) => {
+    schemaVersions(tools, steps).forEach((list, i) => {
       for (let k = 1; k < list.length; k++) {
         check(list[0], list[k], tally, `${where} tool ${i} version ${k}`);
         if (k > 1) check(list[k - 1], list[k], tally, `${where} tool ${i} step to ${k}`);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AjvPool, generateInstances, verifyTool, type McpTool } from '../../src/index.js';
+import { errorsWithMessages } from '../../src/verify/gate.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 interface Group {
@@ -15,6 +16,7 @@ interface Group {
   readonly file: string;
   readonly description: string;
   readonly schema: unknown;
+  readonly tests: readonly { readonly description: string; readonly data: unknown; readonly valid: boolean }[];
   readonly needsRemotes: boolean;
 }
 
@@ -50,6 +52,33 @@ describe('JSON Schema Test Suite', () => {
     expect(alarms).toEqual([]);
     // Only instances that are objects at the root are compared (MCP validates nothing else).
     expect(pool.validated).toBeGreaterThan(782 * 20);
+  });
+
+  it('the gate compiles without error messages (ajv `messages: false`) and judges every test as ajv with messages does', () => {
+    const pool = new AjvPool();
+    let judged = 0;
+    const differ: string[] = [];
+    for (const g of groups) {
+      if (g.needsRemotes) continue;
+      const schema = stamped(g);
+      const dialect = g.dialect === 'draft7' ? 'draft-07' : '2020-12';
+      const compiled = pool.compile(schema, dialect);
+      if (!compiled.ok) continue;
+      for (const t of g.tests) {
+        judged++;
+        const verdict = pool.judge(compiled.validate, t.data);
+        // errorsWithMessages compiles the schema again with messages on: null errors when valid, undefined when ajv threw
+        // (a few `$dynamicRef` cases make ajv's validator itself throw, with or without messages).
+        const errors = errorsWithMessages(schema, dialect, t.data);
+        const withMessages = errors === undefined ? 'throws' : errors === null;
+        if (verdict !== withMessages) differ.push(`${g.file} — ${g.description} — ${t.description}`);
+        if (errors) expect(errors.every((e) => typeof e.message === 'string'), `${g.file}: messages are there when asked for`).toBe(true);
+        // The fast validator carries no messages.
+        if (verdict === false) expect(compiled.validate.errors?.[0]?.message).toBeUndefined();
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(judged).toBeGreaterThan(2000);
   });
 
   it('the generator gives at least 50 instances for every schema', () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineTransform, generateProbeInstances, reconcileDialect, transformTools, type AnyTransform, type EditContext, type McpTool } from '../../src/index.js';
+import { findRewriteSites } from '../../src/verify/probe.js';
 import { verdicts } from '../helpers/ajv.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 import { readingVerdicts, type Reading } from '../helpers/readings.js';
@@ -157,6 +158,20 @@ describe('the default gate catches each class of verdict defect', () => {
     // The draft-07 tool is rewritten (definitions → $defs, stamp removed), yet no keyword changed meaning:
     // one compile, no probe.
     expect(r.report.stats.verify).toMatchObject({ tools: 1, compiled: 1, instances: 0 });
+  });
+
+  it('a draft-07 `items` holding one subschema is compared in step with 2020-12 `items`: a site only where something inside changed meaning', () => {
+    const before = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { n: { type: 'number', description: 'A number' } } } } } };
+    const reworded = { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { n: { type: 'number', description: 'Number' } } } } } };
+    expect(findRewriteSites(before, reworded, 'draft-07', '2020-12')).toEqual({ before: [], after: [] });
+    const retyped = { type: 'object', properties: { list: { type: 'array', items: { type: 'object', properties: { n: { type: 'string' } } } } } };
+    const sites = findRewriteSites(before, retyped, 'draft-07', '2020-12');
+    expect(sites.before.map((x) => x.path)).toEqual(['/properties/list/items/properties/n']);
+    expect(sites.after.map((x) => x.path)).toEqual(['/properties/list/items/properties/n']);
+    // The array form is another keyword in 2020-12: the whole array-typed schema is a site.
+    const tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { list: { type: 'array', items: [{ type: 'number' }] } } };
+    const unstamped = { type: 'object', properties: { list: { type: 'array', items: [{ type: 'number' }] } } };
+    expect(findRewriteSites(tuple, unstamped, 'draft-07', '2020-12').after.map((x) => x.path)).toEqual(['/properties/list']);
   });
 });
 
