@@ -16,3 +16,18 @@ export function schemaVersions(tools: readonly McpTool[], steps: readonly Transf
   }
   return out;
 }
+
+/** Every object of `root` (schema or not), from a stack walk: the order both gate tests pick edit targets by. */
+export function objectsOf(root: unknown): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null) {
+      out.push(v as Record<string, unknown>);
+      stack.push(...Object.values(v));
+    }
+  }
+  return out;
+}

@@ -13,7 +13,7 @@ import { annotationsKept, AnnotationSets, firstWrittenAnnotation, noAnnotationWr
 import { loadCorpus } from '../helpers/corpus.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 import { fuzzToolsArb } from '../helpers/fuzz-arbitraries.js';
-import { schemaVersions } from '../helpers/histories.js';
+import { objectsOf, schemaVersions } from '../helpers/histories.js';
 
 type Schema = Record<string, unknown>;
 
@@ -39,16 +39,7 @@ function check(a: unknown, b: unknown, tally: Tally, where: string): void {
 /** The rewrite with one annotation edited: every schema object of `b` in turn gets `edit`. */
 function edited(b: unknown, pick: number, edit: (node: Schema) => void): unknown {
   const copy = jsonClone(b);
-  const nodes: Schema[] = [];
-  const stack = [copy];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (typeof v === 'object' && v !== null) {
-      nodes.push(v as Schema);
-      stack.push(...Object.values(v));
-    }
-  }
+  const nodes = objectsOf(copy);
   if (nodes.length > 0) edit(nodes[pick % nodes.length]!);
   return copy;
 }

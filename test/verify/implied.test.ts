@@ -16,7 +16,7 @@ import { compileImplied } from '../../src/verify/implied.js';
 import { loadCorpus } from '../helpers/corpus.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 import { fuzzDocumentArb, fuzzToolsArb } from '../helpers/fuzz-arbitraries.js';
-import { schemaVersions } from '../helpers/histories.js';
+import { objectsOf, schemaVersions } from '../helpers/histories.js';
 
 type Schema = Record<string, unknown>;
 
@@ -77,21 +77,6 @@ function mutationArb(): fc.Arbitrary<{ op: number; pick: number; key: string; va
     fc.record({ op: fc.constantFrom(0, 1, 2, 3, 4, 5, 6, 7, 7, 8), pick: fc.nat(), key: fc.constantFrom(...KEYS), value: fc.oneof(fc.constantFrom(...BAD_VALUES), fc.constantFrom(true, {}, [], STAMP_07, STAMP_2020, '#/definitions/D0', '#/$defs/D1', '#/properties/a', '#', 'string')) }),
     { minLength: 1, maxLength: 3 },
   );
-}
-
-/** Every schema object of `root`, in document order (any position). */
-function objectsOf(root: unknown): Schema[] {
-  const out: Schema[] = [];
-  const stack = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (typeof v === 'object' && v !== null) {
-      out.push(v as Schema);
-      stack.push(...Object.values(v));
-    }
-  }
-  return out;
 }
 
 function mutate(schema: unknown, edits: readonly { op: number; pick: number; key: string; value: unknown }[]): unknown {
