@@ -1,6 +1,8 @@
 /**
  * `npx tsx bench/lib/quick-speed.ts [variant…]`: a fast look at the three user-facing ratios (a few passes,
- * no GC control), for profiling sessions; `bench/run.ts` is the measurement of record.
+ * no GC control), for profiling sessions; `bench/run.ts` is the measurement of record. With `GC=1` and
+ * `node --expose-gc --import tsx bench/lib/quick-speed.ts …`, a full GC runs before every timed pass, as in the
+ * bench's rows of record.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +31,11 @@ const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+const gcEach = process.env.GC === '1';
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gcEach && gc === undefined) throw new Error('GC=1 needs node --expose-gc (node --expose-gc --import tsx bench/lib/quick-speed.ts)');
 const time = (fn: () => void) => {
+  if (gcEach) gc!();
   const t0 = cpu();
   fn();
   return cpu() - t0;
