@@ -427,11 +427,13 @@ function keyBytes(key: string): number {
   return utf8Length(JSON.stringify(key));
 }
 
-/** Members of `obj` that JSON writes, not counting `except`. */
-function presentMembers(obj: Record<string, unknown>, except: string): number {
-  let n = 0;
-  for (const k of Object.keys(obj)) if (k !== except && isPresent(obj[k])) n++;
-  return n;
+/**
+ * Whether `obj` has a member JSON writes other than `except` (then `except`'s member has a comma). Stops at
+ * the first one, without a key array: removing many members of one big object stays linear.
+ */
+function hasOtherMember(obj: Record<string, unknown>, except: string): boolean {
+  for (const k in obj) if (k !== except && hasOwn(obj, k) && isPresent(obj[k])) return true;
+  return false;
 }
 
 /**
@@ -441,7 +443,7 @@ function presentMembers(obj: Record<string, unknown>, except: string): number {
 function memberBytes(obj: Record<string, unknown>, key: string, ...value: [unknown?]): number {
   const v = value.length > 0 ? value[0] : obj[key];
   if (!isPresent(v)) return 0;
-  return keyBytes(key) + 1 + jsonBytes(v) + (presentMembers(obj, key) > 0 ? 1 : 0);
+  return keyBytes(key) + 1 + jsonBytes(v) + (hasOtherMember(obj, key) ? 1 : 0);
 }
 
 /** The bytes an array element takes, with its comma when the array (of `length` elements with it) has others. */
