@@ -124,22 +124,51 @@ function childPath(path: string, key: string, entry: string | number | undefined
  * the first hit. For the cheap "is there anything to do here at all?" look before a transform's real walk.
  */
 export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
-  const stack: unknown[] = [root];
-  const items: unknown[] = [];
-  let isRoot = true;
+  if (!isObject(root)) return false;
+  if (test(root, true)) return true;
+  // Only schema objects go on the stack (what else sits where a subschema belongs is never tested), each
+  // node's in document order, so nodes are tested in the order a stack of all its children would give.
+  const stack: Record<string, unknown>[] = [];
+  pushSubschemaObjects(root, table, stack);
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (!isObject(node)) {
-      isRoot = false;
-      continue;
-    }
-    if (test(node, isRoot)) return true;
-    isRoot = false;
-    items.length = 0;
-    childrenOf(node, table, items);
-    for (let i = 1; i < items.length; i += 4) stack.push(items[i]);
+    const node = stack.pop()!;
+    if (test(node, false)) return true;
+    pushSubschemaObjects(node, table, stack);
   }
   return false;
+}
+
+/** The subschema objects {@link childrenOf} lists (as `CHILD`) for `node`, pushed onto `out` in document order. */
+function pushSubschemaObjects(node: Record<string, unknown>, table: KeywordTable, out: Record<string, unknown>[]): void {
+  for (const key of Object.keys(node)) {
+    const info = table.get(key);
+    if (info === undefined) continue;
+    const value = node[key];
+    switch (info.shape) {
+      case 'schema':
+        if (isObject(value)) out.push(value);
+        break;
+      case 'schemaArray':
+      case 'schemaOrArray':
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) {
+            const v = value[i];
+            if (isObject(v)) out.push(v);
+          }
+        } else if (info.shape === 'schemaOrArray' && isObject(value)) out.push(value);
+        break;
+      case 'schemaMap':
+      case 'schemaOrStrings':
+        // A string array in draft-07 `dependencies` is not an object: not pushed either way.
+        if (isObject(value)) {
+          for (const k of Object.keys(value)) {
+            const v = value[k];
+            if (isObject(v)) out.push(v);
+          }
+        }
+        break;
+    }
+  }
 }
 
 /**
