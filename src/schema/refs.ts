@@ -250,12 +250,11 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
       }
     }
     items.length = 0;
-    childrenOf(node, UNION_KEYWORDS, items, true);
+    childrenOf(node, UNION_KEYWORDS, items, 'containers');
     // Data first, in document order, then the children, pushed last to first (visited in document order).
     for (let i = 0; i < items.length; i += 4) {
       if (items[i] === CHILD) continue;
       const value = items[i + 1];
-      if (value === null || typeof value !== 'object') continue;
       const k = items[i + 2] as string;
       const e = items[i + 3] as string | number | undefined;
       scanData(value, () => dataPath(depth, k, e), resource);

@@ -37,14 +37,16 @@ export const DATA = 1;
  * ({@link CHILD} or {@link DATA}), the value, the keyword, and the entry below the keyword (an index for
  * arrays, a key for maps, `undefined` for a single value). With `data`, values that are not subschemas are
  * listed too, in place: an opaque or unknown keyword's value, a keyword whose value has the wrong shape
- * (`anyOf: {}`), and a string array inside draft-07 `dependencies` (entry: its key).
+ * (`anyOf: {}`), and a string array inside draft-07 `dependencies` (entry: its key). With `data:
+ * 'containers'`, only those that are objects or arrays (for a walker that looks inside data for
+ * `$ref`-shaped values and has nothing to do with a string or a number).
  */
-export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data = false): void {
+export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data: boolean | 'containers' = false): void {
   for (const key of Object.keys(node)) {
     const value = node[key];
     const info = table.get(key);
     if (info === undefined || info.shape === 'opaque') {
-      if (data) out.push(DATA, value, key, undefined);
+      if (data === true || (data === 'containers' && typeof value === 'object' && value !== null)) out.push(DATA, value, key, undefined);
       continue;
     }
     switch (info.shape) {
@@ -53,7 +55,7 @@ export function childrenOf(node: Record<string, unknown>, table: KeywordTable, o
         break;
       case 'schemaArray':
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
-        else if (data) out.push(DATA, value, key, undefined);
+        else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
       case 'schemaOrArray':
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
@@ -61,19 +63,24 @@ export function childrenOf(node: Record<string, unknown>, table: KeywordTable, o
         break;
       case 'schemaMap':
         if (isObject(value)) for (const k of Object.keys(value)) out.push(CHILD, value[k], key, k);
-        else if (data) out.push(DATA, value, key, undefined);
+        else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
       case 'schemaOrStrings':
         if (isObject(value)) {
           for (const k of Object.keys(value)) {
             const v = value[k];
             if (!Array.isArray(v)) out.push(CHILD, v, key, k);
-            else if (data) out.push(DATA, v, key, k);
+            else if (data !== false) out.push(DATA, v, key, k);
           }
-        } else if (data) out.push(DATA, value, key, undefined);
+        } else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
     }
   }
+}
+
+/** Whether {@link childrenOf} lists a data value in mode `data`. */
+function wants(data: boolean | 'containers', value: unknown): boolean {
+  return data === true || (data === 'containers' && typeof value === 'object' && value !== null);
 }
 
 /**
