@@ -42,30 +42,31 @@ export const DATA = 1;
  * `$ref`-shaped values and has nothing to do with a string or a number).
  */
 export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data: boolean | 'containers' = false): void {
+  const shapes = shapeCodes(table);
   for (const key of Object.keys(node)) {
     const value = node[key];
-    const info = table.get(key);
-    if (info === undefined || info.shape === 'opaque') {
+    const shape = shapes.get(key);
+    if (shape === undefined) {
       if (data === true || (data === 'containers' && typeof value === 'object' && value !== null)) out.push(DATA, value, key, undefined);
       continue;
     }
-    switch (info.shape) {
-      case 'schema':
+    switch (shape) {
+      case SCHEMA:
         out.push(CHILD, value, key, undefined);
         break;
-      case 'schemaArray':
+      case SCHEMA_ARRAY:
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
         else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
-      case 'schemaOrArray':
+      case SCHEMA_OR_ARRAY:
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
         else out.push(CHILD, value, key, undefined);
         break;
-      case 'schemaMap':
+      case SCHEMA_MAP:
         if (isObject(value)) for (const k of Object.keys(value)) out.push(CHILD, value[k], key, k);
         else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
-      case 'schemaOrStrings':
+      case SCHEMA_OR_STRINGS:
         if (isObject(value)) {
           for (const k of Object.keys(value)) {
             const v = value[k];
@@ -76,6 +77,33 @@ export function childrenOf(node: Record<string, unknown>, table: KeywordTable, o
         break;
     }
   }
+}
+
+// The table's shapes as small integers, for the keywords a walk descends into only (an opaque keyword
+// and an unknown one are alike to a walk): a look-up per key without a string comparison after it.
+const SCHEMA = 1;
+const SCHEMA_ARRAY = 2;
+const SCHEMA_OR_ARRAY = 3;
+const SCHEMA_MAP = 4;
+const SCHEMA_OR_STRINGS = 5;
+const SHAPE_CODES: Readonly<Record<string, number>> = { schema: SCHEMA, schemaArray: SCHEMA_ARRAY, schemaOrArray: SCHEMA_OR_ARRAY, schemaMap: SCHEMA_MAP, schemaOrStrings: SCHEMA_OR_STRINGS };
+
+/** Built once per table (the tables are the keyword module's constants); the last one asked is kept at hand. */
+const SHAPES_BY_TABLE = new WeakMap<KeywordTable, ReadonlyMap<string, number>>();
+let lastTable: KeywordTable | undefined;
+let lastShapes: ReadonlyMap<string, number> = new Map();
+
+function shapeCodes(table: KeywordTable): ReadonlyMap<string, number> {
+  if (table === lastTable) return lastShapes;
+  let shapes = SHAPES_BY_TABLE.get(table);
+  if (shapes === undefined) {
+    const map = new Map<string, number>();
+    for (const [name, info] of table) if (info.shape !== 'opaque') map.set(name, SHAPE_CODES[info.shape]!);
+    SHAPES_BY_TABLE.set(table, (shapes = map));
+  }
+  lastTable = table;
+  lastShapes = shapes;
+  return shapes;
 }
 
 /** Whether {@link childrenOf} lists a data value in mode `data`. */
@@ -147,33 +175,26 @@ export function someSubschema(root: unknown, test: (node: Record<string, unknown
 
 /** The subschema objects {@link childrenOf} lists (as `CHILD`) for `node`, pushed onto `out` in document order. */
 function pushSubschemaObjects(node: Record<string, unknown>, table: KeywordTable, out: Record<string, unknown>[]): void {
+  const shapes = shapeCodes(table);
   for (const key of Object.keys(node)) {
-    const info = table.get(key);
-    if (info === undefined) continue;
+    const shape = shapes.get(key);
+    if (shape === undefined) continue;
     const value = node[key];
-    switch (info.shape) {
-      case 'schema':
-        if (isObject(value)) out.push(value);
-        break;
-      case 'schemaArray':
-      case 'schemaOrArray':
-        if (Array.isArray(value)) {
-          for (let i = 0; i < value.length; i++) {
-            const v = value[i];
-            if (isObject(v)) out.push(v);
-          }
-        } else if (info.shape === 'schemaOrArray' && isObject(value)) out.push(value);
-        break;
-      case 'schemaMap':
-      case 'schemaOrStrings':
-        // A string array in draft-07 `dependencies` is not an object: not pushed either way.
-        if (isObject(value)) {
-          for (const k of Object.keys(value)) {
-            const v = value[k];
-            if (isObject(v)) out.push(v);
-          }
+    if (shape === SCHEMA) {
+      if (isObject(value)) out.push(value);
+    } else if (shape === SCHEMA_ARRAY || shape === SCHEMA_OR_ARRAY) {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (isObject(v)) out.push(v);
         }
-        break;
+      } else if (shape === SCHEMA_OR_ARRAY && isObject(value)) out.push(value);
+    } else if (isObject(value)) {
+      // A map of subschemas (a string array in draft-07 `dependencies` is not an object: not pushed).
+      for (const k of Object.keys(value)) {
+        const v = value[k];
+        if (isObject(v)) out.push(v);
+      }
     }
   }
 }
