@@ -1,6 +1,6 @@
 import { UNION_KEYWORDS, type KeywordTable } from './keywords.js';
 import { appendPointer } from '../json/pointer.js';
-import { isObject } from '../json/guards.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /**
  * Called for every subschema (an object or a boolean) in preorder, keys in document order.
@@ -176,9 +176,9 @@ export function someSubschema(root: unknown, test: (node: Record<string, unknown
 /** The subschema objects {@link childrenOf} lists (as `CHILD`) for `node`, pushed onto `out` in document order. */
 function pushSubschemaObjects(node: Record<string, unknown>, table: KeywordTable, out: Record<string, unknown>[]): void {
   const shapes = shapeCodes(table);
-  for (const key of Object.keys(node)) {
+  for (const key in node) {
     const shape = shapes.get(key);
-    if (shape === undefined) continue;
+    if (shape === undefined || !hasOwn(node, key)) continue;
     const value = node[key];
     if (shape === SCHEMA) {
       if (isObject(value)) out.push(value);
@@ -191,7 +191,8 @@ function pushSubschemaObjects(node: Record<string, unknown>, table: KeywordTable
       } else if (shape === SCHEMA_OR_ARRAY && isObject(value)) out.push(value);
     } else if (isObject(value)) {
       // A map of subschemas (a string array in draft-07 `dependencies` is not an object: not pushed).
-      for (const k of Object.keys(value)) {
+      for (const k in value) {
+        if (!hasOwn(value, k)) continue;
         const v = value[k];
         if (isObject(v)) out.push(v);
       }
