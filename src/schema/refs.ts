@@ -108,6 +108,8 @@ export class RefIndex {
  */
 export class SchemaAnalysis {
   readonly #byObject = new WeakMap<object, Map<Dialect, RefIndex>>();
+  /** Key summaries of the run's subtrees by object (see schema/summary.ts). */
+  readonly keySummaries = new WeakMap<object, readonly number[]>();
 
   /** The index of `schema` read as `dialect`. Never pass an object that will be written afterwards. */
   refs(schema: object, dialect: Dialect): RefIndex {
@@ -135,6 +137,11 @@ export function withAnalysis<T>(analysis: SchemaAnalysis, fn: () => T): T {
   } finally {
     current = saved;
   }
+}
+
+/** The analysis of the current run (see {@link withAnalysis}), or undefined outside one. */
+export function currentAnalysis(): SchemaAnalysis | undefined {
+  return current;
 }
 
 /** The {@link RefIndex} of a document version: the current run's (see {@link withAnalysis}), or a fresh one outside a run. */
