@@ -110,6 +110,17 @@ export class SchemaAnalysis {
   readonly #byObject = new WeakMap<object, Map<Dialect, RefIndex>>();
   /** Key summaries of the run's subtrees by object (see schema/summary.ts). */
   readonly keySummaries = new WeakMap<object, readonly number[]>();
+  readonly #facts = new WeakMap<object, Map<symbol, unknown>>();
+
+  /**
+   * What steps of this run have noted about `schema` (a step's input or a finished step's output, never
+   * written again), by a key each module makes for itself (`Symbol('hoist: no nested definitions')`).
+   */
+  facts(schema: object): Map<symbol, unknown> {
+    let facts = this.#facts.get(schema);
+    if (facts === undefined) this.#facts.set(schema, (facts = new Map()));
+    return facts;
+  }
 
   /** The index of `schema` read as `dialect`. Never pass an object that will be written afterwards. */
   refs(schema: object, dialect: Dialect): RefIndex {
@@ -137,6 +148,14 @@ export function withAnalysis<T>(analysis: SchemaAnalysis, fn: () => T): T {
   } finally {
     current = saved;
   }
+}
+
+/**
+ * The current run's notes about a schema object (see {@link SchemaAnalysis.facts}); undefined outside a
+ * run, where nothing may be remembered (the caller may change its objects between calls).
+ */
+export function runFacts(schema: object): Map<symbol, unknown> | undefined {
+  return current?.facts(schema);
 }
 
 /** The analysis of the current run (see {@link withAnalysis}), or undefined outside one. */

@@ -70,7 +70,7 @@ describe('mayContainKeys', () => {
           check(doc.properties);
           // A new version that shares every subtree but the edited path.
           const ctx = new EditContext(doc, {});
-          if (!Object.prototype.hasOwnProperty.call(doc.properties.p3.properties.a, added)) ctx.add(`/properties/p3/properties/a/${added.replace(/~/g, '~0').replace(/\//g, '~1')}`, { nested: [1] }, 'x');
+          if (!Object.prototype.hasOwnProperty.call(doc.properties.p3!.properties.a, added)) ctx.add(`/properties/p3/properties/a/${added.replace(/~/g, '~0').replace(/\//g, '~1')}`, { nested: [1] }, 'x');
           const next = ctx.root;
           check(next);
           check(doc);
@@ -86,5 +86,20 @@ describe('mayContainKeys', () => {
     for (let i = 0; i < 100_000; i++) deep = { items: [deep] };
     expect(mayContainKeys(deep, keyMask(['$ref']))).toBe(true);
     expect(mayContainKeys(deep, keyMask(['$defs']))).toBe(false);
+  });
+});
+
+describe('runFacts', () => {
+  it('keeps notes per schema object for the run only', async () => {
+    const { runFacts } = await import('../../src/schema/refs.js');
+    const key = Symbol('test');
+    const schema = { type: 'object' };
+    expect(runFacts(schema)).toBeUndefined();
+    withAnalysis(new SchemaAnalysis(), () => {
+      runFacts(schema)!.set(key, 1);
+      expect(runFacts(schema)!.get(key)).toBe(1);
+      expect(runFacts({ type: 'object' })!.has(key)).toBe(false);
+    });
+    withAnalysis(new SchemaAnalysis(), () => expect(runFacts(schema)!.has(key)).toBe(false));
   });
 });
