@@ -70,7 +70,6 @@ export interface TransactionOptions {
 export class EditContext {
   readonly #cow: CopyOnWrite;
   readonly #messages: Readonly<Record<string, string>>;
-  readonly #strict: boolean;
   readonly #measure: boolean;
   readonly #origin: unknown;
   #bytes = 0;
@@ -82,7 +81,6 @@ export class EditContext {
   constructor(root: unknown, messages: Readonly<Record<string, string>>, options: EditContextOptions = {}) {
     this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
-    this.#strict = hasMembers(messages);
     this.#measure = options.measure === true;
     this.#origin = options.origin;
   }
@@ -322,7 +320,8 @@ export class EditContext {
   #format(code: string, data: MessageData | undefined): string {
     let template: string;
     if (hasOwn(this.#messages, code)) template = this.#messages[code]!;
-    else if (this.#strict) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
+    // A context with messages is strict; one without (a scratch copy) records bare codes.
+    else if (hasMembers(this.#messages)) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
     else template = code;
     if (!data) return template;
     return fillTemplate(template, data);

@@ -339,8 +339,10 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const diagnostics: Diagnostic[] = [];
   const skipped: Skip[] = [];
   const size: ToolFacts = { bytes: 0, refKeys: true };
+  // Filled only by a tool that takes the exact path; read before the next tool.
+  const undefinedMembers: string[] = [];
   for (let i = 0; i < n; i++) {
-    const undefinedMembers: string[] = [];
+    undefinedMembers.length = 0;
     const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size);
     bytes[i] = size.bytes;
     refKeys[i] = size.refKeys !== false;
