@@ -3,7 +3,7 @@
 import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
-import { jsonBytes, utf8Length } from './measure.js';
+import { jsonBytes, jsonStringBytes, utf8Length } from './measure.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
@@ -423,7 +423,7 @@ function isPresent(value: unknown): boolean {
 }
 
 function keyBytes(key: string): number {
-  return utf8Length(JSON.stringify(key));
+  return jsonStringBytes(key);
 }
 
 /**
@@ -447,6 +447,7 @@ function memberBytes(obj: Record<string, unknown>, key: string, ...value: [unkno
 
 /** The bytes an array element takes, with its comma when the array (of `length` elements with it) has others. */
 function elementBytes(value: unknown, length = 1): number {
+  if (typeof value === 'string') return jsonStringBytes(value) + (length > 1 ? 1 : 0);
   const text = JSON.stringify(value);
   return (text === undefined ? 4 /* null */ : utf8Length(text)) + (length > 1 ? 1 : 0);
 }

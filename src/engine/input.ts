@@ -5,7 +5,7 @@ import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
-import { utf8Length } from '../core/measure.js';
+import { jsonStringBytes } from '../core/measure.js';
 import { REFERENCE_KEYWORDS } from '../schema/keywords.js';
 
 /** The shape the tools came in. */
@@ -263,22 +263,6 @@ function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string
   }
 }
 
-/** Characters a JSON string writes as themselves, one byte each (printable ASCII but `"` and `\\`). */
-const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/;
-
-/** UTF-8 bytes of `JSON.stringify(text)`: quotes, escapes and all. */
-function jsonStringBytes(text: string): number {
-  const n = text.length;
-  // A short string is looked at a character at a time (a regular expression costs more to start than that).
-  if (n <= 16) {
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return utf8Length(JSON.stringify(text));
-    }
-    return n + 2;
-  }
-  return PLAIN_JSON_STRING.test(text) ? n + 2 : utf8Length(JSON.stringify(text));
-}
 
 /** A container on the way down from the tool: its parent and its key there. */
 interface PathLink {
