@@ -118,6 +118,7 @@ function wants(data: boolean | 'containers', value: unknown): boolean {
 export function walkSchema(root: unknown, basePath: string, options: WalkOptions): void {
   const table = options.table ?? UNION_KEYWORDS;
   const { onSchema, onOpaque } = options;
+  const plainNames = namesArePlain(table);
   // Frames, four slots each (node, path, keyword, parent), flat; `items` is reused for every node.
   const stack: unknown[] = [root, basePath, undefined, undefined];
   const items: unknown[] = [];
@@ -142,10 +143,26 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
     for (let i = items.length - 4; i >= 0; i -= 4) {
       if (items[i] !== CHILD) continue;
       const key = items[i + 2] as string;
-      stack.push(items[i + 1], childPath(path, key, items[i + 3] as string | number | undefined), key, node);
+      // A keyword of the table is a plain token (no `~` or `/` to escape); its entry below may not be.
+      const entry = items[i + 3] as string | number | undefined;
+      const p = plainNames ? path + '/' + key : appendPointer(path, key);
+      stack.push(items[i + 1], entry === undefined ? p : appendPointer(p, entry), key, node);
     }
   }
 }
+
+/** Whether no keyword of `table` that a walk descends into has a `~` or `/` (true of every built-in table). */
+function namesArePlain(table: KeywordTable): boolean {
+  let plain = PLAIN_NAMES.get(table);
+  if (plain === undefined) {
+    plain = true;
+    for (const name of shapeCodes(table).keys()) if (name.includes('~') || name.includes('/')) plain = false;
+    PLAIN_NAMES.set(table, plain);
+  }
+  return plain;
+}
+
+const PLAIN_NAMES = new WeakMap<KeywordTable, boolean>();
 
 /** The pointer of a child: its keyword, then its entry below the keyword (an index or a key) when it has one. */
 function childPath(path: string, key: string, entry: string | number | undefined): string {
