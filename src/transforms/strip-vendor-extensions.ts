@@ -27,7 +27,7 @@ export interface StripVendorExtensionsOptions {
  * fields, `x-mcp-header` or the names in `keep`, an extension a `$ref` points into, or one whose value
  * holds a `$ref`-shaped object (other transforms keep that reference's target alive).
  */
-export const stripVendorExtensions = defineTransform<StripVendorExtensionsOptions, ReadonlySet<string>>({
+export const stripVendorExtensions = defineTransform<StripVendorExtensionsOptions, undefined>({
   name: 'strip-vendor-extensions',
   description: 'Remove vendor-extension keywords (x-…) from schemas, except x-mcp-header and the ones listed in keep',
   safety: 'annotation',
@@ -43,10 +43,8 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
     if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
-  // The names that stay, once a run (not once a tool).
-  prepare: (_tools, options) => new Set([MCP_HEADER, ...(options.keep ?? [])]),
-  apply(doc, ctx) {
-    const keep = doc.state;
+  apply(doc, ctx, options) {
+    const keep = keepSetOf(options);
     const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of doc.documents) {
@@ -79,6 +77,18 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     }
   },
 });
+
+/** The names that stay, made once per options object (a run hands every tool the same one), not once a tool. */
+function keepSetOf(options: StripVendorExtensionsOptions): ReadonlySet<string> {
+  let keep = KEEP_SETS.get(options);
+  if (keep === undefined) {
+    keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
+    KEEP_SETS.set(options, keep);
+  }
+  return keep;
+}
+
+const KEEP_SETS = new WeakMap<object, ReadonlySet<string>>();
 
 /** What {@link scanKeys} found among the keys of every object in a document. */
 const EXTENSION_KEY = 1;

@@ -53,7 +53,7 @@ export interface StripNoiseOptions {
  * `required` already says, go. Never empties a description, never touches names or anything inside data
  * (`default`, `const`, `enum`, `examples`, `x-*`).
  */
-export const stripNoise = defineTransform<StripNoiseOptions, RunMemo>({
+export const stripNoise = defineTransform<StripNoiseOptions, Map<string, CleanedText>>({
   name: 'strip-noise',
   description: 'Remove URLs, Example: blocks, extra whitespace, name-restating parameter descriptions, restated defaults and optional/required markers',
   safety: 'annotation',
@@ -84,13 +84,14 @@ export const stripNoise = defineTransform<StripNoiseOptions, RunMemo>({
   },
   // Each text cleaned once per run, whichever tools repeat it (the rules are the same for every tool), and
   // each property name split into words once.
-  prepare: (): RunMemo => ({ texts: new Map(), names: new Map() }),
+  prepare: (): Map<string, CleanedText> => new RunMemo(),
   apply(doc, ctx, options) {
     const memo = doc.state;
+    const names = (memo as Partial<RunMemo> | undefined)?.names;
     const rules: NoiseRules = { urls: options.urls !== false, examples: options.examples !== false, whitespace: options.whitespace !== false };
     const tool = doc.tool as Record<string, unknown>;
     if (hasOwn(tool, 'description') && typeof tool.description === 'string') {
-      const cleaned = cleanText(ctx, '/description', tool.description, rules, memo.texts);
+      const cleaned = cleanText(ctx, '/description', tool.description, rules, memo);
       if (cleaned !== undefined) ctx.replace('/description', cleaned.text, 'cleaned-description', { what: cleaned.what });
     }
     const defaults = options.restatedDefaults !== false;
@@ -121,7 +122,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, RunMemo>({
           )
             return;
           const at = d.base + appendPointer(path, 'description');
-          const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo.texts) : undefined;
+          const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
           let text = cleaned?.text ?? original;
           // One description can take up to three edits, one per kind of rule, each with its own code.
           const first = edits.length;
@@ -155,7 +156,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, RunMemo>({
               }
             }
           }
-          if (restatedNames && isProperty && restatesName(name, text, memo.names)) {
+          if (restatedNames && isProperty && restatesName(name, text, names)) {
             edits.length = first;
             edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
           } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
@@ -169,12 +170,12 @@ export const stripNoise = defineTransform<StripNoiseOptions, RunMemo>({
   },
 });
 
-/** What one run remembers across its tools. */
-interface RunMemo {
-  /** {@link cleanDescription}'s result by text, for the texts some rule may change. */
-  readonly texts: Map<string, CleanedText>;
-  /** Property names split into words (see {@link restatesName}). */
-  readonly names: NameWordsCache;
+/**
+ * What one run remembers across its tools: {@link cleanDescription}'s result by text (the map itself, for
+ * the texts some rule may change) and property names split into words (see {@link restatesName}).
+ */
+class RunMemo extends Map<string, CleanedText> {
+  readonly names: NameWordsCache = new Map();
 }
 
 function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
