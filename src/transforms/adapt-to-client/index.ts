@@ -17,8 +17,9 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
+import { KEYWORD_TABLES } from '../../schema/keywords.js';
 import { SlotEditor, type Note } from './editor.js';
-import { reachedDefinitions, removeOrphanedDefs } from './nodes.js';
+import { reachedDefinitions, removeHeldBackByUnevaluated, removeOrphanedDefs, usesUnevaluatedProperties } from './nodes.js';
 import type { AdaptStep } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
@@ -104,6 +105,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'removed-emptied-defs': 'Removed `{keyword}`, empty once its unreachable definitions were removed',
     'removed-unreferenced-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once the lossy steps removed the keywords that referenced it',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
+    'removed-additional-properties': 'Removed `additionalProperties: true` (the default), which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
+    'removed-empty-properties': 'Removed an empty `properties`, which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
     'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
@@ -219,9 +222,17 @@ function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: b
   for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
   // A lossy step may drop the keyword that held the only reference to a definition: removed here, as
   // prune-unreachable-defs would remove it on the next run (the preset reaches its fixed point in one).
-  const reached = lossy.length > 0 ? reachedDefinitions(ed.root) : undefined;
+  if (lossy.length === 0) return undefined;
+  const reached = reachedDefinitions(ed.root);
+  // Likewise normalize-schema keeps `additionalProperties: true` and an empty `properties` while
+  // `unevaluatedProperties` can observe them; once a lossy step removed the last one, they go here.
+  const table = input.source === 'unknown' ? undefined : KEYWORD_TABLES[input.dialect];
+  const unevaluated = table !== undefined && usesUnevaluatedProperties(ed.root, table);
   const editsBefore = ed.edits;
   for (const step of lossy) step.run(ed, input);
-  if (ed.edits > editsBefore) removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
+  if (ed.edits > editsBefore) {
+    removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
+    if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) removeHeldBackByUnevaluated(ed, input.dialect);
+  }
   return undefined;
 }
