@@ -21,7 +21,7 @@ import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
 import { KEYWORD_TABLES } from '../../schema/keywords.js';
 import { SlotEditor, type Note } from './editor.js';
-import { reachedDefinitions, removeHeldBackByUnevaluated, removeOrphanedDefs, usesUnevaluatedProperties } from './nodes.js';
+import { possiblyReachedDefinitions, removeHeldBackByUnevaluated, removeOrphanedDefs, usesUnevaluatedProperties } from './nodes.js';
 import type { AdaptStep, StepInput } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
@@ -215,8 +215,10 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
  * embedded `$id` under `not`, …): the next run would then rewrite the references. So, when the lossy steps
  * edited the slot, the steps run once more on what they left, as that next run would (its growth measured
  * from there, as it would be), and the second pass is kept when its rewrites changed something and it stays
- * within the limit; its notes then replace the first pass's (they describe the output). One run reaches
- * the fixed point a second run would.
+ * within the limit; its notes then replace the first pass's (they describe the output). When its rewrites
+ * change nothing it is undone, and what they noted replaces what the first pass's rewrites noted (a
+ * recursion or `$id` the lossy steps removed is no longer said to stop them). One run reaches the fixed
+ * point a second would.
  */
 function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { before: number; after: number } | undefined {
   const declared = getDeclaredDialect(schema, p.dialect);
@@ -226,11 +228,14 @@ function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: b
   if (!first.lossyEdited || !REWRITES.some((s) => s.applies(p))) return undefined;
   const start = ed.root as Record<string, unknown>;
   const earlierNotes = ed.notes.length;
+  let rewriteNotes: Note[] | undefined;
   const kept = ed.attempt(() => {
     const second = runPass(ed, start, input, growthLimit, lossy);
+    if (!second.rewrote) rewriteNotes = ed.notes.slice(earlierNotes, earlierNotes + second.rewriteNotes);
     return second.over === undefined && second.rewrote;
   });
   if (kept) ed.notes.splice(0, earlierNotes);
+  else if (rewriteNotes !== undefined) ed.notes.splice(0, first.rewriteNotes, ...rewriteNotes);
   return undefined;
 }
 
@@ -239,6 +244,8 @@ interface Pass {
   readonly over?: { before: number; after: number };
   /** Whether the reference rewrites edited the slot. */
   readonly rewrote: boolean;
+  /** How many notes the reference rewrites made (the pass's first notes). */
+  readonly rewriteNotes: number;
   /** Whether the lossy steps edited the slot. */
   readonly lossyEdited: boolean;
 }
@@ -247,19 +254,22 @@ interface Pass {
 function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInput, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): Pass {
   const p = input.profile;
   const start = ed.edits;
+  const notesBefore = ed.notes.length;
   for (const step of REWRITES) if (step.applies(p)) step.run(ed, input);
-  if (ed.capped) return { over: ed.capped, rewrote: true, lossyEdited: false };
+  const rewriteNotes = ed.notes.length - notesBefore;
+  if (ed.capped) return { over: ed.capped, rewrote: true, rewriteNotes, lossyEdited: false };
   const rewrote = ed.edits > start;
   if (rewrote) {
     const before = utf8Length(JSON.stringify(schema));
     const after = utf8Length(JSON.stringify(ed.root));
-    if (after > growthLimit(before)) return { over: { before, after }, rewrote, lossyEdited: false };
+    if (after > growthLimit(before)) return { over: { before, after }, rewrote, rewriteNotes, lossyEdited: false };
   }
   for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
-  if (lossy.length === 0) return { rewrote, lossyEdited: false };
-  // A lossy step may drop the keyword that held the only reference to a definition: removed here, as
-  // prune-unreachable-defs would remove it on the next run (the preset reaches its fixed point in one).
-  const reached = reachedDefinitions(ed.root);
+  if (lossy.length === 0) return { rewrote, rewriteNotes, lossyEdited: false };
+  // A lossy step may drop the keyword that held the only reference to a definition (or the reference that
+  // made reachability undecidable): removed here, as prune-unreachable-defs would remove it on the next
+  // run (the preset reaches its fixed point in one).
+  const reached = possiblyReachedDefinitions(ed.root);
   // Likewise normalize-schema keeps `additionalProperties: true` and an empty `properties` while
   // `unevaluatedProperties` can observe them; once a lossy step removed the last one, they go here.
   const table = input.source === 'unknown' ? undefined : KEYWORD_TABLES[input.dialect];
@@ -271,5 +281,5 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
     removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
     if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) removeHeldBackByUnevaluated(ed, input.dialect);
   }
-  return { rewrote, lossyEdited };
+  return { rewrote, rewriteNotes, lossyEdited };
 }

@@ -6,7 +6,7 @@ import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect, typ
 import { parseRef } from '../../schema/ref-syntax.js';
 import { collectRefTargets, holdsRefTarget, type RefTargets } from '../../schema/ref-targets.js';
 import type { MessageData } from '../../core/context.js';
-import { refInventoryOf, type RefInventory, type RefSite } from '../../schema/refs.js';
+import { refInventoryOf, SchemaAnalysis, withAnalysis, type RefInventory, type RefSite } from '../../schema/refs.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
 import type { StepEditor } from './step.js';
 import { CHILD, childrenOf, walkSchema } from '../../schema/walk.js';
@@ -115,11 +115,38 @@ export function placeDoubt(root: unknown, path: string, dialect: Dialect): strin
   return undefined;
 }
 
+/**
+ * Runs `read` with a fresh analysis: the run's (see `withAnalysis`) remembers each schema object's
+ * references, and a step's working copy is written in place once it owns it (copy-on-write), so asking the
+ * run's analysis about it before and after an edit would give the answer from before twice.
+ */
+function fresh<T>(read: () => T): T {
+  return withAnalysis(new SchemaAnalysis(), read);
+}
+
 /** The top-level definitions references reach (as prune-unreachable-defs reads it), or undefined when undecidable or there are none. */
 export function reachedDefinitions(schema: unknown): ReadonlySet<string> | undefined {
   if (!isObject(schema) || !DEFINITIONS_KEYWORDS.some((c) => hasOwn(schema, c) && isObject(schema[c]))) return undefined;
-  const r = findReachedDefinitions(schema);
+  const r = fresh(() => findReachedDefinitions(schema));
   return 'keys' in r ? r.keys : undefined;
+}
+
+/**
+ * Like {@link reachedDefinitions}, but when reachability is undecidable (a reference whose target cannot be
+ * decided may name any definition), every top-level definition: each may be reached. For the lossy steps,
+ * which can remove that reference: what no reference reaches after them is then theirs to remove, as
+ * prune-unreachable-defs would on the next run, now that it can decide.
+ */
+export function possiblyReachedDefinitions(schema: unknown): ReadonlySet<string> | undefined {
+  if (!isObject(schema) || !DEFINITIONS_KEYWORDS.some((c) => hasOwn(schema, c) && isObject(schema[c]))) return undefined;
+  const r = fresh(() => findReachedDefinitions(schema));
+  if ('keys' in r) return r.keys;
+  const all = new Set<string>();
+  for (const container of DEFINITIONS_KEYWORDS) {
+    const defs = hasOwn(schema, container) ? schema[container] : undefined;
+    if (isObject(defs)) for (const name of Object.keys(defs)) all.add(container + '\u0000' + name);
+  }
+  return all;
 }
 
 /**
@@ -211,7 +238,7 @@ export function removeHeldBackByUnevaluated(ed: StepEditor, dialect: Dialect): v
         else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) code = 'removed-empty-properties';
         if (code === undefined) continue;
         const at = path + '/' + escapeToken(key);
-        targets ??= collectRefTargets(root, dialect, refInventoryOf(root, dialect));
+        targets ??= fresh(() => collectRefTargets(root, dialect, refInventoryOf(root, dialect)));
         if (!holdsRefTarget(targets, at)) found.push({ path: at, code });
       }
     },
