@@ -71,6 +71,13 @@ export class SlotEditor implements StepEditor {
     this.notes.push({ severity, code, path, data });
   }
 
+  group(edits: () => void): void {
+    this.#ctx.transaction(() => {
+      edits();
+      return true;
+    });
+  }
+
   /**
    * Runs `edits` as a group the context can undo (nested in the tool's transaction): when it returns
    * false, its edits, their count, its notes and a `capped` it set are undone.

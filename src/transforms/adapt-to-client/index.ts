@@ -275,11 +275,13 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
   const table = input.source === 'unknown' ? undefined : KEYWORD_TABLES[input.dialect];
   const unevaluated = table !== undefined && usesUnevaluatedProperties(ed.root, table);
   const editsBefore = ed.edits;
-  for (const step of lossy) step.run(ed, input);
+  // Each at a fresh copy-on-write level (`group`): a later step may edit a node an earlier one put inside
+  // a recorded value (close-objects wraps an edited property in `anyOf`), which must not change that value.
+  for (const step of lossy) ed.group(() => step.run(ed, input));
   const lossyEdited = ed.edits > editsBefore;
   if (lossyEdited) {
-    removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
-    if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) removeHeldBackByUnevaluated(ed, input.dialect);
+    ed.group(() => removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {}));
+    if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) ed.group(() => removeHeldBackByUnevaluated(ed, input.dialect));
   }
   return { rewrote, rewriteNotes, lossyEdited };
 }

@@ -84,8 +84,11 @@ export const relaxAssertions: AdaptStep = {
       });
       const before = ed.edits;
       // Deepest last in preorder: walking back, every node is edited before its ancestors (a rename of
-      // `oneOf` moves the paths below it, none above it).
-      for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name);
+      // `oneOf` moves the paths below it, none above it). A repeat edits nodes the pass before may have put
+      // inside a recorded value (a renamed `const`), so each pass runs at a fresh copy-on-write level.
+      ed.group(() => {
+        for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name);
+      });
       if (heldBack === 0 || ed.edits === before) break;
     }
   },
