@@ -157,7 +157,8 @@ function firstDifference(a: string, b: string): number {
 function pipelinesFor(s: number): readonly (readonly [string, readonly TransformStepInput[]])[] {
   if (ALL) return PIPELINES;
   const p = PROFILES[s % PROFILES.length];
-  const profile = Math.floor(s / PROFILES.length) % LOSSY_EVERY === 0 ? `safe+${p}+lossy` : `safe+${p}`;
+  // By pairs of rotations (`s / 14`), so that each shard (`s % 2`) gets both kinds of each profile's runs.
+  const profile = Math.floor(s / (PROFILES.length * 2)) % LOSSY_EVERY === 0 ? `safe+${p}+lossy` : `safe+${p}`;
   return PIPELINES.filter(([name]) => name === 'safe' || name === profile || (name === 'max' && (s >> 1) % 2 === 0) || (name === 'lossless' && s % 3 === 1));
 }
 
