@@ -53,6 +53,11 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
       const source = readDocument(schema, '/' + slot, ctx, opts, doc.name);
       if (source !== undefined) sources.push(source);
     }
+    // Nothing to convert anywhere (nearly every tool): only the stamp policy applies, which never blocks.
+    if (sources.every((s) => !s.look.work)) {
+      for (const source of sources) reconcileDocument(source, ctx, opts);
+      return;
+    }
     // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
     // findings about the source are still reported), so a tool is never half in one dialect and half in
     // another. Every schema is still rewritten, so that each one's findings are reported.
