@@ -8,7 +8,7 @@ import type { JsonSchema, McpTool } from '../core/tool.js';
 import { getDeclaredDialect } from '../schema/dialect.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
-import { loadAjv } from '../verify/ajv-loader.js';
+import { createReader, readingOf, schemaAsRead, type AjvReading, type AnyAjv } from '../verify/readers.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { stringifyJson } from '../json/stringify.js';
 
@@ -37,8 +37,6 @@ export interface ArgumentValidatorOptions {
   readonly maxIssues?: number;
 }
 
-type AjvClass = 'draft-07' | '2019-09' | '2020-12';
-type AnyAjv = { compile(schema: object | boolean): ValidateFunction };
 type Compiled = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly error: string };
 
 /**
@@ -51,8 +49,9 @@ const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true,
 
 /**
  * Validates call arguments against tools' input schemas with ajv in each schema's dialect (its
- * `$schema`, else `assume`): 2020-12 and 2019-09 with their ajv classes, draft-04/06/07 and OpenAPI 3.0
- * with ajv's draft-07 class (ajv 8's main package has no draft-04 class). A schema is compiled the
+ * `$schema`, else `assume`), read as the equivalence gate reads it (src/verify/readers.ts): draft-04 and
+ * OpenAPI 3.0 with ajv-draft-04 (`id` identifies, `$id` does not), draft-06 without `if`/`then`/`else`,
+ * and in draft-04/06/07 every sibling of `$ref` ignored, as those drafts say. A schema is compiled the
  * first time a call needs it and kept for the validator's lifetime (keyed by the schema object and by its
  * JSON text, so a list fetched again compiles nothing new). A schema whose JSON mentions an `$id` (or
  * `id`) member gets an ajv instance of its own, so two tools with the same `$id`
@@ -61,7 +60,7 @@ const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true,
 export class ArgumentValidator {
   readonly assume: Dialect;
   readonly maxIssues: number;
-  readonly #shared = new Map<AjvClass, AnyAjv>();
+  readonly #shared = new Map<AjvReading, AnyAjv>();
   readonly #compiled = new WeakMap<object, Compiled>();
   /** By ajv class and JSON text: a list fetched again holds new objects with the same schemas. */
   readonly #byText = new Map<string, Compiled>();
@@ -111,15 +110,15 @@ export class ArgumentValidator {
     const known = this.#compiled.get(schema);
     if (known) return known;
     const dialect = getDeclaredDialect(schema, this.assume).dialect;
-    const kind: AjvClass = dialect === '2019-09' || dialect === '2020-12' ? dialect : 'draft-07';
+    const kind = readingOf(dialect);
     const text = jsonText(schema);
     const key = text === undefined ? undefined : kind + '\u0000' + text;
     let result = key === undefined ? undefined : this.#byText.get(key);
     if (!result) {
       try {
-        const ajv = text === undefined || text.includes('"$id":') || text.includes('"id":') ? createAjv(kind) : this.#instance(kind);
+        const ajv = text === undefined || text.includes('"$id":') || text.includes('"id":') ? createReader(kind, AJV_OPTIONS) : this.#instance(kind);
         this.#compiles++;
-        result = { ok: true, validate: ajv.compile(schema as JsonSchema as object) };
+        result = { ok: true, validate: ajv.compile(schemaAsRead(schema as JsonSchema, dialect) as object) };
       } catch (e) {
         if (e instanceof ToolslimError) throw e; // ajv cannot be loaded: a setup problem
         result = { ok: false, error: e instanceof RangeError ? 'ajv ran out of stack compiling it (nesting too deep)' : `ajv cannot compile it: ${(e as Error)?.message ?? String(e)}` };
@@ -130,10 +129,10 @@ export class ArgumentValidator {
     return result;
   }
 
-  #instance(kind: AjvClass): AnyAjv {
+  #instance(kind: AjvReading): AnyAjv {
     let ajv = this.#shared.get(kind);
     if (!ajv) {
-      ajv = createAjv(kind);
+      ajv = createReader(kind, AJV_OPTIONS);
       this.#shared.set(kind, ajv);
     }
     return ajv;
@@ -147,13 +146,6 @@ function ALWAYS(): boolean {
 function NEVER(this: unknown): boolean {
   (NEVER as unknown as { errors: unknown }).errors = [{ instancePath: '', message: 'no value is valid (the schema is `false`)', keyword: 'false', params: {}, schemaPath: '#' }];
   return false;
-}
-
-function createAjv(kind: AjvClass): AnyAjv {
-  const classes = loadAjv();
-  if (kind === '2020-12') return new classes.Ajv2020(AJV_OPTIONS);
-  if (kind === '2019-09') return new classes.Ajv2019(AJV_OPTIONS);
-  return new classes.Ajv(AJV_OPTIONS);
 }
 
 /** The schema's compact JSON, or undefined when it has none (a cycle, a BigInt): such a schema is compiled alone. */

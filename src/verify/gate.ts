@@ -17,21 +17,18 @@
  *   held to the level's ajv checks like any other rewrite. `lossy` rewrites are held to `structural`.
  */
 
-import type { Ajv, ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
-import type { Ajv2019 } from 'ajv/dist/2019.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from '../core/tool.js';
-import { getDeclaredDialect, getKeywordTable, isLegacyDialect } from '../schema/dialect.js';
+import { getDeclaredDialect, getKeywordTable } from '../schema/dialect.js';
 import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { walkSchema } from '../schema/walk.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
-import { loadAjv, loadAjvDraft04 } from './ajv-loader.js';
+import { createReader, hasIdentifiers, readingOf, schemaAsRead, type AnyAjv, type AjvReading } from './readers.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
 import { AnnotationSets, noAnnotationWritten } from './annotations.js';
@@ -158,9 +155,6 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
 
 // ---- ajv ---------------------------------------------------------------------------------------------
 
-type AnyAjv = InstanceType<typeof Ajv> | InstanceType<typeof Ajv2019> | InstanceType<typeof Ajv2020>;
-/** One reading per dialect (OpenAPI 3.0 schema objects are read as draft-04, which they extend). */
-type AjvClass = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
 /** What compiling one schema gave. */
 export type CompileResult = { readonly ok: true; readonly validate: ValidateFunction } | { readonly ok: false; readonly error: string };
@@ -185,18 +179,13 @@ const AJV_OPTIONS: AjvOptions = {
  * `$id`/`id` anywhere gets a fresh instance, so two tools declaring the same `$id` never collide and a
  * reference never resolves into another tool. Compiled results are remembered per schema object.
  *
- * Each dialect is read as its specification says, where ajv's classes deviate: draft-04 (and OpenAPI
- * 3.0) with ajv's own draft-04 class (`ajv-draft-04`: `id` identifies, `$id` is an unknown keyword),
- * without the later keywords that class also evaluates (`const`, `contains`, `propertyNames`,
- * `if`/`then`/`else`); draft-06 with the draft-07 class without `if`/`then`/`else`; and in draft-04/06/07
- * the siblings of `$ref` are ignored (ajv's `ignoreKeywordsWithRef`, and `type`/`nullable` beside `$ref`,
- * which that option still checks, left out of the compiled copy).
+ * Each dialect is read as its specification says, where ajv's classes deviate (readers.ts).
  *
  * Instances are not reused across runs: ajv's code scope keeps a name for every schema an instance ever
  * compiled (`removeSchema` does not drop them), so a long-lived instance grows and compiles slower.
  */
 export class AjvPool {
-  readonly #shared = new Map<AjvClass, AnyAjv>();
+  readonly #shared = new Map<AjvReading, AnyAjv>();
   readonly #memo = new WeakMap<object, CompileResult>();
   /** By dialect and JSON text: tools of one server often share a schema. */
   readonly #byText = new Map<string, CompileResult>();
@@ -218,7 +207,7 @@ export class AjvPool {
     const memoKey = typeof schema === 'object' && schema !== null ? schema : undefined;
     const known = memoKey ? this.#memo.get(memoKey) : undefined;
     if (known) return known;
-    const kind: AjvClass = dialect === 'openapi-3.0' ? 'draft-04' : dialect;
+    const kind = readingOf(dialect);
     let result: CompileResult | undefined;
     if (typeof schema !== 'boolean' && !isObject(schema)) result = { ok: false, error: `a schema must be an object or a boolean, found ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
     else {
@@ -226,10 +215,9 @@ export class AjvPool {
       result = this.#byText.get(textKey);
       if (!result) {
         this.#compiled++;
-        const ajv = hasIdentifiers(schema, dialect) ? createAjv(kind) : this.#instance(kind);
+        const ajv = hasIdentifiers(schema, dialect) ? createReader(kind, AJV_OPTIONS) : this.#instance(kind);
         try {
-          const read = isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema;
-          result = { ok: true, validate: ajv.compile(read as object) };
+          result = { ok: true, validate: ajv.compile(schemaAsRead(schema, dialect) as object) };
         } catch (e) {
           result = { ok: false, error: errorMessage(e) };
         }
@@ -250,10 +238,10 @@ export class AjvPool {
     }
   }
 
-  #instance(kind: AjvClass): AnyAjv {
+  #instance(kind: AjvReading): AnyAjv {
     let ajv = this.#shared.get(kind);
     if (!ajv) {
-      ajv = createAjv(kind);
+      ajv = createReader(kind, AJV_OPTIONS);
       this.#shared.set(kind, ajv);
     }
     return ajv;
@@ -268,86 +256,12 @@ export class AjvPool {
  */
 export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
   try {
-    const validate = createAjv(dialect === 'openapi-3.0' ? 'draft-04' : dialect, true).compile((isLegacyDialect(dialect) ? withoutTypeBesideRef(schema) : schema) as object);
+    const validate = createReader(dialect, { ...AJV_OPTIONS, messages: true }).compile(schemaAsRead(schema, dialect) as object);
     validate(data);
     return validate.errors;
   } catch {
     return undefined;
   }
-}
-
-/** Keywords ajv's class evaluates that the dialect it reads does not have (see {@link AjvPool}). */
-const NOT_IN_DIALECT: Readonly<Record<'draft-04' | 'draft-06', readonly string[]>> = {
-  'draft-04': ['const', 'contains', 'propertyNames', 'if', 'then', 'else'],
-  'draft-06': ['if', 'then', 'else'],
-};
-
-function createAjv(kind: AjvClass, messages = false): AnyAjv {
-  const classes = loadAjv();
-  const options = messages ? { ...AJV_OPTIONS, messages: true } : AJV_OPTIONS;
-  if (kind === '2020-12') return new classes.Ajv2020(options);
-  if (kind === '2019-09') return new classes.Ajv2019(options);
-  const legacy = { ...options, ignoreKeywordsWithRef: true } as AjvOptions;
-  const ajv = kind === 'draft-04' ? new (loadAjvDraft04())(legacy) : new classes.Ajv(legacy);
-  if (kind === 'draft-04' || kind === 'draft-06') for (const k of NOT_IN_DIALECT[kind]) ajv.removeKeyword(k);
-  return ajv;
-}
-
-/**
- * The schema as a draft-04/06/07 reader sees it: ajv's `ignoreKeywordsWithRef` skips every sibling of
- * `$ref` but `type` (and `nullable`, which rides on it), so those two are left out of a copy (the
- * subschemas on the way are copied, nothing else). The schema itself when no `$ref` has them.
- */
-function withoutTypeBesideRef(schema: unknown): unknown {
-  const paths: string[][] = [];
-  walkSchema(schema, '', {
-    onSchema(node, path) {
-      if (isObject(node) && typeof node.$ref === 'string' && hasOwn(node, '$ref') && (hasOwn(node, 'type') || hasOwn(node, 'nullable'))) paths.push(parsePointer(path));
-    },
-  });
-  if (paths.length === 0) return schema;
-  const copies = new Map<object, Record<string, unknown> | unknown[]>();
-  const copyOf = (value: object): Record<string, unknown> | unknown[] => {
-    let c = copies.get(value);
-    if (c === undefined) {
-      c = Array.isArray(value) ? value.slice() : copyOwnProps(value as Record<string, unknown>);
-      copies.set(value, c);
-    }
-    return c;
-  };
-  const root = copyOf(schema as object);
-  for (const tokens of paths) {
-    let orig: unknown = schema;
-    let copy = root as Record<string, unknown> | unknown[];
-    for (const t of tokens) {
-      orig = (orig as Record<string, unknown>)[t];
-      const child = copyOf(orig as object);
-      Object.defineProperty(copy, t, { value: child, enumerable: true, writable: true, configurable: true });
-      copy = child;
-    }
-    delete (copy as Record<string, unknown>).type;
-    delete (copy as Record<string, unknown>).nullable;
-  }
-  return root;
-}
-
-function copyOwnProps(o: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) Object.defineProperty(out, k, { value: o[k], enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
-/** True when any schema position holds an identifier (`$id`, or `id` in draft-04), which ajv registers globally. */
-function hasIdentifiers(schema: unknown, dialect: Dialect): boolean {
-  let found = false;
-  walkSchema(schema, '', {
-    onSchema(node) {
-      if (found) return false;
-      if (isObject(node) && ((hasOwn(node, '$id') && typeof node.$id === 'string') || (hasOwn(node, 'id') && typeof node.id === 'string' && (dialect === 'draft-04' || dialect === 'openapi-3.0')))) found = true;
-      return !found;
-    },
-  });
-  return found;
 }
 
 function errorMessage(e: unknown): string {

@@ -50,6 +50,29 @@ describe('ArgumentValidator', () => {
     expect(new ArgumentValidator({ assume: 'draft-07' }).check(modern, { p: [1] }).status).toBe('valid');
   });
 
+  it('reads draft-04/06/07 as those drafts say: `$ref` siblings ignored, draft-04 `id` and no `const`, draft-06 no `if`', () => {
+    const v = new ArgumentValidator();
+    const D4 = 'http://json-schema.org/draft-04/schema#';
+    const D6 = 'http://json-schema.org/draft-06/schema#';
+    const D7 = 'http://json-schema.org/draft-07/schema#';
+    // draft-07 §8.3: "All other properties in a "$ref" object MUST be ignored" — maxLength and type beside $ref do not apply.
+    const siblings = (d: string) => object({ $schema: d, type: 'object', definitions: { s: { type: 'string' } }, properties: { a: { $ref: '#/definitions/s', maxLength: 2 }, b: { $ref: '#/definitions/s', type: 'number' } } });
+    for (const d of [D4, D6, D7]) expect(v.check(siblings(d), { a: 'hello', b: 'text' }), d).toEqual({ status: 'valid' });
+    // The target still applies.
+    expect(v.check(siblings(D7), { a: 5 }).status).toBe('invalid');
+    // 2020-12 applies $ref siblings.
+    expect(v.check(object({ type: 'object', $defs: { s: { type: 'string' } }, properties: { a: { $ref: '#/$defs/s', maxLength: 2 } } }), { a: 'hello' }).status).toBe('invalid');
+    // draft-04: `id` changes the base URI, so `#/definitions/s` inside p is p's own definition (integer).
+    const ids = object({ $schema: D4, type: 'object', definitions: { s: { type: 'string' } }, properties: { p: { id: 'http://example.com/other.json', type: 'object', definitions: { s: { type: 'integer' } }, properties: { q: { $ref: '#/definitions/s' } } } } });
+    expect(v.check(ids, { p: { q: 3 } })).toEqual({ status: 'valid' });
+    expect(v.check(ids, { p: { q: 'x' } }).status).toBe('invalid');
+    // draft-04 has no `const`; draft-06 has, but no `if`/`then`.
+    expect(v.check(object({ $schema: D4, type: 'object', properties: { p: { const: 1 } } }), { p: 2 })).toEqual({ status: 'valid' });
+    expect(v.check(object({ $schema: D6, type: 'object', properties: { p: { const: 1 } } }), { p: 2 }).status).toBe('invalid');
+    expect(v.check(object({ $schema: D6, type: 'object', properties: { p: { if: { type: 'integer' }, then: { minimum: 5 } } } }), { p: 2 })).toEqual({ status: 'valid' });
+    expect(v.check(object({ $schema: D7, type: 'object', properties: { p: { if: { type: 'integer' }, then: { minimum: 5 } } } }), { p: 2 }).status).toBe('invalid');
+  });
+
   it('does not assert formats (an annotation in 2020-12) and never changes the arguments', () => {
     const v = new ArgumentValidator();
     const tool = object({ type: 'object', properties: { at: { type: 'string', format: 'date-time' }, n: { type: 'integer', default: 3 } } });
