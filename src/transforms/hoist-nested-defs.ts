@@ -12,6 +12,8 @@ import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory 
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
 import { uniqueName } from '../schema/names.js';
 import { someSubschema, walkSchema } from '../schema/walk.js';
+import type { SchemaDocument } from '../core/documents.js';
+import { belowRoot, type BelowRoot } from './below-root.js';
 
 /** Options of {@link hoistNestedDefs}. */
 export interface HoistNestedDefsOptions {
@@ -72,7 +74,9 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
         ctx.report('warning', 'root-container-not-object', base + '/' + rootKey, { keyword: rootKey });
         continue;
       }
-      hoistContainers(schema, base, ctx, declared.dialect, rootKey);
+      // A look earlier in the run (reconcile-dialect's) found no definitions container below the root: nothing to hoist.
+      const below = nestedFacts(doc.documents, slot, schema);
+      if (below === undefined || below.definitions) hoistContainers(schema, base, ctx, declared.dialect, rootKey);
       if (options.refTargets) {
         const now = ctx.get(base);
         if (isObject(now)) hoistRefTargets(now, base, ctx, declared.dialect, rootKey);
@@ -80,6 +84,12 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
     }
   },
 });
+
+/** What a look earlier in the run found below the root of the document in `slot`, if it is `schema`. */
+function nestedFacts(documents: readonly SchemaDocument[], slot: SchemaSlot, schema: Record<string, unknown>): BelowRoot | undefined {
+  for (const d of documents) if (d.slot === slot && d.schema === schema) return belowRoot(d);
+  return undefined;
+}
 
 /** A definitions container below the root: what {@link hoistContainers} moves. */
 function hasNestedContainer(node: Record<string, unknown>, isRoot: boolean): boolean {

@@ -3,6 +3,7 @@ import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { dialectFromUri } from '../schema/dialect.js';
 import type { SchemaDocument } from '../core/documents.js';
+import { belowRoot } from './below-root.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -51,9 +52,42 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
   apply(doc, ctx, options) {
     const assume = options.assume ?? '2020-12';
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of doc.documents) normalizeDocument(d, ctx, assume);
+    for (const d of doc.documents) {
+      // A look earlier in the run (reconcile-dialect's) found nothing to tidy below the root: only the root is left.
+      const below = belowRoot(d);
+      if (below !== undefined && !below.tidy && !rootMayTidy(d.schema)) continue;
+      normalizeDocument(d, ctx, assume);
+    }
   },
 });
+
+/**
+ * Whether normalize-schema may remove or rewrite `key` with this value in a subschema below the root, in
+ * some dialect: true wherever it does (a superset; the walk decides). For a look made before it runs.
+ */
+export function mayTidy(key: string, value: unknown): boolean {
+  switch (key) {
+    case '$comment':
+    case 'title':
+      return typeof value === 'string';
+    case 'additionalProperties':
+      return value === true;
+    case 'required':
+      return Array.isArray(value) && value.length === 0;
+    case 'properties':
+      return isObject(value) && isEmpty(value);
+    case 'type':
+      return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string';
+    default:
+      return DEFINITIONS.has(key) && isObject(value) && isEmpty(value);
+  }
+}
+
+/** Whether the root may have something to tidy (a superset: any `$schema` counts). */
+function rootMayTidy(schema: Record<string, unknown>): boolean {
+  for (const key in schema) if (hasOwn(schema, key) && (key === '$schema' || mayTidy(key, schema[key]))) return true;
+  return false;
+}
 
 interface Edit {
   readonly path: string;
@@ -95,7 +129,9 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
       if (Array.isArray(node)) data.push(node);
       continue;
     }
-    for (const key of Object.keys(node)) {
+    // `for…in` with the own-key test: the same keys in the same order as Object.keys, without the array.
+    for (const key in node) {
+      if (!hasOwn(node, key)) continue;
       const value = node[key];
       let edit: Omit<Edit, 'path'> | undefined;
       switch (key) {

@@ -22,6 +22,8 @@ import { isWithinAny, valueKind, type Job, type PairTables, type RefTarget, type
 import type { ReconcileDialectOptions } from './options.js';
 import { mayNeedConversion, pairTables } from './pair-tables.js';
 import { writeStamp } from './stamp.js';
+import type { BelowRoot } from '../below-root.js';
+import { mayTidy } from '../normalize-schema.js';
 import { walkAndConvert } from './walk.js';
 
 /** A document whose dialect toolslim knows, as {@link readDocument} found it: what {@link reconcileDocument} rewrites. */
@@ -35,6 +37,8 @@ export interface SourceDocument {
   readonly pair: PairTables;
   /** The quick look's answer (see {@link quickLook}), found with the look for contradictions. */
   readonly look: QuickLook;
+  /** What the look found below the root, for later steps (see below-root.ts), when it looked everywhere. */
+  readonly below?: BelowRoot;
 }
 
 /** Whether the document is read with OpenAPI 3.0's keywords, and whether the walk may have work. */
@@ -67,7 +71,8 @@ export function readDocument(schema: Record<string, unknown>, base: string, ctx:
       ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
     }
   }
-  return { schema, base, declared, pair, look: seen.look ?? quickLook(schema, mode, pair) };
+  const look = seen.look ?? quickLook(schema, mode, pair);
+  return seen.below === undefined ? { schema, base, declared, pair, look } : { schema, base, declared, pair, look, below: seen.below };
 }
 
 /**
@@ -152,16 +157,23 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
  * it the {@link quickLook}'s answer (`look`, unless a possible contradiction cut the look short). Stops
  * where the quick look would, and at the first possible contradiction.
  */
-function lookAtSource(schema: unknown, mode: OpenApiMode, pair: PairTables): { readonly noContradiction: boolean; readonly look?: QuickLook } {
+function lookAtSource(schema: unknown, mode: OpenApiMode, pair: PairTables): { readonly noContradiction: boolean; readonly look?: QuickLook; readonly below?: BelowRoot } {
   const keys = pair.keys;
   let nullable = false;
   let plain = false;
   let withOpenApi = false;
   let contradiction = false;
+  // For later steps (below-root.ts): what hoist-nested-defs and normalize-schema would look for below the root.
+  let definitions = false;
+  let tidy = false;
   const stopped = someSubschema(schema, (node, isRoot) => {
     for (const key in node) {
       if (!hasOwn(node, key)) continue;
       const value = node[key];
+      if (!isRoot) {
+        if (!definitions && DEFINITIONS.has(key) && isObject(value)) definitions = true;
+        if (!tidy && mayTidy(key, value)) tidy = true;
+      }
       if (key === '$schema') {
         // An embedded `$schema` changes the dialect below it: left to the full look.
         if (isRoot) continue;
@@ -183,8 +195,10 @@ function lookAtSource(schema: unknown, mode: OpenApiMode, pair: PairTables): { r
   });
   if (contradiction) return { noContradiction: false };
   const look = mode === 'look' ? { openapi: nullable, work: nullable ? withOpenApi : plain } : { openapi: mode === 'yes', work: mode === 'yes' ? withOpenApi : plain };
-  return { noContradiction: !stopped, look };
+  return stopped ? { noContradiction: false, look } : { noContradiction: true, look, below: { definitions, tidy } };
 }
+
+const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);
 
 function fires(trigger: Trigger, value: unknown): boolean {
   return trigger === true || (trigger !== false && trigger(value));
