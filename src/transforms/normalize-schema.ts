@@ -10,6 +10,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
 import { refInventoryOf } from '../schema/refs.js';
 import { CHILD, childrenOf } from '../schema/walk.js';
+import type { KeywordTable } from '../schema/keywords.js';
 
 /** Options of {@link normalizeSchema}. */
 export interface NormalizeSchemaOptions {
@@ -108,8 +109,6 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
   const keywords: string[] = [];
   const entries: (string | number | undefined)[] = [];
   const items: unknown[] = [];
-  // Objects and arrays found in data (read only when an edit depends on what they hold).
-  const data: unknown[] = [];
   let edits: Edit[] | undefined;
   let usesUnevaluatedProperties = false;
   // Whether a reference keyword is a key somewhere outside data (data is looked at afterwards, if it matters).
@@ -124,11 +123,7 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
       keywords[depth - 1] = keyword!;
       entries[depth - 1] = entry;
     }
-    if (!isObject(node)) {
-      // An array where a subschema belongs is data.
-      if (Array.isArray(node)) data.push(node);
-      continue;
-    }
+    if (!isObject(node)) continue;
     // `for…in` with the own-key test: the same keys in the same order as Object.keys, without the array.
     for (const key in node) {
       if (!hasOwn(node, key)) continue;
@@ -168,14 +163,8 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
       if (edit !== undefined) (edits ??= []).push({ ...edit, path: appendPointer(pointerAt(keywords, entries, depth), key) });
     }
     items.length = 0;
-    childrenOf(node, table, items, true);
-    for (let i = 0; i < items.length; i += 4) {
-      if (items[i] === CHILD) continue;
-      const v = items[i + 1];
-      if (typeof v === 'object' && v !== null) data.push(v);
-    }
+    childrenOf(node, table, items);
     for (let i = items.length - 4; i >= 0; i -= 4) {
-      if (items[i] !== CHILD) continue;
       const at = items[i + 3] as string | number | undefined;
       // A map entry named like a reference keyword (`properties: { $ref: … }`) counts as one.
       if (typeof at === 'string' && at.charCodeAt(0) === 36 && REFERENCES.has(at)) refKey = true;
@@ -183,15 +172,17 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
     }
   }
   if (edits === undefined) return;
+  // What data holds (looked at once, only for a document with an edit, and only if it matters).
+  let inData: DataKeys | undefined;
   // Which locations a `$ref` points into: none when no reference keyword is a key anywhere in the document
   // (not even in data, where `$ref`-shaped values keep their targets too); asked only now.
-  if (refKey || dataHoldsKey(data, REFERENCES)) {
+  if (refKey || (inData ??= dataKeys(schema, table)).references) {
     const targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
     edits = edits.filter((e) => !holdsRefTarget(targets, e.path));
   }
   // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
   // an edit depends on it.
-  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = dataHoldsKey(data, UNEVALUATED);
+  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = (inData ??= dataKeys(schema, table)).unevaluatedProperties;
 
   for (const edit of edits) {
     if (edit.evaluates && usesUnevaluatedProperties) continue;
@@ -202,7 +193,6 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
 
 const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);
 const REFERENCES: ReadonlySet<string> = new Set(REFERENCE_KEYWORDS);
-const UNEVALUATED: ReadonlySet<string> = new Set(['unevaluatedProperties']);
 
 /** The pointer of the node at `depth` of the walk: its ancestors' keywords, each with its entry when it has one. */
 function pointerAt(keywords: readonly string[], entries: readonly (string | number | undefined)[], depth: number): string {
@@ -220,24 +210,44 @@ function isEmpty(obj: Record<string, unknown>): boolean {
   return true;
 }
 
+/** Which keys some object inside a document's data has (see {@link dataKeys}). */
+interface DataKeys {
+  /** A reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`). */
+  readonly references: boolean;
+  readonly unevaluatedProperties: boolean;
+}
+
 /**
- * True when an object with an own key in `keys` sits anywhere inside `values` (the objects and arrays the
- * walk found in data: an opaque or unknown keyword's value, a value of the wrong shape, an array where a
- * subschema belongs).
+ * Which of the keys normalize-schema cares about some object inside data of `schema` has as an own key
+ * (an opaque or unknown keyword's value, a value of the wrong shape, an array where a subschema belongs),
+ * as `table` reads it. No pointers are built.
  */
-function dataHoldsKey(values: readonly unknown[], keys: ReadonlySet<string>): boolean {
-  const data = values.slice();
-  while (data.length > 0) {
+function dataKeys(schema: Record<string, unknown>, table: KeywordTable): DataKeys {
+  const schemas: unknown[] = [schema];
+  const data: unknown[] = [];
+  const items: unknown[] = [];
+  while (schemas.length > 0) {
+    const node = schemas.pop();
+    if (Array.isArray(node)) data.push(node);
+    if (!isObject(node)) continue;
+    items.length = 0;
+    childrenOf(node, table, items, true);
+    for (let i = 0; i < items.length; i += 4) (items[i] === CHILD ? schemas : data).push(items[i + 1]);
+  }
+  let references = false;
+  let unevaluatedProperties = false;
+  while (data.length > 0 && !(references && unevaluatedProperties)) {
     const v = data.pop();
     if (Array.isArray(v)) {
       for (const x of v) if (typeof x === 'object' && x !== null) data.push(x);
     } else if (isObject(v)) {
       for (const k of Object.keys(v)) {
-        if (keys.has(k)) return true;
+        if (k === 'unevaluatedProperties') unevaluatedProperties = true;
+        else if (REFERENCES.has(k)) references = true;
         const x = v[k];
         if (typeof x === 'object' && x !== null) data.push(x);
       }
     }
   }
-  return false;
+  return { references, unevaluatedProperties };
 }
