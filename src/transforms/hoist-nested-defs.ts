@@ -3,7 +3,6 @@
 import type { EditContext } from '../core/context.js';
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { getDeclaredDialect } from '../schema/dialect.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, UNION_KEYWORDS, definitionsKeyword, type Dialect, type KeywordInfo } from '../schema/keywords.js';
 import { appendPointer, parsePointer } from '../json/pointer.js';
 import { formatRefPointer } from '../schema/ref-syntax.js';
@@ -12,6 +11,8 @@ import { collectRefInventory, refInventoryOf, resolveRefSite, type RefInventory 
 import { PathMap, SequentialMoves, planRefRewrites, type Relocation } from '../schema/relocate.js';
 import { uniqueName } from '../schema/names.js';
 import { someSubschema, walkSchema } from '../schema/walk.js';
+import type { SchemaDocument, UnknownDialectDocument } from '../core/documents.js';
+import { belowRoot } from './below-root.js';
 
 /** Options of {@link hoistNestedDefs}. */
 export interface HoistNestedDefsOptions {
@@ -58,28 +59,42 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
   },
   apply(doc, ctx, options) {
+    // The engine's reading of the slots (dialect by `$schema` or `assume`), shared with the run's other steps.
     for (const slot of options.slots ?? SCHEMA_SLOTS) {
-      const schema = (doc.tool as Record<string, unknown>)[slot];
-      if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
-      const declared = getDeclaredDialect(schema, options.assume ?? '2020-12');
-      if (declared.source === 'unknown') {
-        ctx.report('info', 'unknown-dialect', `/${slot}/$schema`, { uri: String(declared.uri) });
+      const unknown = unknownIn(doc.unknownDialects, slot);
+      if (unknown !== undefined) {
+        ctx.report('info', 'unknown-dialect', `/${slot}/$schema`, { uri: String(unknown.uri) });
         continue;
       }
-      const rootKey = definitionsKeyword(declared.dialect);
+      const d = documentIn(doc.documents, slot);
+      if (d === undefined) continue;
+      const { schema, dialect } = d;
+      const rootKey = definitionsKeyword(dialect);
       const base = '/' + slot;
       if (hasOwn(schema, rootKey) && !isObject(schema[rootKey])) {
         ctx.report('warning', 'root-container-not-object', base + '/' + rootKey, { keyword: rootKey });
         continue;
       }
-      hoistContainers(schema, base, ctx, declared.dialect, rootKey);
+      // A look earlier in the run (reconcile-dialect's) found no definitions container below the root: nothing to hoist.
+      const below = belowRoot(d);
+      if (below === undefined || below.definitions) hoistContainers(schema, base, ctx, dialect, rootKey);
       if (options.refTargets) {
         const now = ctx.get(base);
-        if (isObject(now)) hoistRefTargets(now, base, ctx, declared.dialect, rootKey);
+        if (isObject(now)) hoistRefTargets(now, base, ctx, dialect, rootKey);
       }
     }
   },
 });
+
+function documentIn(documents: readonly SchemaDocument[], slot: SchemaSlot): SchemaDocument | undefined {
+  for (const d of documents) if (d.slot === slot) return d;
+  return undefined;
+}
+
+function unknownIn(unknown: readonly UnknownDialectDocument[], slot: SchemaSlot): UnknownDialectDocument | undefined {
+  for (const u of unknown) if (u.slot === slot) return u;
+  return undefined;
+}
 
 /** A definitions container below the root: what {@link hoistContainers} moves. */
 function hasNestedContainer(node: Record<string, unknown>, isRoot: boolean): boolean {

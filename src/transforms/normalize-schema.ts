@@ -3,12 +3,13 @@ import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import { dialectFromUri } from '../schema/dialect.js';
 import type { SchemaDocument } from '../core/documents.js';
-import { DEFINITIONS_KEYWORDS, DIALECTS, type Dialect } from '../schema/keywords.js';
+import { belowRoot } from './below-root.js';
+import { DEFINITIONS_KEYWORDS, DIALECTS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
 import { refInventoryOf } from '../schema/refs.js';
-import { CHILD, childrenOf, walkSchema } from '../schema/walk.js';
+import { CHILD, childrenOf } from '../schema/walk.js';
 import type { KeywordTable } from '../schema/keywords.js';
 
 /** Options of {@link normalizeSchema}. */
@@ -52,9 +53,42 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
   apply(doc, ctx, options) {
     const assume = options.assume ?? '2020-12';
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
-    for (const d of doc.documents) normalizeDocument(d, ctx, assume);
+    for (const d of doc.documents) {
+      // A look earlier in the run (reconcile-dialect's) found nothing to tidy below the root: only the root is left.
+      const below = belowRoot(d);
+      if (below !== undefined && !below.tidy && !rootMayTidy(d.schema)) continue;
+      normalizeDocument(d, ctx, assume);
+    }
   },
 });
+
+/**
+ * Whether normalize-schema may remove or rewrite `key` with this value in a subschema below the root, in
+ * some dialect: true wherever it does (a superset; the walk decides). For a look made before it runs.
+ */
+export function mayTidy(key: string, value: unknown): boolean {
+  switch (key) {
+    case '$comment':
+    case 'title':
+      return typeof value === 'string';
+    case 'additionalProperties':
+      return value === true;
+    case 'required':
+      return Array.isArray(value) && value.length === 0;
+    case 'properties':
+      return isObject(value) && isEmpty(value);
+    case 'type':
+      return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string';
+    default:
+      return DEFINITIONS.has(key) && isObject(value) && isEmpty(value);
+  }
+}
+
+/** Whether the root may have something to tidy (a superset: any `$schema` counts). */
+function rootMayTidy(schema: Record<string, unknown>): boolean {
+  for (const key in schema) if (hasOwn(schema, key) && (key === '$schema' || mayTidy(key, schema[key]))) return true;
+  return false;
+}
 
 interface Edit {
   readonly path: string;
@@ -68,39 +102,87 @@ interface Edit {
 
 function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect): void {
   const { schema, table, base } = d;
-  // Which locations a `$ref` points into: asked only once there is something to remove.
-  let targets: ReturnType<typeof collectRefTargets> | undefined;
-  const edits: Edit[] = [];
+  // One walk, building no pointer unless an edit is found there: frames of four slots (node, depth, keyword,
+  // entry below the keyword), flat; the pointer of the node being looked at is the keywords and entries
+  // of its ancestors, kept per depth.
+  const stack: unknown[] = [schema, 0, undefined, undefined];
+  const keywords: string[] = [];
+  const entries: (string | number | undefined)[] = [];
+  const items: unknown[] = [];
+  let edits: Edit[] | undefined;
   let usesUnevaluatedProperties = false;
-  const knows = (keyword: string) => table.has(keyword);
-
-  walkSchema(schema, '', {
-    table,
-    onSchema(node, path) {
-      if (!isObject(node)) return;
-      if (hasOwn(node, 'unevaluatedProperties')) usesUnevaluatedProperties = true;
-      for (const key of Object.keys(node)) {
-        const value = node[key];
-        let edit: Omit<Edit, 'path'> | undefined;
-        if (key === '$comment' && knows(key) && typeof value === 'string') edit = { code: 'removed-comment' };
-        else if (key === 'title' && knows(key) && typeof value === 'string') edit = { code: 'removed-title' };
-        else if (key === 'additionalProperties' && value === true) edit = { code: 'removed-additional-properties', evaluates: true };
-        else if (key === 'required' && Array.isArray(value) && value.length === 0) edit = { code: 'removed-empty-required' };
-        // The root `properties` stays: some clients reject an object schema without it.
-        else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) edit = { code: 'removed-empty-properties', evaluates: true };
-        else if (DEFINITIONS_KEYWORDS.includes(key) && isObject(value) && Object.keys(value).length === 0) edit = { code: 'removed-empty-defs', data: { container: key } };
-        else if (key === '$schema' && path === '' && d.source === 'declared' && dialectFromUri(value) === assume) edit = { code: 'removed-schema-uri', data: { dialect: assume } };
-        else if (key === 'type' && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
-        if (edit === undefined) continue;
-        const at = appendPointer(path, key);
-        targets ??= collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
-        if (!holdsRefTarget(targets, at)) edits.push({ ...edit, path: at });
+  // Whether a reference keyword is a key somewhere outside data (data is looked at afterwards, if it matters).
+  let refKey = false;
+  while (stack.length > 0) {
+    const entry = stack.pop() as string | number | undefined;
+    const keyword = stack.pop() as string | undefined;
+    const depth = stack.pop() as number;
+    const node = stack.pop();
+    if (depth > 0) {
+      // What lies beyond `depth` is a finished sibling's: never read (see pointerAt).
+      keywords[depth - 1] = keyword!;
+      entries[depth - 1] = entry;
+    }
+    if (!isObject(node)) continue;
+    // `for…in` with the own-key test: the same keys in the same order as Object.keys, without the array.
+    for (const key in node) {
+      if (!hasOwn(node, key)) continue;
+      const value = node[key];
+      let edit: Omit<Edit, 'path'> | undefined;
+      switch (key) {
+        case '$comment':
+          if (typeof value === 'string' && table.has(key)) edit = { code: 'removed-comment' };
+          break;
+        case 'title':
+          if (typeof value === 'string' && table.has(key)) edit = { code: 'removed-title' };
+          break;
+        case 'additionalProperties':
+          if (value === true) edit = { code: 'removed-additional-properties', evaluates: true };
+          break;
+        case 'required':
+          if (Array.isArray(value) && value.length === 0) edit = { code: 'removed-empty-required' };
+          break;
+        case 'properties':
+          // The root `properties` stays: some clients reject an object schema without it.
+          if (depth > 0 && isObject(value) && isEmpty(value)) edit = { code: 'removed-empty-properties', evaluates: true };
+          break;
+        case '$schema':
+          if (depth === 0 && d.source === 'declared' && dialectFromUri(value) === assume) edit = { code: 'removed-schema-uri', data: { dialect: assume } };
+          break;
+        case 'type':
+          if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
+          break;
+        case 'unevaluatedProperties':
+          usesUnevaluatedProperties = true;
+          break;
+        default:
+          if (DEFINITIONS.has(key)) {
+            if (isObject(value) && isEmpty(value)) edit = { code: 'removed-empty-defs', data: { container: key } };
+          } else if (key.charCodeAt(0) === 36 /* $ */ && REFERENCES.has(key)) refKey = true;
       }
-    },
-  });
+      if (edit !== undefined) (edits ??= []).push({ ...edit, path: appendPointer(pointerAt(keywords, entries, depth), key) });
+    }
+    items.length = 0;
+    childrenOf(node, table, items);
+    for (let i = items.length - 4; i >= 0; i -= 4) {
+      const at = items[i + 3] as string | number | undefined;
+      // A map entry named like a reference keyword (`properties: { $ref: … }`) counts as one.
+      if (typeof at === 'string' && at.charCodeAt(0) === 36 && REFERENCES.has(at)) refKey = true;
+      stack.push(items[i + 1], depth + 1, items[i + 2], at);
+    }
+  }
+  if (edits === undefined) return;
+  // What data holds (looked at once, only for a document with an edit, and only if it matters).
+  let inData: DataKeys | undefined;
+  // Which locations a `$ref` points into: none when no reference keyword is a key anywhere in the document
+  // (not even in data, where `$ref`-shaped values keep their targets too); asked only now.
+  if (refKey || (inData ??= dataKeys(schema, table)).references) {
+    const targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+    edits = edits.filter((e) => !holdsRefTarget(targets, e.path));
+  }
   // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
   // an edit depends on it.
-  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = dataHoldsKey(schema, table, 'unevaluatedProperties');
+  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = (inData ??= dataKeys(schema, table)).unevaluatedProperties;
 
   for (const edit of edits) {
     if (edit.evaluates && usesUnevaluatedProperties) continue;
@@ -109,12 +191,38 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
   }
 }
 
+const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);
+const REFERENCES: ReadonlySet<string> = new Set(REFERENCE_KEYWORDS);
+
+/** The pointer of the node at `depth` of the walk: its ancestors' keywords, each with its entry when it has one. */
+function pointerAt(keywords: readonly string[], entries: readonly (string | number | undefined)[], depth: number): string {
+  let path = '';
+  for (let i = 0; i < depth; i++) {
+    path = appendPointer(path, keywords[i]!);
+    const entry = entries[i];
+    if (entry !== undefined) path = appendPointer(path, entry);
+  }
+  return path;
+}
+
+function isEmpty(obj: Record<string, unknown>): boolean {
+  for (const k in obj) if (hasOwn(obj, k)) return false;
+  return true;
+}
+
+/** Which keys some object inside a document's data has (see {@link dataKeys}). */
+interface DataKeys {
+  /** A reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`). */
+  readonly references: boolean;
+  readonly unevaluatedProperties: boolean;
+}
+
 /**
- * True when an object with own key `key` sits anywhere inside data of `schema` (an opaque or unknown
- * keyword's value, a value of the wrong shape, an array where a subschema belongs), as `table` reads it.
- * No pointers are built.
+ * Which of the keys normalize-schema cares about some object inside data of `schema` has as an own key
+ * (an opaque or unknown keyword's value, a value of the wrong shape, an array where a subschema belongs),
+ * as `table` reads it. No pointers are built.
  */
-function dataHoldsKey(schema: Record<string, unknown>, table: KeywordTable, key: string): boolean {
+function dataKeys(schema: Record<string, unknown>, table: KeywordTable): DataKeys {
   const schemas: unknown[] = [schema];
   const data: unknown[] = [];
   const items: unknown[] = [];
@@ -126,17 +234,20 @@ function dataHoldsKey(schema: Record<string, unknown>, table: KeywordTable, key:
     childrenOf(node, table, items, true);
     for (let i = 0; i < items.length; i += 4) (items[i] === CHILD ? schemas : data).push(items[i + 1]);
   }
-  while (data.length > 0) {
+  let references = false;
+  let unevaluatedProperties = false;
+  while (data.length > 0 && !(references && unevaluatedProperties)) {
     const v = data.pop();
     if (Array.isArray(v)) {
       for (const x of v) if (typeof x === 'object' && x !== null) data.push(x);
     } else if (isObject(v)) {
-      if (hasOwn(v, key)) return true;
       for (const k of Object.keys(v)) {
+        if (k === 'unevaluatedProperties') unevaluatedProperties = true;
+        else if (REFERENCES.has(k)) references = true;
         const x = v[k];
         if (typeof x === 'object' && x !== null) data.push(x);
       }
     }
   }
-  return false;
+  return { references, unevaluatedProperties };
 }

@@ -38,15 +38,21 @@ export const pruneUnreachableDefs = defineTransform<PruneUnreachableDefsOptions,
   apply(doc, ctx, options) {
     for (const slot of options.slots ?? SCHEMA_SLOTS) {
       const schema = (doc.tool as Record<string, unknown>)[slot];
-      if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
+      // Most schemas have no definitions: nothing to prune, and nothing to allocate for them.
+      if (!isObject(schema) || !hasDefinitions(schema) || !hasOwn(doc.tool, slot)) continue;
       pruneDocument(schema, '/' + slot, ctx, new Set(options.keep ?? []));
     }
   },
 });
 
+/** Whether the root holds a definitions container (an object under `$defs` or `definitions`). */
+function hasDefinitions(schema: Record<string, unknown>): boolean {
+  for (const k of DEFINITIONS_KEYWORDS) if (hasOwn(schema, k) && isObject(schema[k])) return true;
+  return false;
+}
+
 function pruneDocument(schema: Record<string, unknown>, base: string, ctx: EditContext, keep: ReadonlySet<string>): void {
   const containers = DEFINITIONS_KEYWORDS.filter((k) => hasOwn(schema, k) && isObject(schema[k]));
-  if (containers.length === 0) return;
   const reached = findReachedDefinitions(schema, keep);
   if ('undecidable' in reached) {
     const { site, reason } = reached.undecidable;

@@ -18,10 +18,12 @@ import { definitionOf, refInventoryOf, resolveRefSite } from '../../schema/refs.
 import { PathMap, planRefRewrites } from '../../schema/relocate.js';
 import { someSubschema } from '../../schema/walk.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
-import { isWithinAny, type Job, type PairTables, type RefTarget } from './job.js';
+import { isWithinAny, valueKind, type Job, type PairTables, type RefTarget, type Trigger } from './job.js';
 import type { ReconcileDialectOptions } from './options.js';
 import { mayNeedConversion, pairTables } from './pair-tables.js';
 import { writeStamp } from './stamp.js';
+import type { BelowRoot } from '../below-root.js';
+import { mayTidy } from '../normalize-schema.js';
 import { walkAndConvert } from './walk.js';
 
 /** A document whose dialect toolslim knows, as {@link readDocument} found it: what {@link reconcileDocument} rewrites. */
@@ -31,7 +33,22 @@ export interface SourceDocument {
   readonly base: string;
   /** Declared or assumed, never `unknown`. */
   readonly declared: DeclaredDialect;
+  /** What the source's dialect pair narrows the work to. */
+  readonly pair: PairTables;
+  /** The quick look's answer (see {@link quickLook}), found with the look for contradictions. */
+  readonly look: QuickLook;
+  /** What the look found below the root, for later steps (see below-root.ts), when it looked everywhere. */
+  readonly below?: BelowRoot;
 }
+
+/** Whether the document is read with OpenAPI 3.0's keywords, and whether the walk may have work. */
+interface QuickLook {
+  readonly openapi: boolean;
+  readonly work: boolean;
+}
+
+/** How the quick look decides about OpenAPI 3.0's keywords (see {@link quickLook}). */
+type OpenApiMode = 'yes' | 'no' | 'look';
 
 /**
  * Reports what the source says about itself: a `$schema` toolslim does not know (the document is then left
@@ -43,10 +60,19 @@ export function readDocument(schema: Record<string, unknown>, base: string, ctx:
     ctx.report('info', 'unknown-dialect', base + '/$schema', { uri: String(declared.uri) });
     return undefined;
   }
-  for (const c of findDialectContradictions(schema, { assume: options.assume })) {
-    ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
+  const pair = pairTables(declared.dialect, options.target);
+  // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
+  // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
+  const mode: OpenApiMode = declared.dialect === 'openapi-3.0' ? 'yes' : declared.source === 'assumed' ? 'look' : 'no';
+  // Nearly every document has no contradiction and nothing to convert: one pointer-free look answers both.
+  const seen = lookAtSource(schema, mode, pair);
+  if (!seen.noContradiction) {
+    for (const c of findDialectContradictions(schema, { assume: options.assume })) {
+      ctx.report('warning', 'contradiction', base + c.path, { tool: tool || '(unnamed)', detail: c.message });
+    }
   }
-  return { schema, base, declared };
+  const look = seen.look ?? quickLook(schema, mode, pair);
+  return seen.below === undefined ? { schema, base, declared, pair, look } : { schema, base, declared, pair, look, below: seen.below };
 }
 
 /**
@@ -54,18 +80,13 @@ export function readDocument(schema: Record<string, unknown>, base: string, ctx:
  * be expressed in the target with the same verdicts (the caller then rolls the tool's rewrite back).
  */
 export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options: Required<ReconcileDialectOptions>): boolean {
-  const { schema, base, declared } = doc;
+  const { schema, base, declared, pair, look } = doc;
   const source: Dialect = declared.dialect;
-  const pair = pairTables(source, options.target);
-  // Without `$schema`, OpenAPI 3.0's `nullable` marks a schema object copied from an OpenAPI document: its
-  // OpenAPI keywords are converted, and the rest is read as the assumed dialect, as MCP readers read it.
-  // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
-  // follow a move. One pointer-free look decides both (then only the stamp policy applies).
-  const look = quickLook(schema, source === 'openapi-3.0' ? 'yes' : declared.source === 'assumed' ? 'look' : 'no', pair);
   const openapi = look.openapi;
+  // Most schemas already say everything in a form the target shares: nothing to convert, no `$ref` to
+  // follow a move (the quick look decided both); then only the stamp policy applies.
   if (!look.work) {
-    const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets: [], refTargets: [], resources: [], anchoredDefs: new Set(), deadDefs: [], deadToRemove: new Set(), anchorRefs: new Set(), anchorCounts: new Map(), schema, refTargetOf: new Map(), pair };
-    writeStamp(schema, '', job, true);
+    writeStamp(schema, '', { ctx, base, target: options.target, options }, true);
     return false;
   }
   const inventory = refInventoryOf(schema, source);
@@ -130,12 +151,66 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
 }
 
 /**
+ * The look at the source that {@link readDocument} makes, pointer-free: whether a keyword anywhere may
+ * contradict the source dialect (`noContradiction` true only when none can: `findDialectContradictions`
+ * would then find none, its own first look testing the same positions for the same keywords), and with
+ * it the {@link quickLook}'s answer (`look`, unless a possible contradiction cut the look short). Stops
+ * where the quick look would, and at the first possible contradiction.
+ */
+function lookAtSource(schema: unknown, mode: OpenApiMode, pair: PairTables): { readonly noContradiction: boolean; readonly look?: QuickLook; readonly below?: BelowRoot } {
+  const keys = pair.keys;
+  let nullable = false;
+  let plain = false;
+  let withOpenApi = false;
+  let contradiction = false;
+  // For later steps (below-root.ts): what hoist-nested-defs and normalize-schema would look for below the root.
+  let definitions = false;
+  let tidy = false;
+  const stopped = someSubschema(schema, (node, isRoot) => {
+    for (const key in node) {
+      if (!hasOwn(node, key)) continue;
+      const value = node[key];
+      if (!isRoot) {
+        if (!definitions && DEFINITIONS.has(key) && isObject(value)) definitions = true;
+        if (!tidy && mayTidy(key, value)) tidy = true;
+      }
+      if (key === '$schema') {
+        // An embedded `$schema` changes the dialect below it: left to the full look.
+        if (isRoot) continue;
+        contradiction = true;
+        return true;
+      }
+      if (key === 'nullable' && typeof value === 'boolean') nullable = true;
+      const facts = keys.get(key);
+      if (facts === undefined) continue;
+      if ((facts.contradicts & valueKind(value)) !== 0) {
+        contradiction = true;
+        return true;
+      }
+      if (!plain && fires(facts.plain, value)) plain = true;
+      if (!withOpenApi && fires(facts.withOpenApi, value)) withOpenApi = true;
+    }
+    // Where the quick look stops: once neither of its answers can change.
+    return mode === 'yes' ? withOpenApi : mode === 'no' ? plain : nullable && withOpenApi;
+  });
+  if (contradiction) return { noContradiction: false };
+  const look = mode === 'look' ? { openapi: nullable, work: nullable ? withOpenApi : plain } : { openapi: mode === 'yes', work: mode === 'yes' ? withOpenApi : plain };
+  return stopped ? { noContradiction: false, look } : { noContradiction: true, look, below: { definitions, tidy } };
+}
+
+const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);
+
+function fires(trigger: Trigger, value: unknown): boolean {
+  return trigger === true || (trigger !== false && trigger(value));
+}
+
+/**
  * In one pointer-free look: whether the document is read with OpenAPI 3.0's keywords (`openapi`: `yes`,
  * `no`, or `look`: when some schema object has a boolean `nullable`, the keyword only OpenAPI 3.0 schema
  * objects have that changes verdicts), and whether the walk may have work (see {@link mayNeedConversion}),
  * with the triggers that reading gives.
  */
-function quickLook(schema: unknown, openapi: 'yes' | 'no' | 'look', pair: PairTables): { readonly openapi: boolean; readonly work: boolean } {
+function quickLook(schema: unknown, openapi: OpenApiMode, pair: PairTables): QuickLook {
   if (openapi !== 'look') {
     const triggers = openapi === 'yes' ? pair.triggersWithOpenApi : pair.triggers;
     return { openapi: openapi === 'yes', work: someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers)) };

@@ -15,6 +15,8 @@ import { readDocument, reconcileDocument, type SourceDocument } from './document
 import { MESSAGES, SOURCE_FINDINGS } from './messages.js';
 import type { ReconcileDialectOptions } from './options.js';
 import { STAMP_PART } from './stamp.js';
+import type { SchemaDocument } from '../../core/documents.js';
+import { noteBelowRoot } from '../below-root.js';
 
 export type { ReconcileDialectOptions, ReconcileTarget } from './options.js';
 export { CONVERSIONS } from './conversions/index.js';
@@ -53,6 +55,13 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
       const source = readDocument(schema, '/' + slot, ctx, opts, doc.name);
       if (source !== undefined) sources.push(source);
     }
+    // Nothing to convert anywhere (nearly every tool): only the stamp policy applies, which never blocks.
+    if (sources.every((s) => !s.look.work)) {
+      for (const source of sources) reconcileDocument(source, ctx, opts);
+      // Left as it was: the next steps read the same documents, and can use what the look found below their roots.
+      if (!ctx.changed) noteLooks(doc.documents, sources);
+      return;
+    }
     // A schema that cannot be rewritten with the same verdicts leaves the whole tool as it was (its
     // findings about the source are still reported), so a tool is never half in one dialect and half in
     // another. Every schema is still rewritten, so that each one's findings are reported.
@@ -66,3 +75,11 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
     );
   },
 });
+
+/** Hands what each source's look found below its root to the engine's documents of the same schema (see below-root.ts). */
+function noteLooks(documents: readonly SchemaDocument[], sources: readonly SourceDocument[]): void {
+  for (const source of sources) {
+    if (source.below === undefined) continue;
+    for (const d of documents) if (d.schema === source.schema) noteBelowRoot(d, source.below);
+  }
+}

@@ -91,7 +91,47 @@ export interface PairTables {
    */
   readonly triggers: Triggers;
   readonly triggersWithOpenApi: Triggers;
+  /**
+   * What the source's look (document.ts) asks of each keyword in one lookup: every keyword any dialect
+   * knows and every trigger, each with the value kinds for which it contradicts the source dialect and
+   * its trigger tests (a keyword not listed is neither).
+   */
+  readonly keys: ReadonlyMap<string, KeyFacts>;
 }
+
+/** A trigger as {@link KeyFacts} holds it: not one (`false`), by presence (`true`), or the test its value must pass. */
+export type Trigger = boolean | ((value: unknown) => boolean);
+
+/** One keyword as the source's look reads it (see {@link PairTables.keys}). */
+export interface KeyFacts {
+  /**
+   * The kinds of value (bits of {@link valueKind}) for which the keyword contradicts the source dialect, as
+   * `judgeKeyword` (schema/dialect.ts) says: its verdict depends on the value only through its JSON kind.
+   */
+  readonly contradicts: number;
+  /** As a trigger of {@link PairTables.triggers} and of {@link PairTables.triggersWithOpenApi}. */
+  readonly plain: Trigger;
+  readonly withOpenApi: Trigger;
+}
+
+/** One bit per JSON kind (boolean, string, number, null, array, object), for {@link KeyFacts.contradicts}. */
+export function valueKind(value: unknown): number {
+  switch (typeof value) {
+    case 'boolean':
+      return 1;
+    case 'string':
+      return 2;
+    case 'number':
+      return 4;
+    case 'object':
+      return value === null ? 8 : Array.isArray(value) ? 16 : 32;
+    default:
+      return 0;
+  }
+}
+
+/** A value of each kind {@link valueKind} tells apart, in bit order. */
+export const KIND_SAMPLES: readonly unknown[] = Object.freeze([true, '', 0, null, Object.freeze([]), Object.freeze({})]);
 
 const VERDICT_ROLES: ReadonlySet<string> = new Set(['validation', 'applicator']);
 
@@ -105,7 +145,7 @@ export function current(job: Job, cur: string): Record<string, unknown> {
   return node;
 }
 
-export function at(job: Job, cur: string, key: string): string {
+export function at(job: Pick<Job, 'base'>, cur: string, key: string): string {
   return job.base + appendPointer(cur, key);
 }
 

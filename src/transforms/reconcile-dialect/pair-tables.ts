@@ -4,13 +4,15 @@
  * runs for the pair matches (see {@link Conversion.keywords}).
  */
 import { hasOwn } from '../../json/guards.js';
-import { KEYWORD_TABLES, type Dialect } from '../../schema/keywords.js';
+import { judgeKeyword } from '../../schema/dialect.js';
+import { KEYWORD_TABLES, UNION_KEYWORDS, type Dialect } from '../../schema/keywords.js';
 import { CONVERSIONS } from './conversions/index.js';
-import { affectsVerdicts, mattersIn, type PairTables, type Triggers } from './job.js';
+import { affectsVerdicts, KIND_SAMPLES, mattersIn, type KeyFacts, type PairTables, type Trigger, type Triggers } from './job.js';
 import type { ReconcileTarget } from './options.js';
 import type { ConversionScope } from './rule.js';
 
-const PAIR_TABLES = new Map<string, PairTables>();
+/** By source, then target: asked once per document, so no key string is built for the lookup. */
+const PAIR_TABLES = new Map<Dialect, Map<ReconcileTarget, PairTables>>();
 
 /**
  * Narrows the foreign-keywords and unconvertible conversions to the keywords that can pass their
@@ -19,8 +21,9 @@ const PAIR_TABLES = new Map<string, PairTables>();
  * (foreign); not in the source's table, or the same shape, value type and standing in both (unconvertible).
  */
 export function pairTables(source: Dialect, target: ReconcileTarget): PairTables {
-  const key = `${source}>${target}`;
-  let tables = PAIR_TABLES.get(key);
+  let bySource = PAIR_TABLES.get(source);
+  if (bySource === undefined) PAIR_TABLES.set(source, (bySource = new Map()));
+  let tables = bySource.get(target);
   if (tables) return tables;
   const src = KEYWORD_TABLES[source];
   const tgt = KEYWORD_TABLES[target];
@@ -35,9 +38,33 @@ export function pairTables(source: Dialect, target: ReconcileTarget): PairTables
     if (!sameShape || !standing) unconvertible.add(name);
   }
   const scope = { source, target, foreign, unconvertible };
-  tables = { foreign, unconvertible, triggers: triggersOf({ ...scope, openapi: false }), triggersWithOpenApi: triggersOf({ ...scope, openapi: true }) };
-  PAIR_TABLES.set(key, tables);
+  const triggers = triggersOf({ ...scope, openapi: false });
+  const triggersWithOpenApi = triggersOf({ ...scope, openapi: true });
+  tables = { foreign, unconvertible, triggers, triggersWithOpenApi, keys: keyFactsOf(source, triggers, triggersWithOpenApi) };
+  bySource.set(target, tables);
   return tables;
+}
+
+/**
+ * {@link KeyFacts} of every keyword any dialect knows and every trigger: `judgeKeyword` asked once per
+ * keyword and kind of value (it reads the value only through `keywordFit`, which looks at its JSON kind),
+ * so the look at a schema object costs one map lookup per key. `$schema` is left to the look itself (an
+ * embedded one changes the dialect below it).
+ */
+function keyFactsOf(source: Dialect, triggers: Triggers, triggersWithOpenApi: Triggers): ReadonlyMap<string, KeyFacts> {
+  const out = new Map<string, KeyFacts>();
+  const asTrigger = (t: Triggers, key: string): Trigger => (!t.has(key) ? false : (t.get(key) ?? true));
+  for (const key of new Set([...UNION_KEYWORDS.keys(), ...triggers.keys(), ...triggersWithOpenApi.keys()])) {
+    if (key === '$schema') continue;
+    let contradicts = 0;
+    KIND_SAMPLES.forEach((sample, bit) => {
+      if (judgeKeyword(source, key, sample) !== undefined) contradicts |= 1 << bit;
+    });
+    const plain = asTrigger(triggers, key);
+    const withOpenApi = asTrigger(triggersWithOpenApi, key);
+    if (contradicts !== 0 || plain !== false || withOpenApi !== false) out.set(key, Object.freeze({ contradicts, plain, withOpenApi }));
+  }
+  return out;
 }
 
 /**

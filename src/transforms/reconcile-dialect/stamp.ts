@@ -9,8 +9,11 @@ import { at, type Job } from './job.js';
 /** The stamp's part id and the codes it writes. */
 export const STAMP_PART = Object.freeze({ id: 'stamp', codes: Object.freeze(['removed-stamp', 'wrote-stamp']) });
 
+/** What the stamp reads of a document's {@link Job} (a document with nothing to convert needs no more). */
+export type StampJob = Pick<Job, 'ctx' | 'base' | 'target' | 'options'>;
+
 /** The stamp policy for a `$schema` (the root's, or an embedded one naming the source dialect). */
-export function writeStamp(node: Record<string, unknown>, cur: string, job: Job, isRoot: boolean): void {
+export function writeStamp(node: Record<string, unknown>, cur: string, job: StampJob, isRoot: boolean): void {
   const policy = job.options.stamp ?? (job.target === '2020-12' ? 'omit' : 'write');
   const uri = DIALECT_URIS[job.target]!;
   const present = hasOwn(node, '$schema');
