@@ -126,48 +126,58 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
       const depth = stack.pop() as number;
       const obj = stack.pop() as object;
       if (depth > maxDepth || isProxy(obj)) return false;
-      const isArray = Array.isArray(obj);
-      if (!isArray) {
-        const proto = Object.getPrototypeOf(obj);
-        if (proto !== Object.prototype && proto !== null) return false;
+      if (Array.isArray(obj)) {
+        const n = obj.length;
+        bytes += n === 0 ? 2 : 1 + n;
+        for (let i = 0; i < n; i++) {
+          const d = Object.getOwnPropertyDescriptor(obj, i);
+          if (d === undefined || !('value' in d)) return false;
+          const b = valueBytes(d.value, stack, depth);
+          if (b < 0) return false;
+          bytes += b;
+        }
+        continue;
       }
-      const keys = isArray ? undefined : Object.keys(obj);
-      const n = keys ? keys.length : (obj as unknown[]).length;
-      bytes += n === 0 ? 2 : 1 + n;
-      for (let i = 0; i < n; i++) {
-        const d = keys ? Object.getOwnPropertyDescriptor(obj, keys[i]!) : Object.getOwnPropertyDescriptor(obj, i);
+      const proto = Object.getPrototypeOf(obj);
+      if (proto !== Object.prototype && proto !== null) return false;
+      // `for…in` lists the own keys Object.keys would, in its order, without an array; an inherited one
+      // (a polluted prototype) has no own descriptor and sends the tool to the exact path.
+      let n = 0;
+      for (const k in obj) {
+        const d = Object.getOwnPropertyDescriptor(obj, k);
         if (d === undefined || !('value' in d)) return false;
-        const v = d.value;
-        if (keys) {
-          const k = keys[i]!;
-          bytes += jsonStringBytes(k) + 1;
-          if (k.charCodeAt(0) === 36 /* $ */ && !refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
-        }
-        switch (typeof v) {
-          case 'string':
-            bytes += jsonStringBytes(v);
-            break;
-          case 'boolean':
-            bytes += v ? 4 : 5;
-            break;
-          case 'number':
-            if (!Number.isFinite(v)) return false;
-            bytes += String(v).length;
-            break;
-          case 'object':
-            if (v === null) bytes += 4;
-            else stack.push(v, depth + 1);
-            break;
-          default:
-            return false;
-        }
+        n++;
+        bytes += jsonStringBytes(k) + 1;
+        if (k.charCodeAt(0) === 36 /* $ */ && !refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
+        const b = valueBytes(d.value, stack, depth);
+        if (b < 0) return false;
+        bytes += b;
       }
+      bytes += n === 0 ? 2 : 1 + n;
     }
     facts.bytes = bytes;
     facts.refKeys = refKeys;
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The bytes of a member's value (a container is pushed with its depth and counted when popped); -1 for a value that is not plain JSON. */
+function valueBytes(v: unknown, stack: unknown[], depth: number): number {
+  switch (typeof v) {
+    case 'string':
+      return jsonStringBytes(v);
+    case 'boolean':
+      return v ? 4 : 5;
+    case 'number':
+      return Number.isFinite(v) ? String(v).length : -1;
+    case 'object':
+      if (v === null) return 4;
+      stack.push(v, depth + 1);
+      return 0;
+    default:
+      return -1;
   }
 }
 

@@ -43,6 +43,22 @@ describe('the input check’s byte count', () => {
     expect(counted(tool)).toBe(bytes(tool));
   });
 
+  it('counts only own members when a prototype is polluted (an inherited key is neither counted nor a problem)', () => {
+    const tool = { name: 't', inputSchema: { type: 'object', properties: { a: { enum: ['x', 'y'] } } } };
+    const expected = bytes(tool);
+    Object.defineProperty(Object.prototype, 'polluted', { value: 'inherited', enumerable: true, configurable: true, writable: true });
+    Object.defineProperty(Array.prototype, 1, { value: 'inherited', enumerable: true, configurable: true, writable: true });
+    try {
+      expect(counted(tool)).toBe(expected);
+      // A hole in an array is not filled in from the prototype.
+      const holey = { e: ['a', , 'c'] };
+      expect(checkJsonTool(holey, 1000, [], { bytes: -1 })).toEqual({ path: '/e/1', message: 'undefined is not a JSON value' });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+      delete (Array.prototype as unknown as Record<number, unknown>)[1];
+    }
+  });
+
   it('equals JSON.stringify on generated JSON', () => {
     const str = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '\u2028', '\ud83d'));
     const leaf = fc.oneof(str, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null));
