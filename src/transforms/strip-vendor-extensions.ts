@@ -4,7 +4,6 @@ import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget, type RefTargets } from '../schema/ref-targets.js';
-import { refInventoryOf } from '../schema/refs.js';
 import { someSubschema, walkJson, walkSchema } from '../schema/walk.js';
 
 /** Options of {@link stripVendorExtensions}. */
@@ -45,14 +44,17 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
   apply(doc, ctx, options) {
-    const keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
+    const keep = keepSetOf(options);
     const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of doc.documents) {
       const { schema, table, base } = d;
-      // Most schemas have none: look without building a pointer first.
-      if (!someSubschema(schema, (node) => hasKey(node, strippable), table)) continue;
-      let targets: RefTargets | undefined;
+      // Most schemas have none: look without building a pointer first, and before telling schema positions
+      // from data, for any `x-` key at all.
+      const keys = scanKeys(schema);
+      if ((keys & EXTENSION_KEY) === 0 || !someSubschema(schema, (node) => hasKey(node, strippable), table)) continue;
+      // Without a reference keyword anywhere no `$ref` lands in an extension, and its `$ref` index is not built.
+      let targets: RefTargets | undefined = (keys & REFERENCE_KEY) === 0 ? NO_TARGETS : undefined;
       const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
       walkSchema(schema, '', {
         table,
@@ -62,7 +64,7 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
             // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
             if (!strippable(key) || table.has(key)) continue;
             const at = appendPointer(path, key);
-            targets ??= collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+            targets ??= collectRefTargets(schema, d.dialect, d.refs);
             const code = holdsRefTarget(targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
             found.push({ path: at, name: key, code });
           }
@@ -76,11 +78,62 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
   },
 });
 
+/** The names that stay, made once per options object (a run hands every tool the same one), not once a tool. */
+function keepSetOf(options: StripVendorExtensionsOptions): ReadonlySet<string> {
+  let keep = KEEP_SETS.get(options);
+  if (keep === undefined) {
+    keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
+    KEEP_SETS.set(options, keep);
+  }
+  return keep;
+}
+
+const KEEP_SETS = new WeakMap<object, ReadonlySet<string>>();
+
+/** What {@link scanKeys} found among the keys of every object in a document. */
+const EXTENSION_KEY = 1;
+const REFERENCE_KEY = 2;
+
+/**
+ * Which kinds of key some object anywhere in `value` (at a schema position or inside data) has as its own:
+ * an extension keyword ({@link EXTENSION_KEY}; without one there is nothing to strip) and a reference
+ * keyword ({@link REFERENCE_KEY}; without one no `$ref` of the document can point anywhere, since every
+ * reference the inventory lists is the value of such a key). One loop over keys and values, with no keyword
+ * table and no pointers.
+ */
+function scanKeys(value: unknown): number {
+  let found = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (isExtensionKeyword(key)) found |= EXTENSION_KEY;
+        else if (key.charCodeAt(0) === 36 /* $ */ && REFERENCE_KEYWORDS.includes(key)) found |= REFERENCE_KEY;
+        const x = o[key];
+        if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    }
+  }
+  return found;
+}
+
 /** Whether some own key of `node` passes `test` (without listing the keys). */
 function hasKey(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
   for (const key in node) if (test(key) && hasOwn(node, key)) return true;
   return false;
 }
+
+/** What {@link collectRefTargets} finds in a document without references. */
+const NO_TARGETS: RefTargets = { exact: new Set(), ancestors: new Set(), inventory: { refs: [], anchors: [], resources: [], rootUri: undefined } };
 
 /** MCP 2026-07-28 (SEP-2243): a property carrying it is mirrored into an `Mcp-Param-<value>` HTTP header. */
 const MCP_HEADER = 'x-mcp-header';

@@ -1,8 +1,11 @@
 /** The text rules of strip-noise, one hand-written expectation per case. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanDescription, restatesName, TEXT_RULES, type NoiseRules, type TextRule } from '../../src/transforms/strip-noise/index.js';
+import { mayClean } from '../../src/transforms/strip-noise/clean.js';
+import { mayRestateName } from '../../src/transforms/strip-noise/rules/restated-names.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
 
@@ -337,5 +340,94 @@ describe('a rule’s cheap look (mayApply)', () => {
     expect(cleanDescription('Plain words.', ALL)).toEqual({ text: 'Plain words.', applied: [] });
     expect(cleanDescription('a\r\nb', { urls: false, examples: false, whitespace: false }).text).toBe('a\nb');
     expect(cleanDescription('Two  spaces', ALL)).toEqual({ text: 'Two spaces', applied: ['whitespace'] });
+  });
+});
+
+describe('the quick looks strip-noise passes descriptions over with', () => {
+  const texts = new Set<string>(['', ' ', 'a ', ' a', 'a\r\nb', 'a\tb', 'a\u00a0b', 'a\u2028b', 'Example', 'EXAMPLES:', 'ExAmPlE', 'see [a](b)', 'HTTPS://X.Y', 'http:/x', 'a  b', 'x ](y', 'Ünïcödé wörds', 'The user ID.', 'user_id']);
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'description' && typeof x === 'string' ? texts.add(x) : walk(x);
+  };
+  for (const f of readdirSync(CORPUS).filter((n) => n.endsWith('.json'))) walk(JSON.parse(readFileSync(join(CORPUS, f), 'utf8')));
+  // Characters and words every rule starts from, so that generated texts reach each of them.
+  const piece = fc.constantFrom(' ', ' ', '  ', '\t', '\n', '\n\n', '\r', '\u00a0', '\u2028', '\ufeff', '`', '```', '~~~', 'a', 'B', 'é', '-', '*', '.', ',', '(', ')', '[', ']', 'Example:', 'examples', 'https://a.b/c', 'www.a.b', '[t](https://x)', '<https://a>', 'See', 'Defaults to 1.', 'Optional.', '(required)', 'user', 'ID');
+  const text = fc.array(piece, { maxLength: 24 }).map((ps) => ps.join(''));
+
+  it('mayClean: a text it finds nothing in comes back from the text rules as it is, whichever are on', () => {
+    let passedOver = 0;
+    const rulesets: NoiseRules[] = [ALL, { urls: true, examples: false, whitespace: false }, { urls: false, examples: true, whitespace: false }, { urls: false, examples: false, whitespace: true }];
+    for (const t of texts) {
+      if (mayClean(t)) continue;
+      passedOver++;
+      for (const rules of rulesets) expect(cleanDescription(t, rules), JSON.stringify(t)).toEqual({ text: t, applied: [] });
+    }
+    expect(passedOver).toBeGreaterThan(1000);
+    fc.assert(
+      fc.property(text, (t) => {
+        if (!mayClean(t)) expect(cleanDescription(t, ALL)).toEqual({ text: t, applied: [] });
+      }),
+      { seed: 1414, numRuns: 3000 },
+    );
+  });
+
+  it('mayRestateName: false only where no name is restated (four words or more)', () => {
+    for (const t of texts) if (!mayRestateName(t)) expect((t.match(/[\p{L}\p{N}]+/gu) ?? []).length, JSON.stringify(t)).toBeGreaterThan(3);
+    expect(mayRestateName('The user ID.')).toBe(true);
+    expect(mayRestateName('The ID of the user')).toBe(false);
+  });
+
+  it.each(TEXT_RULES.filter((r) => r.idempotent === true).map((r) => [r.id, r] as const))('%s says it is idempotent: given its own output it returns it as it is', (_id, rule) => {
+    const state = rule.setup(ALL, {});
+    for (const t of texts) {
+      const once = rule.apply(t, state);
+      expect(rule.apply(once, state), JSON.stringify(t)).toBe(once);
+    }
+    fc.assert(
+      fc.property(text, (t) => {
+        const once = rule.apply(t, state);
+        expect(rule.apply(once, state)).toBe(once);
+      }),
+      { seed: 1415, numRuns: 5000 },
+    );
+  });
+});
+
+describe('restatesName reads words as its patterns say', () => {
+  // The reading its documentation gives, with the patterns themselves: the oracle for the one-scan paths.
+  const oracle = (name: string, description: string): boolean => {
+    const words = description.match(/[\p{L}\p{N}]+/gu);
+    if (!words || words.length > 3 || /[^\p{L}\p{N}\s.,:;'’-]/u.test(description)) return false;
+    const norm = (w: string) => {
+      const l = w.toLowerCase();
+      return l.length > 2 && l.endsWith('s') ? l.slice(0, -1) : l;
+    };
+    const nameWords = name
+      .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== '')
+      .map(norm);
+    const filler = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', 'given', 'specified']);
+    const content = words.map(norm).filter((w) => !filler.has(w));
+    if (nameWords.length === 0 || content.length === 0) return false;
+    return content.every((w) => nameWords.includes(w)) || content.join('') === nameWords.join('');
+  };
+
+  it('agrees with the patterns on generated names and descriptions, ASCII and not', () => {
+    const namePart = fc.constantFrom('a', 'b', 'A', 'B', 'Z', 'z', '0', '9', '_', '-', '.', ' ', '/', 'URL', 'Id', 'ID', 'user', 'é', 'Ü');
+    const descPart = fc.constantFrom('', ' ', '\t', '\n', '\v', '\u001f', '.', ',', ':', ';', "'", '’', '-', '_', '(', '/', 'user', 'User', 'ID', 'id', 'ids', 'the', 'The', 'of', 'a', 'url', 'URLs', '1', 'é', 'ß', '日', '\u00a0');
+    const cache = new Map();
+    let restated = 0;
+    fc.assert(
+      fc.property(fc.array(namePart, { maxLength: 8 }).map((p) => p.join('')), fc.array(descPart, { maxLength: 7 }).map((p) => p.join('')), (name, description) => {
+        const want = oracle(name, description);
+        if (want) restated++;
+        expect(restatesName(name, description)).toBe(want);
+        expect(restatesName(name, description, cache)).toBe(want);
+      }),
+      { seed: 1416, numRuns: 20000 },
+    );
+    expect(restated).toBeGreaterThan(100);
   });
 });

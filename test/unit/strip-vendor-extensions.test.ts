@@ -55,6 +55,29 @@ describe('the gate', () => {
   });
 });
 
+describe('references that land in an extension', () => {
+  // The transform looks for reference keywords before it builds a document's `$ref` index: each place a
+  // reference can sit must still keep its target.
+  const tool = (inputSchema: object) => deepFreeze({ name: 't', inputSchema }) as McpTool;
+  it.each([
+    ['a `$ref` in a schema', { type: 'object', 'x-a': { type: 'string' }, properties: { p: { $ref: '#/x-a' } } }],
+    ['a `$dynamicRef`', { type: 'object', 'x-a': { type: 'string' }, properties: { p: { $dynamicRef: '#/x-a' } } }],
+    ['a `$ref`-shaped value in data', { type: 'object', 'x-a': { type: 'string' }, default: { $ref: '#/x-a' } }],
+    ['a `$ref` key in a map of subschemas', { type: 'object', 'x-a': { type: 'string' }, properties: { $ref: '#/x-a' } }],
+  ])('%s keeps it', (_name, schema) => {
+    const { tools, report } = stripVendorExtensions([tool(schema)]);
+    expect(report.diagnostics.map((d) => [d.code, d.path])).toEqual([['kept-ref-target', '/0/inputSchema/x-a']]);
+    expect(report.changes).toEqual([]);
+    expect(tools[0]!.inputSchema).toEqual(schema);
+  });
+
+  it('without any reference keyword every extension goes', () => {
+    const { tools, report } = stripVendorExtensions([tool({ type: 'object', 'x-a': { type: 'string' }, properties: { p: { type: 'string', 'x-b': { ref: '#/x-a' } } } })]);
+    expect(report.changes.map((c) => c.path)).toEqual(['/0/inputSchema/x-a', '/0/inputSchema/properties/p/x-b']);
+    expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { p: { type: 'string' } } });
+  });
+});
+
 describe('in the default preset', () => {
   it('runs right after strip-noise', () => {
     const i = presetSafe.steps.indexOf(stripNoise);

@@ -37,26 +37,52 @@ export function cleanDescription(text: string, rules: NoiseRules, facts: Descrip
   const states = TEXT_RULES.map((rule) => rule.setup(rules, facts));
   // Most descriptions hold nothing any rule starts from: one cheap look per rule, and they are done.
   if (text.indexOf('\r') === -1 && !TEXT_RULES.some((rule, i) => states[i] !== undefined && (rule.mayApply === undefined || rule.mayApply(text, states[i])))) return { text, applied: NONE };
-  const applied = new Set<RuleKey>();
+  let applied = 0;
+  // Each rule's output in the pass before: an idempotent rule given it again returns it as it is, so the
+  // pass that only confirms the fixed point does not run it (the whitespace rule, last, on its own output).
+  const outputs: (string | undefined)[] = [];
   let current = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     let next = current.indexOf('\r') === -1 ? current : current.replace(/\r\n?/g, '\n');
     for (let i = 0; i < TEXT_RULES.length; i++) {
       if (states[i] === undefined) continue;
-      const t = TEXT_RULES[i]!.apply(next, states[i]);
-      if (t !== next) applied.add(TEXT_RULES[i]!.key);
-      next = t;
+      const rule = TEXT_RULES[i]!;
+      const t = rule.idempotent === true && next === outputs[i] ? next : rule.apply(next, states[i]);
+      if (t !== next) applied |= 1 << i;
+      outputs[i] = next = t;
     }
-    if (next === current) return { text: current, applied: TEXT_RULES.filter((r) => applied.has(r.key)).map((r) => r.key) };
+    if (next === current) return { text: current, applied: appliedList(applied) };
     current = next;
   }
   return { text, applied: [] };
 }
 
+/** The keys of the rules in `mask` (bit i: `TEXT_RULES[i]`), in rule order; one frozen list per mask, made on first use. */
+function appliedList(mask: number): readonly RuleKey[] {
+  return (APPLIED[mask] ??= Object.freeze(TEXT_RULES.filter((_, i) => (mask & (1 << i)) !== 0).map((r) => r.key)));
+}
+
+const APPLIED: (readonly RuleKey[] | undefined)[] = [];
+
 /** What the report calls what a rule removed. */
 export function whatOf(key: RuleKey): string {
-  return TEXT_RULES.find((r) => r.key === key)!.what;
+  return WHAT.get(key)!;
 }
+
+const WHAT: ReadonlyMap<RuleKey, string> = new Map(TEXT_RULES.map((r) => [r.key, r.what]));
+
+/**
+ * False when no text rule can change `text`, whichever of them are on: it holds nothing any rule's
+ * {@link TextRule.mayApply} starts from (a line break or other whitespace the whitespace rule tidies, two
+ * spaces, an outer space, `example`, `http(s)://`, `](`) and no `\r`. One scan, where asking every rule
+ * costs one each; a true answer only means a rule may apply.
+ */
+export function mayClean(text: string): boolean {
+  return MAY_CHANGE.test(text);
+}
+
+/** What every {@link TextRule.mayApply} of {@link TEXT_RULES} (with no facts) looks for, and `\r`, as one pattern. */
+const MAY_CHANGE = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $|example|https?:\/\/|\]\(/i;
 
 /**
  * The cleaned text of a description and what was removed, or undefined when it stays as it is (nothing
@@ -65,6 +91,11 @@ export function whatOf(key: RuleKey): string {
  * descriptions across its tools).
  */
 export function cleanText(ctx: EditContext, path: string, text: string, rules: NoiseRules, memo?: Map<string, CleanedText>): { text: string; what: string } | undefined {
+  return mayClean(text) ? cleanMayChange(ctx, path, text, rules, memo) : undefined;
+}
+
+/** {@link cleanText} for a text {@link mayClean} found something in (only those are worth a memo entry). */
+export function cleanMayChange(ctx: EditContext, path: string, text: string, rules: NoiseRules, memo?: Map<string, CleanedText>): { text: string; what: string } | undefined {
   let result = memo?.get(text);
   if (result === undefined) {
     result = cleanDescription(text, rules);

@@ -9,10 +9,10 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { appendPointer, unescapeToken } from '../../json/pointer.js';
 import type { Dialect } from '../../schema/keywords.js';
 import { walkSchema } from '../../schema/walk.js';
-import { cleanDescription, cleanText, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
-import { MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
+import { cleanDescription, cleanMayChange, cleanText, mayClean, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
+import { MARKER_ANY, MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
 import { defaultValue, DEFAULT_WORD, removeDefaultStatements } from './rules/restated-defaults.js';
-import { restatesName } from './rules/restated-names.js';
+import { mayRestateName, restatesName, type NameWordsCache } from './rules/restated-names.js';
 
 export { cleanDescription, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules, type RuleKey, type TextRule } from './clean.js';
 export { restatesName } from './rules/restated-names.js';
@@ -82,10 +82,12 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
       if (typeof options[key] !== 'boolean') throw new Error(`\`${key}\` must be a boolean`);
     }
   },
-  // Each text cleaned once per run, whichever tools repeat it (the rules are the same for every tool).
-  prepare: () => new Map<string, CleanedText>(),
+  // Each text cleaned once per run, whichever tools repeat it (the rules are the same for every tool), and
+  // each property name split into words once.
+  prepare: (): Map<string, CleanedText> => new RunMemo(),
   apply(doc, ctx, options) {
     const memo = doc.state;
+    const names = (memo as Partial<RunMemo> | undefined)?.names;
     const rules: NoiseRules = { urls: options.urls !== false, examples: options.examples !== false, whitespace: options.whitespace !== false };
     const tool = doc.tool as Record<string, unknown>;
     if (hasOwn(tool, 'description') && typeof tool.description === 'string') {
@@ -94,24 +96,37 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
     }
     const defaults = options.restatedDefaults !== false;
     const markers = options.optionalMarkers !== false;
+    const restatedNames = options.restatedNames !== false;
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of doc.documents) {
       if (!d.table.has('description')) continue;
       const edits: Edit[] = [];
-      // Each parent's `required` as a set, built the first time one of its properties asks.
-      const requiredSets = new WeakMap<readonly unknown[], ReadonlySet<unknown>>();
+      // Each parent's `required` as a set, built the first time one of its properties asks (and the map with it).
+      let requiredSets: WeakMap<readonly unknown[], ReadonlySet<unknown>> | undefined;
       walkSchema(d.schema, '', {
         table: d.table,
         onSchema(node, path, keyword, parent) {
           if (!isObject(node) || !hasOwn(node, 'description') || typeof node.description !== 'string') return;
-          const at = d.base + appendPointer(path, 'description');
           const original = node.description;
-          const cleaned = cleanText(ctx, at, original, rules, memo);
+          const isProperty = keyword === 'properties';
+          // Most descriptions are clean and restate nothing: one look for what any rule starts from, and
+          // the description is passed over without building its pointer, its property name or a memo key.
+          // Each test below is implied by the step it guards (a text the text rules leave as it is stays
+          // `original` for the default, marker and name rules).
+          const dirty = mayClean(original);
+          if (
+            !dirty &&
+            !(defaults && DEFAULT_WORD.test(original) && hasOwn(node, 'default')) &&
+            !(markers && isProperty && MARKER_ANY.test(original) && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) &&
+            !(restatedNames && isProperty && mayRestateName(original))
+          )
+            return;
+          const at = d.base + appendPointer(path, 'description');
+          const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
           let text = cleaned?.text ?? original;
           // One description can take up to three edits, one per kind of rule, each with its own code.
           const first = edits.length;
           if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
-          const isProperty = keyword === 'properties';
           const name = isProperty ? unescapeToken(path.slice(path.lastIndexOf('/') + 1)) : '';
           // Both rules look only where the text mentions what they remove and the schema says it. `text` is
           // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
@@ -130,7 +145,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
             }
           }
           if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
-            const required = requiredSet(requiredSets, parent.required).has(name);
+            const required = requiredSet((requiredSets ??= new WeakMap()), parent.required).has(name);
             if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
               const next = cleanDescription(text, rules, { ...facts, required }).text;
               const marker = required ? 'required' : 'optional';
@@ -141,7 +156,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
               }
             }
           }
-          if (options.restatedNames !== false && isProperty && restatesName(name, text)) {
+          if (restatedNames && isProperty && restatesName(name, text, names)) {
             edits.length = first;
             edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
           } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
@@ -154,6 +169,14 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
     }
   },
 });
+
+/**
+ * What one run remembers across its tools: {@link cleanDescription}'s result by text (the map itself, for
+ * the texts some rule may change) and property names split into words (see {@link restatesName}).
+ */
+class RunMemo extends Map<string, CleanedText> {
+  readonly names: NameWordsCache = new Map();
+}
 
 function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
   let set = cache.get(required);

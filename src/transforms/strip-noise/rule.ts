@@ -40,4 +40,10 @@ export interface TextRule<S> {
    * Absent: the rule may always apply.
    */
   readonly mayApply?: (text: string, state: S) => boolean;
+  /**
+   * True when {@link apply} given its own output returns it unchanged (`apply(apply(t)) === apply(t)` for
+   * every text; a property test holds each rule that says so to it), so a pass that meets the rule's last
+   * output again skips it.
+   */
+  readonly idempotent?: boolean;
 }

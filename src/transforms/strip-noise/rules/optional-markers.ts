@@ -7,6 +7,8 @@ import { capitalise, editLines, mapSentences } from '../text.js';
 
 /** Where the words can be, so a description without them is passed over at once. */
 export const MARKER_WORD = { optional: /optional/i, required: /required/i };
+/** Either word: where a marker of either kind can be, before the parent's `required` is read. */
+export const MARKER_ANY = /optional|required/i;
 
 /** The marker rule (option `optionalMarkers`): on for a property whose parent has a `required` list. */
 export const optionalMarkersRule: TextRule<boolean> = {

@@ -11,20 +11,84 @@ const FILLER = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', '
  * is a word of `name` (split at `_`, `-`, `.`, spaces and camelCase; case and a plural `s` ignored), or
  * the words run together spell the name.
  */
-export function restatesName(name: string, description: string): boolean {
-  // A description with more than three words says more: tell without splitting all of it.
-  if (hasFourWords(description)) return false;
-  const words = description.match(/[\p{L}\p{N}]+/gu);
-  if (!words || words.length > 3) return false;
-  // Anything beside words, spaces and closing punctuation (`ID (UUID)`, `≥ 0`) says more than the name.
-  if (/[^\p{L}\p{N}\s.,:;'’-]/u.test(description)) return false;
-  const nameWords = splitName(name).map(normalizeWord);
-  if (nameWords.length === 0) return false;
+export function restatesName(name: string, description: string, cache?: NameWordsCache): boolean {
+  const ascii = asciiWords(description);
+  const words = ascii === null ? unicodeWords(description) : ascii;
+  if (words === undefined) return false;
+  const nameWords = wordsOfName(name, cache);
+  if (nameWords.set.size === 0) return false;
   const content = words.map(normalizeWord).filter((w) => !FILLER.has(w));
   if (content.length === 0) return false;
-  const set = new Set(nameWords);
-  if (content.every((w) => set.has(w))) return true;
-  return content.join('') === nameWords.join('');
+  if (content.every((w) => nameWords.set.has(w))) return true;
+  return content.join('') === nameWords.joined;
+}
+
+/** Up to three words of `description`, or undefined when it has none, more, or anything beside words, blanks and `.,:;'’-`. */
+function unicodeWords(description: string): string[] | undefined {
+  // A description with more than three words says more: tell without splitting all of it.
+  if (hasFourWords(description)) return undefined;
+  const words = description.match(/[\p{L}\p{N}]+/gu);
+  if (!words || words.length > 3) return undefined;
+  // Anything beside words, spaces and closing punctuation (`ID (UUID)`, `≥ 0`) says more than the name.
+  if (/[^\p{L}\p{N}\s.,:;'’-]/u.test(description)) return undefined;
+  return words;
+}
+
+/**
+ * {@link unicodeWords} for an ASCII description, in one scan (there `\p{L}` and `\p{N}` are letters and
+ * digits, and `\s` is space, tab and `\n\v\f\r`); null for a description with any other character, which
+ * {@link unicodeWords} reads.
+ */
+function asciiWords(description: string): string[] | undefined | null {
+  const words: string[] = [];
+  let start = -1;
+  let other = false;
+  for (let i = 0; i < description.length; i++) {
+    const c = description.charCodeAt(i);
+    if (c >= 128) return null;
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (start === -1) {
+        if (words.length === 3) return undefined;
+        start = i;
+      }
+      continue;
+    }
+    if (start !== -1) {
+      words.push(description.slice(start, i));
+      start = -1;
+    }
+    // Beside words: blanks (`\s`) and closing punctuation only.
+    if (!(c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x27 || c === 0x2d)) other = true;
+  }
+  if (start !== -1) words.push(description.slice(start));
+  return words.length === 0 || other ? undefined : words;
+}
+
+/**
+ * False when {@link restatesName} is false for `description` whatever the name: it has four words or
+ * more (the first thing it looks at).
+ */
+export function mayRestateName(description: string): boolean {
+  return !hasFourWords(description);
+}
+
+/** A name's words as {@link restatesName} compares them: normalised, as a set and run together. */
+export interface NameWords {
+  readonly set: ReadonlySet<string>;
+  readonly joined: string;
+}
+
+/** Names already split, for a caller that asks about many descriptions (one run's properties repeat their names). */
+export type NameWordsCache = Map<string, NameWords>;
+
+function wordsOfName(name: string, cache: NameWordsCache | undefined): NameWords {
+  let words = cache?.get(name);
+  if (words === undefined) {
+    const list = splitName(name).map(normalizeWord);
+    words = { set: new Set(list), joined: list.join('') };
+    cache?.set(name, words);
+  }
+  return words;
 }
 
 /**
@@ -51,6 +115,42 @@ function hasFourWordsUnicode(text: string): boolean {
 }
 
 function splitName(name: string): string[] {
+  return asciiNameWords(name) ?? unicodeNameWords(name);
+}
+
+/**
+ * {@link unicodeNameWords} for an ASCII name in one scan, or null for any other name: a word ends before an
+ * upper-case letter that follows a lower-case letter or a digit, before an upper-case letter that follows
+ * one and precedes a lower-case one (`URLPath`: `URL`, `Path`), and at every character that is neither
+ * letter nor digit.
+ */
+function asciiNameWords(name: string): string[] | null {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 128) return null;
+    const upper = c >= 65 && c <= 90;
+    if (!(upper || (c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      if (start !== -1) words.push(name.slice(start, i));
+      start = -1;
+      continue;
+    }
+    if (start === -1) start = i;
+    else if (upper) {
+      const p = name.charCodeAt(i - 1);
+      const n = i + 1 < name.length ? name.charCodeAt(i + 1) : 0;
+      if ((p >= 97 && p <= 122) || (p >= 48 && p <= 57) || (p >= 65 && p <= 90 && n >= 97 && n <= 122)) {
+        words.push(name.slice(start, i));
+        start = i;
+      }
+    }
+  }
+  if (start !== -1) words.push(name.slice(start));
+  return words;
+}
+
+function unicodeNameWords(name: string): string[] {
   return name
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')

@@ -76,6 +76,8 @@ function removeUrls(text: string): string {
       fence = f[1];
       continue;
     }
+    // Every link and URL holds `](` or `://`: a line with neither (most lines) stays as it is.
+    if (line.indexOf('](') === -1 && line.indexOf('://') === -1) continue;
     const parts = line.split(/(`[^`\n]*`)/);
     for (let j = 0; j < parts.length; j += 2) {
       let part = replaceMarkdownLinks(parts[j]!);

@@ -11,6 +11,9 @@ export const whitespaceRule: TextRule<true> = {
   setup: (rules) => (rules.whitespace ? true : undefined),
   apply: (text) => collapseWhitespace(text),
   mayApply: (text) => UNTIDY.test(text),
+  // Its output is trimmed, has no run of blanks or blank lines left and no indentation shared by the lines
+  // after the first, and keeps every fence line and code span: a second run finds nothing.
+  idempotent: true,
 };
 
 /** Anything {@link collapseWhitespace} could change: a line break, a tab, two spaces, or an outer space. */
@@ -38,16 +41,39 @@ function collapseWhitespace(text: string): string {
       continue;
     }
     if (f) fence = f[1];
-    else {
-      const indent = /^[ \t]*/.exec(line)![0];
-      const parts = line.slice(indent.length).split(/(`[^`\n]*`)/);
-      for (let j = 0; j < parts.length; j += 2) parts[j] = parts[j]!.replace(/[ \t]{2,}/g, ' ');
-      line = indent + parts.join('');
-    }
+    else line = collapseRuns(line);
     if (line === '' && out.length > 0 && out[out.length - 1] === '') continue;
     out.push(line);
   }
   return dedentRest(out.join('\n').trim());
+}
+
+/**
+ * The line with each run of two or more spaces and tabs after its indentation, outside `inline code`,
+ * made one space. A line without two spaces or a tab after its indentation (most lines) is returned as it
+ * is, without splitting it.
+ */
+function collapseRuns(line: string): string {
+  const from = indentLength(line);
+  if (!mayHaveBlankRun(line, from)) return line;
+  const parts = line.slice(from).split(/(`[^`\n]*`)/);
+  for (let j = 0; j < parts.length; j += 2) parts[j] = parts[j]!.replace(/[ \t]{2,}/g, ' ');
+  return line.slice(0, from) + parts.join('');
+}
+
+/** How many spaces and tabs `line` starts with (its indentation). */
+function indentLength(line: string): number {
+  let n = 0;
+  while (n < line.length && isBlank(line[n])) n++;
+  return n;
+}
+
+/**
+ * False when no two spaces or tabs follow each other in `line` at or after `from`: it has neither two
+ * spaces nor a tab there (a tab may be alone; then the caller looks closer).
+ */
+function mayHaveBlankRun(line: string, from: number): boolean {
+  return line.indexOf('  ', from) !== -1 || line.indexOf('\t', from) !== -1;
 }
 
 /**
@@ -62,21 +88,27 @@ export function trimBlanksEnd(line: string): string {
 
 /** Removes the indentation (the same spaces and tabs) that every non-blank line after the first starts with. */
 function dedentRest(text: string): string {
+  // One line: nothing after the first.
+  if (text.indexOf('\n') === -1) return text;
   const lines = text.split('\n');
-  let common: string | undefined;
+  // The common indentation is a prefix of the first non-blank line's (after the first line): that line and a length.
+  let ref: string | undefined;
+  let common = 0;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === '') continue;
-    const indent = /^[ \t]*/.exec(line)![0];
-    if (common === undefined) common = indent;
-    else {
+    const indent = indentLength(line);
+    if (ref === undefined) {
+      ref = line;
+      common = indent;
+    } else {
       let n = 0;
-      while (n < common.length && n < indent.length && common[n] === indent[n]) n++;
-      common = common.slice(0, n);
+      while (n < common && n < indent && ref[n] === line[n]) n++;
+      common = n;
     }
-    if (common === '') return text;
+    if (common === 0) return text;
   }
-  if (!common) return text;
-  for (let i = 1; i < lines.length; i++) if (lines[i] !== '') lines[i] = lines[i]!.slice(common.length);
+  if (ref === undefined) return text;
+  for (let i = 1; i < lines.length; i++) if (lines[i] !== '') lines[i] = lines[i]!.slice(common);
   return lines.join('\n');
 }
