@@ -21,7 +21,7 @@ import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
 import { KEYWORD_TABLES } from '../../schema/keywords.js';
 import { SlotEditor, type Note } from './editor.js';
-import { possiblyReachedDefinitions, removeHeldBackByUnevaluated, removeOrphanedDefs, usesUnevaluatedProperties } from './nodes.js';
+import { possiblyReachedDefinitions, referencedEmptyDefs, removeHeldBackByUnevaluated, removeOrphanedDefs, removeUnreferencedEmptyDefs, usesUnevaluatedProperties } from './nodes.js';
 import type { AdaptStep, StepInput } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
@@ -109,6 +109,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
     'removed-additional-properties': 'Removed `additionalProperties: true` (the default), which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
     'removed-empty-properties': 'Removed an empty `properties`, which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
+    'removed-unreferenced-empty-defs': 'Removed the empty `{keyword}`, which normalize-schema kept only while a reference pointed into it: the lossy steps removed that reference',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
     'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
@@ -274,6 +275,8 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
   // `unevaluatedProperties` can observe them; once a lossy step removed the last one, they go here.
   const table = input.source === 'unknown' ? undefined : KEYWORD_TABLES[input.dialect];
   const unevaluated = table !== undefined && usesUnevaluatedProperties(ed.root, table);
+  // And it keeps an empty definitions container a reference may land in (`$ref: "#/$defs/Gone"`).
+  const emptyDefs = table === undefined ? [] : referencedEmptyDefs(ed.root, input.dialect);
   const editsBefore = ed.edits;
   // Each at a fresh copy-on-write level (`group`): a later step may edit a node an earlier one put inside
   // a recorded value (close-objects wraps an edited property in `anyOf`), which must not change that value.
@@ -282,6 +285,7 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
   if (lossyEdited) {
     ed.group(() => removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {}));
     if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) ed.group(() => removeHeldBackByUnevaluated(ed, input.dialect));
+    if (emptyDefs.length > 0) ed.group(() => removeUnreferencedEmptyDefs(ed, emptyDefs, input.dialect));
   }
   return { rewrote, rewriteNotes, lossyEdited };
 }

@@ -1,6 +1,6 @@
 /** Helpers adapt-to-client's steps share: where nodes sit, keyword roles, own keys that may be `__proto__`. */
 import { hasOwn, isObject } from '../../json/guards.js';
-import { escapeToken, formatPointer, parsePointer } from '../../json/pointer.js';
+import { escapeToken, formatPointer, getAt, parsePointer } from '../../json/pointer.js';
 import { isLegacyDialect } from '../../schema/dialect.js';
 import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect, type KeywordTable } from '../../schema/keywords.js';
 import { parseRef } from '../../schema/ref-syntax.js';
@@ -244,4 +244,46 @@ export function removeHeldBackByUnevaluated(ed: StepEditor, dialect: Dialect): v
     },
   });
   for (const f of found) ed.remove(f.path, f.code, {});
+}
+
+/**
+ * The empty definitions containers (`$defs: {}`, in schema positions of `dialect`) that a reference may
+ * land in: normalize-schema removes an empty container, except where a reference may land. The lossy steps
+ * can remove that reference; see {@link removeUnreferencedEmptyDefs}.
+ */
+export function referencedEmptyDefs(schema: unknown, dialect: Dialect): string[] {
+  const empty: string[] = [];
+  walkSchema(schema, '', {
+    table: KEYWORD_TABLES[dialect],
+    onSchema(node, path) {
+      if (!isObject(node)) return;
+      for (const key of Object.keys(node)) {
+        const value = node[key];
+        if (DEFINITIONS_KEYWORDS.includes(key) && isObject(value) && Object.keys(value).length === 0) empty.push(path + '/' + escapeToken(key));
+      }
+    },
+  });
+  if (empty.length === 0) return empty;
+  const targets = fresh(() => collectRefTargets(schema, dialect, refInventoryOf(schema, dialect)));
+  return empty.filter((path) => holdsRefTarget(targets, path));
+}
+
+/**
+ * Removes the containers `before` listed (from {@link referencedEmptyDefs}, read before the lossy steps)
+ * that are still there and empty and that no reference may land in any more, as the next run's
+ * normalize-schema would.
+ */
+export function removeUnreferencedEmptyDefs(ed: StepEditor, before: readonly string[], dialect: Dialect): void {
+  if (before.length === 0) return;
+  const root = ed.root;
+  const targets = fresh(() => collectRefTargets(root, dialect, refInventoryOf(root, dialect)));
+  const gone: string[] = [];
+  for (const path of before) {
+    const value = getAt(root, parsePointer(path));
+    if (isObject(value) && Object.keys(value).length === 0 && !holdsRefTarget(targets, path)) gone.push(path);
+  }
+  for (let i = gone.length - 1; i >= 0; i--) {
+    const path = gone[i]!;
+    ed.remove(path, 'removed-unreferenced-empty-defs', { keyword: parsePointer(path).at(-1)! });
+  }
 }
