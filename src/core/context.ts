@@ -3,7 +3,7 @@
 import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
-import { jsonBytes, utf8Length } from './measure.js';
+import { jsonBytes, jsonStringBytes, utf8Length } from './measure.js';
 import type { Severity } from './report.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
@@ -70,7 +70,6 @@ export interface TransactionOptions {
 export class EditContext {
   readonly #cow: CopyOnWrite;
   readonly #messages: Readonly<Record<string, string>>;
-  readonly #strict: boolean;
   readonly #measure: boolean;
   readonly #origin: unknown;
   #bytes = 0;
@@ -82,7 +81,6 @@ export class EditContext {
   constructor(root: unknown, messages: Readonly<Record<string, string>>, options: EditContextOptions = {}) {
     this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
-    this.#strict = hasMembers(messages);
     this.#measure = options.measure === true;
     this.#origin = options.origin;
   }
@@ -322,7 +320,8 @@ export class EditContext {
   #format(code: string, data: MessageData | undefined): string {
     let template: string;
     if (hasOwn(this.#messages, code)) template = this.#messages[code]!;
-    else if (this.#strict) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
+    // A context with messages is strict; one without (a scratch copy) records bare codes.
+    else if (hasMembers(this.#messages)) throw new Error(`unknown message code \`${code}\` (the transform's messages are: ${Object.keys(this.#messages).join(', ')})`);
     else template = code;
     if (!data) return template;
     return fillTemplate(template, data);
@@ -424,14 +423,16 @@ function isPresent(value: unknown): boolean {
 }
 
 function keyBytes(key: string): number {
-  return utf8Length(JSON.stringify(key));
+  return jsonStringBytes(key);
 }
 
-/** Members of `obj` that JSON writes, not counting `except`. */
-function presentMembers(obj: Record<string, unknown>, except: string): number {
-  let n = 0;
-  for (const k of Object.keys(obj)) if (k !== except && isPresent(obj[k])) n++;
-  return n;
+/**
+ * Whether `obj` has a member JSON writes other than `except` (then `except`'s member has a comma). Stops at
+ * the first one, without a key array: removing many members of one big object stays linear.
+ */
+function hasOtherMember(obj: Record<string, unknown>, except: string): boolean {
+  for (const k in obj) if (k !== except && hasOwn(obj, k) && isPresent(obj[k])) return true;
+  return false;
 }
 
 /**
@@ -441,11 +442,12 @@ function presentMembers(obj: Record<string, unknown>, except: string): number {
 function memberBytes(obj: Record<string, unknown>, key: string, ...value: [unknown?]): number {
   const v = value.length > 0 ? value[0] : obj[key];
   if (!isPresent(v)) return 0;
-  return keyBytes(key) + 1 + jsonBytes(v) + (presentMembers(obj, key) > 0 ? 1 : 0);
+  return keyBytes(key) + 1 + jsonBytes(v) + (hasOtherMember(obj, key) ? 1 : 0);
 }
 
 /** The bytes an array element takes, with its comma when the array (of `length` elements with it) has others. */
 function elementBytes(value: unknown, length = 1): number {
+  if (typeof value === 'string') return jsonStringBytes(value) + (length > 1 ? 1 : 0);
   const text = JSON.stringify(value);
   return (text === undefined ? 4 /* null */ : utf8Length(text)) + (length > 1 ? 1 : 0);
 }

@@ -53,6 +53,25 @@ export function measureJson(value: unknown, tokenizer?: Tokenizer): Size {
 
 /** UTF-8 bytes of `value`'s compact JSON (0 for `undefined`, which JSON omits). */
 export function jsonBytes(value: unknown): number {
+  // A string (what most edits replace or remove: descriptions) is counted without writing it out.
+  if (typeof value === 'string') return jsonStringBytes(value);
   const text = JSON.stringify(value);
   return text === undefined ? 0 : utf8Length(text);
+}
+
+/** Characters a JSON string writes as themselves, one byte each (printable ASCII but `"` and `\\`). */
+const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/;
+
+/** UTF-8 bytes of `JSON.stringify(text)`: quotes, escapes and all. */
+export function jsonStringBytes(text: string): number {
+  const n = text.length;
+  // A short string is looked at a character at a time (a regular expression costs more to start than that).
+  if (n <= 16) {
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return utf8Length(JSON.stringify(text));
+    }
+    return n + 2;
+  }
+  return PLAIN_JSON_STRING.test(text) ? n + 2 : utf8Length(JSON.stringify(text));
 }

@@ -5,7 +5,7 @@ import type { Diagnostic, Skip } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
-import { utf8Length } from '../core/measure.js';
+import { jsonStringBytes } from '../core/measure.js';
 import { REFERENCE_KEYWORDS } from '../schema/keywords.js';
 
 /** The shape the tools came in. */
@@ -263,13 +263,6 @@ function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string
   }
 }
 
-/** Characters a JSON string writes as themselves, one byte each (printable ASCII but `"` and `\\`). */
-const PLAIN_JSON_STRING = /^[ !#-[\]-~]*$/;
-
-/** UTF-8 bytes of `JSON.stringify(text)`: quotes, escapes and all. */
-function jsonStringBytes(text: string): number {
-  return PLAIN_JSON_STRING.test(text) ? text.length + 2 : utf8Length(JSON.stringify(text));
-}
 
 /** A container on the way down from the tool: its parent and its key there. */
 interface PathLink {
@@ -330,8 +323,10 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const diagnostics: Diagnostic[] = [];
   const skipped: Skip[] = [];
   const size: ToolFacts = { bytes: 0, refKeys: true };
+  // Filled only by a tool that takes the exact path; read before the next tool.
+  const undefinedMembers: string[] = [];
   for (let i = 0; i < n; i++) {
-    const undefinedMembers: string[] = [];
+    undefinedMembers.length = 0;
     const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size);
     bytes[i] = size.bytes;
     refKeys[i] = size.refKeys !== false;

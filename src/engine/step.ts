@@ -109,6 +109,8 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
       state.skipped.push({ tool: names[i]!, toolIndex: i, transform: transform.name, reason: failure });
       continue;
     }
+    // Most tools come through a step with nothing to say: their pointer prefix is not even spelt out.
+    if (ctx.diagnostics.length === 0 && !ctx.changed) continue;
     const prefix = appendPointer('', i);
     for (const d of ctx.diagnostics) state.diagnostics.push({ severity: d.severity, tool: names[i]!, toolIndex: i, transform: transform.name, code: d.code, path: prefix + d.path, message: d.message });
     if (!ctx.changed) continue;

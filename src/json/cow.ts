@@ -16,9 +16,12 @@ export type Container = Record<string, unknown> | unknown[];
 /** A working copy of a JSON document, edited copy-on-write. */
 export class CopyOnWrite {
   #root: unknown;
-  /** Sets of owned containers per open checkpoint level; only the innermost level may be written. */
-  readonly #levels: WeakSet<object>[][] = [[]];
-  readonly #saved: unknown[] = [];
+  /**
+   * Sets of owned containers per open checkpoint level; only the innermost level may be written. Made on
+   * the first copy or checkpoint: most working copies are never edited.
+   */
+  #levels: WeakSet<object>[][] | undefined;
+  #saved: unknown[] | undefined;
 
   constructor(root: unknown) {
     this.#root = root;
@@ -66,34 +69,38 @@ export class CopyOnWrite {
 
   /** Starts a group of edits that {@link rollback} can undo. Checkpoints nest. */
   checkpoint(): void {
-    this.#saved.push(this.#root);
-    this.#levels.push([]);
+    (this.#saved ??= []).push(this.#root);
+    (this.#levels ??= [[]]).push([]);
   }
 
   /** Keeps the edits since the last checkpoint. */
   commit(): void {
-    if (this.#saved.length === 0) throw new Error('commit without a checkpoint');
+    if (this.#saved === undefined || this.#saved.length === 0) throw new Error('commit without a checkpoint');
     this.#saved.pop();
-    const inner = this.#levels.pop()!;
+    const levels = this.#levels!;
+    const inner = levels.pop()!;
     // What the inner level copied is owned by the outer one from now on; what the outer level owned and
     // the inner level left shared was never written since the checkpoint, and is still the outer level's.
-    this.#levels[this.#levels.length - 1]!.push(...inner);
+    levels[levels.length - 1]!.push(...inner);
   }
 
   /** Puts the document back as it was at the last checkpoint. */
   rollback(): void {
-    if (this.#saved.length === 0) throw new Error('rollback without a checkpoint');
+    if (this.#saved === undefined || this.#saved.length === 0) throw new Error('rollback without a checkpoint');
     this.#root = this.#saved.pop();
-    this.#levels.pop();
+    this.#levels!.pop();
   }
 
   #owns(value: object): boolean {
-    for (const set of this.#levels[this.#levels.length - 1]!) if (set.has(value)) return true;
+    const levels = this.#levels;
+    if (levels === undefined) return false;
+    for (const set of levels[levels.length - 1]!) if (set.has(value)) return true;
     return false;
   }
 
   #adopt(value: object): void {
-    const level = this.#levels[this.#levels.length - 1]!;
+    const levels = (this.#levels ??= [[]]);
+    const level = levels[levels.length - 1]!;
     // A level's set is made on its first copy: most contexts never edit anything.
     if (level.length === 0) level.push(new WeakSet());
     level[level.length - 1]!.add(value);
@@ -105,7 +112,11 @@ export function shallowCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.slice() as T;
   const out: Record<string, unknown> = {};
   const src = value as Record<string, unknown>;
-  for (const k of Object.keys(src)) setOwn(out, k, src[k]);
+  for (const k of Object.keys(src)) {
+    // What setOwn does for an object target, without its array test per key.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: src[k], writable: true, enumerable: true, configurable: true });
+    else out[k] = src[k];
+  }
   return out as T;
 }
 

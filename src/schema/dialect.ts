@@ -128,7 +128,8 @@ export function findDialectContradictions(schema: unknown, options: FindDialectC
   // Nearly every document has none: one pointer-free look at the same positions decides, and only a
   // document with a keyword to report (or an embedded `$schema`, which changes the dialect below it) is walked.
   const root = declared.dialect;
-  if (!someSubschema(schema, (node, isRoot) => (!isRoot && hasOwn(node, '$schema')) || someKeyword(node, (keyword) => keyword !== '$schema' && judgeKeyword(root, keyword, node[keyword]) !== undefined))) return [];
+  const suspects = suspectKeywords(root);
+  if (!someSubschema(schema, (node, isRoot) => (!isRoot && hasOwn(node, '$schema')) || someKeyword(node, (keyword) => suspects.has(keyword) && keyword !== '$schema' && judgeKeyword(root, keyword, node[keyword]) !== undefined))) return [];
   const out: DialectContradiction[] = [];
   const scopes: { path: string; dialect: Dialect; source: DialectSource }[] = [{ path: '', dialect: declared.dialect, source: declared.source === 'declared' ? 'declared' : 'assumed' }];
   let skipUnder: string | undefined;
@@ -158,6 +159,24 @@ export function findDialectContradictions(schema: unknown, options: FindDialectC
   });
   return out;
 }
+
+/**
+ * The keywords {@link judgeKeyword} can find fault with in `dialect`, for a value of some JSON type: its
+ * verdict depends only on the dialect, the keyword and the value's type (object, array, null, string,
+ * number, boolean), so one try of each type per keyword lists them all. Every other keyword (nearly all a
+ * schema has) is passed over without a table look-up.
+ */
+function suspectKeywords(dialect: Dialect): ReadonlySet<string> {
+  let set = SUSPECTS.get(dialect);
+  if (set === undefined) {
+    set = new Set([...UNION_KEYWORDS.keys()].filter((k) => VALUE_OF_EACH_TYPE.some((v) => judgeKeyword(dialect, k, v) !== undefined)));
+    SUSPECTS.set(dialect, set);
+  }
+  return set;
+}
+
+const SUSPECTS = new Map<Dialect, ReadonlySet<string>>();
+const VALUE_OF_EACH_TYPE: readonly unknown[] = [{}, [], null, 'text', 1, true, undefined];
 
 /** Whether some own key of `node` passes `test`. */
 function someKeyword(node: Record<string, unknown>, test: (key: string) => boolean): boolean {

@@ -1,10 +1,10 @@
 // Why one file: the `$ref` inventory and its resolution share the base-URI and resource rules (a reference
 // resolves against the resource the inventory found it in); split, each half would re-derive the other's.
 import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
-import { formatPointer, getAt, parsePointer } from '../json/pointer.js';
+import { appendPointer, formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
-import { walkJson, walkSchema } from './walk.js';
+import { CHILD, childrenOf, walkJson } from './walk.js';
 
 /** Where a reference sits in a document, and what it says. */
 export interface RefSite {
@@ -108,6 +108,19 @@ export class RefIndex {
  */
 export class SchemaAnalysis {
   readonly #byObject = new WeakMap<object, Map<Dialect, RefIndex>>();
+  /** Key summaries of the run's subtrees by object (see schema/summary.ts). */
+  readonly keySummaries = new WeakMap<object, readonly number[]>();
+  readonly #facts = new WeakMap<object, Map<symbol, unknown>>();
+
+  /**
+   * What steps of this run have noted about `schema` (a step's input or a finished step's output, never
+   * written again), by a key each module makes for itself (`Symbol('hoist: no nested definitions')`).
+   */
+  facts(schema: object): Map<symbol, unknown> {
+    let facts = this.#facts.get(schema);
+    if (facts === undefined) this.#facts.set(schema, (facts = new Map()));
+    return facts;
+  }
 
   /** The index of `schema` read as `dialect`. Never pass an object that will be written afterwards. */
   refs(schema: object, dialect: Dialect): RefIndex {
@@ -137,6 +150,19 @@ export function withAnalysis<T>(analysis: SchemaAnalysis, fn: () => T): T {
   }
 }
 
+/**
+ * The current run's notes about a schema object (see {@link SchemaAnalysis.facts}); undefined outside a
+ * run, where nothing may be remembered (the caller may change its objects between calls).
+ */
+export function runFacts(schema: object): Map<symbol, unknown> | undefined {
+  return current?.facts(schema);
+}
+
+/** The analysis of the current run (see {@link withAnalysis}), or undefined outside one. */
+export function currentAnalysis(): SchemaAnalysis | undefined {
+  return current;
+}
+
 /** The {@link RefIndex} of a document version: the current run's (see {@link withAnalysis}), or a fresh one outside a run. */
 export function refIndexOf(schema: unknown, dialect: Dialect): RefIndex {
   if (current === undefined || typeof schema !== 'object' || schema === null) return new RefIndex(schema, dialect);
@@ -158,15 +184,22 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
   const anchors: AnchorSite[] = [];
   const resources: ResourceSite[] = [];
   const idKey = idKeyword(dialect);
-  // Preorder walk: a scope stack of enclosing resources, popped when the walk leaves them.
-  const scopes: { path: string; uri: string }[] = [];
+  // The other dialects' id keyword (`id` ↔ `$id`) as a plain-name anchor too: readers disagree on which
+  // key a mislabelled schema uses, and an extra anchor only ever keeps more.
+  const otherKey = idKey === 'id' ? '$id' : 'id';
+  // Preorder walk: a scope stack of enclosing resources (each with the depth of its root), left when the
+  // walk leaves them.
+  const scopes: { path: string; uri: string; depth: number }[] = [];
   let rootUri: string | undefined;
   const rootId = isObject(schema) && typeof schema[idKey] === 'string' && !String(schema[idKey]).startsWith('#') ? String(schema[idKey]) : undefined;
   if (rootId !== undefined) rootUri = resolveUri(rootId, PLACEHOLDER_BASE);
-  scopes.push({ path: '', uri: stripFragment(rootUri ?? PLACEHOLDER_BASE) });
+  scopes.push({ path: '', uri: stripFragment(rootUri ?? PLACEHOLDER_BASE), depth: -1 });
 
-  const scanData = (value: unknown, path: string, resource: string) => {
-    walkJson(value, path, (v, p) => {
+  // Data (`default`, `enum`, unknown keywords, an array where a subschema belongs): a `$ref`-shaped value
+  // anywhere keeps its target. Pointers are spelled out only for data that holds one.
+  const scanData = (value: unknown, path: () => string, resource: string) => {
+    if (!holdsRefShapedObject(value)) return;
+    walkJson(value, path(), (v, p) => {
       if (!isObject(v)) return;
       for (const keyword of REFERENCE_KEYWORDS) {
         if (hasOwn(v, keyword) && typeof v[keyword] === 'string') refs.push({ path: p + '/' + keyword, schemaPath: p, keyword, ref: v[keyword] as string, inSchema: false, resource });
@@ -174,53 +207,111 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     });
   };
 
-  walkSchema(schema, '', {
-    table: UNION_KEYWORDS,
-    onSchema(node, path) {
-      while (scopes.length > 1 && !isWithin(path, scopes[scopes.length - 1]!.path)) scopes.pop();
-      if (!isObject(node)) {
-        // `"properties": { "$ref": "#/…" }`: a map of subschemas that is itself `$ref`-shaped (a common
-        // mistake); not a schema, but conservatively its target is kept like a reference found in data.
-        const slash = path.lastIndexOf('/');
-        const keyword = path.slice(slash + 1);
-        if (typeof node === 'string' && slash > 0 && REFERENCE_KEYWORDS.includes(keyword)) {
-          refs.push({ path, schemaPath: path.slice(0, slash), keyword, ref: node, inSchema: false, resource: scopes[scopes.length - 1]!.path });
-        }
-        return;
+  // The walk of walkSchema (every subschema position of UNION_KEYWORDS, preorder, document order, data
+  // before children), with each node's pointer built only when something is recorded there: by depth, the
+  // keyword and entry that led to the current node's ancestors, and their pointers once built.
+  const keywords: (string | undefined)[] = [undefined];
+  const entries: (string | number | undefined)[] = [undefined];
+  const paths: (string | undefined)[] = [''];
+  const pathAt = (depth: number): string => {
+    let i = depth;
+    while (paths[i] === undefined) i--;
+    let p = paths[i]!;
+    for (let j = i + 1; j <= depth; j++) {
+      p = appendPointer(p, keywords[j]!);
+      const entry = entries[j];
+      if (entry !== undefined) p = appendPointer(p, entry);
+      paths[j] = p;
+    }
+    return p;
+  };
+  const dataPath = (depth: number, keyword: string, entry: string | number | undefined): string => {
+    const p = appendPointer(pathAt(depth), keyword);
+    return entry === undefined ? p : appendPointer(p, entry);
+  };
+
+  // Frames, four slots each: node, keyword, entry, depth.
+  const stack: unknown[] = [schema, undefined, undefined, 0];
+  const items: unknown[] = [];
+  while (stack.length > 0) {
+    const depth = stack.pop() as number;
+    const entry = stack.pop() as string | number | undefined;
+    const keyword = stack.pop() as string | undefined;
+    const node = stack.pop();
+    keywords[depth] = keyword;
+    entries[depth] = entry;
+    paths[depth] = depth === 0 ? '' : undefined;
+    while (scopes.length > 1 && scopes[scopes.length - 1]!.depth >= depth) scopes.pop();
+    if (!isObject(node)) {
+      // `"properties": { "$ref": "#/…" }`: a map of subschemas that is itself `$ref`-shaped (a common
+      // mistake); not a schema, but conservatively its target is kept like a reference found in data.
+      if (typeof node === 'string' && typeof entry === 'string' && REFERENCE_KEYWORDS.includes(entry)) {
+        const path = pathAt(depth);
+        refs.push({ path, schemaPath: path.slice(0, path.lastIndexOf('/')), keyword: entry, ref: node, inSchema: false, resource: scopes[scopes.length - 1]!.path });
       }
-      const idValue = hasOwn(node, idKey) ? node[idKey] : undefined;
-      if (typeof idValue === 'string') {
-        if (idValue.startsWith('#')) {
-          if (idValue.length > 1) anchors.push({ path, name: safeDecode(idValue.slice(1)), keyword: idKey, resource: scopes[scopes.length - 1]!.path, dynamic: false });
-        } else if (path !== '') {
-          const uri = resolveUri(idValue, scopes[scopes.length - 1]!.uri);
-          resources.push({ path, id: idValue, uri: uri === undefined ? undefined : stripFragment(uri) });
-          scopes.push({ path, uri: uri === undefined ? `${PLACEHOLDER_BASE}unresolvable/${resources.length}` : stripFragment(uri) });
-        }
+      // An array where a subschema belongs is not a schema; whatever it holds is data.
+      if (Array.isArray(node) && keyword !== undefined) scanData(node, () => pathAt(depth), scopes[scopes.length - 1]!.path);
+      continue;
+    }
+    const idValue = hasOwn(node, idKey) ? node[idKey] : undefined;
+    if (typeof idValue === 'string') {
+      if (idValue.startsWith('#')) {
+        if (idValue.length > 1) anchors.push({ path: pathAt(depth), name: safeDecode(idValue.slice(1)), keyword: idKey, resource: scopes[scopes.length - 1]!.path, dynamic: false });
+      } else if (depth > 0) {
+        const path = pathAt(depth);
+        const uri = resolveUri(idValue, scopes[scopes.length - 1]!.uri);
+        resources.push({ path, id: idValue, uri: uri === undefined ? undefined : stripFragment(uri) });
+        scopes.push({ path, uri: uri === undefined ? `${PLACEHOLDER_BASE}unresolvable/${resources.length}` : stripFragment(uri), depth });
       }
-      const resource = scopes[scopes.length - 1]!.path;
-      // The other dialects' id keyword (`id` ↔ `$id`) as a plain-name anchor too: readers disagree on which
-      // key a mislabelled schema uses, and an extra anchor only ever keeps more.
-      const otherKey = idKey === 'id' ? '$id' : 'id';
-      const otherId = hasOwn(node, otherKey) ? node[otherKey] : undefined;
-      if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path, name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
-      if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path, name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
-      if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path, name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
-      for (const keyword of REFERENCE_KEYWORDS) {
-        if (hasOwn(node, keyword) && typeof node[keyword] === 'string') {
-          refs.push({ path: path + '/' + keyword, schemaPath: path, keyword, ref: node[keyword] as string, inSchema: true, resource });
-        }
+    }
+    const resource = scopes[scopes.length - 1]!.path;
+    const otherId = hasOwn(node, otherKey) ? node[otherKey] : undefined;
+    if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path: pathAt(depth), name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
+    if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path: pathAt(depth), name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
+    if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path: pathAt(depth), name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
+    for (const refKeyword of REFERENCE_KEYWORDS) {
+      if (hasOwn(node, refKeyword) && typeof node[refKeyword] === 'string') {
+        const path = pathAt(depth);
+        refs.push({ path: path + '/' + refKeyword, schemaPath: path, keyword: refKeyword, ref: node[refKeyword] as string, inSchema: true, resource });
       }
-    },
-    onOpaque(keyword, value, path) {
-      if (value === null || typeof value !== 'object') return;
-      const resource = scopes[scopes.length - 1]!.path;
-      // Data (`default`, `enum`, …) and unknown keywords alike: a `$ref`-shaped value anywhere keeps its target.
-      void keyword;
-      scanData(value, path, resource);
-    },
-  });
+    }
+    items.length = 0;
+    childrenOf(node, UNION_KEYWORDS, items, 'containers');
+    // Data first, in document order, then the children, pushed last to first (visited in document order).
+    for (let i = 0; i < items.length; i += 4) {
+      if (items[i] === CHILD) continue;
+      const value = items[i + 1];
+      const k = items[i + 2] as string;
+      const e = items[i + 3] as string | number | undefined;
+      scanData(value, () => dataPath(depth, k, e), resource);
+    }
+    for (let i = items.length - 4; i >= 0; i -= 4) {
+      if (items[i] !== CHILD) continue;
+      stack.push(items[i + 1], items[i + 2], items[i + 3], depth + 1);
+    }
+  }
   return { refs, anchors, resources, rootUri: rootUri === undefined ? undefined : stripFragment(rootUri) };
+}
+
+/** Whether some object inside `value` (itself included) has a reference keyword with a string value. */
+function holdsRefShapedObject(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    } else if (isObject(v)) {
+      for (const keyword of REFERENCE_KEYWORDS) if (hasOwn(v, keyword) && typeof v[keyword] === 'string') return true;
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (typeof x === 'object' && x !== null) stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 /** How a reference resolves within its document. */

@@ -1,6 +1,6 @@
 import { UNION_KEYWORDS, type KeywordTable } from './keywords.js';
 import { appendPointer } from '../json/pointer.js';
-import { isObject } from '../json/guards.js';
+import { hasOwn, isObject } from '../json/guards.js';
 
 /**
  * Called for every subschema (an object or a boolean) in preorder, keys in document order.
@@ -37,43 +37,78 @@ export const DATA = 1;
  * ({@link CHILD} or {@link DATA}), the value, the keyword, and the entry below the keyword (an index for
  * arrays, a key for maps, `undefined` for a single value). With `data`, values that are not subschemas are
  * listed too, in place: an opaque or unknown keyword's value, a keyword whose value has the wrong shape
- * (`anyOf: {}`), and a string array inside draft-07 `dependencies` (entry: its key).
+ * (`anyOf: {}`), and a string array inside draft-07 `dependencies` (entry: its key). With `data:
+ * 'containers'`, only those that are objects or arrays (for a walker that looks inside data for
+ * `$ref`-shaped values and has nothing to do with a string or a number).
  */
-export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data = false): void {
+export function childrenOf(node: Record<string, unknown>, table: KeywordTable, out: unknown[], data: boolean | 'containers' = false): void {
+  const shapes = shapeCodes(table);
   for (const key of Object.keys(node)) {
     const value = node[key];
-    const info = table.get(key);
-    if (info === undefined || info.shape === 'opaque') {
-      if (data) out.push(DATA, value, key, undefined);
+    const shape = shapes.get(key);
+    if (shape === undefined) {
+      if (data === true || (data === 'containers' && typeof value === 'object' && value !== null)) out.push(DATA, value, key, undefined);
       continue;
     }
-    switch (info.shape) {
-      case 'schema':
+    switch (shape) {
+      case SCHEMA:
         out.push(CHILD, value, key, undefined);
         break;
-      case 'schemaArray':
+      case SCHEMA_ARRAY:
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
-        else if (data) out.push(DATA, value, key, undefined);
+        else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
-      case 'schemaOrArray':
+      case SCHEMA_OR_ARRAY:
         if (Array.isArray(value)) for (let i = 0; i < value.length; i++) out.push(CHILD, value[i], key, i);
         else out.push(CHILD, value, key, undefined);
         break;
-      case 'schemaMap':
+      case SCHEMA_MAP:
         if (isObject(value)) for (const k of Object.keys(value)) out.push(CHILD, value[k], key, k);
-        else if (data) out.push(DATA, value, key, undefined);
+        else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
-      case 'schemaOrStrings':
+      case SCHEMA_OR_STRINGS:
         if (isObject(value)) {
           for (const k of Object.keys(value)) {
             const v = value[k];
             if (!Array.isArray(v)) out.push(CHILD, v, key, k);
-            else if (data) out.push(DATA, v, key, k);
+            else if (data !== false) out.push(DATA, v, key, k);
           }
-        } else if (data) out.push(DATA, value, key, undefined);
+        } else if (wants(data, value)) out.push(DATA, value, key, undefined);
         break;
     }
   }
+}
+
+// The table's shapes as small integers, for the keywords a walk descends into only (an opaque keyword
+// and an unknown one are alike to a walk): a look-up per key without a string comparison after it.
+const SCHEMA = 1;
+const SCHEMA_ARRAY = 2;
+const SCHEMA_OR_ARRAY = 3;
+const SCHEMA_MAP = 4;
+const SCHEMA_OR_STRINGS = 5;
+const SHAPE_CODES: Readonly<Record<string, number>> = { schema: SCHEMA, schemaArray: SCHEMA_ARRAY, schemaOrArray: SCHEMA_OR_ARRAY, schemaMap: SCHEMA_MAP, schemaOrStrings: SCHEMA_OR_STRINGS };
+
+/** Built once per table (the tables are the keyword module's constants); the last one asked is kept at hand. */
+const SHAPES_BY_TABLE = new WeakMap<KeywordTable, ReadonlyMap<string, number>>();
+let lastTable: KeywordTable | undefined;
+let lastShapes: ReadonlyMap<string, number> = new Map();
+
+function shapeCodes(table: KeywordTable): ReadonlyMap<string, number> {
+  if (table === lastTable) return lastShapes;
+  let shapes = SHAPES_BY_TABLE.get(table);
+  if (shapes === undefined) {
+    const map = new Map<string, number>();
+    for (const [name, info] of table) if (info.shape !== 'opaque') map.set(name, SHAPE_CODES[info.shape]!);
+    SHAPES_BY_TABLE.set(table, (shapes = map));
+  }
+  lastTable = table;
+  lastShapes = shapes;
+  return shapes;
+}
+
+/** Whether {@link childrenOf} lists a data value in mode `data`. */
+function wants(data: boolean | 'containers', value: unknown): boolean {
+  return data === true || (data === 'containers' && typeof value === 'object' && value !== null);
 }
 
 /**
@@ -83,6 +118,7 @@ export function childrenOf(node: Record<string, unknown>, table: KeywordTable, o
 export function walkSchema(root: unknown, basePath: string, options: WalkOptions): void {
   const table = options.table ?? UNION_KEYWORDS;
   const { onSchema, onOpaque } = options;
+  const plainNames = namesArePlain(table);
   // Frames, four slots each (node, path, keyword, parent), flat; `items` is reused for every node.
   const stack: unknown[] = [root, basePath, undefined, undefined];
   const items: unknown[] = [];
@@ -107,10 +143,26 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
     for (let i = items.length - 4; i >= 0; i -= 4) {
       if (items[i] !== CHILD) continue;
       const key = items[i + 2] as string;
-      stack.push(items[i + 1], childPath(path, key, items[i + 3] as string | number | undefined), key, node);
+      // A keyword of the table is a plain token (no `~` or `/` to escape); its entry below may not be.
+      const entry = items[i + 3] as string | number | undefined;
+      const p = plainNames ? path + '/' + key : appendPointer(path, key);
+      stack.push(items[i + 1], entry === undefined ? p : appendPointer(p, entry), key, node);
     }
   }
 }
+
+/** Whether no keyword of `table` that a walk descends into has a `~` or `/` (true of every built-in table). */
+function namesArePlain(table: KeywordTable): boolean {
+  let plain = PLAIN_NAMES.get(table);
+  if (plain === undefined) {
+    plain = true;
+    for (const name of shapeCodes(table).keys()) if (name.includes('~') || name.includes('/')) plain = false;
+    PLAIN_NAMES.set(table, plain);
+  }
+  return plain;
+}
+
+const PLAIN_NAMES = new WeakMap<KeywordTable, boolean>();
 
 /** The pointer of a child: its keyword, then its entry below the keyword (an index or a key) when it has one. */
 function childPath(path: string, key: string, entry: string | number | undefined): string {
@@ -124,22 +176,45 @@ function childPath(path: string, key: string, entry: string | number | undefined
  * the first hit. For the cheap "is there anything to do here at all?" look before a transform's real walk.
  */
 export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
-  const stack: unknown[] = [root];
-  const items: unknown[] = [];
-  let isRoot = true;
+  if (!isObject(root)) return false;
+  if (test(root, true)) return true;
+  // Only schema objects go on the stack (what else sits where a subschema belongs is never tested), each
+  // node's in document order, so nodes are tested in the order a stack of all its children would give.
+  const stack: Record<string, unknown>[] = [];
+  pushSubschemaObjects(root, table, stack);
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (!isObject(node)) {
-      isRoot = false;
-      continue;
-    }
-    if (test(node, isRoot)) return true;
-    isRoot = false;
-    items.length = 0;
-    childrenOf(node, table, items);
-    for (let i = 1; i < items.length; i += 4) stack.push(items[i]);
+    const node = stack.pop()!;
+    if (test(node, false)) return true;
+    pushSubschemaObjects(node, table, stack);
   }
   return false;
+}
+
+/** The subschema objects {@link childrenOf} lists (as `CHILD`) for `node`, pushed onto `out` in document order. */
+function pushSubschemaObjects(node: Record<string, unknown>, table: KeywordTable, out: Record<string, unknown>[]): void {
+  const shapes = shapeCodes(table);
+  for (const key in node) {
+    const shape = shapes.get(key);
+    if (shape === undefined || !hasOwn(node, key)) continue;
+    const value = node[key];
+    if (shape === SCHEMA) {
+      if (isObject(value)) out.push(value);
+    } else if (shape === SCHEMA_ARRAY || shape === SCHEMA_OR_ARRAY) {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (isObject(v)) out.push(v);
+        }
+      } else if (shape === SCHEMA_OR_ARRAY && isObject(value)) out.push(value);
+    } else if (isObject(value)) {
+      // A map of subschemas (a string array in draft-07 `dependencies` is not an object: not pushed).
+      for (const k in value) {
+        if (!hasOwn(value, k)) continue;
+        const v = value[k];
+        if (isObject(v)) out.push(v);
+      }
+    }
+  }
 }
 
 /**

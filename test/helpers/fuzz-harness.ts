@@ -13,7 +13,13 @@
  *   included), for each run of the shared-prefix chain below (together they are every pipeline's steps);
  * - on generated instances, the output's verdict (read in its dialect as specified: siblings of a
  *   draft-04/06/07 `$ref` ignored, no later keywords in draft-04/06) equals the input's, since every step
- *   of these pipelines is lossless or annotation-level.
+ *   of these pipelines is lossless or annotation-level, except in the lossy rotation below.
+ * The lossy rotation (`safe+<profile>+lossy`): each profile-tuned preset as users get it
+ * (`presetForProfile('safe', p)`, lossy steps on, as the proxy and `optimize --profile` run it), checked
+ * like the others (ajv compiles every output, a second run changes nothing and gives the same bytes, the
+ * report replays byte for byte both ways) except for verdicts: its lossy steps change them on purpose
+ * (documented, and checked against hand-written expectations in test/profiles/adapt-lossy-steps.test.ts
+ * and test/fixtures/adapt-to-client/rules/*).
  * The oracle is the test's own ajv (helpers/readings.ts), not the gate. Fixed seed; `FUZZ_RUNS` and
  * `FUZZ_SEED` change the size and the sample (`npm run fuzz` runs a larger one and prints the counts).
  */
@@ -36,6 +42,8 @@ const VERDICT_EVERY = Number(process.env.FUZZ_VERDICT_EVERY ?? 8);
  * pipeline in turn (each profile sees every 7th sample), through `max` on every 2nd and `lossless` on every 3rd.
  */
 const ALL = process.env.FUZZ_ALL === '1';
+/** In the suite, every `LOSSY_EVERY`-th sample of each profile runs its lossy preset (see `pipelinesFor`). */
+const LOSSY_EVERY = Number(process.env.FUZZ_LOSSY_EVERY ?? 2);
 /** Samples on which the shared-prefix outputs are checked against each pipeline run whole. */
 const CHECK_PREFIXES = 20;
 
@@ -48,7 +56,12 @@ const PIPELINES: readonly (readonly [string, readonly TransformStepInput[]])[] =
   // verdicts on purpose and are checked against hand-written expectations instead
   // (test/profiles/adapt-lossy-steps.test.ts, test/fixtures/adapt-to-client/rules/*).
   ...PROFILES.map((p) => [`safe+${p}`, presetForProfile('safe', p, { lossy: false })] as const),
+  // The profile-tuned presets as users get them (lossy steps on): every check but the verdicts (see `LOSSY`).
+  ...PROFILES.map((p) => [`safe+${p}+lossy`, presetForProfile('safe', p)] as const),
 ];
+
+/** The pipelines whose steps change verdicts on purpose (the profile-tuned presets' lossy steps). */
+const LOSSY: ReadonlySet<string> = new Set(PROFILES.map((p) => `safe+${p}+lossy`));
 
 /**
  * The pipelines that are `safe`'s steps, as `safe` runs them, followed by more (checked on the presets
@@ -70,11 +83,11 @@ const SAFE_THEN_MORE: ReadonlySet<string> = new Set(
  * is `safe` then adapt-to-client): the same tools as running each pipeline whole (checked on the first
  * samples below), at a fraction of the cost.
  */
-function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>, onRun: (n: number, replay: string | undefined) => void): Map<string, unknown[]> {
+function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>, onRun: (name: string, n: number, replay: string | undefined) => void): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   const run = (tools: readonly unknown[], steps: readonly TransformStepInput[], name: string) => {
     const r = transformTools(tools, { transforms: steps, verify: false, measure: false });
-    onRun(r.report.skipped.length, replayProblem(tools, r.tools, r.report.changes, name));
+    onRun(name, r.report.skipped.length, replayProblem(tools, r.tools, r.report.changes, name));
     return r.tools;
   };
   const lossless = run(input, [presetLossless], 'lossless');
@@ -83,6 +96,7 @@ function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>,
   out.set('safe', safe);
   out.set('max', run(safe, presetMax.steps.slice(presetSafe.steps.length), 'max'));
   for (const p of PROFILES) if (wanted.has(`safe+${p}`)) out.set(`safe+${p}`, run(safe, [presetForProfile('safe', p, { lossy: false }).at(-1)!], `safe+${p}`));
+  for (const p of PROFILES) if (wanted.has(`safe+${p}+lossy`)) out.set(`safe+${p}+lossy`, run(safe, [presetForProfile('safe', p).at(-1)!], `safe+${p}+lossy`));
   return out;
 }
 
@@ -134,10 +148,17 @@ function firstDifference(a: string, b: string): number {
   return i;
 }
 
-/** The pipelines sample `s` goes through (see `ALL`). */
+/**
+ * The pipelines sample `s` goes through (see `ALL`). In the suite, the lossy rotation takes every
+ * `LOSSY_EVERY`-th (default every other) of each profile's samples: that sample goes through the profile's
+ * preset with the lossy steps on instead of off (each profile sees every 7th sample, as before, half of them
+ * lossy), which keeps the suite's time as it was; the bench (`FUZZ_ALL=1`) runs both on every sample.
+ */
 function pipelinesFor(s: number): readonly (readonly [string, readonly TransformStepInput[]])[] {
   if (ALL) return PIPELINES;
-  const profile = `safe+${PROFILES[s % PROFILES.length]}`;
+  const p = PROFILES[s % PROFILES.length];
+  // By pairs of rotations (`s / 14`), so that each shard (`s % 2`) gets both kinds of each profile's runs.
+  const profile = Math.floor(s / (PROFILES.length * 2)) % LOSSY_EVERY === 0 ? `safe+${p}+lossy` : `safe+${p}`;
   return PIPELINES.filter(([name]) => name === 'safe' || name === profile || (name === 'max' && (s >> 1) % 2 === 0) || (name === 'lossless' && s % 3 === 1));
 }
 
@@ -169,6 +190,13 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
   const instances = fc.sample(instancesArb(), { seed: seed + 1, numRuns: runs });
   const failures: Failure[] = [];
   const counts = { runs: 0, schemas: 0, compiledOutputs: 0, verdictsChecked: 0, skipped: 0, ajvStackLimit: 0, notIdempotent: 0, idempotentByPrefix: 0, replaysChecked: 0 };
+  /** Per pipeline (bench/fuzz.ts prints a row each): runs, second runs that changed something, failures; replays per chain run. */
+  const byPipeline: Record<string, { runs: number; notIdempotent: number; failures: number; replays: number }> = {};
+  const row = (name: string) => (byPipeline[name] ??= { runs: 0, notIdempotent: 0, failures: 0, replays: 0 });
+  const fail = (f: Failure) => {
+    failures.push(f);
+    row(f.pipeline).failures++;
+  };
   /** Milliseconds per phase (printed with FUZZ_REPORT, to keep the size within the time budget). */
   const ms = { transform: 0, again: 0, compile: 0, verdicts: 0, replay: 0 };
   replayMs = 0;
@@ -187,26 +215,28 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
     t0 = performance.now();
     try {
       const wanted = new Set((s < CHECK_PREFIXES ? PIPELINES : pipelines).map(([name]) => name));
-      outputs = pipelineOutputs(input, wanted, (n, replay) => {
+      outputs = pipelineOutputs(input, wanted, (name, n, replay) => {
         counts.skipped += n;
+        row(name).replays++;
         counts.replaysChecked++;
-        if (replay !== undefined) failures.push({ kind: 'replay', pipeline: replay.slice(0, replay.indexOf(':')), sample: s, detail: replay });
+        if (replay !== undefined) fail({ kind: 'replay', pipeline: replay.slice(0, replay.indexOf(':')), sample: s, detail: replay });
       });
     } catch (e) {
-      failures.push({ kind: 'threw', pipeline: '(any)', sample: s, detail: String((e as Error)?.message ?? e) });
+      fail({ kind: 'threw', pipeline: '(any)', sample: s, detail: String((e as Error)?.message ?? e) });
       continue;
     }
     lap('transform');
     if (s < CHECK_PREFIXES) {
       for (const [name, steps] of PIPELINES) {
         const whole = transformTools(input, { transforms: steps, verify: false, measure: false }).tools;
-        if (JSON.stringify(whole) !== textOf(outputs.get(name)!)) failures.push({ kind: 'threw', pipeline: name, sample: s, detail: 'the shared-prefix output differs from the whole pipeline’s' });
+        if (JSON.stringify(whole) !== textOf(outputs.get(name)!)) fail({ kind: 'threw', pipeline: name, sample: s, detail: 'the shared-prefix output differs from the whole pipeline’s' });
       }
     }
     /** Set once `safe`'s second run changed nothing on its output (`safe` runs on every sample, before `max` and the profiles). */
     let safeFixed: string | undefined;
     for (const [name, steps] of pipelines) {
       counts.runs++;
+      row(name).runs++;
       const tools = outputs.get(name)!;
       t0 = performance.now();
       const text = textOf(tools);
@@ -217,7 +247,7 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
       const byPrefix = SAFE_THEN_MORE.has(name) && safeFixed !== undefined && text === safeFixed;
       if (byPrefix) counts.idempotentByPrefix++;
       // (On the first samples, check the shortcut: the second run it stands for changes nothing either.)
-      if (byPrefix && s < CHECK_PREFIXES && transformTools(tools, { transforms: steps, verify: false, measure: false }).report.changes.length > 0) failures.push({ kind: 'not-idempotent', pipeline: name, sample: s, detail: 'the run the prefix shortcut stood for changed something' });
+      if (byPrefix && s < CHECK_PREFIXES && transformTools(tools, { transforms: steps, verify: false, measure: false }).report.changes.length > 0) fail({ kind: 'not-idempotent', pipeline: name, sample: s, detail: 'the run the prefix shortcut stood for changed something' });
       const again = text === inputText || byPrefix ? undefined : transformTools(tools, { transforms: steps, verify: false, measure: false });
       if (name === 'safe' && (again === undefined || again.report.changes.length === 0)) safeFixed = text;
       lap('again');
@@ -225,7 +255,13 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
         const c = again.report.changes[0]!;
         const key = `${name}: ${c.transform}/${c.code}`;
         counts.notIdempotent++;
-        failures.push({ kind: 'not-idempotent', pipeline: name, sample: s, detail: `${key} at ${c.path}` });
+        row(name).notIdempotent++;
+        fail({ kind: 'not-idempotent', pipeline: name, sample: s, detail: `${key} at ${c.path}` });
+      } else if (again !== undefined && JSON.stringify(again.tools) !== text) {
+        // No change reported, yet other bytes (the replay check's counterpart for the second run).
+        counts.notIdempotent++;
+        row(name).notIdempotent++;
+        fail({ kind: 'not-idempotent', pipeline: name, sample: s, detail: `${name}: a second run reported no change, yet its output differs at byte ${firstDifference(JSON.stringify(again.tools), text)}` });
       }
       for (let i = 0; i < input.length; i++) {
         const a = (input[i] as Record<string, unknown>).inputSchema;
@@ -241,10 +277,13 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
           // inlining (`D: {$ref: D}`, after a draft-07 sibling was dropped as draft-07 says): a limit of
           // ajv's compiler on a schema no instance can pass, counted apart.
           if (/Maximum call stack/.test(vb.error)) counts.ajvStackLimit++;
-          else failures.push({ kind: 'refused', pipeline: name, sample: s, detail: `tool ${i}: ${vb.error}` });
+          else fail({ kind: 'refused', pipeline: name, sample: s, detail: `tool ${i}: ${vb.error}` });
           continue;
         }
-        // Every `VERDICT_EVERY`-th sample of this shard.
+        // Every `VERDICT_EVERY`-th sample of this shard. Not for the lossy rotation: its lossy steps are
+        // documented to change verdicts (relax-assertions accepts more, close-objects refuses unlisted keys,
+        // …), so only this check is skipped for it; every other check above and below applies.
+        if (LOSSY.has(name)) continue;
         if (Math.floor(s / shards) % VERDICT_EVERY !== 0) continue;
         for (const data of instances[s]!) {
           // MCP validates only objects against these schemas (`arguments`, `structuredContent`).
@@ -260,7 +299,7 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
             break;
           }
           if (x !== y) {
-            failures.push({ kind: 'verdict', pipeline: name, sample: s, detail: `tool ${i}: ${JSON.stringify(data)} was ${x}, is ${y}` });
+            fail({ kind: 'verdict', pipeline: name, sample: s, detail: `tool ${i}: ${JSON.stringify(data)} was ${x}, is ${y}` });
             break;
           }
         }
@@ -269,7 +308,7 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
     }
   }
   ms.replay = replayMs;
-  return { tools, failures, counts, ms };
+  return { tools, failures, counts, byPipeline, ms };
 }
 
 /**
@@ -278,12 +317,12 @@ export function fuzz(runs: number, seed: number, shard = 0, shards = 1) {
  */
 export function describeFuzz(shard: number, shards: number): void {
   describe(`fuzz (shard ${shard + 1} of ${shards}): every preset and profile pipeline, verify: false`, () => {
-    it(`${RUNS} generated tool lists (seed ${SEED}), ${shards === 1 ? 'all' : `every ${shards}th from #${shard}`}: ajv accepts every output, a second run changes nothing, reports replay byte for byte, verdicts stay`, { timeout: 600_000 }, () => {
-      const { tools, failures, counts, ms } = fuzz(RUNS, SEED, shard, shards);
+    it(`${RUNS} generated tool lists (seed ${SEED}), ${shards === 1 ? 'all' : `every ${shards}th from #${shard}`}: ajv accepts every output, a second run changes nothing, reports replay byte for byte, verdicts stay (but for the lossy rotation)`, { timeout: 600_000 }, () => {
+      const { tools, failures, counts, byPipeline, ms } = fuzz(RUNS, SEED, shard, shards);
       const byKind = new Map<string, number>();
       for (const f of failures) byKind.set(`${f.kind} (${f.pipeline})`, (byKind.get(`${f.kind} (${f.pipeline})`) ?? 0) + 1);
       if (process.env.FUZZ_REPORT) {
-        console.log(JSON.stringify({ seed: SEED, shard, shards, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
+        console.log(JSON.stringify({ seed: SEED, shard, shards, ...counts, failures: failures.length, byKind: Object.fromEntries(byKind), byPipeline, ms: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }));
       }
       const shown = failures.slice(0, 3).map((f) => `${f.kind} in ${f.pipeline}: ${f.detail}\n  input: ${JSON.stringify(tools[f.sample])}`);
       expect(shown, `${failures.length} failures of ${counts.runs} runs: ${JSON.stringify(Object.fromEntries(byKind))}`).toEqual([]);

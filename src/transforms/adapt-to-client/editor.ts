@@ -70,4 +70,28 @@ export class SlotEditor implements StepEditor {
   note(severity: Severity, code: string, path: string, data: MessageData): void {
     this.notes.push({ severity, code, path, data });
   }
+
+  group(edits: () => void): void {
+    this.#ctx.transaction(() => {
+      edits();
+      return true;
+    });
+  }
+
+  /**
+   * Runs `edits` as a group the context can undo (nested in the tool's transaction): when it returns
+   * false, its edits, their count, its notes and a `capped` it set are undone.
+   */
+  attempt(edits: () => boolean): boolean {
+    const count = this.#edits;
+    const notes = this.notes.length;
+    const capped = this.capped;
+    const kept = this.#ctx.transaction(edits);
+    if (!kept) {
+      this.#edits = count;
+      this.notes.length = notes;
+      this.capped = capped;
+    }
+    return kept;
+  }
 }

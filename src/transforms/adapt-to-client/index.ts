@@ -8,6 +8,8 @@
  * 3. lossy conversions, each off unless its option is on (presetForProfile turns on those the profile
  *    needs): relax-assertions, describe-formats, close-objects; and, on the tool itself (its name, with
  *    the whole list in view so no two tools end alike), rename-tools.
+ * When the lossy steps edited a slot, its steps run once more on what they left (see `runSlot`): a lossy
+ * step can remove what stopped a reference rewrite, and one run must reach the fixed point a second would.
  * After the edits each tool is checked with the profile again; every remaining finding is reported.
  */
 import { utf8Length } from '../../core/measure.js';
@@ -17,9 +19,10 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
+import { KEYWORD_TABLES } from '../../schema/keywords.js';
 import { SlotEditor, type Note } from './editor.js';
-import { reachedDefinitions, removeOrphanedDefs } from './nodes.js';
-import type { AdaptStep } from './step.js';
+import { possiblyReachedDefinitions, removeHeldBackByUnevaluated, removeOrphanedDefs, usesUnevaluatedProperties } from './nodes.js';
+import type { AdaptStep, StepInput } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
 import { closeObjects } from './steps/close-objects.js';
 import { describeFormats } from './steps/describe-formats.js';
@@ -104,6 +107,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'removed-emptied-defs': 'Removed `{keyword}`, empty once its unreachable definitions were removed',
     'removed-unreferenced-def': 'Removed definition `{name}` from `{container}`: no reference reaches it once the lossy steps removed the keywords that referenced it',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
+    'removed-additional-properties': 'Removed `additionalProperties: true` (the default), which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
+    'removed-empty-properties': 'Removed an empty `properties`, which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
     'dropped-annotation': 'Dropped annotation `{keyword}`, which `{profile}` rejects',
@@ -205,23 +210,78 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
 /**
  * Runs the steps on one slot (`schema` is its value before them): the reference rewrites, then, unless
  * they grew it past the limit (returned, sizes in bytes), the clean-ups and the lossy steps asked for.
+ *
+ * A lossy step can remove what stopped a reference rewrite (a recursion through `dependentSchemas`, an
+ * embedded `$id` under `not`, …): the next run would then rewrite the references. So, when the lossy steps
+ * edited the slot, the steps run once more on what they left, as that next run would (its growth measured
+ * from there, as it would be), and the second pass is kept when its rewrites changed something and it stays
+ * within the limit; its notes then replace the first pass's (they describe the output). When its rewrites
+ * change nothing it is undone, and what they noted replaces what the first pass's rewrites noted (a
+ * recursion or `$id` the lossy steps removed is no longer said to stop them). One run reaches the fixed
+ * point a second would.
  */
 function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { before: number; after: number } | undefined {
   const declared = getDeclaredDialect(schema, p.dialect);
   const input = { profile: p, dialect: declared.dialect, source: declared.source, isArguments, growthLimit };
+  const first = runPass(ed, schema, input, growthLimit, lossy);
+  if (first.over !== undefined) return first.over;
+  if (!first.lossyEdited || !REWRITES.some((s) => s.applies(p))) return undefined;
+  const start = ed.root as Record<string, unknown>;
+  const earlierNotes = ed.notes.length;
+  let rewriteNotes: Note[] | undefined;
+  const kept = ed.attempt(() => {
+    const second = runPass(ed, start, input, growthLimit, lossy);
+    if (!second.rewrote) rewriteNotes = ed.notes.slice(earlierNotes, earlierNotes + second.rewriteNotes);
+    return second.over === undefined && second.rewrote;
+  });
+  if (kept) ed.notes.splice(0, earlierNotes);
+  else if (rewriteNotes !== undefined) ed.notes.splice(0, first.rewriteNotes, ...rewriteNotes);
+  return undefined;
+}
+
+interface Pass {
+  /** Set when the reference rewrites grew the slot past the limit (sizes in bytes). */
+  readonly over?: { before: number; after: number };
+  /** Whether the reference rewrites edited the slot. */
+  readonly rewrote: boolean;
+  /** How many notes the reference rewrites made (the pass's first notes). */
+  readonly rewriteNotes: number;
+  /** Whether the lossy steps edited the slot. */
+  readonly lossyEdited: boolean;
+}
+
+/** One pass of the steps over a slot whose value is `schema` when it starts. */
+function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInput, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): Pass {
+  const p = input.profile;
+  const start = ed.edits;
+  const notesBefore = ed.notes.length;
   for (const step of REWRITES) if (step.applies(p)) step.run(ed, input);
-  if (ed.capped) return ed.capped;
-  if (ed.edits > 0) {
+  const rewriteNotes = ed.notes.length - notesBefore;
+  if (ed.capped) return { over: ed.capped, rewrote: true, rewriteNotes, lossyEdited: false };
+  const rewrote = ed.edits > start;
+  if (rewrote) {
     const before = utf8Length(JSON.stringify(schema));
     const after = utf8Length(JSON.stringify(ed.root));
-    if (after > growthLimit(before)) return { before, after };
+    if (after > growthLimit(before)) return { over: { before, after }, rewrote, rewriteNotes, lossyEdited: false };
   }
   for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
-  // A lossy step may drop the keyword that held the only reference to a definition: removed here, as
-  // prune-unreachable-defs would remove it on the next run (the preset reaches its fixed point in one).
-  const reached = lossy.length > 0 ? reachedDefinitions(ed.root) : undefined;
+  if (lossy.length === 0) return { rewrote, rewriteNotes, lossyEdited: false };
+  // A lossy step may drop the keyword that held the only reference to a definition (or the reference that
+  // made reachability undecidable): removed here, as prune-unreachable-defs would remove it on the next
+  // run (the preset reaches its fixed point in one).
+  const reached = possiblyReachedDefinitions(ed.root);
+  // Likewise normalize-schema keeps `additionalProperties: true` and an empty `properties` while
+  // `unevaluatedProperties` can observe them; once a lossy step removed the last one, they go here.
+  const table = input.source === 'unknown' ? undefined : KEYWORD_TABLES[input.dialect];
+  const unevaluated = table !== undefined && usesUnevaluatedProperties(ed.root, table);
   const editsBefore = ed.edits;
-  for (const step of lossy) step.run(ed, input);
-  if (ed.edits > editsBefore) removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {});
-  return undefined;
+  // Each at a fresh copy-on-write level (`group`): a later step may edit a node an earlier one put inside
+  // a recorded value (close-objects wraps an edited property in `anyOf`), which must not change that value.
+  for (const step of lossy) ed.group(() => step.run(ed, input));
+  const lossyEdited = ed.edits > editsBefore;
+  if (lossyEdited) {
+    ed.group(() => removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {}));
+    if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) ed.group(() => removeHeldBackByUnevaluated(ed, input.dialect));
+  }
+  return { rewrote, rewriteNotes, lossyEdited };
 }

@@ -2,13 +2,14 @@
 import { hasOwn, isObject } from '../../json/guards.js';
 import { escapeToken, formatPointer, parsePointer } from '../../json/pointer.js';
 import { isLegacyDialect } from '../../schema/dialect.js';
-import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect } from '../../schema/keywords.js';
+import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect, type KeywordTable } from '../../schema/keywords.js';
 import { parseRef } from '../../schema/ref-syntax.js';
+import { collectRefTargets, holdsRefTarget, type RefTargets } from '../../schema/ref-targets.js';
 import type { MessageData } from '../../core/context.js';
-import type { RefInventory, RefSite } from '../../schema/refs.js';
+import { refInventoryOf, SchemaAnalysis, withAnalysis, type RefInventory, type RefSite } from '../../schema/refs.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
 import type { StepEditor } from './step.js';
-import { walkSchema } from '../../schema/walk.js';
+import { CHILD, childrenOf, walkSchema } from '../../schema/walk.js';
 
 
 /** Where each schema node sits: the nearest enclosing definition entry, if any. */
@@ -114,11 +115,38 @@ export function placeDoubt(root: unknown, path: string, dialect: Dialect): strin
   return undefined;
 }
 
+/**
+ * Runs `read` with a fresh analysis: the run's (see `withAnalysis`) remembers each schema object's
+ * references, and a step's working copy is written in place once it owns it (copy-on-write), so asking the
+ * run's analysis about it before and after an edit would give the answer from before twice.
+ */
+function fresh<T>(read: () => T): T {
+  return withAnalysis(new SchemaAnalysis(), read);
+}
+
 /** The top-level definitions references reach (as prune-unreachable-defs reads it), or undefined when undecidable or there are none. */
 export function reachedDefinitions(schema: unknown): ReadonlySet<string> | undefined {
   if (!isObject(schema) || !DEFINITIONS_KEYWORDS.some((c) => hasOwn(schema, c) && isObject(schema[c]))) return undefined;
-  const r = findReachedDefinitions(schema);
+  const r = fresh(() => findReachedDefinitions(schema));
   return 'keys' in r ? r.keys : undefined;
+}
+
+/**
+ * Like {@link reachedDefinitions}, but when reachability is undecidable (a reference whose target cannot be
+ * decided may name any definition), every top-level definition: each may be reached. For the lossy steps,
+ * which can remove that reference: what no reference reaches after them is then theirs to remove, as
+ * prune-unreachable-defs would on the next run, now that it can decide.
+ */
+export function possiblyReachedDefinitions(schema: unknown): ReadonlySet<string> | undefined {
+  if (!isObject(schema) || !DEFINITIONS_KEYWORDS.some((c) => hasOwn(schema, c) && isObject(schema[c]))) return undefined;
+  const r = fresh(() => findReachedDefinitions(schema));
+  if ('keys' in r) return r.keys;
+  const all = new Set<string>();
+  for (const container of DEFINITIONS_KEYWORDS) {
+    const defs = hasOwn(schema, container) ? schema[container] : undefined;
+    if (isObject(defs)) for (const name of Object.keys(defs)) all.add(container + '\u0000' + name);
+  }
+  return all;
 }
 
 /**
@@ -148,4 +176,72 @@ export function removeOrphanedDefs(ed: StepEditor, before: ReadonlySet<string> |
     const left = ed.get('/' + escapeToken(container));
     if (isObject(left) && Object.keys(left).length === 0) ed.remove('/' + escapeToken(container), 'removed-emptied-defs', { keyword: container });
   }
+}
+
+/**
+ * Whether an object of `schema` has an own `unevaluatedProperties`, in a schema position or anywhere in data
+ * (an opaque or unknown keyword's value, a value of the wrong shape), as `table` reads it: the test
+ * normalize-schema makes before it removes `additionalProperties: true` or an empty `properties` (which
+ * `unevaluatedProperties` can observe). The same reading, so that what it holds back is known here.
+ */
+export function usesUnevaluatedProperties(schema: unknown, table: KeywordTable): boolean {
+  // Fast path: an object key shows in the compact text as `"unevaluatedProperties":` (an escaped quote
+  // inside a string cannot end in `":`).
+  if (!JSON.stringify(schema).includes('"unevaluatedProperties":')) return false;
+  const schemas: unknown[] = [schema];
+  const data: unknown[] = [];
+  const items: unknown[] = [];
+  while (schemas.length > 0) {
+    const node = schemas.pop();
+    if (Array.isArray(node)) data.push(node);
+    if (!isObject(node)) continue;
+    if (hasOwn(node, 'unevaluatedProperties')) return true;
+    items.length = 0;
+    childrenOf(node, table, items, true);
+    for (let i = 0; i < items.length; i += 4) (items[i] === CHILD ? schemas : data).push(items[i + 1]);
+  }
+  while (data.length > 0) {
+    const v = data.pop();
+    if (Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'object' && x !== null) data.push(x);
+    } else if (isObject(v)) {
+      if (hasOwn(v, 'unevaluatedProperties')) return true;
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (typeof x === 'object' && x !== null) data.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Removes what normalize-schema held back only because `unevaluatedProperties` could observe it (an
+ * `additionalProperties: true`, an empty `properties` below the root), once the lossy steps removed the
+ * last `unevaluatedProperties` (the caller checks that it was there before them and is gone): the next
+ * run's normalize-schema would remove them, so the preset reaches its fixed point in one run. Read as
+ * normalize-schema reads it: schema positions of `dialect`, nothing a reference may land on.
+ */
+export function removeHeldBackByUnevaluated(ed: StepEditor, dialect: Dialect): void {
+  const root = ed.root;
+  let targets: RefTargets | undefined;
+  const found: { path: string; code: 'removed-additional-properties' | 'removed-empty-properties' }[] = [];
+  walkSchema(root, '', {
+    table: KEYWORD_TABLES[dialect],
+    onSchema(node, path) {
+      if (!isObject(node)) return;
+      for (const key of Object.keys(node)) {
+        const value = node[key];
+        let code: (typeof found)[number]['code'] | undefined;
+        if (key === 'additionalProperties' && value === true) code = 'removed-additional-properties';
+        // The root `properties` stays, as normalize-schema keeps it (some clients want it).
+        else if (key === 'properties' && path !== '' && isObject(value) && Object.keys(value).length === 0) code = 'removed-empty-properties';
+        if (code === undefined) continue;
+        const at = path + '/' + escapeToken(key);
+        targets ??= fresh(() => collectRefTargets(root, dialect, refInventoryOf(root, dialect)));
+        if (!holdsRefTarget(targets, at)) found.push({ path: at, code });
+      }
+    },
+  });
+  for (const f of found) ed.remove(f.path, f.code, {});
 }

@@ -24,6 +24,12 @@ export interface StepEditor {
   capped: { before: number; after: number } | undefined;
   /** A diagnostic about the schema (`path` relative to it). */
   note(severity: Severity, code: string, path: string, data: MessageData): void;
+  /**
+   * Runs `edits` at a fresh copy-on-write level: nothing an earlier edit made (and may have put inside the
+   * value a change recorded, such as a node wrapped in `anyOf`) is written in place, so every recorded
+   * change keeps the value it had and the report replays. For edits that follow others on the same nodes.
+   */
+  group(edits: () => void): void;
 }
 
 /** What a step is told about the schema it adapts. */

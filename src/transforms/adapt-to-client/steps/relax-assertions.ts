@@ -63,17 +63,34 @@ export const relaxAssertions: AdaptStep = {
     const rejected = new Set(profile.rejectedValidation);
     const all = new Set(profile.rejected);
     const accepts = (k: string) => !all.has(k);
-    const holds = referencedPlaces(ed.root, dialect);
-    const nodes: string[] = [];
-    walkSchema(ed.root, '', {
-      table: UNION_KEYWORDS,
-      onSchema(node, path) {
-        if (isObject(node) && Object.keys(node).some((k) => rejected.has(k))) nodes.push(path);
-      },
-    });
-    // Deepest last in preorder: walking back, every node is edited before its ancestors (a rename of
-    // `oneOf` moves the paths below it, none above it).
-    for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name);
+    // A keyword that holds a reference's target is kept; dropping another keyword can drop the last such
+    // reference, and the next run would then drop the keyword too. So the pass repeats, reading the
+    // references again, while it edited something and held something back (each pass that goes on removed
+    // a rejected keyword, so this ends).
+    for (;;) {
+      const targets = referencedPlaces(ed.root, dialect);
+      let heldBack = 0;
+      const holds = (path: string) => {
+        const held = targets(path);
+        if (held) heldBack++;
+        return held;
+      };
+      const nodes: string[] = [];
+      walkSchema(ed.root, '', {
+        table: UNION_KEYWORDS,
+        onSchema(node, path) {
+          if (isObject(node) && Object.keys(node).some((k) => rejected.has(k))) nodes.push(path);
+        },
+      });
+      const before = ed.edits;
+      // Deepest last in preorder: walking back, every node is edited before its ancestors (a rename of
+      // `oneOf` moves the paths below it, none above it). A repeat edits nodes the pass before may have put
+      // inside a recorded value (a renamed `const`), so each pass runs at a fresh copy-on-write level.
+      ed.group(() => {
+        for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name);
+      });
+      if (heldBack === 0 || ed.edits === before) break;
+    }
   },
 };
 
