@@ -33,10 +33,10 @@ const NONE: readonly RuleKey[] = Object.freeze([]);
  * unchanged. The result may be empty: callers decide what to do then. `facts` turns on the rules that
  * depend on the schema (see {@link DescriptionFacts}).
  */
-export function cleanDescription(text: string, rules: NoiseRules, facts: DescriptionFacts = {}): CleanedText {
-  const states = TEXT_RULES.map((rule) => rule.setup(rules, facts));
+export function cleanDescription(text: string, rules: NoiseRules, facts?: DescriptionFacts): CleanedText {
+  const states = facts === undefined ? statesWithoutFacts(rules) : TEXT_RULES.map((rule) => rule.setup(rules, facts));
   // Most descriptions hold nothing any rule starts from: one cheap look per rule, and they are done.
-  if (text.indexOf('\r') === -1 && !TEXT_RULES.some((rule, i) => states[i] !== undefined && (rule.mayApply === undefined || rule.mayApply(text, states[i])))) return { text, applied: NONE };
+  if (text.indexOf('\r') === -1 && !mayApplyAny(text, states)) return { text, applied: NONE };
   let applied = 0;
   // Each rule's output in the pass before: an idempotent rule given it again returns it as it is, so the
   // pass that only confirms the fixed point does not run it (the whitespace rule, last, on its own output).
@@ -56,6 +56,27 @@ export function cleanDescription(text: string, rules: NoiseRules, facts: Descrip
   }
   return { text, applied: [] };
 }
+
+/** Whether some rule that is on (its state defined) may change `text` (see {@link TextRule.mayApply}). */
+function mayApplyAny(text: string, states: readonly unknown[]): boolean {
+  for (let i = 0; i < TEXT_RULES.length; i++) {
+    if (states[i] === undefined) continue;
+    const rule = TEXT_RULES[i]!;
+    if (rule.mayApply === undefined || rule.mayApply(text, states[i])) return true;
+  }
+  return false;
+}
+
+/**
+ * The rules' states for a description without facts, one list per combination of `rules` (made on first
+ * use): without facts a rule's state depends on the three switches alone, and none of those states is written.
+ */
+function statesWithoutFacts(rules: NoiseRules): readonly unknown[] {
+  const key = (rules.urls ? 1 : 0) | (rules.examples ? 2 : 0) | (rules.whitespace ? 4 : 0);
+  return (NO_FACT_STATES[key] ??= Object.freeze(TEXT_RULES.map((rule) => rule.setup({ urls: rules.urls, examples: rules.examples, whitespace: rules.whitespace }, {}))));
+}
+
+const NO_FACT_STATES: (readonly unknown[] | undefined)[] = [];
 
 /** The keys of the rules in `mask` (bit i: `TEXT_RULES[i]`), in rule order; one frozen list per mask, made on first use. */
 function appliedList(mask: number): readonly RuleKey[] {

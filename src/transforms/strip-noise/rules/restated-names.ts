@@ -40,7 +40,9 @@ function unicodeWords(description: string): string[] | undefined {
  * {@link unicodeWords} reads.
  */
 function asciiWords(description: string): string[] | undefined | null {
-  const words: string[] = [];
+  // Where each word starts and ends; the words are cut out only once there are at most three.
+  const bounds = [0, 0, 0, 0, 0, 0];
+  let words = 0;
   let start = -1;
   let other = false;
   for (let i = 0; i < description.length; i++) {
@@ -48,20 +50,29 @@ function asciiWords(description: string): string[] | undefined | null {
     if (c >= 128) return null;
     if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
       if (start === -1) {
-        if (words.length === 3) return undefined;
+        if (words === 3) return undefined;
         start = i;
       }
       continue;
     }
     if (start !== -1) {
-      words.push(description.slice(start, i));
+      bounds[2 * words] = start;
+      bounds[2 * words + 1] = i;
+      words++;
       start = -1;
     }
     // Beside words: blanks (`\s`) and closing punctuation only.
     if (!(c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x27 || c === 0x2d)) other = true;
   }
-  if (start !== -1) words.push(description.slice(start));
-  return words.length === 0 || other ? undefined : words;
+  if (start !== -1) {
+    bounds[2 * words] = start;
+    bounds[2 * words + 1] = description.length;
+    words++;
+  }
+  if (words === 0 || other) return undefined;
+  const out: string[] = [];
+  for (let w = 0; w < words; w++) out.push(description.slice(bounds[2 * w], bounds[2 * w + 1]));
+  return out;
 }
 
 /**

@@ -32,20 +32,30 @@ function collapseWhitespace(text: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
   let fence: string | undefined;
+  // Whether `out` differs from `lines` (otherwise joining it again would give back `text`).
+  let changed = false;
   for (const raw of lines) {
     let line = trimBlanksEnd(raw);
     const f = FENCE.exec(line);
     if (fence !== undefined) {
       if (f && f[1] === fence) fence = undefined;
+      if (line !== raw) changed = true;
       out.push(line);
       continue;
     }
     if (f) fence = f[1];
     else line = collapseRuns(line);
-    if (line === '' && out.length > 0 && out[out.length - 1] === '') continue;
+    if (line !== raw) changed = true;
+    if (line === '' && out.length > 0 && out[out.length - 1] === '') {
+      changed = true;
+      continue;
+    }
     out.push(line);
   }
-  return dedentRest(out.join('\n').trim());
+  const joined = changed ? out.join('\n') : text;
+  const trimmed = joined.trim();
+  // When the trim took nothing, the trimmed text's lines are `out`: they are not split again.
+  return trimmed === joined ? dedentRest(trimmed, out) : dedentRest(trimmed);
 }
 
 /**
@@ -86,11 +96,14 @@ export function trimBlanksEnd(line: string): string {
   return end === line.length ? line : line.slice(0, end);
 }
 
-/** Removes the indentation (the same spaces and tabs) that every non-blank line after the first starts with. */
-function dedentRest(text: string): string {
+/**
+ * Removes the indentation (the same spaces and tabs) that every non-blank line after the first starts with.
+ * `split`: `text.split('\n')` when the caller has it (it may be written to).
+ */
+function dedentRest(text: string, split?: string[]): string {
   // One line: nothing after the first.
   if (text.indexOf('\n') === -1) return text;
-  const lines = text.split('\n');
+  const lines = split ?? text.split('\n');
   // The common indentation is a prefix of the first non-blank line's (after the first line): that line and a length.
   let ref: string | undefined;
   let common = 0;
