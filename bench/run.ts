@@ -16,7 +16,7 @@
  * Env: `BENCH_BUDGET_S` (default 600, CPU seconds): sizes of the scaling series that would not fit are skipped.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from './lib/build.js';
@@ -618,7 +618,12 @@ function main(): void {
     return;
   }
   writeFileSync(join(BENCH, 'results.json'), JSON.stringify({ ...results, hostile }, null, 2) + '\n');
-  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results).replace(/\n*$/, '\n\n') + hostileBlock(hostile));
+  // The fuzz section is written by `npm run bench:fuzz` (minutes of its own, not part of this run): kept as it was.
+  const previousMd = existsSync(join(BENCH, 'results.md')) ? readFileSync(join(BENCH, 'results.md'), 'utf8') : '';
+  const fuzzAt = previousMd.indexOf('<!-- fuzz:start -->');
+  const fuzzEnd = previousMd.indexOf('<!-- fuzz:end -->', fuzzAt);
+  const fuzzBlock = fuzzAt >= 0 && fuzzEnd >= 0 ? '\n' + previousMd.slice(fuzzAt, fuzzEnd + '<!-- fuzz:end -->'.length) + '\n' : '';
+  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results).replace(/\n*$/, '\n\n') + hostileBlock(hostile) + fuzzBlock);
   appendFileSync(join(BENCH, 'history.jsonl'), JSON.stringify(historyEntry(results)) + '\n');
   const readmePath = join(ROOT, 'README.md');
   const readme = readFileSync(readmePath, 'utf8');
