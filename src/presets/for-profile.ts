@@ -5,6 +5,7 @@ import { definePreset, type Preset, type PresetOptions } from '../core/preset.js
 import type { AnyTransform } from '../core/transform.js';
 import { ADAPT_STEPS, adaptToClient } from '../transforms/adapt-to-client/index.js';
 import { builtinTransforms } from '../transforms/index.js';
+import { reconcileDialect } from '../transforms/reconcile-dialect/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 
 /**
@@ -50,6 +51,17 @@ const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growt
 export const PROFILE_GROWTH_ALLOWANCE = 2048;
 
 /**
+ * The options `preset` (with `overrides`) runs the built-in reconcile-dialect with, as the engine merges them
+ * (the preset's, then the override's); undefined when it does not run it.
+ */
+function reconcileOptionsOf(preset: Preset, overrides: Readonly<Record<string, false | object>>): object | undefined {
+  if (!preset.steps.includes(reconcileDialect as AnyTransform)) return undefined;
+  const override = Object.prototype.hasOwnProperty.call(overrides, reconcileDialect.name) ? overrides[reconcileDialect.name] : undefined;
+  if (override === false) return undefined;
+  return { ...preset.options?.[reconcileDialect.name], ...override };
+}
+
+/**
  * The steps to run for a preset when the output goes to `profile`: the preset without the transforms that
  * create references when the client cannot resolve them (`ref-free`, `gemini`), and without those that
  * move text into the server's `instructions` when the client does not show them, then `adapt-to-client`
@@ -80,8 +92,17 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   if (growthCap !== undefined) adaptOptions.growthCap = growthCap;
   adaptOptions.growthAllowance = growthAllowance ?? PROFILE_GROWTH_ALLOWANCE;
   // Only the lossy steps this profile asks for: a profile that needs none keeps adapt-to-client's own safety.
+  let schemaLossy = false;
   if (lossy !== false) {
-    for (const step of ADAPT_STEPS) if (step.safety === 'lossy' && step.option !== undefined && step.applies(p) && !(step.option === 'renameTools' && renameTools === false)) adaptOptions[step.option] = true;
+    for (const step of ADAPT_STEPS) {
+      if (step.safety !== 'lossy' || step.option === undefined || !step.applies(p) || (step.option === 'renameTools' && renameTools === false)) continue;
+      adaptOptions[step.option] = true;
+      if (step.option !== 'renameTools') schemaLossy = true;
+    }
   }
+  // A lossy step may remove the `$ref` that held one of reconcile-dialect's conversions back: adapt-to-client
+  // then runs it again, with the options the preset ran it with (see its `reconcile` option).
+  const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
+  if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
   return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
 }

@@ -28,7 +28,7 @@ describe('presetForProfile', () => {
       expect(steps.map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
       expect(steps[steps.length - 1]![0]).toBe(adaptToClient);
       // Both need their schema assertions relaxed and formats described (their profiles list keywords and formats).
-      expect(steps[steps.length - 1]![1]).toEqual(profile === 'gemini' ? { profile, growthAllowance: 2048, relaxAssertions: true, describeFormats: true, renameTools: true } : { profile, growthAllowance: 2048 });
+      expect(steps[steps.length - 1]![1]).toEqual(profile === 'gemini' ? { profile, growthAllowance: 2048, relaxAssertions: true, describeFormats: true, renameTools: true, reconcile: {} } : { profile, growthAllowance: 2048 });
     }
   });
   it('keeps them for clients that resolve references', () => {
@@ -52,13 +52,26 @@ describe('presetForProfile', () => {
   });
   it('turns on exactly the lossy steps a profile asks for, and none with lossy: false', () => {
     const adapt = (profile: string, o = {}) => resolveSteps(presetForProfile('safe', profile, o)).at(-1)![1];
-    expect(adapt('openai-strict')).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true, renameTools: true });
+    expect(adapt('openai-strict')).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true, renameTools: true, reconcile: {} });
     // rename-tools: every profile whose name rule is an error (mcp's is a recommendation; ref-free has none).
     for (const p of ['claude', 'openai', 'kimi']) expect(adapt(p), p).toEqual({ profile: p, growthAllowance: 2048, renameTools: true });
     for (const p of ['mcp', 'ref-free']) expect(adapt(p), p).toEqual({ profile: p, growthAllowance: 2048 });
     expect(adapt('openai-strict', { lossy: false, growthAllowance: 0 })).toEqual({ profile: 'openai-strict', growthAllowance: 0 });
-    expect(adapt('openai-strict', { renameTools: false })).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true });
+    expect(adapt('openai-strict', { renameTools: false })).toEqual({ profile: 'openai-strict', growthAllowance: 2048, relaxAssertions: true, describeFormats: true, closeObjects: true, reconcile: {} });
     expect(adapt('kimi', { renameTools: false })).toEqual({ profile: 'kimi', growthAllowance: 2048 });
+  });
+  it('with a lossy schema step on, passes adapt-to-client the options the preset runs reconcile-dialect with', () => {
+    const adapt = (profile: string, o = {}, p: Preset | string = 'safe') => resolveSteps(presetForProfile(p, profile, o)).at(-1)![1] as { reconcile?: unknown };
+    // The preset's own options for the step, then the override's over them (as the preset's step gets them).
+    const draft07 = definePreset('d7', 'draft-07 output', presetSafe.steps, { 'reconcile-dialect': { target: 'draft-07', stamp: 'keep' } });
+    expect(adapt('gemini', {}, draft07).reconcile).toEqual({ target: 'draft-07', stamp: 'keep' });
+    expect(adapt('gemini', { overrides: { 'reconcile-dialect': { stamp: 'write' } } }, draft07).reconcile).toEqual({ target: 'draft-07', stamp: 'write' });
+    expect(adapt('openai-strict', { overrides: { 'reconcile-dialect': { assume: 'draft-07' } } }).reconcile).toEqual({ assume: 'draft-07' });
+    // Left out of the preset, off, or no lossy schema step (renames only, or lossy: false): not passed.
+    expect(adapt('openai-strict', { overrides: { 'reconcile-dialect': false } })).not.toHaveProperty('reconcile');
+    expect(adapt('gemini', {}, definePreset('no-rd', 'without reconcile-dialect', presetSafe.steps.filter((t) => t.name !== 'reconcile-dialect')))).not.toHaveProperty('reconcile');
+    expect(adapt('gemini', { lossy: false })).not.toHaveProperty('reconcile');
+    expect(adapt('kimi')).not.toHaveProperty('reconcile');
   });
   it('accepts a preset by name and runs end to end', () => {
     const tools = [{ name: 'a', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/X' } }, $defs: { X: { type: 'string' }, Unused: { type: 'number' } } } }];

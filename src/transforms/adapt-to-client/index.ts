@@ -19,8 +19,13 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
-import { KEYWORD_TABLES } from '../../schema/keywords.js';
+import { DEFINITIONS_KEYWORDS, KEYWORD_TABLES } from '../../schema/keywords.js';
+import type { EditContext } from '../../core/context.js';
+import type { McpTool } from '../../core/tool.js';
+import type { ToolDoc } from '../../core/transform.js';
+import type { ReconcileDialectOptions } from '../reconcile-dialect/index.js';
 import { SlotEditor, type Note } from './editor.js';
+import { reconcileAgain, resolveReconcileOptions, type ResolvedReconcileOptions } from './reconcile-again.js';
 import { possiblyReachedDefinitions, referencedEmptyDefs, removeHeldBackByUnevaluated, removeOrphanedDefs, removeUnreferencedEmptyDefs, usesUnevaluatedProperties } from './nodes.js';
 import type { AdaptStep, StepInput } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
@@ -60,11 +65,21 @@ export interface AdaptToClientOptions {
    * caller that maps it back (`toolRenamesOf(report)`; `toolslim proxy` does). Default false.
    */
   readonly renameTools?: boolean;
+  /**
+   * The options reconcile-dialect ran with before this step (`{}`: its defaults), or false (default). With
+   * them, when the lossy steps edited a tool, reconcile-dialect runs again on it and then these steps on
+   * what it changed, until neither changes anything more: a lossy step may remove the `$ref` that held a
+   * conversion back, which the next run would otherwise make (reconcile-again.ts). presetForProfile sets it
+   * when it turns a lossy schema step on and the preset runs reconcile-dialect.
+   */
+  readonly reconcile?: ReconcileDialectOptions | false;
 }
 
 interface AdaptState {
   readonly profile: ClientProfile;
   readonly names?: ToolRenamePlan;
+  /** The `reconcile` option with reconcile-dialect's defaults filled in; undefined when it is false. */
+  readonly reconcile?: ResolvedReconcileOptions;
 }
 
 /** The reference rewrites: measured together against the growth cap before anything else runs. */
@@ -95,7 +110,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
   safetyWith: (options) => (LOSSY.some((s) => options[s.option as LossyOption] === true) ? 'lossy' : 'annotation'),
   // A renamed tool is a lossy rewrite; the others keep the step's safety (the gate checks their verdicts).
   safetyFor: (doc) => (doc.state.names?.renames.has(doc.name) ? 'lossy' : undefined),
-  defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false, renameTools: false },
+  defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false, renameTools: false, reconcile: false },
   messages: {
     'inlined-ref': 'Inlined `$ref` `{ref}`',
     'removed-defs': 'Removed `{keyword}`: no reference uses it once every reference is inlined',
@@ -109,6 +124,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions moved',
     'removed-additional-properties': 'Removed `additionalProperties: true` (the default), which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
     'removed-empty-properties': 'Removed an empty `properties`, which normalize-schema kept only while `unevaluatedProperties` could see it: the lossy steps removed the last one',
+    'reconciled-again': 'Rewrote `{slot}` as reconcile-dialect does, now that the lossy steps removed what held it back (the next run would have): {edits}',
     'removed-unreferenced-empty-defs': 'Removed the empty `{keyword}`, which normalize-schema kept only while a reference pointed into it: the lossy steps removed that reference',
     'repointed-ref': 'Repointed `$ref` `{from}` to `{to}`',
     'wrapped-ref': 'Moved `$ref` `{ref}` into `allOf`: `{profile}` rejects {keys} beside it',
@@ -172,34 +188,29 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
       const v = options[s.option as LossyOption | 'renameTools'];
       if (v !== undefined && typeof v !== 'boolean') throw new Error(`\`${s.option}\` must be true or false`);
     }
+    resolveReconcileOptions(options.reconcile);
   },
   prepare(tools, options) {
     const profile = getProfile(options.profile ?? 'mcp');
-    if (options.renameTools !== true || !renameTools.applies(profile)) return { profile };
-    return { profile, names: renameTools.plan(tools.map(toolName), profile) };
+    const reconcile = resolveReconcileOptions(options.reconcile);
+    const withReconcile = reconcile === undefined ? {} : { reconcile };
+    if (options.renameTools !== true || !renameTools.applies(profile)) return { profile, ...withReconcile };
+    return { profile, names: renameTools.plan(tools.map(toolName), profile), ...withReconcile };
   },
   apply(doc, ctx, options) {
     const p = doc.state.profile;
     const cap = options.growthCap ?? 2;
     const allowance = options.growthAllowance ?? 0;
     const lossy = LOSSY.filter((s) => options[s.option as LossyOption] === true && s.applies(p));
-    const tool = doc.tool as Record<string, unknown>;
     const growthLimit = (before: number) => Math.max(cap * before, before + allowance);
-    const runs: { base: string; notes: readonly Note[] }[] = [];
-    const capped: { slot: string; before: number; after: number }[] = [];
+    // Each slot's notes, by slot (they are reported once every pass is decided, in slot order).
+    const notes = new Map<string, readonly Note[]>();
     // Every slot's steps in one transaction: a slot over the growth cap leaves the whole tool as it was.
-    ctx.transaction(() => {
-      for (const slot of p.slots) {
-        if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
-        const ed = new SlotEditor(ctx, '/' + slot);
-        const over = runSlot(ed, tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, growthLimit, lossy);
-        if (over) capped.push({ slot, ...over });
-        runs.push({ base: '/' + slot, notes: ed.notes });
-      }
-      return capped.length === 0;
-    });
-    for (const c of capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
-    for (const { base, notes } of runs) for (const n of notes) ctx.report(n.severity, n.code, base + n.path, n.data);
+    const first = adaptSlots(ctx, p.slots, p, growthLimit, lossy, notes);
+    // What the lossy steps removed may have held reconcile-dialect back: see `settle`.
+    if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) first.capped.push(...settle(doc, ctx, p, growthLimit, lossy, notes, doc.state.reconcile));
+    for (const c of first.capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    for (const [base, slotNotes] of notes) for (const n of slotNotes) ctx.report(n.severity, n.code, base + n.path, n.data);
     const renamed = doc.state.names?.renames.get(doc.name);
     if (renamed !== undefined) ctx.replace('/name', renamed, 'renamed-tool', { from: doc.name, to: renamed, profile: p.name });
     else if (doc.state.names?.kept.has(doc.name)) ctx.report('error', 'name-kept', '/name', { name: doc.name, pattern: p.toolName!.pattern });
@@ -207,6 +218,98 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     for (const f of checkToolForProfile(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
   },
 });
+
+interface Capped {
+  readonly slot: string;
+  readonly before: number;
+  readonly after: number;
+}
+
+/**
+ * Runs the steps on each of `slots` of the tool as `ctx` holds it, in one transaction, rolled back when a
+ * slot grows past the limit (then listed in `capped`); sets each slot's notes in `notes` (whether kept or not:
+ * they say why). `lossyEdited`: the lossy steps edited some slot (and the transaction was kept).
+ */
+function adaptSlots(ctx: EditContext, slots: readonly string[], p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[], notes: Map<string, readonly Note[]>): { capped: Capped[]; lossyEdited: boolean } {
+  const capped: Capped[] = [];
+  let lossyEdited = false;
+  ctx.transaction(() => {
+    for (const slot of slots) {
+      const tool = ctx.root as Record<string, unknown>;
+      if (!hasOwn(tool, slot) || !isObject(tool[slot])) continue;
+      const ed = new SlotEditor(ctx, '/' + slot);
+      const r = runSlot(ed, tool[slot] as Record<string, unknown>, slot === 'inputSchema', p, growthLimit, lossy);
+      if (r.over !== undefined) capped.push({ slot, ...r.over });
+      if (r.lossyEdited) lossyEdited = true;
+      notes.set('/' + slot, ed.notes);
+    }
+    return capped.length === 0;
+  });
+  return { capped, lossyEdited: capped.length === 0 && lossyEdited };
+}
+
+/**
+ * At most this many times reconcile-dialect runs again on one tool. Each time follows a round of lossy
+ * edits (the first round's, then one per round of `settle`), and the loop stops as soon as reconcile-dialect
+ * or the lossy steps change nothing more; see `settle` for why a few rounds always suffice. Over the fuzz
+ * corpus (bench/fuzz.ts, seeds 20261212 and 7: 66,500 lossy runs) it converted something in one round at
+ * most (29 tools), and the round after found nothing to convert (2 tools).
+ */
+const MAX_RECONCILE_ROUNDS = 4;
+
+/**
+ * After the lossy steps edited the tool: reconcile-dialect again (reconcile-again.ts), as the next run of
+ * the preset would, since a lossy step may have removed the `$ref` that held one of its conversions back;
+ * then, on the slots it changed, what the next run's other steps would do: the definitions its conversion
+ * left unreferenced are removed (as prune-unreachable-defs would), and this transform's steps run again on
+ * what it left (a draft-07 `dependencies` it now rewrites as `dependentSchemas`, which `openai-strict`
+ * rejects, goes as a lossy step removes it). Their lossy edits may in turn free another conversion, so this
+ * repeats until reconcile-dialect or the lossy steps change nothing.
+ *
+ * It ends: each round removes at least one `$ref` or keyword that held a conversion back (the lossy steps
+ * only remove and relax assertions, and close objects, which adds no reference and no keyword of another
+ * dialect; reconcile-dialect only converts, writing the target's keywords, which it never holds back), and
+ * a schema has finitely many; `MAX_RECONCILE_ROUNDS` bounds it regardless. A round whose steps grow a slot
+ * past the growth cap is rolled back (as the next run would leave the tool as reconcile-dialect left it) and
+ * returned. The notes of a slot a round adapted replace that slot's earlier notes: they describe the output.
+ */
+function settle(doc: ToolDoc<AdaptState>, ctx: EditContext, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[], notes: Map<string, readonly Note[]>, options: ResolvedReconcileOptions): Capped[] {
+  for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
+    const tool = ctx.root as Record<string, unknown>;
+    const reached = new Map<string, ReadonlySet<string> | undefined>();
+    for (const slot of options.slots) if (hasOwn(tool, slot) && isObject(tool[slot])) reached.set(slot, underEitherContainer(possiblyReachedDefinitions(tool[slot])));
+    const again = reconcileAgain(tool as McpTool, doc.index, doc.name, options);
+    if (again === undefined) return [];
+    const changed = options.slots.filter((slot) => hasOwn(tool, slot) && (again.tool as Record<string, unknown>)[slot] !== tool[slot]);
+    // At a fresh copy-on-write level, each slot replaced whole by what reconcile-dialect made of it.
+    ctx.transaction(() => {
+      for (const slot of changed) ctx.replace('/' + slot, (again.tool as Record<string, unknown>)[slot], 'reconciled-again', { slot, edits: again.messages.join('; ') });
+      for (const slot of changed) {
+        const ed = new SlotEditor(ctx, '/' + slot);
+        ed.group(() => removeOrphanedDefs(ed, reached.get(slot), 'removed-unreferenced-def', {}));
+      }
+    });
+    const next = adaptSlots(ctx, p.slots.filter((slot) => changed.includes(slot)), p, growthLimit, lossy, notes);
+    if (next.capped.length > 0) return next.capped;
+    if (!next.lossyEdited) return [];
+  }
+  return [];
+}
+
+/**
+ * Definitions reached (keys `container\0name`, as {@link possiblyReachedDefinitions} gives them), each under
+ * every definitions container: reconcile-dialect renames `definitions` to `$defs` (2020-12) or back, and a
+ * definition reached before it did is the same definition after.
+ */
+function underEitherContainer(reached: ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
+  if (reached === undefined) return undefined;
+  const out = new Set<string>();
+  for (const key of reached) {
+    const name = key.slice(key.indexOf('\u0000') + 1);
+    for (const container of DEFINITIONS_KEYWORDS) out.add(container + '\u0000' + name);
+  }
+  return out;
+}
 
 /**
  * Runs the steps on one slot (`schema` is its value before them): the reference rewrites, then, unless
@@ -221,12 +324,13 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
  * recursion or `$id` the lossy steps removed is no longer said to stop them). One run reaches the fixed
  * point a second would.
  */
-function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { before: number; after: number } | undefined {
+function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: boolean, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[]): { over?: { before: number; after: number }; lossyEdited: boolean } {
   const declared = getDeclaredDialect(schema, p.dialect);
   const input = { profile: p, dialect: declared.dialect, source: declared.source, isArguments, growthLimit };
   const first = runPass(ed, schema, input, growthLimit, lossy);
-  if (first.over !== undefined) return first.over;
-  if (!first.lossyEdited || !REWRITES.some((s) => s.applies(p))) return undefined;
+  if (first.over !== undefined) return { over: first.over, lossyEdited: false };
+  const lossyEdited = first.lossyEdited;
+  if (!first.lossyEdited || !REWRITES.some((s) => s.applies(p))) return { lossyEdited };
   const start = ed.root as Record<string, unknown>;
   const earlierNotes = ed.notes.length;
   let rewriteNotes: Note[] | undefined;
@@ -237,7 +341,7 @@ function runSlot(ed: SlotEditor, schema: Record<string, unknown>, isArguments: b
   });
   if (kept) ed.notes.splice(0, earlierNotes);
   else if (rewriteNotes !== undefined) ed.notes.splice(0, first.rewriteNotes, ...rewriteNotes);
-  return undefined;
+  return { lossyEdited };
 }
 
 interface Pass {
