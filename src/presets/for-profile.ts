@@ -66,7 +66,9 @@ function reconcileOptionsOf(preset: Preset, overrides: Readonly<Record<string, f
  * create references when the client cannot resolve them (`ref-free`, `gemini`), and without those that
  * move text into the server's `instructions` when the client does not show them, then `adapt-to-client`
  * with the growth allowance and the lossy conversions the profile asks for (see
- * {@link PresetForProfileOptions.lossy}). Pass the result as `transforms` to `transformTools`.
+ * {@link PresetForProfileOptions.lossy}) and, when a lossy schema step is on, the options the preset runs
+ * reconcile-dialect with (`reconcile`: adapt-to-client runs it again where a lossy step freed one of its
+ * conversions, so one run reaches the fixed point). Pass the result as `transforms` to `transformTools`.
  */
 export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
   for (const key of Object.keys(options)) {

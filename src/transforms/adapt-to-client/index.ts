@@ -10,6 +10,8 @@
  *    the whole list in view so no two tools end alike), rename-tools.
  * When the lossy steps edited a slot, its steps run once more on what they left (see `runSlot`): a lossy
  * step can remove what stopped a reference rewrite, and one run must reach the fixed point a second would.
+ * For the same reason, with the `reconcile` option (presetForProfile sets it), reconcile-dialect runs again
+ * on a tool the lossy steps edited, and these steps on what it changed (`settle`, reconcile-again.ts).
  * After the edits each tool is checked with the profile again; every remaining finding is reported.
  */
 import { utf8Length } from '../../core/measure.js';
