@@ -21,13 +21,11 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { checkToolForProfile } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
-import { DEFINITIONS_KEYWORDS, KEYWORD_TABLES } from '../../schema/keywords.js';
+import { KEYWORD_TABLES } from '../../schema/keywords.js';
 import type { EditContext } from '../../core/context.js';
-import type { McpTool } from '../../core/tool.js';
-import type { ToolDoc } from '../../core/transform.js';
 import type { ReconcileDialectOptions } from '../reconcile-dialect/index.js';
 import { SlotEditor, type Note } from './editor.js';
-import { reconcileAgain, resolveReconcileOptions, type ResolvedReconcileOptions } from './reconcile-again.js';
+import { resolveReconcileOptions, settle, type Capped, type ResolvedReconcileOptions } from './reconcile-again.js';
 import { possiblyReachedDefinitions, referencedEmptyDefs, removeHeldBackByUnevaluated, removeOrphanedDefs, removeUnreferencedEmptyDefs, usesUnevaluatedProperties } from './nodes.js';
 import type { AdaptStep, StepInput } from './step.js';
 import { addRootType } from './steps/add-root-type.js';
@@ -210,7 +208,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     // Every slot's steps in one transaction: a slot over the growth cap leaves the whole tool as it was.
     const first = adaptSlots(ctx, p.slots, p, growthLimit, lossy, notes);
     // What the lossy steps removed may have held reconcile-dialect back: see `settle`.
-    if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) first.capped.push(...settle(doc, ctx, p, growthLimit, lossy, notes, doc.state.reconcile));
+    if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) first.capped.push(...settle(ctx, doc.index, doc.name, doc.state.reconcile, (slots) => adaptSlots(ctx, p.slots.filter((slot) => slots.includes(slot)), p, growthLimit, lossy, notes)));
     for (const c of first.capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
     for (const [base, slotNotes] of notes) for (const n of slotNotes) ctx.report(n.severity, n.code, base + n.path, n.data);
     const renamed = doc.state.names?.renames.get(doc.name);
@@ -221,11 +219,6 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
   },
 });
 
-interface Capped {
-  readonly slot: string;
-  readonly before: number;
-  readonly after: number;
-}
 
 /**
  * Runs the steps on each of `slots` of the tool as `ctx` holds it, in one transaction, rolled back when a
@@ -248,69 +241,6 @@ function adaptSlots(ctx: EditContext, slots: readonly string[], p: ClientProfile
     return capped.length === 0;
   });
   return { capped, lossyEdited: capped.length === 0 && lossyEdited };
-}
-
-/**
- * At most this many times reconcile-dialect runs again on one tool. Each time follows a round of lossy
- * edits (the first round's, then one per round of `settle`), and the loop stops as soon as reconcile-dialect
- * or the lossy steps change nothing more; see `settle` for why a few rounds always suffice. Over the fuzz
- * corpus (bench/fuzz.ts, seeds 20261212 and 7: 66,500 lossy runs) it converted something in one round at
- * most (29 tools), and the round after found nothing to convert (2 tools).
- */
-const MAX_RECONCILE_ROUNDS = 4;
-
-/**
- * After the lossy steps edited the tool: reconcile-dialect again (reconcile-again.ts), as the next run of
- * the preset would, since a lossy step may have removed the `$ref` that held one of its conversions back;
- * then, on the slots it changed, what the next run's other steps would do: the definitions its conversion
- * left unreferenced are removed (as prune-unreachable-defs would), and this transform's steps run again on
- * what it left (a draft-07 `dependencies` it now rewrites as `dependentSchemas`, which `openai-strict`
- * rejects, goes as a lossy step removes it). Their lossy edits may in turn free another conversion, so this
- * repeats until reconcile-dialect or the lossy steps change nothing.
- *
- * It ends: each round removes at least one `$ref` or keyword that held a conversion back (the lossy steps
- * only remove and relax assertions, and close objects, which adds no reference and no keyword of another
- * dialect; reconcile-dialect only converts, writing the target's keywords, which it never holds back), and
- * a schema has finitely many; `MAX_RECONCILE_ROUNDS` bounds it regardless. A round whose steps grow a slot
- * past the growth cap is rolled back (as the next run would leave the tool as reconcile-dialect left it) and
- * returned. The notes of a slot a round adapted replace that slot's earlier notes: they describe the output.
- */
-function settle(doc: ToolDoc<AdaptState>, ctx: EditContext, p: ClientProfile, growthLimit: (before: number) => number, lossy: readonly AdaptStep[], notes: Map<string, readonly Note[]>, options: ResolvedReconcileOptions): Capped[] {
-  for (let round = 0; round < MAX_RECONCILE_ROUNDS; round++) {
-    const tool = ctx.root as Record<string, unknown>;
-    const reached = new Map<string, ReadonlySet<string> | undefined>();
-    for (const slot of options.slots) if (hasOwn(tool, slot) && isObject(tool[slot])) reached.set(slot, underEitherContainer(possiblyReachedDefinitions(tool[slot])));
-    const again = reconcileAgain(tool as McpTool, doc.index, doc.name, options);
-    if (again === undefined) return [];
-    const changed = options.slots.filter((slot) => hasOwn(tool, slot) && (again.tool as Record<string, unknown>)[slot] !== tool[slot]);
-    // At a fresh copy-on-write level, each slot replaced whole by what reconcile-dialect made of it.
-    ctx.transaction(() => {
-      for (const slot of changed) ctx.replace('/' + slot, (again.tool as Record<string, unknown>)[slot], 'reconciled-again', { slot, edits: again.messages.join('; ') });
-      for (const slot of changed) {
-        const ed = new SlotEditor(ctx, '/' + slot);
-        ed.group(() => removeOrphanedDefs(ed, reached.get(slot), 'removed-unreferenced-def', {}));
-      }
-    });
-    const next = adaptSlots(ctx, p.slots.filter((slot) => changed.includes(slot)), p, growthLimit, lossy, notes);
-    if (next.capped.length > 0) return next.capped;
-    if (!next.lossyEdited) return [];
-  }
-  return [];
-}
-
-/**
- * Definitions reached (keys `container\0name`, as {@link possiblyReachedDefinitions} gives them), each under
- * every definitions container: reconcile-dialect renames `definitions` to `$defs` (2020-12) or back, and a
- * definition reached before it did is the same definition after.
- */
-function underEitherContainer(reached: ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
-  if (reached === undefined) return undefined;
-  const out = new Set<string>();
-  for (const key of reached) {
-    const name = key.slice(key.indexOf('\u0000') + 1);
-    for (const container of DEFINITIONS_KEYWORDS) out.add(container + '\u0000' + name);
-  }
-  return out;
 }
 
 /**
