@@ -5,6 +5,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
 import { jsonBytes, jsonStringBytes, utf8Length } from './measure.js';
 import type { Severity } from './report.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** An edit as recorded by a context, with its pointer relative to the tool. */
 export interface RecordedChange {
@@ -451,3 +452,6 @@ function elementBytes(value: unknown, length = 1): number {
   const text = JSON.stringify(value);
   return (text === undefined ? 4 /* null */ : utf8Length(text)) + (length > 1 ? 1 : 0);
 }
+
+// Keeps EditContext's, CopyOnWrite's and KeyOrder's shapes (and the code optimised for them) alive between runs.
+anchorShape([new EditContext({}, {}), new KeyOrder([])]);

@@ -17,6 +17,7 @@ import type { ToolVersion } from '../verify/policy.js';
 import { documentOptions, type ResolvedRunOptions } from './options.js';
 import { checkPostConditions } from './post-conditions.js';
 import type { ToolSizes } from './stats.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** A version of a changed tool, with what its step contributed to the stats (taken back if the gate reverts it). */
 export interface StepVersion extends ToolVersion {
@@ -242,3 +243,6 @@ function holdsRefKey(value: unknown): boolean {
 function quote(name: string): string {
   return name === '' ? '(unnamed)' : `\`${name}\``;
 }
+
+// Keeps LazyToolDoc's shape (and the code optimised for it) alive between runs.
+anchorShape(new LazyToolDoc({ name: '', inputSchema: {} } as McpTool, 0, '', undefined, [], 'draft-07', new WeakMap()));

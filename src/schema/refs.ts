@@ -5,6 +5,7 @@ import { appendPointer, formatPointer, getAt, parsePointer } from '../json/point
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
 import { CHILD, childrenOf, walkJson } from './walk.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** Where a reference sits in a document, and what it says. */
 export interface RefSite {
@@ -425,3 +426,6 @@ function safeDecode(s: string): string {
     return s;
   }
 }
+
+// Keeps RefIndex's shape (and the code optimised for it) alive between runs.
+anchorShape(new RefIndex({}, 'draft-07'));

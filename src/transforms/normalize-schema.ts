@@ -128,39 +128,61 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
     for (const key in node) {
       if (!hasOwn(node, key)) continue;
       const value = node[key];
-      let edit: Omit<Edit, 'path'> | undefined;
+      // What the edit found here is, as locals: every edit is then made by one literal of one shape (a
+      // spread makes its shape by transitions, which the GC collects with the last object, and with it the
+      // optimised code that read it).
+      let code: string | undefined;
+      let replacement: unknown;
+      let data: MessageData | undefined;
+      let evaluates = false;
       switch (key) {
         case '$comment':
-          if (typeof value === 'string' && table.has(key)) edit = { code: 'removed-comment' };
+          if (typeof value === 'string' && table.has(key)) code = 'removed-comment';
           break;
         case 'title':
-          if (typeof value === 'string' && table.has(key)) edit = { code: 'removed-title' };
+          if (typeof value === 'string' && table.has(key)) code = 'removed-title';
           break;
         case 'additionalProperties':
-          if (value === true) edit = { code: 'removed-additional-properties', evaluates: true };
+          if (value === true) {
+            code = 'removed-additional-properties';
+            evaluates = true;
+          }
           break;
         case 'required':
-          if (Array.isArray(value) && value.length === 0) edit = { code: 'removed-empty-required' };
+          if (Array.isArray(value) && value.length === 0) code = 'removed-empty-required';
           break;
         case 'properties':
           // The root `properties` stays: some clients reject an object schema without it.
-          if (depth > 0 && isObject(value) && isEmpty(value)) edit = { code: 'removed-empty-properties', evaluates: true };
+          if (depth > 0 && isObject(value) && isEmpty(value)) {
+            code = 'removed-empty-properties';
+            evaluates = true;
+          }
           break;
         case '$schema':
-          if (depth === 0 && d.source === 'declared' && dialectFromUri(value) === assume) edit = { code: 'removed-schema-uri', data: { dialect: assume } };
+          if (depth === 0 && d.source === 'declared' && dialectFromUri(value) === assume) {
+            code = 'removed-schema-uri';
+            data = { dialect: assume };
+          }
           break;
         case 'type':
-          if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') edit = { code: 'unwrapped-type', value: value[0], data: { type: value[0] } };
+          if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') {
+            code = 'unwrapped-type';
+            replacement = value[0];
+            data = { type: value[0] };
+          }
           break;
         case 'unevaluatedProperties':
           usesUnevaluatedProperties = true;
           break;
         default:
           if (DEFINITIONS.has(key)) {
-            if (isObject(value) && isEmpty(value)) edit = { code: 'removed-empty-defs', data: { container: key } };
+            if (isObject(value) && isEmpty(value)) {
+              code = 'removed-empty-defs';
+              data = { container: key };
+            }
           } else if (key.charCodeAt(0) === 36 /* $ */ && REFERENCES.has(key)) refKey = true;
       }
-      if (edit !== undefined) (edits ??= []).push({ ...edit, path: appendPointer(pointerAt(keywords, entries, depth), key) });
+      if (code !== undefined) (edits ??= []).push({ path: appendPointer(pointerAt(keywords, entries, depth), key), code, value: replacement, data, evaluates });
     }
     items.length = 0;
     childrenOf(node, table, items);

@@ -44,15 +44,14 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
   apply(doc, ctx, options) {
-    const keep = keepSetOf(options);
-    const strippable = (key: string) => isExtensionKeyword(key) && !keep.has(key);
+    const { keep, holdsStrippable } = keepOf(options);
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of doc.documents) {
       const { schema, table, base } = d;
       // Most schemas have none: look without building a pointer first, and before telling schema positions
       // from data, for any `x-` key at all.
       const keys = scanKeys(schema);
-      if ((keys & EXTENSION_KEY) === 0 || !someSubschema(schema, (node) => hasKey(node, strippable), table)) continue;
+      if ((keys & EXTENSION_KEY) === 0 || !someSubschema(schema, holdsStrippable, table)) continue;
       // Without a reference keyword anywhere no `$ref` lands in an extension, and its `$ref` index is not built.
       let targets: RefTargets | undefined = (keys & REFERENCE_KEY) === 0 ? NO_TARGETS : undefined;
       const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
@@ -62,7 +61,7 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
           if (!isObject(node)) return;
           for (const key of Object.keys(node)) {
             // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
-            if (!strippable(key) || table.has(key)) continue;
+            if (!isExtensionKeyword(key) || keep.has(key) || table.has(key)) continue;
             const at = appendPointer(path, key);
             targets ??= collectRefTargets(schema, d.dialect, d.refs);
             const code = holdsRefTarget(targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
@@ -78,17 +77,24 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
   },
 });
 
-/** The names that stay, made once per options object (a run hands every tool the same one), not once a tool. */
-function keepSetOf(options: StripVendorExtensionsOptions): ReadonlySet<string> {
-  let keep = KEEP_SETS.get(options);
-  if (keep === undefined) {
-    keep = new Set([MCP_HEADER, ...(options.keep ?? [])]);
-    KEEP_SETS.set(options, keep);
-  }
-  return keep;
+/** The names that stay, and the test for a schema object holding one that goes. */
+interface Keep {
+  readonly keep: ReadonlySet<string>;
+  readonly holdsStrippable: (node: Record<string, unknown>) => boolean;
 }
 
-const KEEP_SETS = new WeakMap<object, ReadonlySet<string>>();
+/** Made once per options object (a run hands every tool the same one), not once a tool. */
+function keepOf(options: StripVendorExtensionsOptions): Keep {
+  let found = KEEPS.get(options);
+  if (found === undefined) {
+    const keep: ReadonlySet<string> = new Set([MCP_HEADER, ...(options.keep ?? [])]);
+    found = { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };
+    KEEPS.set(options, found);
+  }
+  return found;
+}
+
+const KEEPS = new WeakMap<object, Keep>();
 
 /** What {@link scanKeys} found among the keys of every object in a document. */
 const EXTENSION_KEY = 1;
@@ -113,9 +119,9 @@ function scanKeys(value: unknown): number {
       }
     } else if (typeof v === 'object' && v !== null) {
       const o = v as Record<string, unknown>;
-      const keys = Object.keys(o);
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i]!;
+      // `for…in` with the own-key test: the keys without an array of them.
+      for (const key in o) {
+        if (!hasOwn(o, key)) continue;
         if (isExtensionKeyword(key)) found |= EXTENSION_KEY;
         else if (key.charCodeAt(0) === 36 /* $ */ && REFERENCE_KEYWORDS.includes(key)) found |= REFERENCE_KEY;
         const x = o[key];
@@ -126,9 +132,9 @@ function scanKeys(value: unknown): number {
   return found;
 }
 
-/** Whether some own key of `node` passes `test` (without listing the keys). */
-function hasKey(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
-  for (const key in node) if (test(key) && hasOwn(node, key)) return true;
+/** Whether some own key of `node` is an extension keyword not in `keep` (without listing the keys). */
+function holdsStrippable(node: Record<string, unknown>, keep: ReadonlySet<string>): boolean {
+  for (const key in node) if (isExtensionKeyword(key) && !keep.has(key) && hasOwn(node, key)) return true;
   return false;
 }
 

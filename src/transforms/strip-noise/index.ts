@@ -147,7 +147,7 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
           if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
             const required = requiredSet((requiredSets ??= new WeakMap()), parent.required).has(name);
             if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
-              const next = cleanDescription(text, rules, { ...facts, required }).text;
+              const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
               const marker = required ? 'required' : 'optional';
               if (next === '') kept = `the \`${marker}\` marker`;
               else if (next !== text) {
