@@ -167,4 +167,37 @@ describe('profile-tuned preset: a conversion a lossy step frees is made in the s
     expect(() => adaptToClient(tools, { reconcile: { traget: '2020-12' } as never })).toThrow(/unknown option `traget`/);
     expect(() => adaptToClient(tools, { reconcile: true as never })).toThrow(/`reconcile` must be false or reconcile-dialect's options/);
   });
+  it('a later round over the growth cap keeps the first pass and the conversion, and says so (`growth-capped-again`)', () => {
+    // Six draft-07 `$ref`s with a sibling: adapt-to-client keeps them in its first pass (ambiguous), drops `not`
+    // (gemini rejects it), and reconcile-dialect then converts the tool, which makes the references
+    // inlinable; inlining six copies of `Big` would more than double the slot, so that round is rolled back.
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, { type: 'string', minLength: 1 }])) };
+    const refs = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`a${i + 1}`, { $ref: '#/definitions/Big', minProperties: 1 }]));
+    const input = {
+      name: 'pick',
+      inputSchema: { $schema: DRAFT_07, type: 'object', definitions: { Big: big }, properties: { ...refs, b: { type: 'string', not: { $ref: '#/properties/c/prefixItems/0' } }, c: { type: 'array', prefixItems: [{ type: 'object' }] } } },
+    };
+    // Written from what the steps must do: `not` dropped; reconcile-dialect's conversion to 2020-12 (the stamp,
+    // `definitions` renamed, the ignored `$ref` siblings and `prefixItems` dropped); no reference inlined.
+    const converted = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`a${i + 1}`, { $ref: '#/$defs/Big' }]));
+    const output = { name: 'pick', inputSchema: { type: 'object', $defs: { Big: big }, properties: { ...converted, b: { type: 'string' }, c: { type: 'array' } } } };
+    const steps = presetForProfile('safe', 'gemini');
+    const first = transformTools(deepFreeze(structuredClone([input])), { transforms: steps, verify: false });
+    expect(JSON.stringify(first.tools)).toBe(JSON.stringify([output]));
+    const adapt = first.report.changes.filter((ch) => ch.transform === 'adapt-to-client').map((ch) => ch.code);
+    expect(adapt).toEqual(['dropped-assertion', 'reconciled-again']);
+    const capped = first.report.diagnostics.filter((d) => d.code.startsWith('growth-capped'));
+    expect(capped.map((d) => [d.code, d.path])).toEqual([['growth-capped-again', '/0/inputSchema']]);
+    expect(capped[0]!.message).toMatch(/^Left `inputSchema` as reconcile-dialect rewrote it after the lossy steps: adapting it to `gemini` again would grow it from \d+ to \d+ bytes, more than 2×$/);
+    // The next run leaves it so too (its first pass is capped: that tool it does leave as it was).
+    const again = transformTools(deepFreeze(first.tools), { transforms: steps, verify: false });
+    expect(JSON.stringify(again.tools)).toBe(JSON.stringify(first.tools));
+    expect(again.report.changes).toEqual([]);
+    expect(again.report.diagnostics.filter((d) => d.code.startsWith('growth-capped')).map((d) => d.code)).toEqual(['growth-capped']);
+  });
+
+  it('an invalid `reconcile` option is an invalid-option error naming adapt-to-client', () => {
+    const tools = [{ name: 't', inputSchema: { type: 'object' } }];
+    expect(() => adaptToClient(tools, { reconcile: 7 as never })).toThrow(expect.objectContaining({ code: 'invalid-option', transform: 'adapt-to-client' }));
+  });
 });

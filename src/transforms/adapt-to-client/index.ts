@@ -135,6 +135,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'dropped-schema-uri': 'Dropped `$schema`, which `{profile}` rejects; the schema reads as {dialect} either way',
     'recursive-ref': 'Kept every reference: `{name}` is recursive and cannot be inlined, which `{profile}` needs',
     'growth-capped': 'Left the tool as it was: adapting `{slot}` to `{profile}` would grow it from {before} to {after} bytes, more than {cap}×',
+    'growth-capped-again': 'Left `{slot}` as reconcile-dialect rewrote it after the lossy steps: adapting it to `{profile}` again would grow it from {before} to {after} bytes, more than {cap}×',
     'inline-unsafe': 'Kept every reference: {reason}',
     'hoist-unsafe': 'Kept the reference as it was: {reason}',
     'ref-siblings-ambiguous': 'Kept `$ref` `{ref}` as it was: {keys} beside it are ignored by {dialect} readers but applied by others',
@@ -208,8 +209,13 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     // Every slot's steps in one transaction: a slot over the growth cap leaves the whole tool as it was.
     const first = adaptSlots(ctx, p.slots, p, growthLimit, lossy, notes);
     // What the lossy steps removed may have held reconcile-dialect back: see `settle`.
-    if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) first.capped.push(...settle(ctx, doc.index, doc.name, doc.state.reconcile, (slots) => adaptSlots(ctx, p.slots.filter((slot) => slots.includes(slot)), p, growthLimit, lossy, notes)));
+    // A slot capped in the first pass is left as it was; one capped in a later round keeps the edits before
+    // that round (the first pass's and reconcile-dialect's conversion), so it is said differently.
     for (const c of first.capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) {
+      const again = settle(ctx, doc.index, doc.name, doc.state.reconcile, (slots) => adaptSlots(ctx, p.slots.filter((slot) => slots.includes(slot)), p, growthLimit, lossy, notes));
+      for (const c of again) ctx.report('error', 'growth-capped-again', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    }
     for (const [base, slotNotes] of notes) for (const n of slotNotes) ctx.report(n.severity, n.code, base + n.path, n.data);
     const renamed = doc.state.names?.renames.get(doc.name);
     if (renamed !== undefined) ctx.replace('/name', renamed, 'renamed-tool', { from: doc.name, to: renamed, profile: p.name });
