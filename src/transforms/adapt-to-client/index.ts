@@ -211,10 +211,12 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     // What the lossy steps removed may have held reconcile-dialect back: see `settle`.
     // A slot capped in the first pass is left as it was; one capped in a later round keeps the edits before
     // that round (the first pass's and reconcile-dialect's conversion), so it is said differently.
-    for (const c of first.capped) ctx.report('error', 'growth-capped', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    const reportCapped = (code: 'growth-capped' | 'growth-capped-again', capped: readonly Capped[]) => {
+      for (const c of capped) ctx.report('error', code, '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+    };
+    reportCapped('growth-capped', first.capped);
     if (first.capped.length === 0 && first.lossyEdited && doc.state.reconcile !== undefined) {
-      const again = settle(ctx, doc.index, doc.name, doc.state.reconcile, (slots) => adaptSlots(ctx, p.slots.filter((slot) => slots.includes(slot)), p, growthLimit, lossy, notes));
-      for (const c of again) ctx.report('error', 'growth-capped-again', '/' + c.slot, { slot: c.slot, profile: p.name, before: c.before, after: c.after, cap });
+      reportCapped('growth-capped-again', settle(ctx, doc.index, doc.name, doc.state.reconcile, (slots) => adaptSlots(ctx, p.slots.filter((slot) => slots.includes(slot)), p, growthLimit, lossy, notes)));
     }
     for (const [base, slotNotes] of notes) for (const n of slotNotes) ctx.report(n.severity, n.code, base + n.path, n.data);
     const renamed = doc.state.names?.renames.get(doc.name);
