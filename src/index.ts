@@ -22,7 +22,7 @@ export type { SchemaTransformResult, TransformSchemaOptions } from './api.js';
 
 // Writing transforms
 export { defineTransform } from './engine/define-transform.js';
-export type { Transform, AnyTransform, TransformSpec, ToolDoc, TransformExtras, CommonOptions, TransformPart } from './core/transform.js';
+export type { Transform, AnyTransform, TransformSpec, ToolDoc, KeyKinds, TransformExtras, CommonOptions, TransformPart } from './core/transform.js';
 export type { SchemaDocument, UnknownDialectDocument } from './core/documents.js';
 export { EditContext } from './core/context.js';
 export type { RecordedChange, RecordedDiagnostic, MessageData, EditContextOptions, TransactionOptions } from './core/context.js';

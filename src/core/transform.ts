@@ -23,7 +23,27 @@ export interface ToolDoc<S = unknown> {
   readonly documents: readonly SchemaDocument[];
   /** Slots of those whose `$schema` names a meta-schema toolslim does not know (not in `documents`). */
   readonly unknownDialects: readonly UnknownDialectDocument[];
+  /**
+   * Which kinds of key some object anywhere in the tool (schema or data) may have, as the engine knows from
+   * its input check and the edits of the steps before: `false` means certainly none, so a transform that
+   * only acts on such keys can pass the tool over without walking it; `true` is only "maybe".
+   */
+  readonly mayHold: KeyKinds;
 }
+
+/** See {@link ToolDoc.mayHold}. */
+export interface KeyKinds {
+  /** A reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`). */
+  readonly referenceKeys: boolean;
+  /** An extension keyword (`x-…`). */
+  readonly extensionKeys: boolean;
+}
+
+/**
+ * Every kind of key maybe there: what a tool the engine knows nothing about may hold.
+ * @internal
+ */
+export const ANY_KEYS: KeyKinds = Object.freeze({ referenceKeys: true, extensionKeys: true });
 
 /** One part of a large transform (see {@link TransformSpec.parts}). */
 export interface TransformPart {

@@ -6,7 +6,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
 import { jsonStringBytes } from '../core/measure.js';
-import { REFERENCE_KEYWORDS } from '../schema/keywords.js';
+import { isExtensionKeyword, REFERENCE_KEYWORDS } from '../schema/keywords.js';
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
@@ -89,22 +89,27 @@ export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?
   // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
   // reports the first problem in document order.
   if (maxDepth <= FAST_MAX_DEPTH) {
-    const facts = size ?? { bytes: 0, refKeys: true };
+    const facts = size ?? { bytes: 0, refKeys: true, extensionKeys: true };
     if (plainJsonBytes(tool, maxDepth, facts)) return undefined;
   }
-  if (size) size.refKeys = true;
+  if (size) {
+    size.refKeys = true;
+    size.extensionKeys = true;
+  }
   return checkExactly(tool, maxDepth, undefinedMembers, size);
 }
 
 /**
- * What the input check learns about a tool on its walk: the UTF-8 bytes of its compact JSON, and whether any
- * object in it has a reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`) as a key. `refKeys: false`
- * means no `$ref` inventory of any part of the tool lists anything (the engine skips the post-condition's
- * walk for a tool that stays so); `true` is only "maybe".
+ * What the input check learns about a tool on its walk: the UTF-8 bytes of its compact JSON, whether any
+ * object in it has a reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`) as a key, and whether any
+ * has an extension keyword (`x-…`). `refKeys: false` means no `$ref` inventory of any part of the tool lists
+ * anything (the engine skips the post-condition's walk for a tool that stays so); `extensionKeys: false`
+ * means no `x-` key anywhere (see `ToolDoc.mayHold`). `true` is only "maybe".
  */
 export interface ToolFacts {
   bytes: number;
   refKeys?: boolean;
+  extensionKeys?: boolean;
 }
 
 /** Depth up to which {@link plainJsonBytes} may run into a cycle before it gives up (it has no ancestor set). */
@@ -121,6 +126,7 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
     if (!isObject(tool) || isProxy(tool)) return false;
     let bytes = 0;
     let refKeys = false;
+    let extensionKeys = false;
     const stack: unknown[] = [tool, 0];
     while (stack.length > 0) {
       const depth = stack.pop() as number;
@@ -148,7 +154,10 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
         if (d === undefined || !('value' in d)) return false;
         n++;
         bytes += jsonStringBytes(k) + 1;
-        if (k.charCodeAt(0) === 36 /* $ */ && !refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
+        const c = k.charCodeAt(0);
+        if (c === 36 /* $ */) {
+          if (!refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
+        } else if (c === 120 /* x */ && isExtensionKeyword(k)) extensionKeys = true;
         const b = valueBytes(d.value, stack, depth);
         if (b < 0) return false;
         bytes += b;
@@ -157,6 +166,7 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
     }
     facts.bytes = bytes;
     facts.refKeys = refKeys;
+    facts.extensionKeys = extensionKeys;
     return true;
   } catch {
     return false;
@@ -315,6 +325,8 @@ export interface InputCheck {
   readonly bytes: readonly number[];
   /** Per tool: some object in it may have a reference keyword as a key (false: certainly none; see {@link ToolFacts}). */
   readonly refKeys: readonly boolean[];
+  /** Per tool: some object in it may have an extension keyword (`x-…`) as a key (false: certainly none). */
+  readonly extensionKeys: readonly boolean[];
   readonly diagnostics: readonly Diagnostic[];
   readonly skipped: readonly Skip[];
 }
@@ -330,9 +342,10 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const usable: boolean[] = new Array(n);
   const bytes: number[] = new Array(n);
   const refKeys: boolean[] = new Array(n);
+  const extensionKeys: boolean[] = new Array(n);
   const diagnostics: Diagnostic[] = [];
   const skipped: Skip[] = [];
-  const size: ToolFacts = { bytes: 0, refKeys: true };
+  const size: ToolFacts = { bytes: 0, refKeys: true, extensionKeys: true };
   // Filled only by a tool that takes the exact path; read before the next tool.
   const undefinedMembers: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -340,6 +353,7 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
     const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size);
     bytes[i] = size.bytes;
     refKeys[i] = size.refKeys !== false;
+    extensionKeys[i] = size.extensionKeys !== false;
     // A tool the caller asked to keep (its number texts, say) is passed through like one that failed the check.
     const keep = problem === undefined ? keepUnchanged?.get(i) : undefined;
     usable[i] = problem === undefined && keep === undefined;
@@ -370,5 +384,5 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
       }
     }
   }
-  return { usable, bytes, refKeys, diagnostics, skipped };
+  return { usable, bytes, refKeys, extensionKeys, diagnostics, skipped };
 }

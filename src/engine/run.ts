@@ -13,7 +13,7 @@ import { decideReverts } from '../verify/policy.js';
 import { checkInputs, locateTools } from './input.js';
 import { resolveRunOptions, resolveStepOptions } from './options.js';
 import { ToolSizes } from './stats.js';
-import { runStep, type RunState, type StepVersion } from './step.js';
+import { keyKindsOf, runStep, type RunState, type StepVersion } from './step.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -38,7 +38,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     origin: located.tools,
     names,
     usable: input_.usable,
-    refKeys: input_.refKeys.slice(),
+    keys: input_.refKeys.map((r, i) => keyKindsOf(r, input_.extensionKeys[i]!)),
     allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],

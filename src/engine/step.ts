@@ -9,9 +9,9 @@ import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type Unk
 import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
 import { SCHEMA_SLOTS, type McpTool, type SchemaSlot } from '../core/tool.js';
-import { REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
+import { isExtensionKeyword, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
-import type { AnyTransform, ToolDoc, TransformExtras } from '../core/transform.js';
+import type { AnyTransform, KeyKinds, ToolDoc, TransformExtras } from '../core/transform.js';
 import { appendPointer } from '../json/pointer.js';
 import type { ToolVersion } from '../verify/policy.js';
 import { documentOptions, type ResolvedRunOptions } from './options.js';
@@ -36,11 +36,11 @@ export interface RunState {
   readonly names: readonly string[];
   readonly usable: readonly boolean[];
   /**
-   * Per tool: its current version may hold a reference keyword as a key (false: certainly none, so no `$ref`
-   * of it can be broken, and the post-condition has nothing to walk). From the input check, kept by steps
-   * whose edits add none.
+   * Per tool: the kinds of key its current version may hold (see {@link ToolDoc.mayHold}). No reference
+   * keyword: no `$ref` of it can be broken, and the post-condition has nothing to walk. From the input
+   * check, kept by steps whose edits add none.
    */
-  readonly refKeys: boolean[];
+  readonly keys: KeyKinds[];
   /** Every tool is usable (then `prepare` and `finish` see the list itself). */
   readonly allUsable: boolean;
   readonly changes: Change[];
@@ -91,14 +91,14 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const tool = tools[i]!;
     const ctx = new EditContext(tool, transform.messages, { measure: state.sizes !== undefined, origin: state.origin[i] });
     let failure: string | undefined;
-    let refKeys = true;
+    let keys = state.keys[i]!;
     let doc: LazyToolDoc | undefined;
     try {
-      doc = new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents);
+      doc = new LazyToolDoc(tool, i, names[i]!, stepState, slots, assume, state.documents, keys);
       transform.apply(doc, ctx, options);
       if (ctx.changed) {
-        refKeys = state.refKeys[i]! || ctx.changes.some(addsRefKey);
-        failure = checkPostConditions(tool, ctx.root, refKeys);
+        keys = keysAfter(keys, ctx.changes);
+        failure = checkPostConditions(tool, ctx.root, keys.referenceKeys);
       }
     } catch (e) {
       failure = `threw: ${(e as Error)?.message ?? String(e)}`;
@@ -117,7 +117,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     if (!ctx.changed) continue;
     const next = ctx.root as McpTool;
     tools[i] = next;
-    state.refKeys[i] = refKeys;
+    state.keys[i] = keys;
     toolsChanged++;
     stampChanges(state.changes, ctx, prefix, names[i]!, i, transform.name);
     count += ctx.changes.length;
@@ -167,14 +167,16 @@ class LazyToolDoc implements ToolDoc {
   readonly state: unknown;
   readonly #slots: readonly SchemaSlot[];
   readonly #assume: Dialect;
+  readonly mayHold: KeyKinds;
   readonly #shared: WeakMap<McpTool, SchemaDocuments>;
   #documents: SchemaDocuments | undefined;
 
-  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect, shared: WeakMap<McpTool, SchemaDocuments>) {
+  constructor(tool: McpTool, index: number, name: string, state: unknown, slots: readonly SchemaSlot[], assume: Dialect, shared: WeakMap<McpTool, SchemaDocuments>, mayHold: KeyKinds) {
     this.tool = tool;
     this.index = index;
     this.name = name;
     this.state = state;
+    this.mayHold = mayHold;
     this.#slots = slots;
     this.#assume = assume;
     this.#shared = shared;
@@ -211,19 +213,45 @@ function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: str
   }
 }
 
-/**
- * Whether an edit may put a reference keyword in as a key: an added or replaced value holding one, or a
- * member added, replaced or renamed to one. (Removing or moving what is there adds none.)
- */
-function addsRefKey(change: RecordedChange): boolean {
-  if (change.op === 'remove') return false;
-  // A reference keyword has no `~` or `/`, so the raw last token is the key itself.
-  if (REFERENCE_KEYWORDS.includes(change.path.slice(change.path.lastIndexOf('/') + 1))) return true;
-  return change.op !== 'move' && holdsRefKey(change.value);
+/** The four {@link KeyKinds} by mask (bit 0: reference keys, bit 1: extension keys), so that none is made per tool. */
+const REFERENCE_KEY = 1;
+const EXTENSION_KEY = 2;
+const KINDS: readonly KeyKinds[] = [0, 1, 2, 3].map((m) => Object.freeze({ referenceKeys: (m & REFERENCE_KEY) !== 0, extensionKeys: (m & EXTENSION_KEY) !== 0 }));
+
+/** The {@link KeyKinds} the input check found a tool may hold. */
+export function keyKindsOf(referenceKeys: boolean, extensionKeys: boolean): KeyKinds {
+  return KINDS[(referenceKeys ? REFERENCE_KEY : 0) | (extensionKeys ? EXTENSION_KEY : 0)]!;
 }
 
-function holdsRefKey(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+/** The kinds of key a tool that may hold `kinds` may hold after a step's edits. */
+function keysAfter(kinds: KeyKinds, changes: readonly RecordedChange[]): KeyKinds {
+  let mask = (kinds.referenceKeys ? REFERENCE_KEY : 0) | (kinds.extensionKeys ? EXTENSION_KEY : 0);
+  for (let i = 0; i < changes.length && mask !== 3; i++) mask |= addedKinds(changes[i]!, 3 & ~mask);
+  return KINDS[mask]!;
+}
+
+/**
+ * The kinds of key among `want` (a mask) an edit may put in: an added or replaced value holding one, or a
+ * member added, replaced or renamed to one. (Removing or moving what is there adds none.)
+ */
+function addedKinds(change: RecordedChange, want: number): number {
+  if (change.op === 'remove') return 0;
+  // A reference keyword has no `~` or `/`, so the raw last token is the key itself; an extension keyword
+  // with one of them still starts with `x-` raw.
+  let found = kindOf(change.path.slice(change.path.lastIndexOf('/') + 1)) & want;
+  if (found !== want && change.op !== 'move') found |= kindsIn(change.value, want & ~found);
+  return found;
+}
+
+/** The kind of key `key` is (a mask; 0 for neither). */
+function kindOf(key: string): number {
+  return REFERENCE_KEYWORDS.includes(key) ? REFERENCE_KEY : isExtensionKeyword(key) ? EXTENSION_KEY : 0;
+}
+
+/** The kinds among `want` that some object inside `value` has a key of. */
+function kindsIn(value: unknown, want: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let found = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
@@ -231,13 +259,14 @@ function holdsRefKey(value: unknown): boolean {
       for (const x of v) if (typeof x === 'object' && x !== null) stack.push(x);
     } else if (isObject(v)) {
       for (const k of Object.keys(v)) {
-        if (REFERENCE_KEYWORDS.includes(k)) return true;
+        found |= kindOf(k) & want;
+        if (found === want) return found;
         const x = v[k];
         if (typeof x === 'object' && x !== null) stack.push(x);
       }
     }
   }
-  return false;
+  return found;
 }
 
 function quote(name: string): string {
@@ -245,4 +274,4 @@ function quote(name: string): string {
 }
 
 // Keeps LazyToolDoc's shape (and the code optimised for it) alive between runs.
-anchorShape(new LazyToolDoc({ name: '', inputSchema: {} } as McpTool, 0, '', undefined, [], 'draft-07', new WeakMap()));
+anchorShape(new LazyToolDoc({ name: '', inputSchema: {} } as McpTool, 0, '', undefined, [], 'draft-07', new WeakMap(), KINDS[3]!));

@@ -44,8 +44,10 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     if (!DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   },
   apply(doc, ctx, options) {
-    const { keep, holdsStrippable } = keepOf(options);
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
+    // No `x-` key anywhere in the tool (the engine knows it from its input check): nothing to strip or keep.
+    if (!doc.mayHold.extensionKeys) return;
+    const { keep, holdsStrippable } = keepOf(options);
     for (const d of doc.documents) {
       const { schema, table, base } = d;
       // Most schemas have none: look without building a pointer first, and before telling schema positions

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineTransform, presetLossless, presetSafe, pruneSchemaDefs, pruneUnreachableDefs, ToolslimError, transformTools, type McpTool } from '../../src/index.js';
+import { defineTransform, presetLossless, presetSafe, pruneSchemaDefs, pruneUnreachableDefs, stripVendorExtensions, ToolslimError, transformTools, type McpTool } from '../../src/index.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 
 const schemaWithDead = () => ({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string' }, Dead: { type: 'null' } } });
@@ -146,6 +146,33 @@ describe('errors and isolation', () => {
       expect(r.report.skipped, what).toHaveLength(1);
       expect(r.report.skipped[0]!.reason, what).toMatch(/#\/\$defs\/Nowhere/);
     }
+  });
+
+  it('a tool without any `x-` key is still stripped by strip-vendor-extensions when an earlier step puts one in', () => {
+    // The engine tells transforms (ToolDoc.mayHold) that no object of a tool has an extension keyword as a
+    // key, and strip-vendor-extensions passes such a tool over; each way an edit can put one in must undo that.
+    const edits: Record<string, [(ctx: Parameters<Parameters<typeof defineTransform>[0]['apply']>[1]) => void, unknown]> = {
+      'a member added at an x- key': [(ctx) => ctx.add('/inputSchema/properties/a/x-note', 'hi', 'edit'), { type: 'object', properties: { a: { type: 'string', note: 1 } } }],
+      'an added value holding one': [(ctx) => ctx.add('/inputSchema/properties/b', { type: 'integer', 'x-unit': 'ms' }, 'edit'), { type: 'object', properties: { a: { type: 'string', note: 1 }, b: { type: 'integer' } } }],
+      'a replaced value holding one': [(ctx) => ctx.replace('/inputSchema/properties/a', { anyOf: [{ type: 'string', 'x-kind': 'id' }] }, 'edit'), { type: 'object', properties: { a: { anyOf: [{ type: 'string' }] } } }],
+      'a member renamed to an x- key': [(ctx) => ctx.rename('/inputSchema/properties/a/note', 'x-note', 'edit'), { type: 'object', properties: { a: { type: 'string' } } }],
+    };
+    const seen: boolean[] = [];
+    const spy = defineTransform({ name: 'spy', description: 'Records what the engine says of x- keys', safety: 'lossless', defaultOptions: {}, messages: {}, apply: (doc) => void seen.push(doc.mayHold.extensionKeys) });
+    for (const [what, [edit, expected]] of Object.entries(edits)) {
+      const vandal = defineTransform({ name: 'add-extension', description: 'Adds an x- key', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
+      const input = deepFreeze([{ name: 'one', inputSchema: { type: 'object', properties: { a: { type: 'string', note: 1 } } } }]);
+      seen.length = 0;
+      const r = transformTools(input, { transforms: [spy, vandal, spy, stripVendorExtensions], verify: false });
+      expect(seen, what).toEqual([false, true]);
+      expect(r.tools[0]!.inputSchema, what).toEqual(expected);
+      expect(r.report.changes.filter((c) => c.transform === 'strip-vendor-extensions').map((c) => c.code), what).toEqual(['removed-extension']);
+    }
+    // An `x-` key anywhere (here inside data, where it stays) and a tool the fast input check passes on
+    // (an `undefined` member) are "maybe".
+    seen.length = 0;
+    transformTools([{ name: 'data', inputSchema: { type: 'object', default: { 'x-a': 1 } } }, { name: 'undef', title: undefined, inputSchema: { type: 'object' } }, { name: 'plain', inputSchema: { type: 'object' } }], { transforms: [spy], verify: false });
+    expect(seen).toEqual([true, true, false]);
   });
 
   it('the post-condition names refs, not counts: fixing one broken ref does not excuse breaking another', () => {

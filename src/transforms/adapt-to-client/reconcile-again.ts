@@ -19,7 +19,7 @@ import { hasOwn, isObject } from '../../json/guards.js';
 import { DEFINITIONS_KEYWORDS } from '../../schema/keywords.js';
 import { getSchemaDocuments, type SchemaDocuments } from '../../core/documents.js';
 import type { McpTool } from '../../core/tool.js';
-import type { ToolDoc } from '../../core/transform.js';
+import { ANY_KEYS, type ToolDoc } from '../../core/transform.js';
 import { SchemaAnalysis, withAnalysis } from '../../schema/refs.js';
 import { reconcileDialect, type ReconcileDialectOptions } from '../reconcile-dialect/index.js';
 import { SlotEditor } from './editor.js';
@@ -69,6 +69,8 @@ export function reconcileAgain(tool: McpTool, index: number, name: string, optio
       get unknownDialects() {
         return read().unknown;
       },
+      // Not known here: every kind of key may be there.
+      mayHold: ANY_KEYS,
     };
     reconcileDialect.apply(doc, scratch, options);
     if (!scratch.changed) return undefined;
