@@ -234,3 +234,72 @@ export function walkJson(root: unknown, basePath: string, visit: (value: unknown
     }
   }
 }
+
+/**
+ * Where a subschema sits, as a link to the schema holding it: the keyword that led to it and the entry
+ * below the keyword (an index for arrays, a key for maps, `undefined` for a single value). Its pointer is
+ * spelt out only when asked ({@link placePointer}), so a walk that reports on few nodes builds few.
+ */
+export interface SchemaPlace {
+  /** The place of the schema object holding the keyword (undefined: that schema is the walk's root). */
+  readonly up: SchemaPlace | undefined;
+  readonly keyword: string;
+  readonly entry: string | number | undefined;
+  /** The schema object holding the keyword. */
+  readonly parent: Record<string, unknown>;
+}
+
+/** The pointer of `place` below the walk's root (`""` for the root itself). */
+export function placePointer(place: SchemaPlace | undefined): string {
+  if (place === undefined) return '';
+  const links: SchemaPlace[] = [];
+  for (let p: SchemaPlace | undefined = place; p !== undefined; p = p.up) links.push(p);
+  let out = '';
+  for (let i = links.length - 1; i >= 0; i--) {
+    const l = links[i]!;
+    out = appendPointer(out, l.keyword);
+    if (l.entry !== undefined) out = appendPointer(out, l.entry);
+  }
+  return out;
+}
+
+/**
+ * Visits every subschema object of `root` once, the root included (`place` undefined), in the order
+ * {@link walkSchema} calls `onSchema` for them, without building a pointer for any: `visit` asks for one
+ * with {@link placePointer}. Positions that hold something other than an object (a boolean schema, an
+ * array where a subschema belongs) are not visited. Return `false` to skip a node's children.
+ */
+export function visitSchemaObjects(root: unknown, table: KeywordTable, visit: (node: Record<string, unknown>, place: SchemaPlace | undefined) => void | boolean): void {
+  if (!isObject(root)) return;
+  const shapes = shapeCodes(table);
+  const stack: (Record<string, unknown> | SchemaPlace | undefined)[] = [root, undefined];
+  const kids: (Record<string, unknown> | SchemaPlace)[] = [];
+  while (stack.length > 0) {
+    const place = stack.pop() as SchemaPlace | undefined;
+    const node = stack.pop() as Record<string, unknown>;
+    if (visit(node, place) === false) continue;
+    kids.length = 0;
+    for (const key in node) {
+      const shape = shapes.get(key);
+      if (shape === undefined || !hasOwn(node, key)) continue;
+      const value = node[key];
+      if (shape === SCHEMA) {
+        if (isObject(value)) kids.push(value, { up: place, keyword: key, entry: undefined, parent: node });
+      } else if (shape === SCHEMA_ARRAY || shape === SCHEMA_OR_ARRAY) {
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) {
+            const v = value[i];
+            if (isObject(v)) kids.push(v, { up: place, keyword: key, entry: i, parent: node });
+          }
+        } else if (shape === SCHEMA_OR_ARRAY && isObject(value)) kids.push(value, { up: place, keyword: key, entry: undefined, parent: node });
+      } else if (isObject(value)) {
+        for (const k in value) {
+          if (!hasOwn(value, k)) continue;
+          const v = value[k];
+          if (isObject(v)) kids.push(v, { up: place, keyword: key, entry: k, parent: node });
+        }
+      }
+    }
+    for (let i = kids.length - 2; i >= 0; i -= 2) stack.push(kids[i], kids[i + 1]);
+  }
+}

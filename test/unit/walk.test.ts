@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import traverse from 'json-schema-traverse';
 import { describe, expect, it } from 'vitest';
 import { collectRefInventory, KEYWORD_TABLES, UNION_KEYWORDS } from '../../src/index.js';
-import { someSubschema, walkJson, walkSchema } from '../../src/schema/walk.js';
+import { placePointer, someSubschema, visitSchemaObjects, walkJson, walkSchema } from '../../src/schema/walk.js';
 
 type Visit = [path: string, keyword: string | undefined];
 
@@ -206,5 +206,45 @@ describe('someSubschema', () => {
     expect(someSubschema(schema, (n) => (calls++, 'mark' in n))).toBe(true);
     expect(someSubschema({ default: { mark: 1 }, enum: [{ mark: 1 }], 'x-y': { mark: 1 } }, (n) => 'mark' in n)).toBe(false);
     expect(calls).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('visitSchemaObjects', () => {
+  // Oracle: json-schema-traverse (a separate walker) lists the subschema objects of a draft-07 schema in
+  // preorder with their pointers; visitSchemaObjects must visit the same objects in the same order, and
+  // spell the same pointers when asked.
+  const keywordsUsed = ['not', 'if', 'then', 'items', 'additionalItems', 'additionalProperties', 'allOf', 'anyOf', 'properties', 'patternProperties', 'definitions', 'dependencies', 'enum', 'default', 'x-unknown'];
+  const schemaArb = fc.letrec((tie) => ({
+    schema: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant({ type: 'string' }), fc.dictionary(fc.constantFrom(...keywordsUsed), tie('value'), { maxKeys: 4 })),
+    value: fc.oneof(tie('schema'), fc.array(tie('schema'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b/c', '~', '__proto__'), fc.oneof(tie('schema'), fc.constant(['a'])), { maxKeys: 2 }), fc.boolean()),
+  })).schema;
+  const draft07 = KEYWORD_TABLES['draft-07'];
+
+  it('visits the subschema objects json-schema-traverse sees, in its order, with its pointers and parents', () => {
+    fc.assert(
+      fc.property(schemaArb, (schema) => {
+        const theirs: [string, unknown, unknown][] = [];
+        traverse(schema as traverse.SchemaObject, { cb: (s, ptr, _root, _pp, keyword, parent) => void theirs.push([ptr, s, ptr === '' ? undefined : parent]) });
+        const ours: [string, unknown, unknown][] = [];
+        visitSchemaObjects(schema, draft07, (node, place) => void ours.push([placePointer(place), node, place?.parent]));
+        expect(ours.length).toBe(theirs.length);
+        ours.forEach(([p, node, parent], i) => {
+          expect(p).toBe(theirs[i]![0]);
+          expect(node).toBe(theirs[i]![1]);
+          expect(parent).toBe(theirs[i]![2]);
+        });
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+  });
+
+  it('names the keyword and the entry below it, and skips children when the visitor returns false', () => {
+    const schema = { properties: { 'a/b': { items: [{ not: {} }] } }, anyOf: [true, { type: 'x' }], additionalProperties: { type: 'string' } };
+    const seen: string[] = [];
+    visitSchemaObjects(schema, UNION_KEYWORDS, (_n, place) => void seen.push(place === undefined ? '(root)' : `${place.keyword}:${String(place.entry)}:${placePointer(place)}`));
+    expect(seen).toEqual(['(root)', 'properties:a/b:/properties/a~1b', 'items:0:/properties/a~1b/items/0', 'not:undefined:/properties/a~1b/items/0/not', 'anyOf:1:/anyOf/1', 'additionalProperties:undefined:/additionalProperties']);
+    const pruned: string[] = [];
+    visitSchemaObjects(schema, UNION_KEYWORDS, (_n, place) => (pruned.push(placePointer(place)), place?.keyword !== 'properties'));
+    expect(pruned).toEqual(['', '/properties/a~1b', '/anyOf/1', '/additionalProperties']);
   });
 });

@@ -5,10 +5,10 @@
  */
 import { SCHEMA_SLOTS, type SchemaSlot } from '../../core/tool.js';
 import { defineTransform } from '../../engine/define-transform.js';
-import { hasOwn, isObject } from '../../json/guards.js';
-import { appendPointer, unescapeToken } from '../../json/pointer.js';
+import { hasOwn } from '../../json/guards.js';
+import { appendPointer } from '../../json/pointer.js';
 import type { Dialect } from '../../schema/keywords.js';
-import { walkSchema } from '../../schema/walk.js';
+import { placePointer, visitSchemaObjects } from '../../schema/walk.js';
 import { cleanDescription, cleanMayChange, cleanText, mayClean, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
 import { MARKER_ANY, MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
 import { defaultValue, DEFAULT_WORD, removeDefaultStatements } from './rules/restated-defaults.js';
@@ -103,64 +103,62 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
       const edits: Edit[] = [];
       // Each parent's `required` as a set, built the first time one of its properties asks (and the map with it).
       let requiredSets: WeakMap<readonly unknown[], ReadonlySet<unknown>> | undefined;
-      walkSchema(d.schema, '', {
-        table: d.table,
-        onSchema(node, path, keyword, parent) {
-          if (!isObject(node) || !hasOwn(node, 'description') || typeof node.description !== 'string') return;
-          const original = node.description;
-          const isProperty = keyword === 'properties';
-          // Most descriptions are clean and restate nothing: one look for what any rule starts from, and
-          // the description is passed over without building its pointer, its property name or a memo key.
-          // Each test below is implied by the step it guards (a text the text rules leave as it is stays
-          // `original` for the default, marker and name rules).
-          const dirty = mayClean(original);
-          if (
-            !dirty &&
-            !(defaults && DEFAULT_WORD.test(original) && hasOwn(node, 'default')) &&
-            !(markers && isProperty && MARKER_ANY.test(original) && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) &&
-            !(restatedNames && isProperty && mayRestateName(original))
-          )
-            return;
-          const at = d.base + appendPointer(path, 'description');
-          const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
-          let text = cleaned?.text ?? original;
-          // One description can take up to three edits, one per kind of rule, each with its own code.
-          const first = edits.length;
-          if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
-          const name = isProperty ? unescapeToken(path.slice(path.lastIndexOf('/') + 1)) : '';
-          // Both rules look only where the text mentions what they remove and the schema says it. `text` is
-          // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
-          // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
-          // unless the default statements are all there is.
-          let kept: string | undefined;
-          let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
-          if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
-            const next = cleanDescription(text, rules, facts).text;
-            if (next === '') {
-              kept = 'the restated default';
-              facts = undefined;
-            } else if (next !== text) {
-              edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
+      visitSchemaObjects(d.schema, d.table, (node, place) => {
+        if (!hasOwn(node, 'description') || typeof node.description !== 'string') return;
+        const original = node.description;
+        const isProperty = place !== undefined && place.keyword === 'properties';
+        const parent = place?.parent;
+        // Most descriptions are clean and restate nothing: one look for what any rule starts from, and
+        // the description is passed over without building its pointer, its property name or a memo key.
+        // Each test below is implied by the step it guards (a text the text rules leave as it is stays
+        // `original` for the default, marker and name rules).
+        const dirty = mayClean(original);
+        if (
+          !dirty &&
+          !(defaults && DEFAULT_WORD.test(original) && hasOwn(node, 'default')) &&
+          !(markers && isProperty && MARKER_ANY.test(original) && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) &&
+          !(restatedNames && isProperty && mayRestateName(original))
+        )
+          return;
+        const at = d.base + appendPointer(placePointer(place), 'description');
+        const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
+        let text = cleaned?.text ?? original;
+        // One description can take up to three edits, one per kind of rule, each with its own code.
+        const first = edits.length;
+        if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
+        const name = isProperty ? (place.entry as string) : '';
+        // Both rules look only where the text mentions what they remove and the schema says it. `text` is
+        // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
+        // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
+        // unless the default statements are all there is.
+        let kept: string | undefined;
+        let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
+        if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
+          const next = cleanDescription(text, rules, facts).text;
+          if (next === '') {
+            kept = 'the restated default';
+            facts = undefined;
+          } else if (next !== text) {
+            edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
+            text = next;
+          }
+        }
+        if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
+          const required = requiredSet((requiredSets ??= new WeakMap()), parent.required).has(name);
+          if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
+            const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
+            const marker = required ? 'required' : 'optional';
+            if (next === '') kept = `the \`${marker}\` marker`;
+            else if (next !== text) {
+              edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
               text = next;
             }
           }
-          if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
-            const required = requiredSet((requiredSets ??= new WeakMap()), parent.required).has(name);
-            if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
-              const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
-              const marker = required ? 'required' : 'optional';
-              if (next === '') kept = `the \`${marker}\` marker`;
-              else if (next !== text) {
-                edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
-                text = next;
-              }
-            }
-          }
-          if (restatedNames && isProperty && restatesName(name, text, names)) {
-            edits.length = first;
-            edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
-          } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
-        },
+        }
+        if (restatedNames && isProperty && restatesName(name, text, names)) {
+          edits.length = first;
+          edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
+        } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
       });
       for (const e of edits) {
         if (e.text === undefined) ctx.remove(e.path, e.code, e.data);
