@@ -74,8 +74,11 @@ export class EditContext {
   readonly #measure: boolean;
   readonly #origin: unknown;
   #bytes = 0;
-  /** Key positions of objects members are removed from (see {@link KeyOrder}), dropped when they change otherwise. */
-  #orders: WeakMap<object, KeyOrder> | undefined;
+  /**
+   * Key positions of objects members are removed from (see {@link KeyOrder}; `undefined`: one member was
+   * removed, the index is built at the next), dropped when they change otherwise.
+   */
+  #orders: WeakMap<object, KeyOrder | undefined> | undefined;
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
@@ -308,9 +311,17 @@ export class EditContext {
   #removeKey(obj: Container, key: string): number | undefined {
     // Made on the first removal: most contexts never remove anything.
     const orders = (this.#orders ??= new WeakMap());
-    let order = orders.get(obj);
-    if (!order) orders.set(obj, (order = new KeyOrder(Object.keys(obj))));
-    return order.remove(key);
+    const order = orders.get(obj);
+    if (order !== undefined) return order.remove(key);
+    // Most objects lose one member at most: the first removal counts the keys before `key` (one scan, as
+    // building the index would take); the second builds the index over the keys then left.
+    if (orders.has(obj)) {
+      const built = new KeyOrder(Object.keys(obj));
+      orders.set(obj, built);
+      return built.remove(key);
+    }
+    orders.set(obj, undefined);
+    return positionNotLast(obj, key);
   }
 
   /** Records a finding without changing anything. */
@@ -374,6 +385,18 @@ function fillTemplate(template: string, data: MessageData): string {
 function hasMembers(obj: object): boolean {
   for (const k in obj) if (hasOwn(obj, k)) return true;
   return false;
+}
+
+/** What {@link KeyOrder.remove} says of `key` in `obj`'s keys as they are, without building the index. */
+function positionNotLast(obj: Container, key: string): number | undefined {
+  let at = -1;
+  let n = 0;
+  for (const k in obj) {
+    if (!hasOwn(obj, k)) continue;
+    if (k === key) at = n;
+    n++;
+  }
+  return at === n - 1 ? undefined : at;
 }
 
 /** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */

@@ -30,7 +30,8 @@ export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (pointer.charCodeAt(0) !== 47 /* / */) throw new PointerError(`pointer \`${pointer}\` does not start with "/"`);
   const raw = pointer.slice(1).split('/');
-  for (let i = 0; i < raw.length; i++) raw[i] = unescapeToken(raw[i]!);
+  // Most pointers escape nothing: one look at the whole, not one per token.
+  if (pointer.indexOf('~') !== -1) for (let i = 0; i < raw.length; i++) raw[i] = unescapeToken(raw[i]!);
   return raw;
 }
 

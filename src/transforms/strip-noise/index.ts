@@ -115,8 +115,9 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
         const dirty = mayClean(original);
         if (
           !dirty &&
-          !(defaults && DEFAULT_WORD.test(original) && hasOwn(node, 'default')) &&
-          !(markers && isProperty && MARKER_ANY.test(original) && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) &&
+          // (What the schema says first: a pattern test only where its rule could act on what it finds.)
+          !(defaults && hasOwn(node, 'default') && DEFAULT_WORD.test(original)) &&
+          !(markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required) && MARKER_ANY.test(original)) &&
           !(restatedNames && isProperty && mayRestateName(original))
         )
           return;
