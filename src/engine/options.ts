@@ -45,6 +45,26 @@ export function resolveRunOptions(run: RunOptions): ResolvedRunOptions {
  * transform's own `validateOptions`, then the common options it declares are checked, in that order.
  */
 export function resolveStepOptions(transform: AnyTransform, options: object): object {
+  // One resolution of the defaults kept per transform, for its hidden class (see json/shapes.ts): every
+  // run's resolved options die with the run, and a full GC would take their shape and the optimised code
+  // of every function that read them.
+  // (A transform whose defaults alone are not valid options, adapt-to-client without a profile, keeps none.)
+  if (!SHAPES.has(transform)) {
+    let shape: object | undefined;
+    try {
+      shape = resolve(transform, {});
+    } catch {
+      shape = undefined;
+    }
+    SHAPES.set(transform, shape);
+  }
+  return resolve(transform, options);
+}
+
+/** A resolved options object with the defaults only, per transform that was resolved (kept while the transform is). */
+const SHAPES = new WeakMap<AnyTransform, object | undefined>();
+
+function resolve(transform: AnyTransform, options: object): object {
   const merged = { ...transform.defaultOptions, ...options };
   for (const key of Object.keys(options)) {
     if (!Object.prototype.hasOwnProperty.call(transform.defaultOptions, key)) {

@@ -7,6 +7,7 @@
 import { utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
+import { anchorShape } from '../json/shapes.js';
 
 export class ToolSizes {
   readonly #tokenizer: Tokenizer | undefined;
@@ -80,3 +81,6 @@ function safeStringify(value: unknown): string | undefined {
     return undefined;
   }
 }
+
+// Keeps ToolSizes's shape (and the code optimised for it) alive between runs.
+anchorShape(new ToolSizes([], [], undefined, []));

@@ -199,18 +199,38 @@ class LazyToolDoc implements ToolDoc {
   }
 }
 
-/** The context's recorded edits as report changes: pointers into the tools array, tool and transform named. */
+/**
+ * The context's recorded edits as report changes: pointers into the tools array, tool and transform named.
+ * Each change is one object literal per kind (its keys in the report's order), not one built key by key: a
+ * literal's hidden class lives as long as the code that makes it, so no full GC takes it and with it this
+ * function's optimised code (see json/shapes.ts).
+ */
 function stampChanges(out: Change[], ctx: EditContext, prefix: string, tool: string, toolIndex: number, transform: string): void {
-  for (const c of ctx.changes) {
-    const change: Record<string, unknown> = { op: c.op, path: prefix + c.path };
-    if (c.from !== undefined) change.from = prefix + c.from;
-    if (c.op === 'add' || c.op === 'replace') change.value = c.value;
-    if (c.op === 'remove' || c.op === 'replace') change.oldValue = c.oldValue;
-    if (c.index !== undefined) change.index = c.index;
-    if (c.fromIndex !== undefined) change.fromIndex = c.fromIndex;
-    Object.assign(change, { tool, toolIndex, transform, code: c.code, message: c.message });
-    out.push(change as unknown as Change);
+  for (const c of ctx.changes) out.push(stamped(c, prefix, tool, toolIndex, transform));
+}
+
+function stamped(c: RecordedChange, prefix: string, tool: string, toolIndex: number, transform: string): Change {
+  const path = prefix + c.path;
+  const { code, message } = c;
+  let change: object;
+  switch (c.op) {
+    case 'add':
+      change = c.index === undefined ? { op: c.op, path, value: c.value, tool, toolIndex, transform, code, message } : { op: c.op, path, value: c.value, index: c.index, tool, toolIndex, transform, code, message };
+      break;
+    case 'remove':
+      change = c.index === undefined ? { op: c.op, path, oldValue: c.oldValue, tool, toolIndex, transform, code, message } : { op: c.op, path, oldValue: c.oldValue, index: c.index, tool, toolIndex, transform, code, message };
+      break;
+    case 'replace':
+      change = c.index === undefined ? { op: c.op, path, value: c.value, oldValue: c.oldValue, tool, toolIndex, transform, code, message } : { op: c.op, path, value: c.value, oldValue: c.oldValue, index: c.index, tool, toolIndex, transform, code, message };
+      break;
+    case 'move': {
+      const from = c.from === undefined ? undefined : prefix + c.from;
+      if (c.index === undefined) change = c.fromIndex === undefined ? { op: c.op, path, from, tool, toolIndex, transform, code, message } : { op: c.op, path, from, fromIndex: c.fromIndex, tool, toolIndex, transform, code, message };
+      else change = c.fromIndex === undefined ? { op: c.op, path, from, index: c.index, tool, toolIndex, transform, code, message } : { op: c.op, path, from, index: c.index, fromIndex: c.fromIndex, tool, toolIndex, transform, code, message };
+      break;
+    }
   }
+  return change as Change;
 }
 
 /** The four {@link KeyKinds} by mask (bit 0: reference keys, bit 1: extension keys), so that none is made per tool. */

@@ -7,6 +7,7 @@ import { SCHEMA_SLOTS, type SchemaSlot } from '../../core/tool.js';
 import { defineTransform } from '../../engine/define-transform.js';
 import { hasOwn } from '../../json/guards.js';
 import { appendPointer } from '../../json/pointer.js';
+import { anchorShape } from '../../json/shapes.js';
 import type { Dialect } from '../../schema/keywords.js';
 import { placePointer, visitSchemaObjects } from '../../schema/walk.js';
 import { cleanDescription, cleanMayChange, cleanText, mayClean, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
@@ -176,6 +177,9 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
 class RunMemo extends Map<string, CleanedText> {
   readonly names: NameWordsCache = new Map();
 }
+
+// Keeps RunMemo's shape (and the code optimised for it) alive between runs.
+anchorShape(new RunMemo());
 
 function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
   let set = cache.get(required);
