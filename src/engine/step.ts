@@ -238,14 +238,18 @@ const REFERENCE_KEY = 1;
 const EXTENSION_KEY = 2;
 const KINDS: readonly KeyKinds[] = [0, 1, 2, 3].map((m) => Object.freeze({ referenceKeys: (m & REFERENCE_KEY) !== 0, extensionKeys: (m & EXTENSION_KEY) !== 0 }));
 
+function maskOf(referenceKeys: boolean, extensionKeys: boolean): number {
+  return (referenceKeys ? REFERENCE_KEY : 0) | (extensionKeys ? EXTENSION_KEY : 0);
+}
+
 /** The {@link KeyKinds} the input check found a tool may hold. */
 export function keyKindsOf(referenceKeys: boolean, extensionKeys: boolean): KeyKinds {
-  return KINDS[(referenceKeys ? REFERENCE_KEY : 0) | (extensionKeys ? EXTENSION_KEY : 0)]!;
+  return KINDS[maskOf(referenceKeys, extensionKeys)]!;
 }
 
 /** The kinds of key a tool that may hold `kinds` may hold after a step's edits. */
 function keysAfter(kinds: KeyKinds, changes: readonly RecordedChange[]): KeyKinds {
-  let mask = (kinds.referenceKeys ? REFERENCE_KEY : 0) | (kinds.extensionKeys ? EXTENSION_KEY : 0);
+  let mask = maskOf(kinds.referenceKeys, kinds.extensionKeys);
   for (let i = 0; i < changes.length && mask !== 3; i++) mask |= addedKinds(changes[i]!, 3 & ~mask);
   return KINDS[mask]!;
 }

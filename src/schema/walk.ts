@@ -268,6 +268,10 @@ export function placePointer(place: SchemaPlace | undefined): string {
  * {@link walkSchema} calls `onSchema` for them, without building a pointer for any: `visit` asks for one
  * with {@link placePointer}. Positions that hold something other than an object (a boolean schema, an
  * array where a subschema belongs) are not visited. Return `false` to skip a node's children.
+ *
+ * Its shape switch is the one of {@link pushSubschemaObjects} with each child's place recorded (a shared
+ * switch would cost a call per child on these hot walks); test/unit/walk.test.ts holds both, and
+ * {@link childrenOf}, to json-schema-traverse's positions.
  */
 export function visitSchemaObjects(root: unknown, table: KeywordTable, visit: (node: Record<string, unknown>, place: SchemaPlace | undefined) => void | boolean): void {
   if (!isObject(root)) return;
