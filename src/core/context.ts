@@ -321,7 +321,7 @@ export class EditContext {
       return built.remove(key);
     }
     orders.set(obj, undefined);
-    return positionNotLast(obj, key);
+    return notLast(obj, key);
   }
 
   /** Records a finding without changing anything. */
@@ -385,18 +385,6 @@ function fillTemplate(template: string, data: MessageData): string {
 function hasMembers(obj: object): boolean {
   for (const k in obj) if (hasOwn(obj, k)) return true;
   return false;
-}
-
-/** What {@link KeyOrder.remove} says of `key` in `obj`'s keys as they are, without building the index. */
-function positionNotLast(obj: Container, key: string): number | undefined {
-  let at = -1;
-  let n = 0;
-  for (const k in obj) {
-    if (!hasOwn(obj, k)) continue;
-    if (k === key) at = n;
-    n++;
-  }
-  return at === n - 1 ? undefined : at;
 }
 
 /** The position of `key` among `obj`'s keys, or undefined when it is the last one (what an `add` gives). */
