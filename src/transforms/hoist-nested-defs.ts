@@ -71,7 +71,10 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
       const { schema, dialect } = d;
       const rootKey = definitionsKeyword(dialect);
       const base = '/' + slot;
-      if (hasOwn(schema, rootKey) && !isObject(schema[rootKey])) {
+      // Read on every call, not only when present: a load this function rarely runs has no type feedback
+      // when V8 optimises it, and the first tool with definitions would deoptimise it again.
+      const container = schema[rootKey];
+      if (container !== undefined && hasOwn(schema, rootKey) && !isObject(container)) {
         ctx.report('warning', 'root-container-not-object', base + '/' + rootKey, { keyword: rootKey });
         continue;
       }

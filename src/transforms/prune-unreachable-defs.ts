@@ -47,7 +47,8 @@ export const pruneUnreachableDefs = defineTransform<PruneUnreachableDefsOptions,
 
 /** Whether the root holds a definitions container (an object under `$defs` or `definitions`). */
 function hasDefinitions(schema: Record<string, unknown>): boolean {
-  for (const k of DEFINITIONS_KEYWORDS) if (hasOwn(schema, k) && isObject(schema[k])) return true;
+  // Each key read on every call (see hoist-nested-defs' apply): a rarely run load has no type feedback.
+  for (const k of DEFINITIONS_KEYWORDS) if (isObject(schema[k]) && hasOwn(schema, k)) return true;
   return false;
 }
 
