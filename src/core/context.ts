@@ -404,7 +404,7 @@ class KeyOrder {
   #alive: number;
 
   constructor(keys: readonly string[]) {
-    keys.forEach((k, i) => this.#at.set(k, i));
+    for (let i = 0; i < keys.length; i++) this.#at.set(keys[i]!, i);
     this.#tree = new Int32Array(keys.length + 1);
     this.#alive = keys.length;
   }

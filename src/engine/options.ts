@@ -85,7 +85,7 @@ function checkCommonOptions(defaults: object, options: Record<string, unknown>):
   if (hasOwn(defaults, 'assume') && !DIALECTS.includes(options.assume as Dialect)) throw new Error(`\`assume\` must be one of ${DIALECTS.join(', ')}`);
   if (hasOwn(defaults, 'slots')) {
     const slots = options.slots;
-    if (!Array.isArray(slots) || slots.some((s) => !SCHEMA_SLOTS.includes(s as SchemaSlot))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
+    if (!Array.isArray(slots) || !slots.every(isSchemaSlot)) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
   }
 }
 
@@ -93,4 +93,8 @@ function checkCommonOptions(defaults: object, options: Record<string, unknown>):
 export function documentOptions(options: object): { readonly slots: readonly SchemaSlot[]; readonly assume: Dialect } {
   const o = options as { slots?: readonly SchemaSlot[]; assume?: Dialect };
   return { slots: o.slots ?? SCHEMA_SLOTS, assume: o.assume ?? '2020-12' };
+}
+
+function isSchemaSlot(slot: unknown): boolean {
+  return SCHEMA_SLOTS.includes(slot as SchemaSlot);
 }

@@ -7,7 +7,7 @@
 import type { Report, TransformStats, VerifyStats } from '../core/report.js';
 import type { RunOptions, ToolsInput, TransformResult } from '../core/run-types.js';
 import { toolName, type McpTool } from '../core/tool.js';
-import type { Step } from '../core/transform.js';
+import type { KeyKinds, Step } from '../core/transform.js';
 import { SchemaAnalysis, withAnalysis } from '../schema/refs.js';
 import { decideReverts } from '../verify/policy.js';
 import { checkInputs, locateTools } from './input.js';
@@ -28,7 +28,8 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const options = resolveRunOptions(run);
   const tools = located.tools.slice() as McpTool[];
   const names = tools.map(toolName);
-  const resolved = steps.map(([t, o]) => [t, resolveStepOptions(t, o)] as const);
+  const resolved: Step[] = [];
+  for (const [t, o] of steps) resolved.push([t, resolveStepOptions(t, o)]);
 
   // Tools that are not plain JSON are passed through untouched.
   const input_ = checkInputs(tools, names, options.maxDepth, options.onError, options.keepUnchanged);
@@ -38,7 +39,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     origin: located.tools,
     names,
     usable: input_.usable,
-    keys: input_.refKeys.map((r, i) => keyKindsOf(r, input_.extensionKeys[i]!)),
+    keys: keyKindsOfEach(input_.refKeys, input_.extensionKeys),
     allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],
@@ -107,4 +108,10 @@ function round(ms: number): number {
 
 function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+function keyKindsOfEach(referenceKeys: readonly boolean[], extensionKeys: readonly boolean[]): KeyKinds[] {
+  const out: KeyKinds[] = new Array(referenceKeys.length);
+  for (let i = 0; i < out.length; i++) out[i] = keyKindsOf(referenceKeys[i]!, extensionKeys[i]!);
+  return out;
 }

@@ -26,7 +26,9 @@ export class ToolSizes {
       this.#beforeTexts = texts;
       this.#texts = texts.slice();
     } else {
-      this.before = tools.map((t, i) => (usable[i] ? { bytes: bytes[i]! } : this.#size(safeStringify(t))));
+      const before: Size[] = new Array(tools.length);
+      for (let i = 0; i < tools.length; i++) before[i] = usable[i] ? { bytes: bytes[i]! } : this.#size(safeStringify(tools[i]));
+      this.before = before;
       this.#beforeTexts = [];
       this.#texts = [];
     }
@@ -53,7 +55,10 @@ export class ToolSizes {
   }
 
   toolStats(names: readonly string[]): ToolStats[] {
-    return this.before.map((before, i) => ({ index: i, name: names[i]!, before, after: this.#current[i]! }));
+    // Loops, not closures made per run, in this file and the engine's: see docs/architecture.md, "Shape anchors".
+    const out: ToolStats[] = new Array(this.before.length);
+    for (let i = 0; i < out.length; i++) out[i] = { index: i, name: names[i]!, before: this.before[i]!, after: this.#current[i]! };
+    return out;
   }
 
   /** The whole tools array before and after: brackets, commas and every tool. */

@@ -196,40 +196,7 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
   if (rootId !== undefined) rootUri = resolveUri(rootId, PLACEHOLDER_BASE);
   scopes.push({ path: '', uri: stripFragment(rootUri ?? PLACEHOLDER_BASE), depth: -1 });
 
-  // Data (`default`, `enum`, unknown keywords, an array where a subschema belongs): a `$ref`-shaped value
-  // anywhere keeps its target. Pointers are spelled out only for data that holds one.
-  const scanData = (value: unknown, path: () => string, resource: string) => {
-    if (!holdsRefShapedObject(value)) return;
-    walkJson(value, path(), (v, p) => {
-      if (!isObject(v)) return;
-      for (const keyword of REFERENCE_KEYWORDS) {
-        if (hasOwn(v, keyword) && typeof v[keyword] === 'string') refs.push({ path: p + '/' + keyword, schemaPath: p, keyword, ref: v[keyword] as string, inSchema: false, resource });
-      }
-    });
-  };
-
-  // The walk of walkSchema (every subschema position of UNION_KEYWORDS, preorder, document order, data
-  // before children), with each node's pointer built only when something is recorded there: by depth, the
-  // keyword and entry that led to the current node's ancestors, and their pointers once built.
-  const keywords: (string | undefined)[] = [undefined];
-  const entries: (string | number | undefined)[] = [undefined];
-  const paths: (string | undefined)[] = [''];
-  const pathAt = (depth: number): string => {
-    let i = depth;
-    while (paths[i] === undefined) i--;
-    let p = paths[i]!;
-    for (let j = i + 1; j <= depth; j++) {
-      p = appendPointer(p, keywords[j]!);
-      const entry = entries[j];
-      if (entry !== undefined) p = appendPointer(p, entry);
-      paths[j] = p;
-    }
-    return p;
-  };
-  const dataPath = (depth: number, keyword: string, entry: string | number | undefined): string => {
-    const p = appendPointer(pathAt(depth), keyword);
-    return entry === undefined ? p : appendPointer(p, entry);
-  };
+  const w = new PointerTrail(refs);
 
   // Frames, four slots each: node, keyword, entry, depth.
   const stack: unknown[] = [schema, undefined, undefined, 0];
@@ -239,27 +206,25 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     const entry = stack.pop() as string | number | undefined;
     const keyword = stack.pop() as string | undefined;
     const node = stack.pop();
-    keywords[depth] = keyword;
-    entries[depth] = entry;
-    paths[depth] = depth === 0 ? '' : undefined;
+    w.enter(depth, keyword, entry);
     while (scopes.length > 1 && scopes[scopes.length - 1]!.depth >= depth) scopes.pop();
     if (!isObject(node)) {
       // `"properties": { "$ref": "#/…" }`: a map of subschemas that is itself `$ref`-shaped (a common
       // mistake); not a schema, but conservatively its target is kept like a reference found in data.
       if (typeof node === 'string' && typeof entry === 'string' && REFERENCE_KEYWORDS.includes(entry)) {
-        const path = pathAt(depth);
+        const path = w.pathAt(depth);
         refs.push({ path, schemaPath: path.slice(0, path.lastIndexOf('/')), keyword: entry, ref: node, inSchema: false, resource: scopes[scopes.length - 1]!.path });
       }
       // An array where a subschema belongs is not a schema; whatever it holds is data.
-      if (Array.isArray(node) && keyword !== undefined) scanData(node, () => pathAt(depth), scopes[scopes.length - 1]!.path);
+      if (Array.isArray(node) && keyword !== undefined) w.scanData(node, depth, undefined, undefined, scopes[scopes.length - 1]!.path);
       continue;
     }
     const idValue = hasOwn(node, idKey) ? node[idKey] : undefined;
     if (typeof idValue === 'string') {
       if (idValue.startsWith('#')) {
-        if (idValue.length > 1) anchors.push({ path: pathAt(depth), name: safeDecode(idValue.slice(1)), keyword: idKey, resource: scopes[scopes.length - 1]!.path, dynamic: false });
+        if (idValue.length > 1) anchors.push({ path: w.pathAt(depth), name: safeDecode(idValue.slice(1)), keyword: idKey, resource: scopes[scopes.length - 1]!.path, dynamic: false });
       } else if (depth > 0) {
-        const path = pathAt(depth);
+        const path = w.pathAt(depth);
         const uri = resolveUri(idValue, scopes[scopes.length - 1]!.uri);
         resources.push({ path, id: idValue, uri: uri === undefined ? undefined : stripFragment(uri) });
         scopes.push({ path, uri: uri === undefined ? `${PLACEHOLDER_BASE}unresolvable/${resources.length}` : stripFragment(uri), depth });
@@ -267,12 +232,12 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     }
     const resource = scopes[scopes.length - 1]!.path;
     const otherId = hasOwn(node, otherKey) ? node[otherKey] : undefined;
-    if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path: pathAt(depth), name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
-    if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path: pathAt(depth), name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
-    if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path: pathAt(depth), name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
+    if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path: w.pathAt(depth), name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
+    if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path: w.pathAt(depth), name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
+    if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path: w.pathAt(depth), name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
     for (const refKeyword of REFERENCE_KEYWORDS) {
       if (hasOwn(node, refKeyword) && typeof node[refKeyword] === 'string') {
-        const path = pathAt(depth);
+        const path = w.pathAt(depth);
         refs.push({ path: path + '/' + refKeyword, schemaPath: path, keyword: refKeyword, ref: node[refKeyword] as string, inSchema: true, resource });
       }
     }
@@ -284,7 +249,7 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
       const value = items[i + 1];
       const k = items[i + 2] as string;
       const e = items[i + 3] as string | number | undefined;
-      scanData(value, () => dataPath(depth, k, e), resource);
+      w.scanData(value, depth, k, e, resource);
     }
     for (let i = items.length - 4; i >= 0; i -= 4) {
       if (items[i] !== CHILD) continue;
@@ -292,6 +257,63 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     }
   }
   return { refs, anchors, resources, rootUri: rootUri === undefined ? undefined : stripFragment(rootUri) };
+}
+
+/**
+ * {@link collectRefInventory}'s pointers, built only when something is recorded at a node: by depth, the
+ * keyword and entry that led to the current node's ancestors, and their pointers once built; and its scan of
+ * data for `$ref`-shaped objects. A class with methods, not closures made per call: V8 keeps a function's
+ * optimised code only while one of its closures lives, and per-call closures (one per data value here)
+ * had the walk recompiled after every full GC (see json/shapes.ts).
+ */
+class PointerTrail {
+  readonly keywords: (string | undefined)[] = [undefined];
+  readonly entries: (string | number | undefined)[] = [undefined];
+  readonly paths: (string | undefined)[] = [''];
+  constructor(readonly refs: RefSite[]) {}
+
+  /** The walk is at `depth`, reached through `keyword` and `entry`. */
+  enter(depth: number, keyword: string | undefined, entry: string | number | undefined): void {
+    this.keywords[depth] = keyword;
+    this.entries[depth] = entry;
+    this.paths[depth] = depth === 0 ? '' : undefined;
+  }
+
+  /** The pointer of the node at `depth` (and of its ancestors, kept for the next ask). */
+  pathAt(depth: number): string {
+    const { paths, keywords, entries } = this;
+    let i = depth;
+    while (paths[i] === undefined) i--;
+    let p = paths[i]!;
+    for (let j = i + 1; j <= depth; j++) {
+      p = appendPointer(p, keywords[j]!);
+      const entry = entries[j];
+      if (entry !== undefined) p = appendPointer(p, entry);
+      paths[j] = p;
+    }
+    return p;
+  }
+
+  /**
+   * Data (`default`, `enum`, unknown keywords, an array where a subschema belongs) at the node at `depth`
+   * (under `keyword` and `entry`, or the node itself when `keyword` is undefined): a `$ref`-shaped value
+   * anywhere keeps its target. Pointers are spelled out only for data that holds one.
+   */
+  scanData(value: unknown, depth: number, keyword: string | undefined, entry: string | number | undefined, resource: string): void {
+    if (!holdsRefShapedObject(value)) return;
+    let at = this.pathAt(depth);
+    if (keyword !== undefined) {
+      at = appendPointer(at, keyword);
+      if (entry !== undefined) at = appendPointer(at, entry);
+    }
+    const refs = this.refs;
+    walkJson(value, at, (v, p) => {
+      if (!isObject(v)) return;
+      for (const keyword of REFERENCE_KEYWORDS) {
+        if (hasOwn(v, keyword) && typeof v[keyword] === 'string') refs.push({ path: p + '/' + keyword, schemaPath: p, keyword, ref: v[keyword] as string, inSchema: false, resource });
+      }
+    });
+  }
 }
 
 /** Whether some object inside `value` (itself included) has a reference keyword with a string value. */
@@ -428,4 +450,4 @@ function safeDecode(s: string): string {
 }
 
 // Keeps RefIndex's and SchemaAnalysis's shapes (and the code optimised for them) alive between runs.
-anchorShape([new RefIndex({}, 'draft-07'), new SchemaAnalysis()]);
+anchorShape([new RefIndex({}, 'draft-07'), new SchemaAnalysis(), new PointerTrail([])]);

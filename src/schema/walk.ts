@@ -175,16 +175,16 @@ function childPath(path: string, key: string, entry: string | number | undefined
  * same positions {@link walkSchema} visits, without building a pointer for any of them, and stopping at
  * the first hit. For the cheap "is there anything to do here at all?" look before a transform's real walk.
  */
-export function someSubschema(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean) => boolean, table: KeywordTable = UNION_KEYWORDS): boolean {
+export function someSubschema<S = undefined>(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean, state: S) => boolean, table: KeywordTable = UNION_KEYWORDS, state?: S): boolean {
   if (!isObject(root)) return false;
-  if (test(root, true)) return true;
+  if (test(root, true, state as S)) return true;
   // Only schema objects go on the stack (what else sits where a subschema belongs is never tested), each
   // node's in document order, so nodes are tested in the order a stack of all its children would give.
   const stack: Record<string, unknown>[] = [];
   pushSubschemaObjects(root, table, stack);
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (test(node, false)) return true;
+    if (test(node, false, state as S)) return true;
     pushSubschemaObjects(node, table, stack);
   }
   return false;
@@ -267,13 +267,14 @@ export function placePointer(place: SchemaPlace | undefined): string {
  * Visits every subschema object of `root` once, the root included (`place` undefined), in the order
  * {@link walkSchema} calls `onSchema` for them, without building a pointer for any: `visit` asks for one
  * with {@link placePointer}. Positions that hold something other than an object (a boolean schema, an
- * array where a subschema belongs) are not visited. Return `false` to skip a node's children.
+ * array where a subschema belongs) are not visited. Return `false` to skip a node's children. `state` is
+ * handed to every `visit` call (so `visit` can be a module function, not a closure made per call).
  *
  * Its shape switch is the one of {@link pushSubschemaObjects} with each child's place recorded (a shared
  * switch would cost a call per child on these hot walks); test/unit/walk.test.ts holds both, and
  * {@link childrenOf}, to json-schema-traverse's positions.
  */
-export function visitSchemaObjects(root: unknown, table: KeywordTable, visit: (node: Record<string, unknown>, place: SchemaPlace | undefined) => void | boolean): void {
+export function visitSchemaObjects<S = undefined>(root: unknown, table: KeywordTable, visit: (node: Record<string, unknown>, place: SchemaPlace | undefined, state: S) => void | boolean, state?: S): void {
   if (!isObject(root)) return;
   const shapes = shapeCodes(table);
   const stack: (Record<string, unknown> | SchemaPlace | undefined)[] = [root, undefined];
@@ -281,7 +282,7 @@ export function visitSchemaObjects(root: unknown, table: KeywordTable, visit: (n
   while (stack.length > 0) {
     const place = stack.pop() as SchemaPlace | undefined;
     const node = stack.pop() as Record<string, unknown>;
-    if (visit(node, place) === false) continue;
+    if (visit(node, place, state as S) === false) continue;
     kids.length = 0;
     for (const key in node) {
       const shape = shapes.get(key);

@@ -17,6 +17,7 @@ import { parseRef } from '../../schema/ref-syntax.js';
 import { definitionOf, refInventoryOf, resolveRefSite } from '../../schema/refs.js';
 import { PathMap, planRefRewrites } from '../../schema/relocate.js';
 import { someSubschema } from '../../schema/walk.js';
+import { anchorShape } from '../../json/shapes.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
 import { isWithinAny, valueKind, type Job, type PairTables, type RefTarget, type Trigger } from './job.js';
 import type { ReconcileDialectOptions } from './options.js';
@@ -158,44 +159,61 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
  * where the quick look would, and at the first possible contradiction.
  */
 function lookAtSource(schema: unknown, mode: OpenApiMode, pair: PairTables): { readonly noContradiction: boolean; readonly look?: QuickLook; readonly below?: BelowRoot } {
-  const keys = pair.keys;
-  let nullable = false;
-  let plain = false;
-  let withOpenApi = false;
-  let contradiction = false;
-  // For later steps (below-root.ts): what hoist-nested-defs and normalize-schema would look for below the root.
-  let definitions = false;
-  let tidy = false;
-  const stopped = someSubschema(schema, (node, isRoot) => {
-    for (const key in node) {
-      if (!hasOwn(node, key)) continue;
-      const value = node[key];
-      if (!isRoot) {
-        if (!definitions && DEFINITIONS.has(key) && isObject(value)) definitions = true;
-        if (!tidy && mayTidy(key, value)) tidy = true;
-      }
-      if (key === '$schema') {
-        // An embedded `$schema` changes the dialect below it: left to the full look.
-        if (isRoot) continue;
-        contradiction = true;
-        return true;
-      }
-      if (key === 'nullable' && typeof value === 'boolean') nullable = true;
-      const facts = keys.get(key);
-      if (facts === undefined) continue;
-      if ((facts.contradicts & valueKind(value)) !== 0) {
-        contradiction = true;
-        return true;
-      }
-      if (!plain && fires(facts.plain, value)) plain = true;
-      if (!withOpenApi && fires(facts.withOpenApi, value)) withOpenApi = true;
-    }
-    // Where the quick look stops: once neither of its answers can change.
-    return mode === 'yes' ? withOpenApi : mode === 'no' ? plain : nullable && withOpenApi;
-  });
-  if (contradiction) return { noContradiction: false };
+  const s = new SourceLook(pair.keys, mode);
+  const stopped = someSubschema(schema, lookAtNode, undefined, s);
+  if (s.contradiction) return { noContradiction: false };
+  const { nullable, plain, withOpenApi } = s;
   const look = mode === 'look' ? { openapi: nullable, work: nullable ? withOpenApi : plain } : { openapi: mode === 'yes', work: mode === 'yes' ? withOpenApi : plain };
-  return stopped ? { noContradiction: false, look } : { noContradiction: true, look, below: { definitions, tidy } };
+  return stopped ? { noContradiction: false, look } : { noContradiction: true, look, below: { definitions: s.definitions, tidy: s.tidy } };
+}
+
+/**
+ * What {@link lookAtSource} has seen so far. A class, and its visitor {@link lookAtNode} a module function
+ * rather than a closure per call: V8 keeps a function's optimised code only while one of its closures lives,
+ * so a closure made per document is recompiled after every full collection (docs/architecture.md).
+ */
+class SourceLook {
+  nullable = false;
+  plain = false;
+  withOpenApi = false;
+  contradiction = false;
+  // For later steps (below-root.ts): what hoist-nested-defs and normalize-schema would look for below the root.
+  definitions = false;
+  tidy = false;
+  constructor(
+    readonly keys: PairTables['keys'],
+    readonly mode: OpenApiMode,
+  ) {}
+}
+
+anchorShape(new SourceLook(new Map(), 'look'));
+
+function lookAtNode(node: Record<string, unknown>, isRoot: boolean, s: SourceLook): boolean {
+  for (const key in node) {
+    if (!hasOwn(node, key)) continue;
+    const value = node[key];
+    if (!isRoot) {
+      if (!s.definitions && DEFINITIONS.has(key) && isObject(value)) s.definitions = true;
+      if (!s.tidy && mayTidy(key, value)) s.tidy = true;
+    }
+    if (key === '$schema') {
+      // An embedded `$schema` changes the dialect below it: left to the full look.
+      if (isRoot) continue;
+      s.contradiction = true;
+      return true;
+    }
+    if (key === 'nullable' && typeof value === 'boolean') s.nullable = true;
+    const facts = s.keys.get(key);
+    if (facts === undefined) continue;
+    if ((facts.contradicts & valueKind(value)) !== 0) {
+      s.contradiction = true;
+      return true;
+    }
+    if (!s.plain && fires(facts.plain, value)) s.plain = true;
+    if (!s.withOpenApi && fires(facts.withOpenApi, value)) s.withOpenApi = true;
+  }
+  // Where the quick look stops: once neither of its answers can change.
+  return s.mode === 'yes' ? s.withOpenApi : s.mode === 'no' ? s.plain : s.nullable && s.withOpenApi;
 }
 
 const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);

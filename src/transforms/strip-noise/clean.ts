@@ -34,7 +34,7 @@ const NONE: readonly RuleKey[] = Object.freeze([]);
  * depend on the schema (see {@link DescriptionFacts}).
  */
 export function cleanDescription(text: string, rules: NoiseRules, facts?: DescriptionFacts): CleanedText {
-  const states = facts === undefined ? statesWithoutFacts(rules) : TEXT_RULES.map((rule) => rule.setup(rules, facts));
+  const states = facts === undefined ? statesWithoutFacts(rules) : statesWith(rules, facts);
   // Most descriptions hold nothing any rule starts from: one cheap look per rule, and they are done.
   if (text.indexOf('\r') === -1 && !mayApplyAny(text, states)) return { text, applied: NONE };
   let applied = 0;
@@ -77,6 +77,13 @@ function statesWithoutFacts(rules: NoiseRules): readonly unknown[] {
 }
 
 const NO_FACT_STATES: (readonly unknown[] | undefined)[] = [];
+
+/** The rules' states for one description with facts (a loop: no closure made per description). */
+function statesWith(rules: NoiseRules, facts: DescriptionFacts): unknown[] {
+  const states: unknown[] = new Array(TEXT_RULES.length);
+  for (let i = 0; i < states.length; i++) states[i] = TEXT_RULES[i]!.setup(rules, facts);
+  return states;
+}
 
 /** The keys of the rules in `mask` (bit i: `TEXT_RULES[i]`), in rule order; one frozen list per mask, made on first use. */
 function appliedList(mask: number): readonly RuleKey[] {

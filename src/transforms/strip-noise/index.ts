@@ -9,7 +9,8 @@ import { hasOwn } from '../../json/guards.js';
 import { appendPointer } from '../../json/pointer.js';
 import { anchorShape } from '../../json/shapes.js';
 import type { Dialect } from '../../schema/keywords.js';
-import { placePointer, visitSchemaObjects } from '../../schema/walk.js';
+import { placePointer, visitSchemaObjects, type SchemaPlace } from '../../schema/walk.js';
+import type { EditContext } from '../../core/context.js';
 import { cleanDescription, cleanMayChange, cleanText, mayClean, TEXT_RULES, type CleanedText, type DescriptionFacts, type NoiseRules } from './clean.js';
 import { MARKER_ANY, MARKER_WORD, removeMarkers } from './rules/optional-markers.js';
 import { defaultValue, DEFAULT_WORD, removeDefaultStatements } from './rules/restated-defaults.js';
@@ -101,74 +102,97 @@ export const stripNoise = defineTransform<StripNoiseOptions, Map<string, Cleaned
     for (const u of doc.unknownDialects) ctx.report('info', 'unknown-dialect', u.base + '/$schema', { uri: String(u.uri) });
     for (const d of doc.documents) {
       if (!d.table.has('description')) continue;
-      const edits: Edit[] = [];
-      // Each parent's `required` as a set, built the first time one of its properties asks (and the map with it).
-      let requiredSets: WeakMap<readonly unknown[], ReadonlySet<unknown>> | undefined;
-      visitSchemaObjects(d.schema, d.table, (node, place) => {
-        if (!hasOwn(node, 'description') || typeof node.description !== 'string') return;
-        const original = node.description;
-        const isProperty = place !== undefined && place.keyword === 'properties';
-        const parent = place?.parent;
-        // Most descriptions are clean and restate nothing: one look for what any rule starts from, and
-        // the description is passed over without building its pointer, its property name or a memo key.
-        // Each test below is implied by the step it guards (a text the text rules leave as it is stays
-        // `original` for the default, marker and name rules).
-        const dirty = mayClean(original);
-        if (
-          !dirty &&
-          // (What the schema says first: a pattern test only where its rule could act on what it finds.)
-          !(defaults && hasOwn(node, 'default') && DEFAULT_WORD.test(original)) &&
-          !(markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required) && MARKER_ANY.test(original)) &&
-          !(restatedNames && isProperty && mayRestateName(original))
-        )
-          return;
-        const at = d.base + appendPointer(placePointer(place), 'description');
-        const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
-        let text = cleaned?.text ?? original;
-        // One description can take up to three edits, one per kind of rule, each with its own code.
-        const first = edits.length;
-        if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
-        const name = isProperty ? (place.entry as string) : '';
-        // Both rules look only where the text mentions what they remove and the schema says it. `text` is
-        // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
-        // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
-        // unless the default statements are all there is.
-        let kept: string | undefined;
-        let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
-        if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
-          const next = cleanDescription(text, rules, facts).text;
-          if (next === '') {
-            kept = 'the restated default';
-            facts = undefined;
-          } else if (next !== text) {
-            edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
-            text = next;
-          }
-        }
-        if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
-          const required = requiredSet((requiredSets ??= new WeakMap()), parent.required).has(name);
-          if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
-            const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
-            const marker = required ? 'required' : 'optional';
-            if (next === '') kept = `the \`${marker}\` marker`;
-            else if (next !== text) {
-              edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
-              text = next;
-            }
-          }
-        }
-        if (restatedNames && isProperty && restatesName(name, text, names)) {
-          edits.length = first;
-          edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
-        } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
-      });
-      for (const e of edits) {
+      const visit = new DescriptionVisit(ctx, d.base, rules, memo as RunMemo | undefined, names, defaults, markers, restatedNames);
+      visitSchemaObjects(d.schema, d.table, visitDescription, visit);
+      for (const e of visit.edits) {
         if (e.text === undefined) ctx.remove(e.path, e.code, e.data);
         else ctx.replace(e.path, e.text, e.code, e.data);
       }
     }
   },
 });
+
+/**
+ * One document's look at its descriptions: the run's rules and memo, and the edits found so far. A class, and
+ * its visitor {@link visitDescription} a module function, not a closure made per document: V8 keeps a
+ * function's optimised code only while one of its closures lives, so a per-document closure was compiled
+ * again after every full GC (see json/shapes.ts).
+ */
+class DescriptionVisit {
+  readonly edits: Edit[] = [];
+  /** Each parent's `required` as a set, built the first time one of its properties asks (and the map with it). */
+  requiredSets: WeakMap<readonly unknown[], ReadonlySet<unknown>> | undefined = undefined;
+  constructor(
+    readonly ctx: EditContext,
+    readonly base: string,
+    readonly rules: NoiseRules,
+    readonly memo: RunMemo | undefined,
+    readonly names: NameWordsCache | undefined,
+    readonly defaults: boolean,
+    readonly markers: boolean,
+    readonly restatedNames: boolean,
+  ) {}
+}
+
+function visitDescription(node: Record<string, unknown>, place: SchemaPlace | undefined, v: DescriptionVisit): void {
+  if (!hasOwn(node, 'description') || typeof node.description !== 'string') return;
+  const { ctx, rules, memo, names, defaults, markers, restatedNames, edits } = v;
+  const original = node.description;
+  const isProperty = place !== undefined && place.keyword === 'properties';
+  const parent = place?.parent;
+  // Most descriptions are clean and restate nothing: one look for what any rule starts from, and
+  // the description is passed over without building its pointer, its property name or a memo key.
+  // Each test below is implied by the step it guards (a text the text rules leave as it is stays
+  // `original` for the default, marker and name rules).
+  const dirty = mayClean(original);
+  if (
+    !dirty &&
+    // (What the schema says first: a pattern test only where its rule could act on what it finds.)
+    !(defaults && hasOwn(node, 'default') && DEFAULT_WORD.test(original)) &&
+    !(markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required) && MARKER_ANY.test(original)) &&
+    !(restatedNames && isProperty && mayRestateName(original))
+  )
+    return;
+  const at = v.base + appendPointer(placePointer(place), 'description');
+  const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
+  let text = cleaned?.text ?? original;
+  // One description can take up to three edits, one per kind of rule, each with its own code.
+  const first = edits.length;
+  if (cleaned !== undefined) edits.push({ path: at, code: 'cleaned-description', text, data: { what: cleaned.what } });
+  const name = isProperty ? (place.entry as string) : '';
+  // Both rules look only where the text mentions what they remove and the schema says it. `text` is
+  // a fixed point of the other rules, so when a rule alone finds nothing, nothing changes.
+  // The marker rule runs with the default rule too (removing `Optional: ` can bare a `Defaults to 1.`),
+  // unless the default statements are all there is.
+  let kept: string | undefined;
+  let facts: DescriptionFacts | undefined = defaults && hasOwn(node, 'default') ? { hasDefault: true, default: node.default } : undefined;
+  if (facts !== undefined && DEFAULT_WORD.test(text) && removeDefaultStatements(text, defaultValue(node.default)) !== text) {
+    const next = cleanDescription(text, rules, facts).text;
+    if (next === '') {
+      kept = 'the restated default';
+      facts = undefined;
+    } else if (next !== text) {
+      edits.push({ path: at, code: 'removed-restated-default', text: next, data: { value: JSON.stringify(node.default) } });
+      text = next;
+    }
+  }
+  if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
+    const required = requiredSet((v.requiredSets ??= new WeakMap()), parent.required).has(name);
+    if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
+      const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
+      const marker = required ? 'required' : 'optional';
+      if (next === '') kept = `the \`${marker}\` marker`;
+      else if (next !== text) {
+        edits.push({ path: at, code: 'removed-optional-marker', text: next, data: { marker, name } });
+        text = next;
+      }
+    }
+  }
+  if (restatedNames && isProperty && restatesName(name, text, names)) {
+    edits.length = first;
+    edits.push({ path: at, code: 'removed-restated-description', data: { text: JSON.stringify(original), name } });
+  } else if (kept !== undefined) ctx.report('info', 'kept-statement', at, { what: kept });
+}
 
 /**
  * What one run remembers across its tools: {@link cleanDescription}'s result by text (the map itself, for
@@ -180,6 +204,7 @@ class RunMemo extends Map<string, CleanedText> {
 
 // Keeps RunMemo's shape (and the code optimised for it) alive between runs.
 anchorShape(new RunMemo());
+anchorShape(new DescriptionVisit(undefined as unknown as EditContext, '', { urls: true, examples: true, whitespace: true }, undefined, undefined, true, true, true));
 
 function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
   let set = cache.get(required);

@@ -20,10 +20,11 @@ export function count(text: string, from: number, to: number, c: string): number
 
 
 /**
- * Applies `edit` to every line outside code fences. A line the edit leaves blank goes, and so does a
+ * Applies `edit` (given `arg`) to every line outside code fences. (An argument passed through rather than a
+ * closure made per call: the rules' edits stay module functions whose optimised code outlives a full GC.) A line the edit leaves blank goes, and so does a
  * blank line that would then double another blank line or stand at the start or end.
  */
-export function editLines(text: string, edit: (line: string) => string): string {
+export function editLines<A>(text: string, edit: (line: string, arg: A) => string, arg: A): string {
   const lines = text.split('\n');
   const out: string[] = [];
   let fence: string | undefined;
@@ -35,7 +36,7 @@ export function editLines(text: string, edit: (line: string) => string): string 
     if (fence !== undefined) {
       if (f && f[1] === fence) fence = undefined;
     } else if (f) fence = f[1];
-    else edited = edit(line);
+    else edited = edit(line, arg);
     if (edited !== line) changed = true;
     const blank = line.trim() === '';
     if (!blank && edited.trim() === '') {
@@ -52,10 +53,10 @@ export function editLines(text: string, edit: (line: string) => string): string 
 }
 
 /**
- * Replaces each sentence of one line by `map(sentence)`: `''` removes it with the space that separated it
+ * Replaces each sentence of one line by `map(sentence, arg)`: `''` removes it with the space that separated it
  * from the sentence before (or, for the first, after). Sentences inside an `inline code` span stay.
  */
-export function mapSentences(line: string, map: (sentence: string) => string): string {
+export function mapSentences<A>(line: string, map: (sentence: string, arg: A) => string, arg: A): string {
   const indent = /^[ \t]*/.exec(line)![0];
   let out = indent;
   let pos = indent.length;
@@ -68,7 +69,7 @@ export function mapSentences(line: string, map: (sentence: string) => string): s
     const sentence = line.slice(start, end);
     pos = end;
     const inside = count(line, start, end, '`');
-    const mapped = ticks % 2 === 1 || inside % 2 === 1 ? sentence : map(sentence);
+    const mapped = ticks % 2 === 1 || inside % 2 === 1 ? sentence : map(sentence, arg);
     ticks += inside;
     if (mapped !== sentence) changed = true;
     if (mapped === '') continue;

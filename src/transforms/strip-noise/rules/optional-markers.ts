@@ -52,7 +52,11 @@ export function removeMarkers(text: string, required: boolean): string {
     const period = lead[0][word.length] === '.';
     if (rest !== '' && (period || next === null || !CONDITIONS.has(next[0].toLowerCase()))) t = capitalise(rest);
   }
-  return editLines(t, (line) => mapSentences(line, (sentence) => removeMarkerSentence(sentence, word)));
+  return editLines(t, removeMarkersInLine, word);
+}
+
+function removeMarkersInLine(line: string, word: 'optional' | 'required'): string {
+  return mapSentences(line, removeMarkerSentence, word);
 }
 
 /** ` (optional)` or ` (optional).` ending the text goes (the period stays). */

@@ -39,10 +39,12 @@ const QUOTE_PAIRS = new Map([['"', '"'], ["'", "'"], ['“', '”'], ['‘', '�
  */
 export function removeDefaultStatements(text: string, value: DefaultValue): string {
   if (!DEFAULT_WORD.test(text)) return text;
-  return editLines(text, (line) => {
-    if (!DEFAULT_WORD.test(line)) return line;
-    return mapSentences(removeDefaultBrackets(line, value), (sentence) => removeDefaultClause(sentence, value));
-  });
+  return editLines(text, removeDefaultsInLine, value);
+}
+
+function removeDefaultsInLine(line: string, value: DefaultValue): string {
+  if (!DEFAULT_WORD.test(line)) return line;
+  return mapSentences(removeDefaultBrackets(line, value), removeDefaultClause, value);
 }
 
 function removeDefaultBrackets(line: string, value: DefaultValue): string {
