@@ -49,7 +49,9 @@ function removeDefaultsInLine(line: string, value: DefaultValue): string {
 
 function removeDefaultBrackets(line: string, value: DefaultValue): string {
   if (line.indexOf('(') === -1) return line;
-  const firstText = line.search(/\S/);
+  // Where the line's text starts; moved past each opening bracket removed, so a run of them
+  // (`(default: 1) (default: 1) x`) goes in one call, not one per pass of the fixed-point loop.
+  let firstText = line.search(/\S/);
   let out = '';
   let last = 0;
   let ticks = 0;
@@ -74,9 +76,10 @@ function removeDefaultBrackets(line: string, value: DefaultValue): string {
       out += line.slice(last, start) + '(' + kept + ')';
       last = end;
     } else if (opensLine) {
-      // The bracket opens the line: the space after it goes.
+      // The bracket opens the line: the space after it goes, and what follows opens the line now.
       out += line.slice(last, start);
       last = after;
+      firstText = after;
     } else {
       // The bracket goes with the space before it.
       let before = start;
