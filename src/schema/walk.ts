@@ -174,6 +174,7 @@ function childPath(path: string, key: string, entry: string | number | undefined
  * True when `test` holds for some subschema object of `root` (the root included, with `isRoot` true): the
  * same positions {@link walkSchema} visits, without building a pointer for any of them, and stopping at
  * the first hit. For the cheap "is there anything to do here at all?" look before a transform's real walk.
+ * `state` is handed to every `test` call (so `test` can be a module function, not a closure made per call).
  */
 export function someSubschema<S = undefined>(root: unknown, test: (node: Record<string, unknown>, isRoot: boolean, state: S) => boolean, table: KeywordTable = UNION_KEYWORDS, state?: S): boolean {
   if (!isObject(root)) return false;

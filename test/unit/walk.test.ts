@@ -247,4 +247,15 @@ describe('visitSchemaObjects', () => {
     visitSchemaObjects(schema, UNION_KEYWORDS, (_n, place) => (pruned.push(placePointer(place)), place?.keyword !== 'properties'));
     expect(pruned).toEqual(['', '/properties/a~1b', '/anyOf/1', '/additionalProperties']);
   });
+
+  it('hands the state it is given to every visit, and someSubschema to every test', () => {
+    const schema = { properties: { a: { type: 'string' } }, anyOf: [{ type: 'x' }, { not: { type: 'y' } }] };
+    const state = { types: [] as unknown[] };
+    visitSchemaObjects(schema, UNION_KEYWORDS, (n, _place, s: typeof state) => void s.types.push(n.type ?? '-'), state);
+    expect(state.types).toEqual(['-', 'string', 'x', '-', 'y']);
+    const tested: unknown[] = [];
+    expect(someSubschema(schema, (n, _root, s: unknown[]) => (s.push(n.type ?? '-'), n.type === 'x'), UNION_KEYWORDS, tested)).toBe(true);
+    // Stack order (see someSubschema): the root, then its last child first; it stops at the hit.
+    expect(tested).toEqual(['-', '-', 'y', 'x']);
+  });
 });
