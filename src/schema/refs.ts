@@ -196,6 +196,8 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
   if (rootId !== undefined) rootUri = resolveUri(rootId, PLACEHOLDER_BASE);
   scopes.push({ path: '', uri: stripFragment(rootUri ?? PLACEHOLDER_BASE), depth: -1 });
 
+  // The walk of walkSchema (every subschema position of UNION_KEYWORDS, preorder, document order, data
+  // before children), with each node's pointer built only when something is recorded there (PointerTrail).
   const w = new PointerTrail(refs);
 
   // Frames, four slots each: node, keyword, entry, depth.

@@ -74,7 +74,7 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
       // Read on every call, not only when present: a load this function rarely runs has no type feedback
       // when V8 optimises it, and the first tool with definitions would deoptimise it again.
       const container = schema[rootKey];
-      if (container !== undefined && hasOwn(schema, rootKey) && !isObject(container)) {
+      if (hasOwn(schema, rootKey) && !isObject(container)) {
         ctx.report('warning', 'root-container-not-object', base + '/' + rootKey, { keyword: rootKey });
         continue;
       }
