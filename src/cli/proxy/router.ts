@@ -50,7 +50,26 @@ interface ClientPending {
   readonly original?: RpcId;
 }
 
-type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId } | { kind: 'local'; answer: Promise<string> } | { kind: 'drop' };
+type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId; method?: string } | { kind: 'local'; answer: Promise<string> } | { kind: 'drop' };
+
+/** What the upstream is told about a message, from its parsed `method` (never from a pattern over its text). */
+interface Kind {
+  readonly initialize?: true;
+  readonly initialized?: true;
+}
+
+const NO_KIND: Kind = {};
+
+function kindOf(methods: readonly (string | undefined)[]): Kind {
+  let initialize = false;
+  let initialized = false;
+  for (const m of methods) {
+    if (m === 'initialize') initialize = true;
+    else if (m === 'notifications/initialized') initialized = true;
+  }
+  if (!initialize && !initialized) return NO_KIND;
+  return { ...(initialize ? { initialize: true as const } : {}), ...(initialized ? { initialized: true as const } : {}) };
+}
 
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
@@ -71,7 +90,7 @@ export class Router {
     this.#o = options;
     this.#batches = new Batches((text) => this.#o.toClient(text));
     this.#own = new OwnRequests({
-      send: (text, id) => void this.#send(text, [id]),
+      send: (text, id) => void this.#send(text, [id], NO_KIND),
       taken: (key) => this.#clientPending.has(key),
       label: options.upstream.label,
       timeoutMs: options.requestTimeoutMs ?? 30_000,
@@ -100,7 +119,7 @@ export class Router {
       msg = JSON.parse(text);
     } catch {
       // Not JSON: the server answers it (a parse error), as it would without the proxy.
-      return this.#send(line, []);
+      return this.#send(line, [], NO_KIND);
     }
     if (Array.isArray(msg)) return this.#clientBatch(line, text, msg);
     const m = isObject(msg) ? this.#classify(text, msg, line.length) : ({ kind: 'forward' } as Member);
@@ -109,19 +128,20 @@ export class Router {
       this.#track(m.answer.then((answer) => this.#o.toClient(answer)));
       return true;
     }
-    return this.#send(m.text ?? line, m.requestId === undefined ? [] : [m.requestId]);
+    return this.#send(m.text ?? line, m.requestId === undefined ? [] : [m.requestId], kindOf([m.method]));
   }
 
   #clientBatch(line: Buffer, text: string, arr: unknown[]): boolean {
     const spans = elementSpans(text);
     const members = arr.map((m, i) => (isObject(m) ? this.#classify(text.slice(spans[i]!.start, spans[i]!.end), m, spans[i]!.end - spans[i]!.start) : ({ kind: 'forward' } as Member)));
     const requestIds = members.flatMap((m) => (m.kind === 'forward' && m.requestId !== undefined ? [m.requestId] : []));
-    if (members.every((m) => m.kind === 'forward' && m.text === undefined)) return this.#send(line, requestIds);
+    const kind = kindOf(members.map((m) => (m.kind === 'forward' ? m.method : undefined)));
+    if (members.every((m) => m.kind === 'forward' && m.text === undefined)) return this.#send(line, requestIds, kind);
     const forwarded = members.flatMap((m, i) => (m.kind === 'forward' ? [m.text ?? text.slice(spans[i]!.start, spans[i]!.end)] : []));
     const locals = members.flatMap((m) => (m.kind === 'local' ? [m.answer] : []));
     const keys = members.flatMap((m) => (m.kind === 'forward' && m.requestKey !== undefined ? [m.requestKey] : []));
     this.#track(this.#batches.open(keys, Promise.all(locals)));
-    return forwarded.length > 0 ? this.#send(`[${forwarded.join(',')}]`, requestIds) : true;
+    return forwarded.length > 0 ? this.#send(`[${forwarded.join(',')}]`, requestIds, kind) : true;
   }
 
   /** What to do with one client message (alone or in a batch). */
@@ -134,8 +154,8 @@ export class Router {
         if (this.#initializedSent) return { kind: 'drop' };
         this.#initializedSent = true;
       }
-      if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg) };
-      return { kind: 'forward' };
+      if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg), method };
+      return { kind: 'forward', method };
     }
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
     if (method === 'tools/list') return { kind: 'local', answer: this.#list.answer(idText, msg.params) };
@@ -166,7 +186,7 @@ export class Router {
     }
     this.#clientPending.set(key, { id: (original === undefined ? id : unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
-    return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : unkey(key) };
+    return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : unkey(key), method };
   }
 
   /** A cancel for a request the proxy forwarded under another id names that id. */
@@ -184,11 +204,9 @@ export class Router {
     return undefined;
   }
 
-  #send(text: Buffer | string, requestIds: readonly RpcId[]): boolean {
-    const head = typeof text === 'string' ? text.slice(0, 200) : text.subarray(0, 200).toString('utf8');
-    const initialize = /"method"\s*:\s*"initialize"/.test(head) || undefined;
-    const initialized = /"method"\s*:\s*"notifications\/initialized"/.test(head) || undefined;
-    return this.#o.upstream.send(text, { requestIds, initialize, initialized });
+  /** `kind` comes from the parsed message: text a tool argument carries can never make a call look like `initialize`. */
+  #send(text: Buffer | string, requestIds: readonly RpcId[], kind: Kind): boolean {
+    return this.#o.upstream.send(text, { requestIds, ...kind });
   }
 
   // ---- server → client ------------------------------------------------------------------------------
@@ -322,7 +340,7 @@ export class Router {
     this.#holding = [];
     if (!this.#initializedSent) {
       this.#initializedSent = true;
-      this.#send(INITIALIZED, []);
+      this.#send(INITIALIZED, [], { initialized: true });
     }
     let out: string | Buffer = line;
     try {
