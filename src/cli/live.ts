@@ -12,6 +12,7 @@ import { CliError } from './errors.js';
 import { mergePages } from './pages.js';
 import { formatSeconds } from './proxy/hooks.js';
 import { shellWord, StdioUpstream, type RpcId, type Upstream } from './proxy/upstream.js';
+import { redactArgs, redactUrl, targetRedactor } from './redact.js';
 
 /** A server to read: a command spoken to over stdio, or a streamable HTTP endpoint. */
 export type LiveTarget =
@@ -38,7 +39,7 @@ const STDERR_TAIL = 2000;
 
 /** How a target is named in messages: the command line in backticks, or the URL. */
 export function describeTarget(target: LiveTarget): string {
-  return target.kind === 'stdio' ? `\`${[target.command, ...target.args].map(shellWord).join(' ')}\`` : target.url;
+  return target.kind === 'stdio' ? `\`${redactArgs([target.command, ...target.args]).map(shellWord).join(' ')}\`` : redactUrl(target.url);
 }
 
 /**
@@ -95,7 +96,8 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     } while (cursor !== undefined);
     return {
       server: {
-        ...(target.kind === 'stdio' ? { command: target.command, args: [...target.args] } : { url: target.url }),
+        // A capture is a file to commit: secrets on the command line or in the URL are left out (redact.ts).
+        ...(target.kind === 'stdio' ? { command: redactArgs([target.command])[0]!, args: redactArgs(target.args) } : { url: redactUrl(target.url) }),
         capturedWith: sdkVersion() ? `${SDK} ${sdkVersion()}` : SDK,
         capturedAt: new Date().toISOString(),
         ...(pages.length > 1 ? { pages: pages.length } : {}),
@@ -107,28 +109,32 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutSignal()), options.timeoutMs);
   });
+  const redact = targetRedactor(target);
   try {
     return await Promise.race([work(), timeout]);
   } catch (e) {
-    if (e instanceof TimeoutSignal) {
-      // A hung server gets no grace: its whole group is stopped now (SIGKILL after 250 ms).
-      if (upstream instanceof StdioUpstream) await upstream.abort(250);
-      throw new CliError(`timed out after ${formatSeconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`);
-    }
-    if (e instanceof CliError) throw e;
-    const failure = transport.failure;
-    if (failure !== undefined) throw new CliError(`${label} failed during ${stage}: ${failure.replace(`cannot reach ${label}: `, '').replace(`${label} `, '')}`);
-    const end = transport.end;
-    if (end?.startFailed) throw new CliError(end.reason);
-    const message = (e as Error)?.message ?? String(e);
-    if (end !== undefined || /Connection closed/i.test(message)) {
-      throw new CliError(`${label} ${end ? end.reason : 'closed the connection'} before answering ${stage}${tail(stderrTail)}`);
-    }
-    throw new CliError(`${label} failed during ${stage}: ${message}${tail(stderrTail)}`);
+    // Every message out of here passes the target's redactor (a fetch error can quote the URL).
+    const message = e instanceof CliError ? e.message : await failureMessage(e);
+    throw new CliError(redact(message));
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});
     await upstream.close().catch(() => {});
+  }
+
+  async function failureMessage(e: unknown): Promise<string> {
+    if (e instanceof TimeoutSignal) {
+      // A hung server gets no grace: its whole group is stopped now (SIGKILL after 250 ms).
+      if (upstream instanceof StdioUpstream) await upstream.abort(250);
+      return `timed out after ${formatSeconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`;
+    }
+    const failure = transport.failure;
+    if (failure !== undefined) return `${label} failed during ${stage}: ${failure.replace(`cannot reach ${label}: `, '').replace(`${label} `, '')}`;
+    const end = transport.end;
+    if (end?.startFailed) return end.reason;
+    const message = (e as Error)?.message ?? String(e);
+    if (end !== undefined || /Connection closed/i.test(message)) return `${label} ${end ? end.reason : 'closed the connection'} before answering ${stage}${tail(stderrTail)}`;
+    return `${label} failed during ${stage}: ${message}${tail(stderrTail)}`;
   }
 }
 

@@ -20,6 +20,7 @@ import { flagString } from './inputs.js';
 import { changedTools, keepUnchangedOf, readToolsSource, writeFileAtomic } from './output.js';
 import { memberSpans } from './proxy/json-text.js';
 import { shellWord } from './proxy/upstream.js';
+import { redactArgs, redactUrl } from './redact.js';
 
 /** Options of {@link writeOverlayFile}. */
 export interface OverlayFileInput {
@@ -100,7 +101,10 @@ function overlayText(overlay: object, result: { tools: unknown[]; report: { chan
   return `${head.slice(0, at.start)}${array}${head.slice(at.end)}\n`;
 }
 
-/** The command that rebuilds the overlay (header values left out: they may be secrets). */
+/**
+ * The command that rebuilds the overlay, with its secrets (header values, URL userinfo and query values,
+ * secret-looking arguments: redact.ts) replaced by `***`; then a shell comment says so.
+ */
 function rebuildCommand(path: string, args: ParsedArgs): string {
   const words = ['toolslim', 'optimize', '--overlay', path];
   const flag = (name: string) => args.flags[name];
@@ -110,15 +114,16 @@ function rebuildCommand(path: string, args: ParsedArgs): string {
   if (flag('drop-unreadable') === true) words.push('--drop-unreadable');
   if (typeof flag('verify') === 'string') words.push('--verify', flag('verify') as string);
   words.push(...sourceWords(args));
-  return words.map(shellWord).join(' ');
+  const text = words.map(shellWord).join(' ');
+  return text.includes('***') ? `${text} # secrets replaced with ***: put them back before you run it` : text;
 }
 
 function sourceWords(args: ParsedArgs): string[] {
   if (typeof args.flags.url === 'string') {
-    const headers = ((args.flags.header as readonly string[] | undefined) ?? []).map((h) => `${h.slice(0, h.indexOf(':'))}: …`);
-    return ['--url', args.flags.url, ...headers.flatMap((h) => ['-H', h])];
+    const headers = ((args.flags.header as readonly string[] | undefined) ?? []).map((h) => `${h.slice(0, h.indexOf(':'))}: ***`);
+    return ['--url', redactUrl(args.flags.url), ...headers.flatMap((h) => ['-H', h])];
   }
-  if (args.rest !== undefined) return ['--', ...args.rest];
+  if (args.rest !== undefined) return ['--', ...redactArgs(args.rest)];
   return args.positional.slice(0, 1);
 }
 

@@ -10,6 +10,7 @@ import { CliError } from '../errors.js';
 import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
 import { shellWord } from '../proxy/upstream.js';
+import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
@@ -121,7 +122,9 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     import('../../session/index.js'),
     import('../../session/tool-session.js'),
   ]);
-  const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${line}\n`);
+  // Every stderr line passes the target's redactor: URL userinfo and query values, header values, secret-looking arguments.
+  const redact = targetRedactor(target);
+  const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${redact(line)}\n`);
   const verbose = args.flags.verbose === true;
   const dropUnreadable = args.flags['drop-unreadable'] === true;
 
@@ -136,7 +139,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     }
     const overlay = session.readOverlay(text, overlayPath);
     const { overlayHooks } = await import('../proxy/overlay.js');
-    const liveSource = target.kind === 'http' ? `--url ${shellWord(target.url)}` : ['--', target.command, ...target.args].map(shellWord).join(' ');
+    const liveSource = target.kind === 'http' ? `--url ${shellWord(redactUrl(target.url))}` : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
     inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });

@@ -16,6 +16,7 @@
 import { isObject } from '../../json/guards.js';
 import { CliError } from '../errors.js';
 import { toOneLine } from './json-text.js';
+import { makeRedactor, redactUrl, targetSecrets, type Redactor } from '../redact.js';
 import { SseParser } from './sse.js';
 import type { RpcId, SendInfo, Upstream, UpstreamEnd, UpstreamEvents } from './upstream.js';
 
@@ -36,6 +37,7 @@ export class HttpUpstream implements Upstream {
   readonly #url: URL;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #log: (line: string) => void;
+  readonly #redact: Redactor;
   readonly #closeTimeoutMs: number;
   readonly #abort = new AbortController();
   #events: UpstreamEvents | undefined;
@@ -55,9 +57,12 @@ export class HttpUpstream implements Upstream {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--url must be http(s)://…, got ${url.protocol}`);
     this.#url = url;
-    this.label = url.href;
+    // The URL's userinfo and query values and the header values never reach a message (redact.ts).
+    this.label = redactUrl(url.href);
     this.#headers = options.headers ?? {};
-    this.#log = options.log;
+    this.#redact = makeRedactor(targetSecrets({ kind: 'http', url: url.href, headers: this.#headers }));
+    const log = options.log;
+    this.#log = (line) => log(this.#redact(line));
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
   }
 
@@ -286,7 +291,7 @@ export class HttpUpstream implements Upstream {
 
   #fail(ids: readonly RpcId[], message: string): void {
     if (ids.length === 0) this.#log(message);
-    else this.#events?.failed(ids, TRANSPORT_ERROR, message);
+    else this.#events?.failed(ids, TRANSPORT_ERROR, this.#redact(message));
   }
 }
 

@@ -12,6 +12,7 @@ import { LineReader } from './lines.js';
 import type { ListHooks } from './hooks.js';
 import { Router } from './router.js';
 import { StdioUpstream, type Upstream } from './upstream.js';
+import { targetRedactor } from '../redact.js';
 
 /** Options of {@link runProxy}. */
 export interface ProxyOptions {
@@ -35,7 +36,10 @@ export interface ProxyOptions {
 /** Runs the proxy until the server or the client ends it; resolves to the status to exit with. */
 export async function runProxy(options: ProxyOptions): Promise<number> {
   const { input, output, errors } = options;
-  const log = (line: string) => {
+  // Every line the proxy writes on stderr and every error it answers passes this (redact.ts).
+  const redact = targetRedactor(options.target);
+  const log = (raw: string) => {
+    const line = redact(raw);
     errors.write(`toolslim proxy: ${line}\n`);
     options.onLog?.(line);
   };
@@ -61,6 +65,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       toClient,
       log,
       requestTimeoutMs: options.requestTimeoutMs,
+      redact,
       done: (status) => void finish(status),
     });
 

@@ -38,6 +38,8 @@ export interface RouterOptions {
   readonly requestTimeoutMs?: number;
   /** Called once with the status to exit with. */
   readonly done: (status: number) => void;
+  /** Every error message the proxy writes itself passes this (redact.ts; default: as it is). */
+  readonly redact?: (text: string) => string;
 }
 
 interface ClientPending {
@@ -95,8 +97,10 @@ export class Router {
       label: options.upstream.label,
       timeoutMs: options.requestTimeoutMs ?? 30_000,
     });
-    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message) });
+    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact });
   }
+
+  readonly #redact = (text: string): string => this.#o.redact?.(text) ?? text;
 
   get finished(): boolean {
     return this.#finished;
@@ -326,7 +330,7 @@ export class Router {
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       const id = memberText(text, 'id');
-      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${e.message}` })}}`);
+      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: ${e.message}`) })}}`);
       this.#refuse(e.message);
       return;
     }
@@ -352,7 +356,7 @@ export class Router {
       const why = hooks.prefetchWhy ? ` (${hooks.prefetchWhy})` : '';
       const message = e instanceof Refusal ? e.message : `${(e as Error)?.message ?? String(e)}; the proxy needs the tools before it answers initialize${why}, so it refuses`;
       const id = memberText(text, 'id');
-      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: `toolslim proxy: ${message}` })}}`);
+      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: ${message}`) })}}`);
       this.#refuse(message);
       return;
     }
@@ -386,7 +390,7 @@ export class Router {
     for (const [key, p] of this.#clientPending) {
       if (!which(key)) continue;
       this.#clientPending.delete(key);
-      const answer = `{"jsonrpc":"2.0","id":${JSON.stringify(p.original ?? p.id)},"error":${JSON.stringify({ code, message: message(p.method) })}}`;
+      const answer = `{"jsonrpc":"2.0","id":${JSON.stringify(p.original ?? p.id)},"error":${JSON.stringify({ code, message: this.#redact(message(p.method)) })}}`;
       if (!this.#batches.take(key, answer)) this.#o.toClient(answer);
     }
   }

@@ -17,6 +17,8 @@ export interface ToolsListOptions {
   readonly label: string;
   /** A refusal outside initialize: stop the proxy with this message. */
   readonly refuse: (message: string) => void;
+  /** Error messages the proxy writes pass this (redact.ts). */
+  readonly redact?: (text: string) => string;
 }
 
 const MAX_PAGES = 1000;
@@ -48,7 +50,11 @@ export class ToolsList {
     }
     return this.served('request').then(
       (served) => reply('result', served.resultText),
-      (e: unknown) => reply('error', (e instanceof RpcError ? e : new RpcError(-32603, `toolslim proxy: ${(e as Error)?.message ?? String(e)}`)).toText()),
+      (e: unknown) => {
+        const err = e instanceof RpcError ? e : new RpcError(-32603, `toolslim proxy: ${(e as Error)?.message ?? String(e)}`);
+        const redact = this.#o.redact ?? ((t: string) => t);
+        return reply('error', err.errorText !== undefined ? redact(err.errorText) : JSON.stringify({ code: err.code, message: redact(err.message) }));
+      },
     );
   }
 

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import { startServerProcess, describeExit, exitStatus, type ServerProcess } from './child.js';
 import { LineReader, isBlankLine } from './lines.js';
+import { redactArgs } from '../redact.js';
 
 /** A JSON-RPC id as it is on the wire (parsed). */
 export type RpcId = string | number;
@@ -84,7 +85,8 @@ export class StdioUpstream implements Upstream {
 
   constructor(options: StdioUpstreamOptions) {
     this.#options = options;
-    this.label = `\`${[options.command, ...options.args].map(shellWord).join(' ')}\``;
+    // Secret-looking arguments (`--api-key=…`) never reach a message (redact.ts).
+    this.label = `\`${redactArgs([options.command, ...options.args]).map(shellWord).join(' ')}\``;
   }
 
   /** The server's process id (its process group id too), once started. */

@@ -1,0 +1,164 @@
+/**
+ * The one redaction of the CLI: every string the proxy (and the commands that read a live server) writes
+ * out of the process that could hold a secret of its configuration passes here — JSON-RPC errors the
+ * proxy answers itself, stderr lines, the overlay's `rebuild` command, labels in messages.
+ *
+ * What becomes `***`:
+ * - in a URL: the userinfo (user and password) and the value of every query parameter (and a fragment);
+ * - every `-H` header value;
+ * - command-line words that look like secrets: the value of a flag whose name holds `key`, `token`,
+ *   `secret`, `password`/`passwd`, `credential` or `auth` (`--api-key=…`, `--api-key …`, `API_KEY=…`),
+ *   a word holding an `sk-…` key, a `Bearer …` value, and any long high-entropy word (20+ characters of
+ *   letters, digits and `-_+=.~`, with upper case, lower case and digits, at least 3.5 bits per character);
+ * - then, in any text, every occurrence of those values (the secrets this process was given), in their
+ *   raw and URL-decoded forms, when they are at least 6 characters long (shorter ones would blank out
+ *   ordinary words; they are still hidden in the labels above).
+ *
+ * Not redacted: the server's own stderr (passed through as it comes) and what the server itself sends in
+ * its messages.
+ */
+
+/** A function every outgoing string passes; `secrets` are the exact values it hides anywhere in a text. */
+export interface Redactor {
+  (text: string): string;
+  readonly secrets: readonly string[];
+}
+
+const MASK = '***';
+const SECRET_NAME = /key|token|secret|passw|credential|auth|cookie|session/i;
+const SK = /\bsk-[A-Za-z0-9_-]{8,}/g;
+const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+const MIN_GLOBAL = 6;
+
+/** A redactor hiding these values (and the patterns every redactor hides). */
+export function makeRedactor(secrets: Iterable<string> = []): Redactor {
+  const values = new Set<string>();
+  for (const s of secrets) {
+    for (const form of forms(s)) if (form.length >= MIN_GLOBAL && form !== MASK) values.add(form);
+  }
+  // Longest first, so a secret that contains another is hidden whole.
+  const list = [...values].sort((a, b) => b.length - a.length);
+  const f = ((text: string) => {
+    let out = text;
+    for (const v of list) if (out.includes(v)) out = out.split(v).join(MASK);
+    return out.replace(SK, MASK).replace(BEARER, (_m, scheme: string) => `${scheme} ${MASK}`);
+  }) as Redactor;
+  Object.defineProperty(f, 'secrets', { value: list });
+  return f;
+}
+
+/** The secrets of a server target: URL userinfo and query values, header values, secret-looking arguments. */
+export function targetSecrets(target: { kind: 'stdio'; command: string; args: readonly string[] } | { kind: 'http'; url: string; headers?: Readonly<Record<string, string>> }): string[] {
+  if (target.kind === 'http') return [...urlSecrets(target.url), ...Object.values(target.headers ?? {})];
+  return argSecrets([target.command, ...target.args]);
+}
+
+/** A redactor for a server target. */
+export function targetRedactor(target: Parameters<typeof targetSecrets>[0]): Redactor {
+  return makeRedactor(targetSecrets(target));
+}
+
+/** The URL with its userinfo, query values and fragment replaced by `***` (the text as given when it is no URL). */
+export function redactUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return makeRedactor()(url);
+  }
+  const auth = u.username !== '' || u.password !== '' ? `${MASK}@` : '';
+  const query = u.search === '' ? '' : `?${[...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=${MASK}`).join('&')}`;
+  const hash = u.hash === '' ? '' : `#${MASK}`;
+  return `${u.protocol}//${auth}${u.host}${u.pathname}${query}${hash}`;
+}
+
+/** Command-line words with the values that look like secrets replaced by `***`. */
+export function redactArgs(words: readonly string[]): string[] {
+  const secret = new Set(argSecretIndexes(words).map((s) => s.index));
+  return words.map((w, i) => {
+    if (!secret.has(i)) return makeRedactor()(w);
+    const eq = w.indexOf('=');
+    return eq > 0 && SECRET_NAME.test(w.slice(0, eq)) ? `${w.slice(0, eq + 1)}${MASK}` : eq > 0 && looksSecret(w.slice(eq + 1)) ? `${w.slice(0, eq + 1)}${MASK}` : MASK;
+  });
+}
+
+function urlSecrets(url: string): string[] {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  if (u.username !== '') out.push(u.username);
+  if (u.password !== '') out.push(u.password);
+  for (const v of u.searchParams.values()) if (v !== '') out.push(v);
+  for (const part of u.search.slice(1).split('&')) {
+    const eq = part.indexOf('=');
+    if (eq >= 0 && part.length > eq + 1) out.push(part.slice(eq + 1));
+  }
+  if (u.hash.length > 1) out.push(u.hash.slice(1));
+  return out;
+}
+
+function argSecrets(words: readonly string[]): string[] {
+  return argSecretIndexes(words).map((s) => s.value);
+}
+
+/** Which words hold a secret, and the secret itself. */
+function argSecretIndexes(words: readonly string[]): { index: number; value: string }[] {
+  const out: { index: number; value: string }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const eq = w.indexOf('=');
+    if (eq > 0) {
+      const name = w.slice(0, eq);
+      const value = w.slice(eq + 1);
+      if (value !== '' && (SECRET_NAME.test(name) || looksSecret(value))) {
+        out.push({ index: i, value });
+        continue;
+      }
+    }
+    if (/^--?[A-Za-z]/.test(w) && eq < 0 && SECRET_NAME.test(w) && i + 1 < words.length && !words[i + 1]!.startsWith('-')) {
+      out.push({ index: i + 1, value: words[i + 1]! });
+      i++;
+      continue;
+    }
+    if (looksSecret(w)) out.push({ index: i, value: w });
+  }
+  return out;
+}
+
+/** An `sk-…` key or a long high-entropy word (a random token, not a path or a package name). */
+function looksSecret(w: string): boolean {
+  SK.lastIndex = 0;
+  if (SK.test(w)) return true;
+  if (w.length < 20 || !/^[A-Za-z0-9_\-+=.~]+$/.test(w)) return false;
+  if (!/[a-z]/.test(w) || !/[A-Z]/.test(w) || !/[0-9]/.test(w)) return false;
+  return entropy(w) >= 3.5;
+}
+
+/** Shannon entropy in bits per character. */
+function entropy(w: string): number {
+  const counts = new Map<string, number>();
+  for (const c of w) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / w.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+function forms(s: string): string[] {
+  const out = [s];
+  try {
+    const d = decodeURIComponent(s.replace(/\+/g, ' '));
+    if (d !== s) out.push(d);
+  } catch {
+    // Not percent-encoded text: the raw form only.
+  }
+  const e = encodeURIComponent(s);
+  if (e !== s) out.push(e);
+  return out;
+}

@@ -1,0 +1,157 @@
+/**
+ * Attack (issue 26, item 2): secrets of the proxy's configuration never leave the process. A server started
+ * with `--api-key=sk-…` (and other secret-looking words), an HTTP URL with userinfo and a query token, and a
+ * header value are planted; every output — the JSON-RPC errors the client gets, stderr, the overlay's
+ * `rebuild`, a capture file, the stats and usage files — is grepped for them. Before the fix, the command
+ * line was quoted whole in "… exited with status 3" errors and in the overlay, and the URL in every HTTP
+ * error.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild, run } from '../cli/helpers.js';
+import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
+import { makeRedactor, redactArgs, redactUrl } from '../../src/cli/redact.js';
+
+beforeAll(() => requireBuild());
+
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-redact-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Planted secrets: none of these may appear in any output. */
+const SECRETS = ['sk-PLANTEDa1b2c3d4e5f6', 'PLANTEDtokenQ9x', 'PLANTEDpw77', 'PLANTEDsecret3', 'Xk9fQ2mZ7vLp4RtY8wNb3Hc', 'PLANTEDpass1'];
+const SERVER_ARGS = [WIRE_SERVER, '--api-key=sk-PLANTEDa1b2c3d4e5f6', '--token', 'PLANTEDtokenQ9x', 'DB_PASSWORD=PLANTEDpw77', '--client-secret=PLANTEDsecret3', 'Xk9fQ2mZ7vLp4RtY8wNb3Hc', '--password', 'PLANTEDpass1'];
+
+function expectClean(where: string, text: string, secrets: readonly string[] = SECRETS): void {
+  for (const s of secrets) expect(text.includes(s), `${where} holds the planted secret ${s}:\n${text}`).toBe(false);
+}
+
+describe('redaction (unit, hand-written expectations)', () => {
+  it('hides secret-looking arguments and keeps the rest', () => {
+    expect(redactArgs(['node', 'server.mjs', '--api-key=abc', '--token', 'tok', '--port', '8080', 'API_KEY=zz', 'x=sk-abcdefghijk', 'Xk9fQ2mZ7vLp4RtY8wNb3Hc', '@scope/pkg-name-that-is-long', '/home/u/Project2/Server.mjs'])).toEqual([
+      'node',
+      'server.mjs',
+      '--api-key=***',
+      '--token',
+      '***',
+      '--port',
+      '8080',
+      'API_KEY=***',
+      'x=***',
+      '***',
+      '@scope/pkg-name-that-is-long',
+      '/home/u/Project2/Server.mjs',
+    ]);
+  });
+  it('hides URL userinfo, query values and fragment', () => {
+    expect(redactUrl('https://me:pw@example.com:8443/mcp?token=abc&x=1#frag')).toBe('https://***@example.com:8443/mcp?token=***&x=***#***');
+    expect(redactUrl('http://127.0.0.1:9/mcp')).toBe('http://127.0.0.1:9/mcp');
+  });
+  it('hides the given values anywhere in a text, raw and URL-decoded, and sk- keys and bearer tokens always', () => {
+    const r = makeRedactor(['a b/c+secret', 'short']);
+    expect(r('x a%20b%2Fc%2Bsecret y a b/c+secret z short')).toBe('x *** y *** z short');
+    expect(r('key sk-ABCDEFGHIJKLMNOP and Bearer abc.def-ghi')).toBe('key *** and Bearer ***');
+  });
+});
+
+describe('proxy over stdio: a secret on the server command line', () => {
+  it('is in no error the client gets, no stderr line, no stats or usage file', async () => {
+    const stats = join(dir, 'stats.jsonl');
+    const usage = join(dir, 'usage.json');
+    const p = new ProxyProcess(['--timeout', '0.5', '--stats', stats, '--usage', usage, '--hot-set', '2', '--', node, ...SERVER_ARGS, '--list-delay', '3000']);
+    try {
+      await p.initialize();
+      // The list is late: the timeout message names the server.
+      p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+      const timedOut = await p.until(1);
+      expect(JSON.stringify(timedOut.message.error)).toMatch(/did not answer tools\/list within 0\.5s/);
+      expectClean('the tools/list error', timedOut.line);
+      // The server dies mid-call: "… exited with status 3 before answering tools/call".
+      p.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crash","arguments":{}}}');
+      const crashed = await p.until(2);
+      expect(JSON.stringify(crashed.message.error)).toMatch(/exited with status 3 before answering tools\/call/);
+      expect(JSON.stringify(crashed.message.error)).toContain('--api-key=***');
+      expectClean('the tools/call error', crashed.line);
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    expectClean('stderr', p.stderr);
+    for (const f of [stats, usage]) if (existsSync(f)) expectClean(f, readFileSync(f, 'utf8'));
+  });
+
+  it('optimize --overlay stores the rebuild command redacted and says so; capture files too', async () => {
+    const overlay = join(dir, 'overlay.json');
+    const made = await run(['optimize', '--overlay', overlay, '--', node, ...SERVER_ARGS]);
+    expect(made.code, made.stderr).toBe(0);
+    const text = readFileSync(overlay, 'utf8');
+    expectClean('the overlay', text);
+    expectClean('optimize stderr', made.stderr);
+    const rebuild = (JSON.parse(text) as { rebuild: string }).rebuild;
+    expect(rebuild).toContain('--api-key=***');
+    expect(rebuild).toMatch(/# secrets replaced with \*\*\*/);
+    const capture = join(dir, 'capture.json');
+    const captured = await run(['capture', '-o', capture, '--', node, ...SERVER_ARGS]);
+    expect(captured.code, captured.stderr).toBe(0);
+    expectClean('the capture file', readFileSync(capture, 'utf8'));
+    // A server that fails during the read: the CLI's error names it redacted.
+    const failed = await run(['check', '--timeout', '0.5', '--', node, ...SERVER_ARGS, '--list-delay', '3000']);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/timed out/);
+    expectClean('check stderr', failed.stderr);
+  });
+});
+
+describe('proxy --url: userinfo, query values and header values', () => {
+  let http: Server | undefined;
+  afterEach(async () => {
+    await new Promise((r) => (http ? http.close(r) : r(undefined)));
+    http = undefined;
+  });
+
+  /** A server that refuses everything with 500 and quotes the header it got in its plain-text body. */
+  async function refusing(): Promise<string> {
+    http = createServer((req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`bad key ${String(req.headers['x-api-key'])} for ${req.url}`);
+    });
+    await new Promise<void>((r) => http!.listen(0, '127.0.0.1', r));
+    return `127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+
+  it('a URL with a query token and a header: errors and stderr hold neither', async () => {
+    const host = await refusing();
+    const secrets = ['PLANTEDquery77', 'PLANTEDheader88'];
+    const p = new ProxyProcess(['--url', `http://${host}/mcp?key=PLANTEDquery77`, '-H', 'X-Api-Key: PLANTEDheader88']);
+    try {
+      p.send('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"0"}}}');
+      const { line } = await p.until(0);
+      expect(line).toMatch(/HTTP 500/);
+      expect(line).toContain('key=***');
+      expectClean('the initialize error', line, secrets);
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    expectClean('stderr', p.stderr, secrets);
+  });
+
+  it('a URL with userinfo (which fetch refuses, quoting the URL): the error holds none of it', async () => {
+    const host = await refusing();
+    const secrets = ['PLANTEDuser5', 'PLANTEDpass6'];
+    const p = new ProxyProcess(['--url', `http://PLANTEDuser5:PLANTEDpass6@${host}/mcp`]);
+    try {
+      p.send('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"0"}}}');
+      const { line, message } = await p.until(0);
+      expect(message.error).toBeDefined();
+      expectClean('the initialize error', line, secrets);
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    expectClean('stderr', p.stderr, secrets);
+  });
+});
