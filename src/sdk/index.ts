@@ -251,11 +251,11 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     pages.set(cursor, page);
     if (hot && usage) {
       const session = sessions.get(cursor);
-      if (session) session.update(served.result as never, raw as never);
+      if (session) session.update(served.result as never, raw as never, page.calls.renames);
       else {
         // One session counted per connection, however many pages it has.
         const recorder: UsageRecorder = sessions.size === 0 ? usage.recorder : { record: (name) => usage!.recorder.record(name) };
-        sessions.set(cursor, new ToolSession({ list: served.result as never, original: raw as never, hotSet: { ...hot, graph: usage.graph() }, listChanged, usage: recorder, validator }));
+        sessions.set(cursor, new ToolSession({ list: served.result as never, original: raw as never, hotSet: { ...hot, graph: usage.graph() }, listChanged, usage: recorder, validator, serverNames: page.calls.renames }));
       }
     }
     return page;
@@ -323,7 +323,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
       }
     }
     if (!session) return forward();
-    const decision = session.onCall(name, params.arguments);
+    const decision = session.onCall(name, params.arguments, mapped === undefined ? params.arguments : mapped.arguments);
     scheduleFlush();
     if (decision.notify) {
       const send = (low as { sendToolListChanged?: () => Promise<void> | void }).sendToolListChanged;

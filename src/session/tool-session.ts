@@ -211,23 +211,39 @@ export class ToolSession {
 
   /**
    * Decides one `tools/call`: calls of hot tools, of tools not in the list, and every call without a
-   * hot set are forwarded untouched. A cold tool's arguments are checked against its full input schema
-   * (the tool as it would be served hot): valid → forwarded; invalid → answered with an error naming
-   * each problem and carrying that schema. In `list-changed` mode the tool also becomes hot.
-   * Every forwarded call of a listed tool is recorded in `usage`.
+   * hot set are forwarded untouched. A cold tool's arguments are checked against the server's real
+   * `inputSchema` (its tool in `original`, found by its server name through `serverNames`; the served full
+   * form only when the server's is not known), so a conversion that widened or narrowed the schema (a
+   * client profile) changes no verdict: valid → forwarded; invalid → answered with an error naming each
+   * problem and carrying the served full schema. A call by the server's own name of a renamed tool (a name
+   * the client was not served) is the same tool, checked the same way. In `list-changed` mode the tool
+   * also becomes hot. Every forwarded call of a listed tool is recorded in `usage`.
    *
    * @param name - `params.name` of the request
    * @param args - `params.arguments` of the request (`undefined` when absent)
+   * @param serverArgs - the arguments as the server will get them, when the caller maps them (openai-strict's
+   *   `null`s for "absent" dropped: `CallMap.toServer`); default `args`
    */
-  onCall(name: unknown, args: unknown): CallDecision {
-    const tool = typeof name === 'string' ? name : '';
-    const index = typeof name === 'string' ? this.#byName.get(name) : undefined;
+  onCall(name: unknown, args: unknown, serverArgs: unknown = args): CallDecision {
+    let tool = typeof name === 'string' ? name : '';
+    let index = typeof name === 'string' ? this.#byName.get(name) : undefined;
+    if (index === undefined && tool !== '') {
+      // The server's name of a renamed tool: the same tool, whose schema the server will apply.
+      for (const [served, server] of this.#serverNames) {
+        if (server === tool && this.#byName.has(served)) {
+          index = this.#byName.get(served);
+          tool = served;
+          break;
+        }
+      }
+    }
     if (index === undefined || this.isHot(tool)) {
       if (index !== undefined) this.#usage?.record(tool);
       return { action: 'forward', tool, cold: false, revealed: false, notify: false };
     }
     const full = this.#full[index]!;
-    const check = this.#validator.check(full, args);
+    const real = this.#original.get(this.#serverNames.get(tool) ?? tool) ?? full;
+    const check = this.#validator.check(real, serverArgs);
     const revealed = this.reveal === 'list-changed' && this.#makeHot(tool);
     const notify = revealed && this.listChanged;
     if (check.status !== 'invalid') {

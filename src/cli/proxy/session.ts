@@ -99,7 +99,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       };
       if (session === undefined) return forwarded();
       const bytes = definition(typeof p.name === 'string' ? p.name : '');
-      const d = session.onCall(p.name, p.arguments);
+      const d = session.onCall(p.name, p.arguments, mapped === undefined ? p.arguments : mapped.arguments);
       if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
       if (d.action === 'answer') {
         const resultText = JSON.stringify(d.result);
