@@ -66,7 +66,7 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     });
   } else {
     const { HttpUpstream } = await import('./proxy/http.js');
-    upstream = new HttpUpstream({ url: target.url, headers: target.headers, log: () => {}, closeTimeoutMs: 1000 });
+    upstream = new HttpUpstream({ url: target.url, headers: target.headers, log: () => {}, closeTimeoutMs: 1000, requestTimeoutMs: options.timeoutMs });
   }
   const transport = new UpstreamTransport(upstream);
   const client = new sdk.Client({ name: 'toolslim', version: '0' }, { capabilities: {} });

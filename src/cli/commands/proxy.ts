@@ -52,8 +52,9 @@ ${ALLOW_REJECTED_HELP}
   --drop-unreadable         leave out (and name on stderr) each tool whose inputSchema or
                             outputSchema a strict 2020-12 reader cannot read, instead of serving it
                             (an SDK Client's listTools() then fails for the whole list)
-  --timeout <seconds>       limit for each request the proxy itself sends (tools/list pages;
-                            default 30)
+  --timeout <seconds>       limit for each request the proxy itself sends (tools/list pages),
+                            and with --url for the status line of every POST (a notification's
+                            whole answer); default 30
   -v, --verbose             one stderr line per optimization
 
 Overlay (review first, then serve):

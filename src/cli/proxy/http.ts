@@ -1,3 +1,5 @@
+// Why one file: one client of the streamable HTTP transport (its session, its POSTs, its GET stream and
+// their limits share the session id, the barrier and the abort); SSE parsing lives in sse.ts.
 /**
  * A streamable HTTP MCP server as the proxy's upstream: a small client of the transport over `fetch`,
  * written here rather than taken from the SDK so the server's bytes reach the client as they were sent.
@@ -18,6 +20,7 @@ import { CliError } from '../errors.js';
 import { toOneLine } from './json-text.js';
 import { makeRedactor, redactUrl, targetSecrets, type Redactor } from '../redact.js';
 import { SseParser } from './sse.js';
+import { formatSeconds } from './hooks.js';
 import type { RpcId, SendInfo, Upstream, UpstreamEnd, UpstreamEvents } from './upstream.js';
 
 /** Options of {@link HttpUpstream}. */
@@ -27,7 +30,15 @@ export interface HttpUpstreamOptions {
   readonly log: (line: string) => void;
   /** How long the DELETE that ends the session may take (default 2000 ms). */
   readonly closeTimeoutMs?: number;
+  /**
+   * How long the server gets to answer each POST with its status line (default 30 s; `--timeout`); a
+   * notification's whole answer must come within it too (a request's answer may stream for longer).
+   */
+  readonly requestTimeoutMs?: number;
 }
+
+/** Redirects followed for one request (same origin only). */
+const MAX_REDIRECTS = 5;
 
 const TRANSPORT_ERROR = -32000;
 const MAX_GET_FAILURES = 5;
@@ -39,6 +50,7 @@ export class HttpUpstream implements Upstream {
   readonly #log: (line: string) => void;
   readonly #redact: Redactor;
   readonly #closeTimeoutMs: number;
+  readonly #requestTimeoutMs: number;
   readonly #abort = new AbortController();
   #events: UpstreamEvents | undefined;
   #sessionId: string | undefined;
@@ -64,6 +76,7 @@ export class HttpUpstream implements Upstream {
     const log = options.log;
     this.#log = (line) => log(this.#redact(line));
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   }
 
   /** The session the server gave, if any. */
@@ -101,7 +114,7 @@ export class HttpUpstream implements Upstream {
       this.#abort.abort();
       if (this.#sessionId !== undefined) {
         try {
-          const res = await fetch(this.#url, { method: 'DELETE', headers: this.#requestHeaders({}), signal: AbortSignal.timeout(this.#closeTimeoutMs) });
+          const res = await this.#fetch({ method: 'DELETE', headers: this.#requestHeaders({}), signal: AbortSignal.timeout(this.#closeTimeoutMs) });
           await res.body?.cancel();
           if (!res.ok && res.status !== 405 && res.status !== 404) this.#log(`ending the HTTP session: ${statusLine(res)}`);
         } catch (e) {
@@ -115,6 +128,34 @@ export class HttpUpstream implements Upstream {
     return this.#closing;
   }
 
+  /**
+   * One request to the server's URL, following redirects only within its origin (the headers, `-H` ones
+   * included, are never sent to another origin); a redirect elsewhere is refused naming both origins.
+   */
+  async #fetch(init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }): Promise<Response> {
+    let url = this.#url;
+    for (let hop = 0; ; hop++) {
+      const res = await fetch(url, { ...init, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status > 399 || location === null) return res;
+      await res.body?.cancel();
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new RedirectRefused(`${this.label} redirected ${init.method} to ${JSON.stringify(redactUrl(location))}, which is not a URL`);
+      }
+      if (next.origin !== this.#url.origin) {
+        throw new RedirectRefused(`${this.label} redirected ${init.method} from origin ${this.#url.origin} to origin ${next.origin}; the proxy follows redirects only within the origin of --url (so its headers never reach another server): give the new URL as --url if you trust it`);
+      }
+      if ((res.status === 301 || res.status === 302 || res.status === 303) && init.method === 'POST') {
+        throw new RedirectRefused(`${this.label} answered a POST with HTTP ${res.status} to ${redactUrl(next.href)}, which would turn it into a GET; give that URL as --url`);
+      }
+      if (hop >= MAX_REDIRECTS) throw new RedirectRefused(`${this.label} redirected ${init.method} more than ${MAX_REDIRECTS} times`);
+      url = next;
+    }
+  }
+
   #requestHeaders(extra: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.#headers, ...extra };
     if (this.#sessionId !== undefined) h['mcp-session-id'] = this.#sessionId;
@@ -126,27 +167,40 @@ export class HttpUpstream implements Upstream {
   #post(body: string, info: SendInfo): { headers: Promise<void> } {
     let headersIn!: () => void;
     const headers = new Promise<void>((r) => (headersIn = r));
+    // Every POST has a limit: a server that never answers one (a notification above all, which the next
+    // messages wait behind) fails it after --timeout instead of holding the session forever.
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), this.#requestTimeoutMs);
+    timer.unref?.();
+    const signal = AbortSignal.any([this.#abort.signal, limit.signal]);
+    const what = info.requestIds.length === 0 ? 'a notification' : 'a request';
+    const late = `${this.label} did not answer the POST of ${what} within ${formatSeconds(this.#requestTimeoutMs)} (raise --timeout if the server is just slow)`;
     void (async () => {
       let res: Response;
       try {
-        res = await fetch(this.#url, {
+        res = await this.#fetch({
           method: 'POST',
           headers: this.#requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }),
           body,
-          signal: this.#abort.signal,
+          signal,
         });
       } catch (e) {
+        clearTimeout(timer);
         headersIn();
-        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, `cannot reach ${this.label}: ${describeFetchError(e)}`);
+        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, limit.signal.aborted ? late : e instanceof RedirectRefused ? e.message : `cannot reach ${this.label}: ${describeFetchError(e)}`);
         return;
       }
+      // A request's answer may stream as long as the tool works; a notification's must come now.
+      if (info.requestIds.length > 0) clearTimeout(timer);
       const sid = res.headers.get('mcp-session-id');
       if (sid) this.#sessionId = sid;
       headersIn();
       try {
         await this.#answer(res, info);
       } catch (e) {
-        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, `reading the answer of ${this.label}: ${describeFetchError(e)}`);
+        if (!this.#abort.signal.aborted) this.#fail(info.requestIds, limit.signal.aborted ? late : `reading the answer of ${this.label}: ${describeFetchError(e)}`);
+      } finally {
+        clearTimeout(timer);
       }
     })();
     return { headers };
@@ -221,7 +275,7 @@ export class HttpUpstream implements Upstream {
   async #resume(lastEventId: string, missing: readonly RpcId[], answered: Set<string>, initialize: boolean): Promise<void> {
     let last = lastEventId;
     for (let attempt = 0; attempt < 2 && missing.some((id) => !answered.has(key(id))) && !this.#abort.signal.aborted; attempt++) {
-      const res = await fetch(this.#url, { method: 'GET', headers: this.#requestHeaders({ accept: 'text/event-stream', 'last-event-id': last }), signal: this.#abort.signal });
+      const res = await this.#fetch({ method: 'GET', headers: this.#requestHeaders({ accept: 'text/event-stream', 'last-event-id': last }), signal: this.#abort.signal });
       if (!res.ok || mediaType(res) !== 'text/event-stream') {
         await res.body?.cancel();
         return;
@@ -241,7 +295,7 @@ export class HttpUpstream implements Upstream {
       let retryMs = 1000;
       while (!this.#abort.signal.aborted) {
         try {
-          const res = await fetch(this.#url, {
+          const res = await this.#fetch({
             method: 'GET',
             headers: this.#requestHeaders({ accept: 'text/event-stream', ...(last !== undefined ? { 'last-event-id': last } : {}) }),
             signal: this.#abort.signal,
@@ -294,6 +348,9 @@ export class HttpUpstream implements Upstream {
     else this.#events?.failed(ids, TRANSPORT_ERROR, this.#redact(message));
   }
 }
+
+/** A redirect the proxy does not follow; its message is the whole story. */
+class RedirectRefused extends Error {}
 
 function key(id: RpcId): string {
   return typeof id === 'string' ? `s${id}` : `n${id}`;
