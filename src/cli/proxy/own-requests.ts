@@ -16,6 +16,8 @@ export interface OwnRequestsOptions {
   /** How the server is named in messages. */
   readonly label: string;
   readonly timeoutMs: number;
+  /** What else is pending that may explain a timeout (named in its message), if anything. */
+  readonly waitingFor?: () => string | undefined;
 }
 
 interface Pending {
@@ -58,7 +60,8 @@ export class OwnRequests {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(key);
-        reject(new RpcError(-32001, `toolslim proxy: ${label} did not answer ${method} within ${formatSeconds(timeoutMs)} (raise --timeout if the server is just slow)`));
+        const also = this.#o.waitingFor?.();
+        reject(new RpcError(-32001, `toolslim proxy: ${label} did not answer ${method} within ${formatSeconds(timeoutMs)}${also ? ` (${also})` : ' (raise --timeout if the server is just slow)'}`));
       }, timeoutMs);
       this.#pending.set(key, { method, resolve, reject, timer });
       this.#o.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), id);

@@ -96,6 +96,10 @@ export class Router {
       taken: (key) => this.#clientPending.has(key),
       label: options.upstream.label,
       timeoutMs: options.requestTimeoutMs ?? 30_000,
+      waitingFor: () => {
+        const asked = [...new Set(this.#serverAsked.values())];
+        return asked.length === 0 ? undefined : `the server itself is still waiting for the client's answer to ${asked.join(', ')}`;
+      },
     });
     this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact });
   }
@@ -154,6 +158,7 @@ export class Router {
     const id = msg.id;
     const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
     if (!isRequest) {
+      if (method === undefined && (typeof id === 'string' || typeof id === 'number')) this.#serverAsked.delete(idKey(id));
       if (method === 'notifications/initialized') {
         if (this.#initializedSent) return { kind: 'drop' };
         this.#initializedSent = true;
@@ -232,13 +237,25 @@ export class Router {
       this.#o.log(`dropped a line ${this.#o.upstream.label} wrote to stdout that is not JSON-RPC (it would break the client): ${preview(line)}`);
       return;
     }
-    if (this.#holding && !this.#isOwnResponse(msg)) {
+    this.#noteServerRequests(msg);
+    // While the list is fetched before the initialize result, the server's requests to the client still go
+    // through (a server may need the client's roots/list to answer tools/list); the rest waits its turn.
+    if (this.#holding && !this.#isOwnResponse(msg) && !isServerRequest(msg)) {
       this.#holding.push({ line, parsed: msg });
       return;
     }
     text ??= line.toString('utf8');
     if (Array.isArray(msg)) this.#serverBatch(line, text, msg);
     else this.#serverMessage(line, text, msg);
+  }
+
+  /** Requests of the server to the client not answered yet (by id key → method): named when a list fetch times out. */
+  readonly #serverAsked = new Map<string, string>();
+
+  #noteServerRequests(msg: unknown): void {
+    for (const m of Array.isArray(msg) ? msg : [msg]) {
+      if (isServerRequest(m) && this.#serverAsked.size < 1000) this.#serverAsked.set(idKey((m as { id: RpcId }).id), (m as { method: string }).method);
+    }
   }
 
   #isOwnResponse(msg: unknown): boolean {
@@ -434,6 +451,11 @@ export class Router {
   async #settled(): Promise<void> {
     while (this.#outstanding.size > 0) await Promise.allSettled([...this.#outstanding]);
   }
+}
+
+/** A message of the server that is a request (a method and an id): the client must see it at once. */
+function isServerRequest(msg: unknown): boolean {
+  return isObject(msg) && typeof msg.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number');
 }
 
 /** The `initialize` response text with `extra` appended to its result's `instructions` (every other byte kept). */
