@@ -33,7 +33,15 @@ export type CallDecision =
       /** The `params` text to forward instead of the client's (a renamed tool's server name, nulls dropped). */
       readonly paramsText?: string;
     }
-  | { readonly forward: false; /** The `result` to answer with, as JSON text. */ readonly resultText: string };
+  | {
+      readonly forward: false;
+      /** The `result` to answer with, as JSON text. */
+      readonly resultText: string;
+      /** Send `notifications/tools/list_changed` to the client (a reveal by a call answered here). */
+      readonly listChanged?: boolean;
+    }
+  /** The call can be decided only once the list is known: fetch it first, then ask again. */
+  | { readonly forward: false; readonly wait: true };
 
 /** A `tools/call` that went through, for the hooks (usage, stats). */
 export interface CallInfo {

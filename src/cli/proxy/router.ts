@@ -52,7 +52,7 @@ interface ClientPending {
   readonly original?: RpcId;
 }
 
-type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId; method?: string } | { kind: 'local'; answer: Promise<string> } | { kind: 'drop' };
+type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId; method?: string } | { kind: 'local'; answer: Promise<string | undefined> } | { kind: 'drop' };
 
 /** What the upstream is told about a message, from its parsed `method` (never from a pattern over its text). */
 interface Kind {
@@ -130,10 +130,10 @@ export class Router {
       return this.#send(line, [], NO_KIND);
     }
     if (Array.isArray(msg)) return this.#clientBatch(line, text, msg);
-    const m = isObject(msg) ? this.#classify(text, msg, line.length) : ({ kind: 'forward' } as Member);
+    const m = isObject(msg) ? this.#classify(text, msg, line.length, true) : ({ kind: 'forward' } as Member);
     if (m.kind === 'drop') return true;
     if (m.kind === 'local') {
-      this.#track(m.answer.then((answer) => this.#o.toClient(answer)));
+      this.#track(m.answer.then((answer) => answer !== undefined && this.#o.toClient(answer)));
       return true;
     }
     return this.#send(m.text ?? line, m.requestId === undefined ? [] : [m.requestId], kindOf([m.method]));
@@ -148,12 +148,12 @@ export class Router {
     const forwarded = members.flatMap((m, i) => (m.kind === 'forward' ? [m.text ?? text.slice(spans[i]!.start, spans[i]!.end)] : []));
     const locals = members.flatMap((m) => (m.kind === 'local' ? [m.answer] : []));
     const keys = members.flatMap((m) => (m.kind === 'forward' && m.requestKey !== undefined ? [m.requestKey] : []));
-    this.#track(this.#batches.open(keys, Promise.all(locals)));
+    this.#track(this.#batches.open(keys, Promise.all(locals) as Promise<string[]>));
     return forwarded.length > 0 ? this.#send(`[${forwarded.join(',')}]`, requestIds, kind) : true;
   }
 
   /** What to do with one client message (alone or in a batch). */
-  #classify(text: string, msg: Record<string, unknown>, bytes: number): Member {
+  #classify(text: string, msg: Record<string, unknown>, bytes: number, alone = false): Member {
     const method = typeof msg.method === 'string' ? msg.method : undefined;
     const id = msg.id;
     const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
@@ -179,7 +179,14 @@ export class Router {
         this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
         decision = { forward: true };
       }
-      if (!decision.forward) return { kind: 'local', answer: Promise.resolve(`{"jsonrpc":"2.0","id":${idText},"result":${decision.resultText}}`) };
+      if (!decision.forward && 'wait' in decision) {
+        if (alone) return { kind: 'local', answer: this.#afterList(text, msg, bytes, idText) };
+        decision = { forward: true };
+      }
+      if (!decision.forward) {
+        if (decision.listChanged === true) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+        return { kind: 'local', answer: Promise.resolve(`{"jsonrpc":"2.0","id":${idText},"result":${decision.resultText}}`) };
+      }
       notify = decision.listChanged === true;
       // A renamed tool (or nulls to drop): the server gets its own name; every other member keeps its bytes.
       if (decision.paramsText !== undefined) forwardText = spliceMember(text, 'params', decision.paramsText);
@@ -196,6 +203,24 @@ export class Router {
     this.#clientPending.set(key, { id: (original === undefined ? id : unkey(key)) as RpcId, method: method!, started: performance.now(), bytes: requestBytes, params: method === 'tools/call' ? msg.params : undefined, original });
     if (notify) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
     return { kind: 'forward', text: forwardText, requestKey: key, requestId: original === undefined ? (id as RpcId) : unkey(key), method };
+  }
+
+  /**
+   * A tools/call that came before the first list (a session's checks need it): the list is fetched (each page
+   * bounded by --timeout), then the call is decided as any other; the answer, when the proxy gives one.
+   */
+  async #afterList(text: string, msg: Record<string, unknown>, bytes: number, idText: string): Promise<string | undefined> {
+    try {
+      await this.#list.served('request');
+    } catch (e) {
+      const why = (e as Error)?.message ?? String(e);
+      return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: this tools/call came before the tool list, which the proxy needs to check it, and the list could not be fetched: ${why.replace(/^toolslim proxy: /, '')}`) })}}`;
+    }
+    if (this.#finished) return undefined;
+    const m = this.#classify(text, msg, bytes);
+    if (m.kind === 'local') return m.answer;
+    if (m.kind === 'forward') this.#send(m.text ?? text, m.requestId === undefined ? [] : [m.requestId], NO_KIND);
+    return undefined;
   }
 
   /** A cancel for a request the proxy forwarded under another id names that id. */

@@ -97,14 +97,15 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         if (span !== undefined && mapped.removed.length > 0) text = text.slice(0, span.start) + withoutMembers(text, span, mapped.removed) + text.slice(span.end);
         return { ...base, paramsText: text };
       };
-      if (session === undefined) return forwarded();
+      // A call before the first tools/list: the session (its cold checks, its usage counts) needs the list.
+      if (session === undefined) return wanted ? { forward: false, wait: true } : forwarded();
       const bytes = definition(typeof p.name === 'string' ? p.name : '');
       const d = session.onCall(p.name, p.arguments, mapped === undefined ? p.arguments : mapped.arguments);
       if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
       if (d.action === 'answer') {
         const resultText = JSON.stringify(d.result);
         recordStats({ tool: d.tool, requestBytes, resultBytes: Buffer.byteLength(resultText), servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, error: true });
-        return { forward: false, resultText };
+        return { forward: false, resultText, ...(d.notify ? { listChanged: true } : {}) };
       }
       if (options.usage && flushTimer === undefined) {
         flushTimer = setTimeout(flush, 1000);
