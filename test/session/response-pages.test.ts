@@ -123,11 +123,11 @@ describe('ResponsePager', () => {
     for (const bad of ['2', 0, 2.5, null, true]) {
       const d = pager.onCall('list', { page: bad });
       expect(d.action, String(bad)).toBe('answer');
-      expect((d as { result: { isError: boolean } }).result.isError).toBe(true);
+      expect((d as unknown as { result: { isError: boolean } }).result.isError).toBe(true);
     }
     const ok = new ResponsePager({ policies });
     ok.onResult('list', {}, text(ROWS));
-    const past = ok.onCall('list', { page: 3 }) as { result: { content: { text: string }[] } };
+    const past = ok.onCall("list", { page: 3 }) as unknown as { result: { content: { text: string }[] } };
     expect(past.result.content[0]!.text).toBe('toolslim: `page` 3 is past the last page: this result of `list` has 2 pages (page 1 to 2).');
     // A page past the end of a freshly fetched result (nothing stored for it before).
     const fresh = new ResponsePager({ policies });
