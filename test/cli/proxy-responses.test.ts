@@ -45,7 +45,8 @@ describe('proxy: projection and byte-budget pages', () => {
     expect(bytes(JSON.stringify(original))).toBeGreaterThan(100_000);
     const projected = original.map((r) => ({ id: r.id, title: r.title, category: r.category }));
 
-    const { client } = await connect(['--project', 'list_items=id,title,category', '--response-budget', 'list_items=8000']);
+    const stats = join(dir, 'paged.jsonl');
+    const { client } = await connect(['--project', 'list_items=id,title,category', '--response-budget', 'list_items=8000', '--stats', stats]);
     try {
       const tools = (await client.listTools()).tools;
       const served = tools.find((t) => t.name === 'list_items')!;
@@ -87,6 +88,12 @@ describe('proxy: projection and byte-budget pages', () => {
         expect(r.content[0]!.text).toContain('`page` must be a whole number from 1');
       }
       expect(await serverCalls(client)).toBe(before + 1);
+
+      // --stats: the first page as the client got it, next to what the server sent; later pages answered by toolslim.
+      const lines = readFileSync(stats, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.tool === 'list_items');
+      expect(lines[0]).toMatchObject({ resultBytes: bytes(JSON.stringify(pages[0])), page: 1, pages: n, records: original.length, fields: ['id', 'title', 'category', 'owner', 'labels', 'body'] });
+      expect(lines[0]!.upstreamBytes as number).toBeGreaterThan(100_000);
+      expect(lines[1]).toMatchObject({ answered: true, page: 2, pages: n, resultBytes: bytes(JSON.stringify(pages[1])) });
     } finally {
       await client.close();
     }
