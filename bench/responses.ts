@@ -18,9 +18,10 @@ const DIR = join(import.meta.dirname, 'responses', 'recorded');
 
 /** The policies benched, per tool: what a user of each server would plausibly write. */
 const POLICIES: Record<string, Record<string, ResponsePolicy>> = {
-  'budget 10 KB': { directory_tree: { budget: 10_000 }, search_files: { budget: 10_000 }, list_directory: { budget: 10_000 }, read_graph: { budget: 10_000 }, search_nodes: { budget: 10_000 }, 'get-resource-links': { budget: 10_000 } },
+  'budget 10 KB': { list_items: { budget: 10_000 }, directory_tree: { budget: 10_000 }, search_files: { budget: 10_000 }, list_directory: { budget: 10_000 }, read_graph: { budget: 10_000 }, search_nodes: { budget: 10_000 }, 'get-resource-links': { budget: 10_000 } },
   'budget 4 KB': { directory_tree: { budget: 4_000 }, read_graph: { budget: 4_000 }, search_nodes: { budget: 4_000 } },
   'project name,type + 4 KB': { directory_tree: { project: ['name', 'type'], budget: 4_000 }, read_graph: { project: ['name', 'entityType'], budget: 4_000 } },
+  'project id,title,category + 8 KB (the article\'s policy, on the synthetic list)': { list_items: { project: ['id', 'title', 'category'], budget: 8_000 } },
 };
 
 interface Recorded {
