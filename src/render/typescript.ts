@@ -215,8 +215,9 @@ function child(cx: Cx, path: string, token: string | number): string {
 
 /** An own property of a plain object; `undefined` when absent, not an object, or reading throws. */
 function get(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
   try {
+    if (Array.isArray(value)) return undefined;
     return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   } catch {
     return undefined;
