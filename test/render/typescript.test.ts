@@ -219,6 +219,8 @@ describe('typescript reader: keyword classes (hand-written)', () => {
 describe('typescript reader: the tool block', () => {
   it('description lines as Rust `lines()` splits them: CRLF, blank lines, no trailing empty line', () => {
     expect(ts.renderTool({ name: 'f', description: 'Line one\r\n\nLine three\n', inputSchema: { type: 'object' } })).toBe(lines('// Line one', '// ', '// Line three', 'type f = (_: {', '}) => any;', ''));
+    // Rust's own doc example: "foo\nbar\n\r\nbaz\r" → "foo", "bar", "", "baz\r".
+    expect(ts.renderTool({ name: 'f', description: 'foo\nbar\n\r\nbaz\r' })).toBe(lines('// foo', '// bar', '// ', '// baz\r', 'type f = () => any;', ''));
   });
 
   it('no description, no comment; no inputSchema (or null), no parameters', () => {
