@@ -4,6 +4,7 @@
 import type { Session } from './data.js';
 import type { BenchPolicy, PolicySpec } from './policies.js';
 import { PRICE_MODEL, priceRequests, type PriceModel } from './price.js';
+import type { ReaderUnit } from './unit.js';
 import { conversationOnly, replaySession, type Bound, type ConversationModel, type CountTokens, type ReplayStats } from './replay.js';
 
 export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
@@ -13,6 +14,8 @@ export interface EvaluateOptions {
   readonly count: CountTokens;
   readonly model?: PriceModel;
   readonly granularity?: 'tool' | 'list';
+  /** The reader's unit for tool definitions (default: compact JSON counted by `count`). */
+  readonly unit?: ReaderUnit;
 }
 
 /** Sums over every session of one policy under one bound. */
@@ -39,7 +42,7 @@ export interface Evaluation {
 }
 
 function emptyStats(): ReplayStats {
-  return { calls: 0, hotCalls: 0, coldCalls: 0, repeatColdCalls: 0, baseRequests: 0, extraRequests: 0, toolBytes: 0, toolTokens: 0, hotTools: 0, turnsChanged: 0, turnsAfterFirst: 0, revealTokens: 0 };
+  return { calls: 0, hotCalls: 0, coldCalls: 0, repeatColdCalls: 0, baseRequests: 0, extraRequests: 0, toolBytes: 0, toolTokens: 0, hotTools: 0, turnsChanged: 0, turnsAfterFirst: 0, revealTokens: 0, loadRequests: 0, loadTokens: 0, searches: 0, at1: 0, at3: 0, at5: 0 };
 }
 
 function addStats(into: ReplayStats, s: ReplayStats): void {
@@ -63,7 +66,7 @@ export function evaluate(sessions: readonly Session[], full: BenchPolicy, polici
     let fullCached = NaN;
     for (const [i, policy] of all.entries()) {
       for (const bound of BOUNDS) {
-        const { requests, stats } = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool' });
+        const { requests, stats } = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool', unit: options.unit });
         const p = priceRequests(requests, model);
         const t = totals[i]!.bounds[bound];
         const cached = p.cached - base.cached;
@@ -84,7 +87,14 @@ export function evaluate(sessions: readonly Session[], full: BenchPolicy, polici
 export interface PolicySummary {
   readonly name: string;
   readonly description: string;
+  /** `toolslim` (this library's policies) or `peer` (a mechanism users have without it, and the full list). */
   readonly family: PolicySpec['family'];
+  /** Where the mechanism runs: in the client (`client`) or in a proxy/server in front of the tools (`proxy`). */
+  readonly side: PolicySpec['side'];
+  /** The bench's own grouping: `full`, `optimized`, `rerank`, `stable` (hot sets), `search` (toolslim's hot set + search), `peer`. */
+  readonly kind: PolicySpec['kind'];
+  /** The data set (`bfcl`, `servers-5`, …; set by the bench). */
+  scenario: string;
   readonly k: number | null;
   readonly chooser: string | null;
   readonly coldForm: string | null;
@@ -128,6 +138,13 @@ export interface PolicySummary {
   readonly sessionMedian: number;
   readonly sessionWorst: number;
   readonly sessionsAboveFull: number;
+  /** Round trips before calls (searches, schema loads) per base request, and the tokens they add per session. */
+  readonly loadRequests: number;
+  readonly loadTokensPerSession: number;
+  /** For a search-based mechanism: share of its searches (the user's text as the query, at a tool's first use) that rank the call's tool in the top 1 / 3 / 5; null where nothing is searched. */
+  readonly recallAt1: number | null;
+  readonly recallAt3: number | null;
+  readonly recallAt5: number | null;
   recommended: boolean;
 }
 
@@ -141,8 +158,11 @@ export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicyS
     name: spec.name,
     description: spec.description,
     family: spec.family,
+    side: spec.side,
+    kind: spec.kind,
+    scenario: '',
     k: spec.k ?? null,
-    chooser: spec.family === 'stable' && (spec.k ?? 0) > 0 ? spec.chooser ?? null : null,
+    chooser: spec.kind === 'stable' && (spec.k ?? 0) > 0 ? spec.chooser ?? null : null,
     coldForm: spec.coldForm ?? null,
     reveal: spec.reveal ?? null,
     costVsFullCached: max.cached / full.cached,
@@ -172,6 +192,11 @@ export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicyS
     sessionMedian: sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[sorted.length >> 1]! : (sorted[(sorted.length >> 1) - 1]! + sorted[sorted.length >> 1]!) / 2,
     sessionWorst: sorted.length === 0 ? NaN : sorted[sorted.length - 1]!,
     sessionsAboveFull: sorted.filter((r) => r > 1).length / Math.max(1, sorted.length),
+    loadRequests: min.stats.loadRequests / min.stats.baseRequests,
+    loadTokensPerSession: min.stats.loadTokens / evaluation.sessions,
+    recallAt1: min.stats.searches === 0 ? null : min.stats.at1 / min.stats.searches,
+    recallAt3: min.stats.searches === 0 ? null : min.stats.at3 / min.stats.searches,
+    recallAt5: min.stats.searches === 0 ? null : min.stats.at5 / min.stats.searches,
     recommended: false,
   };
 }
