@@ -146,6 +146,22 @@ export interface PolicySummary {
   readonly recallAt3: number | null;
   readonly recallAt5: number | null;
   recommended: boolean;
+  /** The main figures again in every reader unit the run priced (`json`: compact JSON, as above; `typescript`, …). */
+  units?: Record<string, UnitFigures>;
+}
+
+/** A policy's main figures in one reader unit. */
+export interface UnitFigures {
+  readonly tokensPerRequest: number;
+  readonly costVsFullCached: number;
+  readonly costVsFullCachedHidden: number;
+  readonly costVsFullCachedMin: number;
+  readonly extraRequestsMax: number;
+  readonly extraRequestsHidden: number;
+}
+
+export function unitFigures(s: PolicySummary): UnitFigures {
+  return { tokensPerRequest: s.tokensPerRequest, costVsFullCached: s.costVsFullCached, costVsFullCachedHidden: s.costVsFullCachedHidden, costVsFullCachedMin: s.costVsFullCachedMin, extraRequestsMax: s.extraRequestsMax, extraRequestsHidden: s.extraRequestsHidden };
 }
 
 export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicySummary {
