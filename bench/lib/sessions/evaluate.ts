@@ -3,11 +3,14 @@
  */
 import type { Session } from './data.js';
 import type { BenchPolicy, PolicySpec } from './policies.js';
-import { PRICE_MODEL, priceRequests, type PriceModel } from './price.js';
+import { PRICE_MODEL, priceRequests, type ModelRequest, type PriceModel, type SessionPrice } from './price.js';
 import type { ReaderUnit } from './unit.js';
 import { conversationOnly, replaySession, type Bound, type ConversationModel, type CountTokens, type ReplayStats } from './replay.js';
 
 export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
+
+/** Kinds of policy that serve no cold tool, so no call can fail validation and every bound is the same replay. */
+const BOUND_FREE: ReadonlySet<PolicySpec['kind']> = new Set(['full', 'optimized', 'peer', 'search']);
 
 export interface EvaluateOptions {
   readonly conversation: ConversationModel;
@@ -65,9 +68,17 @@ export function evaluate(sessions: readonly Session[], full: BenchPolicy, polici
     conversation.uncached += base.uncached;
     let fullCached = NaN;
     for (const [i, policy] of all.entries()) {
+      // A policy that serves no cold tool (the full list, a peer that loads before each first call) replays the
+      // same under every bound: replay it once.
+      const boundFree = BOUND_FREE.has(policy.spec.kind);
+      let once: { requests: ModelRequest[]; stats: ReplayStats; price: SessionPrice } | undefined;
       for (const bound of BOUNDS) {
-        const { requests, stats } = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool', unit: options.unit });
-        const p = priceRequests(requests, model);
+        if (once === undefined || !boundFree) {
+          const r = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool', unit: options.unit });
+          once = { ...r, price: priceRequests(r.requests, model) };
+        }
+        const { stats } = once;
+        const p = once.price;
         const t = totals[i]!.bounds[bound];
         const cached = p.cached - base.cached;
         t.cached += cached;

@@ -97,6 +97,7 @@ export function peersSection(runs: readonly ComparedRun[], names: readonly strin
   out.push('toolslim\'s own "hidden constraint" measure: the second figure of each pair (only calls whose cold form hides a constraint');
   out.push('retried).', '');
 
+  out.push(...whatItSays(runs, recommended), '');
   for (const r of runs) {
     const fullUnits = Object.entries(r.fullTokensByUnit).map(([u, n]) => `${formatInt(n)} ${u}`).join(', ');
     out.push(`### ${r.scenario}: ${r.label}`, '');
@@ -124,6 +125,11 @@ export function verdicts(r: ComparedRun, recommended: string): string[] {
   if (r.toolsPerSession >= LARGE) {
     out.push(`- ≤ ${LARGE_TARGET}× of full-cached at ${formatInt(r.toolsPerSession)} tools: \`${recommended}\` ${rec.costVsFullCached <= LARGE_TARGET ? '**met**' : '**not met**'} (${x3(rec.costVsFullCached)}).`);
   }
+  for (const u of Object.keys(rec.units ?? {}).filter((u) => u !== 'json')) {
+    const cost = (s: PolicySummary) => s.units?.[u]?.costVsFullCached ?? NaN;
+    const both = proxyPeers.filter((p) => cost(p) < cost(rec) && p.extraRequestsMax < rec.extraRequestsMax);
+    out.push(`- In the \`${u}\` unit: \`${recommended}\` ${x3(cost(rec))}; ${both.length === 0 ? 'no proxy-side peer beats it on both' : `beaten on both by ${both.map((p) => `\`${p.name}\` (${x3(cost(p))})`).join(', ')}`}${proxyPeers.length > 0 ? ` (${proxyPeers.map((p) => `\`${p.name}\` ${x3(cost(p))}`).join(', ')})` : ''}.`);
+  }
   const ours = r.summaries.filter((s) => s.kind === 'search');
   for (const o of ours) {
     const both = proxyPeers.filter((p) => p.costVsFullCached < o.costVsFullCached && p.extraRequestsMax < o.extraRequestsMax);
@@ -136,5 +142,43 @@ export function verdicts(r: ComparedRun, recommended: string): string[] {
       ? `- No client-side mechanism is cheaper than toolslim's cheapest here (\`${best.name}\`, ${x3(best.costVsFullCached)}).`
       : `- Client-side mechanisms cheaper than toolslim's cheapest here (\`${best.name}\`, ${x3(best.costVsFullCached)}): ${client.map((c) => `\`${c.name}\` ${x3(c.costVsFullCached)} (${(100 * (1 - c.costVsFullCached / best.costVsFullCached)).toFixed(0)}% less, ${pc(c.extraRequestsMax)} extra requests)`).join(', ')}.`,
   );
+  return out;
+}
+
+/** The conclusions, computed from the runs. */
+function whatItSays(runs: readonly ComparedRun[], recommended: string): string[] {
+  const get = (r: ComparedRun | undefined, n: string) => r?.summaries.find((s) => s.name === n);
+  const c = (s: PolicySummary | undefined) => (s === undefined ? '–' : x3(s.costVsFullCached));
+  const e = (s: PolicySummary | undefined) => (s === undefined ? '–' : pc(s.extraRequestsMax));
+  const bfcl = runs.find((r) => r.scenario === 'bfcl');
+  const large = runs.filter((r) => r.toolsPerSession >= LARGE);
+  const long = runs.find((r) => r.scenario === 'long-results');
+  const out = ['### What it says', ''];
+  const beaten = runs.filter((r) => {
+    const rec = get(r, recommended)!;
+    return r.summaries.some((p) => p.family === 'peer' && p.side === 'proxy' && p.costVsFullCached < rec.costVsFullCached && p.extraRequestsMax < rec.extraRequestsMax);
+  });
+  const cheaperPeers = runs.map((r) => {
+    const rec = get(r, recommended)!;
+    const list = r.summaries.filter((p) => p.family === 'peer' && p.side === 'proxy' && p.costVsFullCached < rec.costVsFullCached);
+    return list.length === 0 ? `${r.scenario}: none` : `${r.scenario}: ${list.map((p) => `\`${p.name}\` ${x3(p.costVsFullCached)} (+${pc(p.extraRequestsMax)})`).join(', ')}`;
+  });
+  out.push(`- **${beaten.length === 0 ? 'No' : 'A'} proxy-side peer beats what \`toolslim proxy\` serves today on both cost and extra requests** in ${beaten.length === 0 ? 'any' : beaten.length} of ${runs.length} scenarios${beaten.length > 0 ? ` (${beaten.map((r) => r.scenario).join(', ')})` : ''}. Cheaper ones need more requests (every first use of a tool is a round trip; the hot set's extra requests are ${e(get(bfcl, recommended))} with every cold call retried, ${pc(get(bfcl, recommended)?.extraRequestsHidden ?? NaN)} with only hidden-constraint calls): ${cheaperPeers.join('; ')}.`);
+  out.push(`- **Stubs for every tool do not scale**: at ${large.map((r) => formatInt(r.toolsPerSession)).join(' and ')} tools the hot set's cold list costs ${large.map((r) => c(get(r, recommended))).join(' and ')} of the full list: the ≤ ${LARGE_TARGET}× target is **not met** by today's policy.`);
+  const hs = (r: ComparedRun | undefined) => get(r, 'hot-5/rate-0.35/search');
+  const meets = large.length > 0 && large.every((r) => (hs(r)?.costVsFullCached ?? Infinity) <= LARGE_TARGET);
+  const fewer = runs.every((r) => {
+    const h = hs(r);
+    return h !== undefined && h.extraRequestsMax < get(r, recommended)!.extraRequestsMax && r.summaries.every((p) => p.kind !== 'peer' || p.extraRequestsMax > h.extraRequestsMax);
+  });
+  out.push(`  **toolslim's hot set beside a per-server search tool** (\`hot-5/rate-0.35/search\`) ${meets ? 'meets it' : 'does not meet it either'} (${large.map((r) => c(hs(r))).join(', ')})${fewer ? `, with fewer extra requests than the hot set (${e(hs(bfcl))} against ${e(get(bfcl, recommended))}, all retried) and than every peer in every scenario` : ''}: its searches run within one server's cold tools, where BM25 finds the tool in the top 5 ${pc0(hs(bfcl)?.recallAt5 ?? null)} of the time, against ${pc0(get(bfcl, 'search-proxy')?.recallAt5 ?? null)} over a whole list. It is **not yet served by \`toolslim proxy\`** (issue 30 item 4 is open); the bench prices it to say it is worth building. On BFCL as it is, \`hot-5/rate-0.35/names\` (names in the search tool's description) costs ${c(get(bfcl, 'hot-5/rate-0.35/names'))} with ${e(get(bfcl, 'hot-5/rate-0.35/names'))} extra requests, against the hot set's ${c(get(bfcl, recommended))} with every cold call retried and ${x3(get(bfcl, recommended)?.costVsFullCachedHidden ?? NaN)} when only hidden-constraint calls are.`);
+  const client = runs.map((r) => {
+    const ours = r.summaries.filter((s) => s.family === 'toolslim' && s.kind !== 'full').sort((a, b) => a.costVsFullCached - b.costVsFullCached)[0]!;
+    const best = r.summaries.filter((s) => s.family === 'peer' && s.side === 'client' && s.kind === 'peer').sort((a, b) => a.costVsFullCached - b.costVsFullCached)[0]!;
+    return `${r.scenario}: \`${best.name}\` ${x3(best.costVsFullCached)} against toolslim's cheapest \`${ours.name}\` ${x3(ours.costVsFullCached)}${best.costVsFullCached < ours.costVsFullCached ? ` (**${(100 * (1 - best.costVsFullCached / ours.costVsFullCached)).toFixed(0)}% cheaper**, ${pc(best.extraRequestsMax)} extra requests against ${pc(ours.extraRequestsMax)})` : ' (not cheaper)'}`;
+  });
+  out.push(`- **Where a client-side mechanism is still cheaper**: ${client.join('; ')}. Claude Code's names-only deferral pays a few tokens per tool and one load per tool used; in the bench its model is optimistic (it never picks a wrong name).`);
+  out.push(`- **Search recall**: BM25 over name and description with the user's text finds the called tool first ${pc0(get(bfcl, 'defer-search')?.recallAt1 ?? null)} and in the top 5 ${pc0(get(bfcl, 'defer-search')?.recallAt5 ?? null)} of the time on BFCL's ${formatInt(bfcl?.toolsPerSession ?? NaN)} tools, ${pc0(get(large[large.length - 1], 'defer-search')?.recallAt5 ?? null)} in the top 5 at ${formatInt(large[large.length - 1]?.toolsPerSession ?? NaN)} tools; the regex stand-in does worse (${pc0(get(bfcl, 'defer-search-regex')?.recallAt5 ?? null)}). A miss is a second search whose definitions stay in the conversation.`);
+  if (long !== undefined) out.push(`- **Long results** (4,000 tokens each): every mechanism with round trips costs more than the full list (meta-tools ${c(get(long, 'meta-tools'))}, Claude Code's ${c(get(long, 'defer-names'))}): each round trip re-reads the conversation. The hot set with every cold call retried is at ${c(get(long, recommended))}, at ${x3(get(long, recommended)?.costVsFullCachedHidden ?? NaN)} when only hidden-constraint calls are retried.`);
   return out;
 }
