@@ -4,6 +4,7 @@
  * (test/data/sessions-tiny) with a stand-in tokenizer that counts every text as 10 tokens, so a price is
  * arithmetic on the blocks each request carries.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Bm25, regexRank, terms } from '../bench/lib/bm25.js';
@@ -158,5 +159,47 @@ describe('distractor servers', () => {
     // Pool (toynotes is already a group): a, clash, b. Stride 1: s1 from a, s2 from clash (skipped) → b, a; s3 from b.
     const wide = addServers(data, extra, 2, 1);
     expect(wide.sessions.map((s) => s.groups)).toEqual([['toyfs', 'a', 'b'], ['toyfs', 'b', 'a'], ['toyfs', 'toynotes', 'b', 'a']]);
+  });
+});
+
+describe('bench/sessions.json carries what issue 30 asks for', () => {
+  const json = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'bench', 'sessions.json'), 'utf8')) as {
+    recommended: string;
+    units: string[];
+    policies: Record<string, unknown>[];
+    scenarios: { scenario: string; toolsPerSession: number; policies: Record<string, unknown>[] }[];
+    sensitivity: { scenario: string; policies: Record<string, unknown>[] }[];
+  };
+  const runs = [{ scenario: 'bfcl', policies: json.policies }, ...json.scenarios, ...json.sensitivity];
+
+  it('every policy says its family, side and scenario; each scenario marks the policy the proxy picks', () => {
+    for (const r of runs) {
+      expect(r.policies.filter((p) => p.recommended === true).map((p) => p.name), r.scenario).toEqual([json.recommended]);
+      for (const p of r.policies) {
+        expect(['toolslim', 'peer'], `${r.scenario} ${String(p.name)}`).toContain(p.family);
+        expect(['client', 'proxy']).toContain(p.side);
+        expect(p.scenario).toBe(r.scenario);
+      }
+    }
+  });
+
+  it('the peers are priced in bfcl, servers-5/10/20 and long results, in json and typescript, with recall for the searches', () => {
+    expect(json.units).toEqual(expect.arrayContaining(['json', 'typescript']));
+    const sizes = Object.fromEntries(json.scenarios.map((s) => [s.scenario, s.toolsPerSession]));
+    expect(sizes['servers-5']).toBeGreaterThan(100);
+    expect(sizes['servers-10']).toBeGreaterThan(sizes['servers-5']!);
+    expect(sizes['servers-20']).toBeGreaterThan(sizes['servers-10']!);
+    for (const scenario of ['bfcl', 'servers-5', 'servers-10', 'servers-20', 'long-results']) {
+      const r = runs.find((x) => x.scenario === scenario)!;
+      for (const name of ['defer-search', 'defer-search-regex', 'defer-names', 'defer-description', 'meta-tools', 'search-proxy']) {
+        const p = r.policies.find((x) => x.name === name);
+        expect(p, `${scenario} ${name}`).toBeDefined();
+        expect(p!.family).toBe('peer');
+        expect(Object.keys(p!.units as object)).toEqual(expect.arrayContaining(['json', 'typescript']));
+        const searches = name.startsWith('defer-search') || name === 'search-proxy';
+        for (const k of ['recallAt1', 'recallAt3', 'recallAt5']) expect(typeof p![k], `${scenario} ${name} ${k}`).toBe(searches ? 'number' : 'object');
+        if (searches) expect(p!.recallAt1 as number).toBeLessThanOrEqual(p!.recallAt5 as number);
+      }
+    }
   });
 });
