@@ -1,11 +1,12 @@
 /**
  * What tool definitions cost over real multi-turn sessions, per tool-list policy, under a prompt-cache price
- * model (`npm run bench:sessions -- [folder] [--out PREFIX] [--no-write]`).
+ * model (`npm run bench:sessions -- [folder] [--servers DIR] [--out PREFIX] [--no-write]`).
  *
  * Reads a session folder (default bench/sessions/: BFCL v4 multi-turn, see its README; any folder of the same
  * format), replays every session's turns and reference calls as model requests under each policy, prices
  * them, and writes bench/sessions.json and bench/sessions.md (for another folder: only with --out; the report
- * is printed either way). Deterministic: no clock, no randomness; the same folder gives the same files.
+ * is printed either way). `--servers DIR`: the distractor servers of the servers-5/10/20 scenarios (default
+ * bench/corpus; any folder of files in its format). Deterministic: no clock, no randomness; the same folder gives the same files.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -139,9 +140,8 @@ function runOnce(label: string, scenario: string, data: SessionData, recorded: S
   return { label, scenario, note: '', summaries, sessions: ev.sessions, requestsPerSession: f.baseRequests / ev.sessions, fullTokensPerRequest: fullToolTokens, callsPerSession: f.calls / ev.sessions, toolsPerSession: tools, fullTokensByUnit: units };
 }
 
-/** Corpus servers (bench/corpus) as extra groups for the larger-list scenario, in file-name order. */
-function corpusServers(): Map<string, McpTool[]> {
-  const dir = join(BENCH, 'corpus');
+/** Corpus servers (bench/corpus, or `--servers DIR` of the same format) as distractor servers, in file-name order. */
+function corpusServers(dir = join(BENCH, 'corpus')): Map<string, McpTool[]> {
   const out = new Map<string, McpTool[]>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const tools = (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { toolsList: { tools: McpTool[] } }).toolsList.tools;
@@ -486,11 +486,11 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
 // ------------------------------------------------------------------------------------------------
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'no-write': { type: 'boolean' } } });
-  if (positionals.length > 1) throw new Error('usage: npm run bench:sessions -- [folder] [--out PREFIX] [--no-write]');
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'no-write': { type: 'boolean' }, servers: { type: 'string' } } });
+  if (positionals.length > 1) throw new Error('usage: npm run bench:sessions -- [folder] [--servers DIR] [--out PREFIX] [--no-write]');
   const folder = resolve(positionals[0] ?? DEFAULT_FOLDER);
   const isDefault = folder === resolve(DEFAULT_FOLDER);
-  const prefix = values.out ?? (isDefault ? join(BENCH, 'sessions') : undefined);
+  const prefix = values.out ?? (isDefault && values.servers === undefined ? join(BENCH, 'sessions') : undefined);
   const t0 = performance.now();
   const data = readSessionFolder(folder);
   const names = mainPolicies();
@@ -508,7 +508,8 @@ function main(): void {
   sens.push(run('read 0.5×, no write premium', 'read-0.5', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, write: 1, read: 0.5 }));
   (sens[0] as { label: string }).label = `results ${CONVERSATION_MODEL.resultTokens} (main)`;
 
-  const corpus = corpusServers();
+  const corpus = corpusServers(values.servers === undefined ? undefined : resolve(values.servers));
+  if (corpus.size === 0) throw new Error(`bench:sessions: no distractor servers (*.json with toolsList.tools) in ${values.servers ?? 'bench/corpus'}`);
   const scen: Run[] = [base];
   scen.push(run('first turn only', 'first-turn', firstTurns(data, 1), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
   for (const n of [3, 10]) {
