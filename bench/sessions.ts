@@ -180,9 +180,10 @@ function policyTable(r: Run, names: readonly string[]): string {
     triple(s.costVsFullCached, s.costVsFullCachedHidden, s.costVsFullCachedMin, x2),
     triple(s.costVsFullUncached, s.costVsFullUncachedHidden, s.costVsFullUncachedMin, x2),
     triple(s.costNoCacheVsFullNoCache, s.costNoCacheVsFullNoCacheHidden, s.costNoCacheVsFullNoCacheMin, x2),
+    s.units?.typescript ? `${formatInt(s.units.typescript.tokensPerRequest)}: ${triple(s.units.typescript.costVsFullCached, s.units.typescript.costVsFullCachedHidden, s.units.typescript.costVsFullCachedMin, x2)}` : '–',
   ]);
   return markdownTable(
-    ['policy', 'calls hot', 'cold calls', 'extra requests', 'bytes / request', 'tokens / request', 'tools in full / request', 'turns with a changed list', 'cost vs full, cached', 'vs full, no cache', 'cache off for both'],
+    ['policy', 'calls hot', 'cold calls', 'extra requests', 'bytes / request', 'tokens / request', 'tools in full / request', 'turns with a changed list', 'cost vs full, cached', 'vs full, no cache', 'cache off for both', 'typescript: tokens / request: cost vs full, cached'],
     rows,
   );
 }
@@ -349,7 +350,9 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 
   // --- Tables
   out.push('## Policies', '');
-  out.push('Each cell "a / b / c" is the three retry bounds: all cold calls retried / only hidden-constraint ones / none.', '');
+  out.push('Each cell "a / b / c" is the three retry bounds: all cold calls retried / only hidden-constraint ones / none. The last');
+  out.push('column prices the same policy in the `typescript` reader\'s unit (each tool as harmony renders what a client forwards;');
+  out.push('the full list is then ' + formatInt(base.fullTokensByUnit.typescript ?? NaN) + ' tokens per request); sessions.json has it for every policy of every run (`units`).', '');
   out.push('### The main ones', '');
   out.push(policyTable(base, ['full', 'optimized', 'rerank-5', 'hot-5/rate-0.35/sentence/result', 'hot-5/rate-0.35/no-preamble/result', 'hot-5/rate-0.35/parameters/result', RECOMMENDED, 'hot-3/usage/signature/result', 'hot-0/signature/result', 'hot-5/first/signature/result', 'hot-5/rate-0.35/signature/list-changed']), '');
   out.push('### Cold forms, by k (the default chooser)', '');
@@ -427,8 +430,8 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push('  `repeatColdCalls`; `bytesPerRequest` (UTF-8 of the served list\'s compact JSON), `tokensPerRequest` (o200k, each tool\'s');
   out.push('  compact JSON, summed), `hotToolsPerRequest`; `turnsWithChangedList`; `revealTokensPerSession`; `sessionMedian`,');
   out.push('  `sessionWorst`, `sessionsAboveFull` (per-session ratios, all retried); `loadRequests` (round trips per base request),');
-  out.push('  `loadTokensPerSession`, `recallAt1` / `recallAt3` / `recallAt5` (search-based mechanisms, else null); `units` (for the');
-  out.push('  compared policies: `{ <unit>: { tokensPerRequest, costVsFullCached, …Hidden, …Min, extraRequestsMax, …Hidden } }`, in');
+  out.push('  `loadTokensPerSession`, `recallAt1` / `recallAt3` / `recallAt5` (search-based mechanisms, else null); `units` (every');
+  out.push('  policy: `{ <unit>: { tokensPerRequest, costVsFullCached, …Hidden, …Min, extraRequestsMax, …Hidden } }`, in');
   out.push('  every reader unit priced). Ratios are plain numbers (0.45 = 0.45×), shares');
   out.push('  are fractions (0.25 = 25%).');
   out.push('- `recommended`, `targets`, `priceModel`, `conversationModel`, `bounds`: what the md states above.');
@@ -495,26 +498,26 @@ function main(): void {
   const data = readSessionFolder(folder);
   const names = mainPolicies();
   const units = readerUnits(o200k.count).filter((u) => u.name !== 'json');
-  const withUnits = { units, unitPolicies: COMPARE };
+  const withUnits = { units };
   const both = [...new Set([...SCENARIO_POLICIES, ...COMPARE])];
   const base = run('BFCL as is', 'bfcl', data, data, [...names, ...COMPARE], CONVERSATION_MODEL, PRICE_MODEL, withUnits);
 
   const sens: Run[] = [base];
-  for (const r of [0, 200, 1000]) sens.push(run(`results ${formatInt(r)} tokens`, `results-${r}`, data, data, SCENARIO_POLICIES, { ...CONVERSATION_MODEL, resultTokens: r }, PRICE_MODEL));
+  for (const r of [0, 200, 1000]) sens.push(run(`results ${formatInt(r)} tokens`, `results-${r}`, data, data, SCENARIO_POLICIES, { ...CONVERSATION_MODEL, resultTokens: r }, PRICE_MODEL, withUnits));
   const long = run('results 4,000 tokens', 'long-results', data, data, both, { ...CONVERSATION_MODEL, resultTokens: 4000 }, PRICE_MODEL, withUnits);
   sens.push(long);
-  sens.push(run('output 5×', 'output-5x', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, output: 5 }));
-  sens.push(run('list granularity', 'list-granularity', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, { granularity: 'list' }));
-  sens.push(run('read 0.5×, no write premium', 'read-0.5', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, write: 1, read: 0.5 }));
+  sens.push(run('output 5×', 'output-5x', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, output: 5 }, withUnits));
+  sens.push(run('list granularity', 'list-granularity', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, { granularity: 'list', ...withUnits }));
+  sens.push(run('read 0.5×, no write premium', 'read-0.5', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, write: 1, read: 0.5 }, withUnits));
   (sens[0] as { label: string }).label = `results ${CONVERSATION_MODEL.resultTokens} (main)`;
 
   const corpus = corpusServers(values.servers === undefined ? undefined : resolve(values.servers));
   if (corpus.size === 0) throw new Error(`bench:sessions: no distractor servers (*.json with toolsList.tools) in ${values.servers ?? 'bench/corpus'}`);
   const scen: Run[] = [base];
-  scen.push(run('first turn only', 'first-turn', firstTurns(data, 1), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
+  scen.push(run('first turn only', 'first-turn', firstTurns(data, 1), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, withUnits));
   for (const n of [3, 10]) {
     const chained = chainSessions(data, n);
-    if (chained.sessions.length > 0) scen.push(run(`${n} sessions chained`, `chained-${n}`, chained, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
+    if (chained.sessions.length > 0) scen.push(run(`${n} sessions chained`, `chained-${n}`, chained, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, withUnits));
   }
   const servers: Run[] = [];
   for (const n of COMPARE_SCENARIOS) {
