@@ -12,7 +12,10 @@
  * - `nullable` (any dialect pair, no `$ref` in either object): x has `nullable` and a `type` of strings;
  *   y has no `nullable`, and either x's `nullable` is `true`, x's types lack `"null"`, and y's `type` is
  *   x's list followed by `"null"`; or x's `nullable` is `true` and x's types hold `"null"` already, or
- *   x's `nullable` is not `true` and x's types lack `"null"`, and y's `type` is x's `type`. Every ajv
+ *   x's `nullable` is not `true` and x's types lack `"null"`, and y's `type` is x's `type`; or neither has
+ *   `type` (ajv refuses `nullable` without `type` wherever it compiles the object — `getSchemaTypes`
+ *   throws — so where the original compiles, this object is never compiled, and y has nothing left that
+ *   could refuse). Every ajv
  *   class builds the list of types it checks from `type` plus `"null"` when `nullable === true`
  *   (`getSchemaTypes`), so both objects compile to the same type check; `enum`, `const` and the rest
  *   are compared as usual, so a `null` they reject stays rejected (OpenAPI 3.0.3's reading, and ajv's).
@@ -142,7 +145,10 @@ function typeList(t: unknown): string[] | undefined {
 }
 
 function nullableMatches(x: Record<string, unknown>, y: Record<string, unknown>): boolean {
-  if (!hasOwn(x, 'type') || !hasOwn(y, 'type')) return false;
+  // Without `type`: ajv refuses the object wherever it compiles it, so where the original compiles, ajv never
+  // compiled this object; without the keyword nothing is left that can refuse.
+  if (!hasOwn(x, 'type')) return !hasOwn(y, 'type');
+  if (!hasOwn(y, 'type')) return false;
   const tx = typeList(x.type);
   if (tx === undefined || tx.length === 0) return false;
   const hasNull = tx.includes('null');
