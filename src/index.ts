@@ -88,8 +88,8 @@ export { generateInstances, generateProbeInstances } from './verify/instances.js
 export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
-export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
-export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
+export { builtinProfiles, defineProfile, getProfile, profileClaude, profileClaudeCode, profileGemini, profileKimi, profileLlama, profileMcp, profileOpenai, profileOpenaiStrict, profileQwen, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
+export type { AlwaysPaid, ClientProfile, ClientProfileSpec, ForwardedField, ProfileName, ReaderSpec, ReaderTokenizer, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
 export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';

@@ -36,7 +36,7 @@ Options:
   --max-tool-tokens <n>     budget for any one tool in o200k_base tokens
   --max-arguments <n>       arguments above which a tool gets an info finding (default 4)
   --profile <client>        also check against a client: claude, openai, openai-strict, gemini, kimi,
-                            ref-free, mcp
+                            ref-free, mcp, claude-code, qwen, llama
 ${RULE_HELP}
   --fail-on <severity>      error (default), warning or info
   --max-warnings <n>        also fail when there are more than n warnings
