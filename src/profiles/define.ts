@@ -5,6 +5,7 @@
  */
 import type { Severity } from '../core/report.js';
 import type { SchemaSlot } from '../core/tool.js';
+import type { RendererName } from '../render/index.js';
 import { KEYWORD_TABLES, type Dialect } from '../schema/keywords.js';
 
 /**
@@ -32,9 +33,6 @@ export interface StrictModeRules {
   /** Every object schema must say `additionalProperties: false`. */
   readonly closedObjects: boolean;
 }
-
-/** The renderers a reader can have (`src/render`). */
-type RendererName = 'json' | 'json-spaced' | 'json-indent4' | 'typescript';
 
 /** The tokenizers toolslim counts with (`toolslim/tokens`); another model's own is named as a stand-in. */
 export type ReaderTokenizer = 'o200k_base' | 'cl100k_base';
