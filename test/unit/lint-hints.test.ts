@@ -60,7 +60,7 @@ describe('fix hints', () => {
       for (const f of mine) expect(f.message, `${code}: ${f.message}`).toMatch(HINTS[code]);
     }
     // Every code of the table is covered here or below (lint-failed needs a throwing check).
-    expect(Object.keys(FINDING_SEVERITY).sort()).toEqual([...Object.keys(HINTS), 'empty-list', 'lint-failed'].sort());
+    expect(Object.keys(FINDING_SEVERITY).sort()).toEqual([...Object.keys(HINTS), 'empty-list', 'lint-failed', 'renders-as-any'].sort());
   });
 
   it('unresolved-ref: says what the deepest existing part holds, or that there are no definitions', () => {
