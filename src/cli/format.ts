@@ -2,7 +2,7 @@ import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
 import { SEVERITIES } from '../lint/index.js';
-import type { Reader, RenderedFigures } from './rendered.js';
+import type { Reader, RenderedFigures } from './reader-types.js';
 
 /** ANSI styling, or none (when the output is not a terminal, or NO_COLOR is set). */
 export interface Style {

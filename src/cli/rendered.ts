@@ -9,39 +9,20 @@ import { formatCount, renderTable } from '../core/format.js';
 import type { LintOptions } from '../lint/index.js';
 import { forwardedTool, alwaysPaidText, renderedBudget, type ReaderUnit } from '../lint/rules/rendered-budget.js';
 import { rendersAsAny } from '../lint/rules/renders-as-any.js';
-import type { AlwaysPaid, ForwardedField } from '../profiles/define.js';
 import { getProfile } from '../profiles/profiles.js';
-import { getRenderer, RENDERER_NAMES, RenderError, type Renderer, type RendererName } from '../render/index.js';
+import { getRenderer, RENDERER_NAMES, RenderError, type Renderer } from '../render/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import { CliError } from './errors.js';
 import type { Style } from './format.js';
-import { flagString } from './inputs.js';
+import type { Reader, RenderedFigures } from './reader-types.js';
+
+export type { Reader, RenderedFigures } from './reader-types.js';
 
 export const RENDER_FLAG: FlagSpec = { name: 'render', type: 'string' };
 
 export const RENDER_HELP = `  --render <list>           also count what each reader sees: comma-separated renderers of
                             ${RENDERER_NAMES.join(', ')} (tokens in o200k_base; with --profile,
                             the profile's renderer and tokenizer are added: openai reads typescript)`;
-
-/** One reader a run counts in. */
-export interface Reader {
-  readonly renderer: RendererName;
-  readonly tokenizer: string;
-  /** The profile that named this reader (`--profile`), if any. */
-  readonly profile?: string;
-  readonly forwards: readonly ForwardedField[];
-  readonly alwaysPaid: AlwaysPaid;
-  /** What stands in for the client's own renderer or tokenizer, when something does. */
-  readonly standIn?: string;
-}
-
-/** Rendered tokens and `any` types of one reader, before and after. */
-export interface RenderedFigures {
-  readonly tokens: number;
-  readonly tokensAfter: number;
-  readonly any: number;
-  readonly anyAfter: number;
-}
 
 /** What `report` adds with readers: the totals, per tool (by index), and the readers counted. */
 export interface RenderedReport {
@@ -59,7 +40,7 @@ export function readersOf(args: ParsedArgs, profile: string | undefined): Reader
     const p = getProfile(profile);
     out.push({ renderer: p.reader.renderer, tokenizer: p.reader.tokenizer, profile: p.name, forwards: p.reader.forwards, alwaysPaid: p.reader.alwaysPaid, ...(p.reader.standIn ? { standIn: p.reader.standIn } : {}) });
   }
-  const list = flagString(args, 'render');
+  const list = typeof args.flags.render === 'string' ? args.flags.render : undefined;
   if (list !== undefined) {
     for (const name of list.split(',').map((s) => s.trim())) {
       const renderer = rendererNamed(name).name;

@@ -111,7 +111,7 @@ export interface ClientProfileSpec {
   readonly strict?: StrictModeRules;
   /** The schema must be valid against the meta-schema of `dialect` (a client that validates it). */
   readonly metaSchema?: boolean;
-  /** What the client's model reads and pays (default {@link DEFAULT_READER}: compact JSON, a stand-in). */
+  /** What the client's model reads and pays (default: compact JSON counted in o200k_base, labelled a stand-in). */
   readonly reader?: ReaderSpec;
   /** The profile's page (`docs/profiles/<name>.md`). */
   readonly docs: string;

@@ -33,8 +33,13 @@ const TS = [
 ];
 const TS_SECTION = `## functions\n\nnamespace functions {\n\n${TS.join('\n')}\n} // namespace functions`;
 
-const forwarded = (t: (typeof TOOLS)[number]) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } });
-const indent4 = (t: (typeof TOOLS)[number]) => JSON.stringify(forwarded(t), null, 4);
+interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: unknown;
+}
+const forwarded = (t: Tool) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } });
+const indent4 = (t: Tool) => JSON.stringify(forwarded(t), null, 4);
 
 const dir = mkdtempSync(join(tmpdir(), 'toolslim-rendered-'));
 const file = join(dir, 'tools.json');

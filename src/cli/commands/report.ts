@@ -176,8 +176,8 @@ function reportOne(
 }
 
 /** The rows' rendered figures by tool index (rows are sorted by size). */
-function toolsByIndex(rows: readonly ToolRow[]): Record<string, import('../rendered.js').RenderedFigures>[] {
-  const out: Record<string, import('../rendered.js').RenderedFigures>[] = [];
+function toolsByIndex(rows: readonly ToolRow[]): Record<string, import('../reader-types.js').RenderedFigures>[] {
+  const out: Record<string, import('../reader-types.js').RenderedFigures>[] = [];
   for (const r of rows) out[r.index] = { ...r.rendered };
   return out;
 }
