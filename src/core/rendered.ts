@@ -7,6 +7,7 @@ import type { Tokenizer } from './measure.js';
 
 /** Rendered size of a tools list for one reader. */
 export interface RenderedMeasure {
+  /** The reader whose text was counted. */
   readonly renderer: RendererName;
   /** The tokenizer's `name`. */
   readonly tokenizer: string;
@@ -16,6 +17,7 @@ export interface RenderedMeasure {
   readonly perTool: readonly number[];
   /** Parameter types the `typescript` reader sees as `any` ({@link findAnyTypes}); 0 for JSON readers. */
   readonly any: number;
+  /** The same per tool, in tool order. */
   readonly perToolAny: readonly number[];
   /** True when the tokenizer flagged one of the counts as an estimate (see `Tokenizer.isEstimate`). */
   readonly approximate: boolean;

@@ -9,6 +9,11 @@
  * - a `bigint` is written as its digits (as Python's `json.dumps` writes an int);
  * - otherwise as `JSON.stringify` does: `toJSON` applied once, `undefined`, functions and symbols omitted
  *   in objects and `null` in arrays, non-finite numbers `null`, lone surrogates escaped.
+ *
+ * Indentation grows with depth, so an indented text of a deep value grows with the square of its depth
+ * (100,000 levels would be about 80 GB). Containers nested deeper than {@link MAX_INDENT_LEVELS} are
+ * therefore written on one line with `, ` and `: ` (Python's `json.dumps` raises RecursionError near that
+ * depth, so no chat template renders such a tool at all).
  */
 
 /** Separators and indentation of one JSON style. */
@@ -27,100 +32,109 @@ export const SPACED: JsonStyle = Object.freeze({ item: ', ', key: ': ', indent: 
 /** Python `json.dumps(x, ensure_ascii=False, indent=4)`: `tojson(indent=4)`. */
 export const INDENT4: JsonStyle = Object.freeze({ item: ',', key: ': ', indent: '    ' });
 
+/** Levels of indentation written; deeper containers go on one line. */
+export const MAX_INDENT_LEVELS = 1000;
+
 export const CIRCULAR = '"[Circular]"';
 export const UNREADABLE = '"[Unreadable]"';
 
-type Item = { readonly v: unknown; readonly level: number } | string | { readonly leave: object };
+/** One container being written: its keys (objects) or length (arrays), and how far it has got. */
+interface Frame {
+  readonly v: object;
+  /** The `toJSON` receiver it came from, when different: marked open too. */
+  readonly origin: object | undefined;
+  readonly keys: readonly string[] | undefined;
+  readonly n: number;
+  i: number;
+  /** Items written so far (objects skip omitted values). */
+  written: number;
+  readonly level: number;
+}
 
 /** `value` as JSON text in `style`. Never throws. */
 export function writeJson(value: unknown, style: JsonStyle): string {
-  const out: string[] = [];
+  const flat = style.indent === '';
   const open = new Set<object>(); // the containers being written: a value among them is a cycle
-  const stack: Item[] = [{ v: value, level: 0 }];
-  const nl = (level: number): string => (style.indent === '' ? '' : '\n' + style.indent.repeat(level));
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (typeof item === 'string') {
-      out.push(item);
-      continue;
+  const frames: Frame[] = [];
+  let out = '';
+  /** Writes a value: a scalar or a placeholder now, a container by opening its frame. */
+  const write = (value: unknown, level: number): void => {
+    if (typeof value !== 'object' || value === null) {
+      out += scalar(value) ?? 'null';
+      return;
     }
-    if ('leave' in item) {
-      open.delete(item.leave);
-      continue;
+    if (open.has(value)) {
+      out += CIRCULAR;
+      return;
     }
-    const origin = item.v;
-    let v = origin;
-    const level = item.level;
-    if (typeof v === 'object' && v !== null) {
+    let v: unknown = value;
+    const toJSON = read(value, 'toJSON');
+    if (toJSON === FAILED) {
+      out += UNREADABLE;
+      return;
+    }
+    if (typeof toJSON === 'function') {
+      try {
+        v = (toJSON as (this: unknown, key: string) => unknown).call(value, '');
+      } catch {
+        out += UNREADABLE;
+        return;
+      }
+      if (typeof v !== 'object' || v === null) {
+        out += scalar(v) ?? 'null';
+        return;
+      }
       if (open.has(v)) {
-        out.push(CIRCULAR);
-        continue;
-      }
-      const toJSON = read(v, 'toJSON');
-      if (toJSON === FAILED) {
-        out.push(UNREADABLE);
-        continue;
-      }
-      if (typeof toJSON === 'function') {
-        try {
-          v = (toJSON as (this: unknown, key: string) => unknown).call(v, '');
-        } catch {
-          out.push(UNREADABLE);
-          continue;
-        }
+        out += CIRCULAR;
+        return;
       }
     }
-    if (v === null || typeof v !== 'object') {
-      out.push(scalar(v) ?? 'null');
-      continue;
-    }
-    if (open.has(v)) {
-      out.push(CIRCULAR);
-      continue;
-    }
-    let isArray: boolean;
-    let keys: string[];
+    const obj = v as object;
+    let keys: string[] | undefined;
+    let n: number;
     try {
-      isArray = Array.isArray(v);
-      keys = isArray ? [] : Object.keys(v);
+      if (Array.isArray(obj)) {
+        const length = read(obj, 'length');
+        n = typeof length === 'number' ? length : 0;
+      } else {
+        keys = Object.keys(obj);
+        n = keys.length;
+      }
     } catch {
-      out.push(UNREADABLE);
+      out += UNREADABLE;
+      return;
+    }
+    out += keys === undefined ? '[' : '{';
+    const origin = obj !== value ? value : undefined;
+    open.add(obj);
+    if (origin !== undefined) open.add(origin);
+    frames.push({ v: obj, origin, keys, n, i: 0, written: 0, level });
+  };
+  write(value, 0);
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1]!;
+    // Indentation stops at MAX_INDENT_LEVELS: deeper containers are written on one line.
+    const inline = flat || f.level + 1 > MAX_INDENT_LEVELS;
+    if (f.i >= f.n) {
+      frames.pop();
+      open.delete(f.v);
+      if (f.origin !== undefined) open.delete(f.origin);
+      const close = f.keys === undefined ? ']' : '}';
+      out += f.written === 0 || inline ? close : '\n' + style.indent.repeat(f.level) + close;
       continue;
     }
-    const parts: Item[] = [];
-    if (isArray) {
-      const length = read(v, 'length');
-      const n = typeof length === 'number' ? length : 0;
-      for (let i = 0; i < n; i++) {
-        const e = read(v, String(i));
-        parts.push(i > 0 ? style.item + nl(level + 1) : nl(level + 1));
-        parts.push(e === FAILED ? UNREADABLE : omitted(e) ? 'null' : { v: e, level: level + 1 });
-      }
-    } else {
-      for (const k of keys) {
-        const e = read(v, k);
-        if (e !== FAILED && omitted(e)) continue;
-        parts.push((parts.length > 0 ? style.item : '') + nl(level + 1) + JSON.stringify(k) + style.key);
-        parts.push(e === FAILED ? UNREADABLE : { v: e, level: level + 1 });
-      }
-    }
-    const [first, last] = isArray ? ['[', ']'] : ['{', '}'];
-    if (parts.length === 0) {
-      out.push(first + last);
-      continue;
-    }
-    out.push(first);
-    open.add(v);
-    stack.push({ leave: v });
-    // A `toJSON` that returns a new object holding its receiver recurs through the receiver: mark both.
-    if (origin !== v && typeof origin === 'object' && origin !== null && !open.has(origin)) {
-      open.add(origin);
-      stack.push({ leave: origin });
-    }
-    stack.push(nl(level) + last);
-    for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
+    const at = f.i++;
+    const key = f.keys === undefined ? String(at) : f.keys[at]!;
+    const e = read(f.v, key);
+    if (f.keys !== undefined && e !== FAILED && omitted(e)) continue;
+    if (f.written++ > 0) out += inline && !flat ? ', ' : style.item;
+    if (!inline) out += '\n' + style.indent.repeat(f.level + 1);
+    if (f.keys !== undefined) out += JSON.stringify(key) + style.key;
+    if (e === FAILED) out += UNREADABLE;
+    else if (omitted(e)) out += 'null';
+    else write(e, f.level + 1);
   }
-  return out.join('');
+  return out;
 }
 
 const FAILED: unique symbol = Symbol('failed');

@@ -11,13 +11,17 @@ export const RENDERER_NAMES: readonly RendererName[] = Object.freeze(['json', 'j
 
 /** What a client forwards of one tool (not `outputSchema`, `annotations`, `_meta`, `icons`). */
 export interface ForwardedTool {
+  /** The tool's name, written as it is. */
   readonly name: string;
+  /** Absent: no description comment (`typescript`) or key (JSON readers). */
   readonly description?: string;
+  /** The parameters schema (`parameters` in the OpenAI-style object); absent: `() => any` in `typescript`. */
   readonly inputSchema?: unknown;
 }
 
 /** One reader's view of tools: the text its model reads. */
 export interface Renderer {
+  /** The name {@link RENDERER_NAMES} lists it under. */
   readonly name: RendererName;
   /**
    * One tool's text as its reader sees it (`typescript`: the tool's comment lines and its
@@ -37,6 +41,7 @@ export type RenderErrorCode = 'unknown-renderer';
 /** Thrown for a renderer name that does not exist; the message lists the valid names. */
 export class RenderError extends Error {
   override name = 'RenderError';
+  /** What went wrong, for code to test. */
   readonly code: RenderErrorCode;
 
   constructor(code: RenderErrorCode, message: string) {
@@ -81,6 +86,7 @@ export type AnyReason =
 export interface AnyType {
   /** RFC 6901 pointer inside `inputSchema` (`''` for the root). */
   readonly path: string;
+  /** Why that reader cannot see the type (see {@link AnyReason}). */
   readonly reason: AnyReason;
 }
 

@@ -215,8 +215,9 @@ function child(cx: Cx, path: string, token: string | number): string {
 
 /** An own property of a plain object; `undefined` when absent, not an object, or reading throws. */
 function get(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
   try {
+    if (Array.isArray(value)) return undefined;
     return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   } catch {
     return undefined;
@@ -240,10 +241,15 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : display(value);
 }
 
-/** Rust's `str::lines`: split on `\n`, drop one `\r` before it, no final empty line; `''` has none. */
+/**
+ * Rust's `str::lines`: split on `\n` or `\r\n` (a bare `\r` is not a line end, also at the very end), no
+ * final empty line; `''` has none.
+ */
 function descriptionLines(value: unknown): string[] {
   if (typeof value !== 'string' || value === '') return [];
-  const lines = value.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const pieces = value.split('\n');
+  const last = pieces.pop()!; // the text after the last `\n`: no line end of its own
+  const lines = pieces.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  if (last !== '') lines.push(last);
+  return lines;
 }
