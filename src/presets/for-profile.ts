@@ -9,7 +9,7 @@ import { reconcileDialect } from '../transforms/reconcile-dialect/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
 import type { Tokenizer } from '../core/measure.js';
 import type { McpTool } from '../core/tool.js';
-import { getRenderer } from '../render/index.js';
+import { findAnyTypes, getRenderer } from '../render/index.js';
 import { inlineSmallRefs } from '../transforms/inline-small-refs.js';
 
 /**
@@ -173,6 +173,6 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   // then runs it again, with the options the preset ran it with (see its `reconcile` option).
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
-  const inline: TransformStepInput[] = p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer) }]] : [];
+  const inline: TransformStepInput[] = p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
   return { steps: [[adapted, { overrides: kept }], ...inline, [adaptToClient, adaptOptions]], skipped };
 }

@@ -23,6 +23,12 @@ export interface InlineSmallRefsOptions {
    * (`presetForProfile(…, 'openai')` passes the `typescript` rendering's length, or its tokens with `tokenizer`).
    */
   readonly measure?: (tool: McpTool) => number;
+  /**
+   * How many places of a tool its reader cannot see the type of (default: none counted). A definition
+   * whose inlining raises the count is kept: a `$ref` hiding a definition with two `anyOf`s is one `any`,
+   * the copy two. The profile layer passes the `typescript` reader's count (`findAnyTypes`).
+   */
+  readonly hidden?: ((tool: McpTool) => number) | undefined;
   /** The dialect of a schema without `$schema` (MCP: 2020-12). */
   readonly assume?: Dialect;
 }
@@ -42,7 +48,7 @@ export const inlineSmallRefs = defineTransform<InlineSmallRefsOptions, undefined
   name: 'inline-small-refs',
   description: 'Replace references with their definition where the tool grows by at most 10% in its reader’s measure',
   safety: 'lossless',
-  defaultOptions: { maxGrowth: 0.1, measure: measureBytes, assume: '2020-12' },
+  defaultOptions: { maxGrowth: 0.1, measure: measureBytes, hidden: undefined, assume: '2020-12' },
   messages: {
     'inlined-ref': 'Inlined `$ref` `{ref}`: the tool grows {growth} (at most {limit} allowed)',
     'removed-definition': 'Removed definition `{name}`: every reference to it is inlined',
@@ -53,11 +59,12 @@ export const inlineSmallRefs = defineTransform<InlineSmallRefsOptions, undefined
     const g = options.maxGrowth;
     if (typeof g !== 'number' || !Number.isFinite(g) || g < 0) throw new Error('`maxGrowth` must be a finite number ≥ 0');
     if (typeof options.measure !== 'function') throw new Error('`measure` must be a function (tool) => number');
+    if (options.hidden !== undefined && typeof options.hidden !== 'function') throw new Error('`hidden` must be a function (tool) => number');
   },
   apply(doc, ctx, options) {
     const measure = options.measure ?? measureBytes;
     for (const d of doc.documents) {
-      if (d.slot === 'inputSchema' && d.base === '/inputSchema') inlineDocument(d, ctx, measure, options.maxGrowth ?? 0.1);
+      if (d.slot === 'inputSchema' && d.base === '/inputSchema') inlineDocument(d, ctx, measure, options.maxGrowth ?? 0.1, options.hidden);
     }
   },
 });
@@ -81,7 +88,7 @@ interface Edit {
   readonly data: Readonly<Record<string, string>>;
 }
 
-function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: McpTool) => number, maxGrowth: number): void {
+function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: McpTool) => number, maxGrowth: number, hidden: ((tool: McpTool) => number) | undefined): void {
   const dialect = d.dialect;
   const toolAt = (schema: unknown): McpTool => ({ ...(ctx.root as Record<string, unknown>), inputSchema: schema }) as McpTool;
   let schema = ctx.get(d.base);
@@ -96,10 +103,11 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
     if (candidates.length === 0) break;
     let best: { c: Candidate; edits: Edit[]; next: unknown; growth: number } | undefined;
     const now = measure(toolAt(schema));
+    const hiddenNow = hidden?.(toolAt(schema)) ?? 0;
     kept = [];
     for (const c of candidates) {
       const plan = planInline(schema, c, dialect);
-      if (plan === undefined) {
+      if (plan === undefined || (hidden !== undefined && hidden(toolAt(plan.next)) > hiddenNow)) {
         tried.add(c.target);
         continue;
       }

@@ -127,6 +127,13 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
     expect(plain.report.changes.filter((c) => c.code === 'replaced-subtree').length).toBe(2);
     expect(plain.report.diagnostics.filter((d) => d.code === 'hides-types').map((d) => d.message)).toEqual([expect.stringMatching(/TypeScript reader \(openai, openai-strict\) renders as `any`/)]);
   });
+  it('never raises the count of types the reader cannot see: a definition holding two `anyOf`s stays a reference', () => {
+    const either = { anyOf: [{ type: 'string' }, { type: 'number' }] };
+    const tools = [{ name: 'configure', description: LONG, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai') });
+    // Mode is inlined (one `any` fewer); Cfg would turn one `any` into two, so it stays.
+    expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { type: 'string', enum: ['fast', 'slow'] } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } } } });
+  });
   it('measures growth in the reader\'s unit: a tokenizer passed in counts the typescript rendering', () => {
     const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, { type: 'string', description: `The field number ${i}` }])) };
     const tools = [{ name: 'many', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Big' }, b: { $ref: '#/$defs/Big' }, c: { $ref: '#/$defs/Big' } }, $defs: { Big: big } } }];
