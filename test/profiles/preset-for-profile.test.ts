@@ -129,7 +129,7 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
   });
   it('never raises the count of types the reader cannot see: a definition holding two `anyOf`s stays a reference', () => {
     const either = { anyOf: [{ type: 'string' }, { type: 'number' }] };
-    const tools = [{ name: 'configure', description: LONG, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
+    const tools = [{ name: 'configure', description: `${LONG} ${LONG} ${LONG}`, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
     const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai') });
     // Mode is inlined (one `any` fewer); Cfg would turn one `any` into two, so it stays.
     expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { type: 'string', enum: ['fast', 'slow'] } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } } } });
