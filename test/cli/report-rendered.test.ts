@@ -93,6 +93,12 @@ describe('report --render', () => {
     const n = await runMain(['report', file, '--render', 'json', '--no-tokens']);
     expect(n.code).toBe(2);
     expect(n.stderr).toContain('drop --no-tokens');
+    // --profile alone with --no-tokens still lists the profile's findings (as check --profile does), uncounted.
+    const p = await runMain(['report', file, '--profile', 'openai', '--no-tokens', '--format', 'json']);
+    expect(p.code).toBe(0);
+    const data = JSON.parse(p.stdout);
+    expect(data.total.rendered).toBeUndefined();
+    expect(data.findings.filter((f: { code: string }) => f.code === 'renders-as-any').map((f: { path: string }) => f.path)).toEqual(['/0/inputSchema/properties/status']);
   });
 });
 

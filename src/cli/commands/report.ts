@@ -71,7 +71,8 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     throw new CliError('--max-tokens and --max-tool-tokens need token counts: drop --no-tokens, or use --max-bytes', { usage: true });
   }
   const readers = readersOf(args, settings.profile);
-  if (!counting && readers.length > 0) throw new CliError('--render and --profile count rendered tokens: drop --no-tokens', { usage: true });
+  // --profile alone still runs its findings (renders-as-any) without tokens; --render asks for counts.
+  if (!counting && args.flags.render !== undefined) throw new CliError('--render counts rendered tokens: drop --no-tokens', { usage: true });
   const tokenizers = counting ? await import('../../tokens.js') : undefined;
   const steps = stepsFrom(args);
   const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
@@ -121,7 +122,7 @@ function reportOne(
   say('checking…');
   // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
   const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
-  const findings = findingsOf(value, settings, tokenizers ? readerLintOptions(lint, readers, tokenizers.getTokenizer) : lint);
+  const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
   if (tokenizers && readers.length > 0) say('rendering for each reader…');
   const rendered = tokenizers && readers.length > 0 ? measureReaders(before, result.tools, readers, tokenizers.getTokenizer) : undefined;
   const { stats } = result.report;
