@@ -37,6 +37,12 @@ export { applyPatch, invertPatch } from './core/patch.js';
 export type { PatchOperation } from './core/patch.js';
 export { measureJson, utf8Length } from './core/measure.js';
 export type { Tokenizer, Size } from './core/measure.js';
+export { measureRendered } from './core/rendered.js';
+export type { RenderedMeasure } from './core/rendered.js';
+
+// Renderers: what each model reads (docs/render.md)
+export { getRenderer, findAnyTypes, RENDERER_NAMES, RenderError, MAX_TYPESCRIPT_DEPTH } from './render/index.js';
+export type { AnyReason, AnyType, ForwardedTool, Renderer, RendererName, RenderErrorCode } from './render/index.js';
 export { ToolslimError } from './core/errors.js';
 export type { ToolslimErrorCode } from './core/errors.js';
 
@@ -46,7 +52,8 @@ export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable
 export { adaptToClient } from './transforms/adapt-to-client/index.js';
 export { planToolRenames, toolRenamesOf, type ToolRename, type ToolRenamePlan } from './transforms/adapt-to-client/steps/rename-tools.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
-export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
+export { reconcileDialect, hoistNestedDefs, inlineSmallRefs } from './transforms/index.js';
+export type { InlineSmallRefsOptions } from './transforms/inline-small-refs.js';
 export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect/index.js';
 export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
@@ -88,11 +95,12 @@ export { generateInstances, generateProbeInstances } from './verify/instances.js
 export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
-export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
-export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
+export { builtinProfiles, defineProfile, getProfile, profileClaude, profileClaudeCode, profileGemini, profileKimi, profileLlama, profileMcp, profileOpenai, profileOpenaiStrict, profileQwen, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
+export type { AlwaysPaid, ClientProfile, ClientProfileSpec, ForwardedField, ProfileName, ReaderSpec, ReaderTokenizer, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
-export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export { INSTRUCTION_TRANSFORMS, planForProfile, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export type { ProfilePlan, SkippedStep } from './presets/for-profile.js';
 export type { PresetForProfileOptions } from './presets/for-profile.js';
 // Tool-surface analysis
 export { analyzeSurface } from './lint/surface.js';
@@ -118,6 +126,8 @@ export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, pa
 export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
 export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep } from './session/index.js';
 export type { ServedList, ServeToolsListOptions, UnreadableTool, CallStats, ResponsesSummary, ToolResponses } from './session/index.js';
+export { ResponsePager, describeRecords, findRecords, checkPolicy, contractText, mergePolicies, PAGE_ARGUMENTS, pageArgumentOf, parsePolicyFlag, parseResponsePolicies, withContract, suggestPolicies, suggestionSnippet } from './session/index.js';
+export type { PagerCall, PagerResult, PageResult, ResponsePagerOptions, FoundRecords, NoRecords, ResponsePolicies, ResponsePolicy, PolicySuggestion, SuggestPoliciesOptions } from './session/index.js';
 export type {
   AnswerDecision,
   ArgumentCheck,
