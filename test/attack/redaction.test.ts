@@ -69,16 +69,29 @@ describe('proxy over stdio: a secret on the server command line', () => {
       const timedOut = await p.until(1);
       expect(JSON.stringify(timedOut.message.error)).toMatch(/did not answer tools\/list within 0\.5s/);
       expectClean('the tools/list error', timedOut.line);
-      // The server dies mid-call: "… exited with status 3 before answering tools/call".
-      p.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crash","arguments":{}}}');
-      const crashed = await p.until(2);
-      expect(JSON.stringify(crashed.message.error)).toMatch(/exited with status 3 before answering tools\/call/);
-      expect(JSON.stringify(crashed.message.error)).toContain('--api-key=***');
-      expectClean('the tools/call error', crashed.line);
+      // A call waits for the list (the session checks it): that fails the same way, naming the server.
+      p.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{}}}');
+      const waited = await p.until(2);
+      expect(JSON.stringify(waited.message.error)).toContain('--api-key=***');
+      expectClean('the tools/call error', waited.line);
     } finally {
       p.end();
       await p.closed;
     }
+    // The server dies mid-call: "… exited with status 3 before answering tools/call".
+    const q = new ProxyProcess(['--', node, ...SERVER_ARGS]);
+    try {
+      await q.initialize();
+      q.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crash","arguments":{}}}');
+      const crashed = await q.until(2);
+      expect(JSON.stringify(crashed.message.error)).toMatch(/exited with status 3 before answering tools\/call/);
+      expect(JSON.stringify(crashed.message.error)).toContain('--api-key=***');
+      expectClean('the tools/call error', crashed.line);
+    } finally {
+      q.end();
+      await q.closed;
+    }
+    expectClean('stderr', q.stderr);
     expectClean('stderr', p.stderr);
     for (const f of [stats, usage]) if (existsSync(f)) expectClean(f, readFileSync(f, 'utf8'));
   });
