@@ -74,6 +74,7 @@ function kindOf(methods: readonly (string | undefined)[]): Kind {
 }
 
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+const MAX_CANCELLED = 10_000;
 
 export class Router {
   readonly #o: RouterOptions;
@@ -228,12 +229,18 @@ export class Router {
     const params = msg.params;
     if (!isObject(params) || (typeof params.requestId !== 'string' && typeof params.requestId !== 'number')) return undefined;
     const wanted = params.requestId;
+    // MCP: a cancelled request gets no answer. It is forgotten now; its late answer, if any, is dropped.
     for (const [key, p] of this.#clientPending) {
-      if (p.original !== undefined && p.original === wanted) {
+      if ((p.original ?? p.id) !== wanted) continue;
+      this.#clientPending.delete(key);
+      this.#cancelled.set(key, true);
+      if (this.#cancelled.size > MAX_CANCELLED) this.#cancelled.delete(this.#cancelled.keys().next().value!);
+      if (p.original !== undefined) {
         const span = memberSpans(text).get('params')!;
         const paramsText = spliceMember(text.slice(span.start, span.end), 'requestId', JSON.stringify(unkey(key)));
         return text.slice(0, span.start) + paramsText + text.slice(span.end);
       }
+      return undefined;
     }
     return undefined;
   }
@@ -273,6 +280,9 @@ export class Router {
     if (Array.isArray(msg)) this.#serverBatch(line, text, msg);
     else this.#serverMessage(line, text, msg);
   }
+
+  /** Client requests cancelled while in flight (their late answers are dropped); bounded, oldest forgotten first. */
+  readonly #cancelled = new Map<string, true>();
 
   /** Requests of the server to the client not answered yet (by id key → method): named when a list fetch times out. */
   readonly #serverAsked = new Map<string, string>();
@@ -327,7 +337,7 @@ export class Router {
     const key = idKey(msg.id);
     if (this.#own.settle(key, text, msg)) return undefined;
     const pending = this.#clientPending.get(key);
-    if (!pending) return text;
+    if (!pending) return this.#cancelled.delete(key) ? undefined : text;
     this.#clientPending.delete(key);
     let out = pending.original === undefined ? text : spliceMember(text, 'id', JSON.stringify(pending.original));
     if (pending.method === 'tools/call' && this.#o.hooks.answer) {
