@@ -35,7 +35,7 @@ export interface NormalizeSchemaOptions {
  */
 export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined>({
   name: 'normalize-schema',
-  description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema',
+  description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema; write a union with null as "null" in type',
   safety: 'lossless',
   defaultOptions: { assume: '2020-12', slots: SCHEMA_SLOTS },
   messages: {
