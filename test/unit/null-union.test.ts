@@ -170,6 +170,14 @@ describe('collapseNullUnion', () => {
   });
 });
 
+describe('in the default preset', () => {
+  it('collapses a union in a document with nothing else to tidy (reconcile-dialect’s look ahead counts it as work)', () => {
+    const input = deepFreeze([{ name: 't', inputSchema: { type: 'object', properties: { q: { anyOf: [{ type: 'string' }, NULL] } } } }]);
+    const r = transformTools(input, { transforms: [presetSafe] });
+    expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { q: { type: ['string', 'null'] } } });
+  });
+});
+
 describe('the verify gate accepts the collapse in the default preset', () => {
   const inputs = ['11-null-union-collapsed', '13-null-union-dialects'].map((dir) => deepFreeze(read(dir, 'input.json') as never[]));
   it.each(['structural', 'verdicts'] as const)('at `%s`', (level) => {
