@@ -37,6 +37,12 @@ export { applyPatch, invertPatch } from './core/patch.js';
 export type { PatchOperation } from './core/patch.js';
 export { measureJson, utf8Length } from './core/measure.js';
 export type { Tokenizer, Size } from './core/measure.js';
+export { measureRendered } from './core/rendered.js';
+export type { RenderedMeasure } from './core/rendered.js';
+
+// Renderers: what each model reads (docs/render.md)
+export { getRenderer, findAnyTypes, RENDERER_NAMES, RenderError, MAX_TYPESCRIPT_DEPTH } from './render/index.js';
+export type { AnyReason, AnyType, ForwardedTool, Renderer, RendererName, RenderErrorCode } from './render/index.js';
 export { ToolslimError } from './core/errors.js';
 export type { ToolslimErrorCode } from './core/errors.js';
 
