@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collapseNullUnion, isNullUnionCollapsible, isNullUnionShape } from '../../src/schema/null-union.js';
-import { normalizeSchema, presetSafe, transformTools } from '../../src/index.js';
+import { findAnyTypes, getRenderer, normalizeSchema, presetSafe, transformTools } from '../../src/index.js';
 import { verdicts } from '../helpers/ajv.js';
 import { readingVerdicts } from '../helpers/readings.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
@@ -190,5 +190,38 @@ describe('the verify gate accepts the collapse in the default preset', () => {
       expect(r.report.stats.verify!.tools).toBeGreaterThan(0);
       if (level === 'verdicts') expect(r.report.stats.verify!.instances).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the typescript reader (render branch): a collapsed union reads as a type', () => {
+  // Two corpus parameters (playwright's colorScheme, sentry's query) in their original form.
+  const input = deepFreeze([
+    {
+      name: 'emulate',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          colorScheme: { description: 'Emulates the prefers-color-scheme media feature', anyOf: [{ type: 'string', enum: ['light', 'dark'] }, NULL] },
+          query: { default: null, anyOf: [{ type: 'string', description: 'Search query' }, NULL] },
+        },
+      },
+    },
+  ]);
+  const ts = getRenderer('typescript');
+
+  it('renders `string | null` where the original rendered `any`', () => {
+    const after = transformTools(input, { transforms: [presetSafe] }).tools[0]!;
+    // Written by hand from the harmony rules (a description is a comment line above, a default a comment after).
+    expect(ts.renderTool(input[0]!)).toBe(
+      ['type emulate = (_: {', '// Emulates the prefers-color-scheme media feature', 'colorScheme?: any,', 'query?: any, // default: null', '}) => any;', ''].join('\n'),
+    );
+    expect(ts.renderTool(after)).toBe(
+      ['type emulate = (_: {', '// Emulates the prefers-color-scheme media feature', 'colorScheme?: string | null,', '// Search query', 'query?: string | null, // default: null', '}) => any;', ''].join('\n'),
+    );
+    expect(findAnyTypes(input[0]!.inputSchema)).toEqual([
+      { path: '/properties/colorScheme', reason: 'anyOf' },
+      { path: '/properties/query', reason: 'anyOf' },
+    ]);
+    expect(findAnyTypes(after.inputSchema)).toEqual([]);
   });
 });
