@@ -3,7 +3,7 @@
  * `anyOf: [X, {"type": "null"}]` of its own, so every case's schema is put into that shape: below a
  * property `v` of an object, as the branch X beside the bare null schema (under `anyOf`, and under `oneOf`
  * in the other order), as the holder's own keywords beside a union of a plain `type` and null, and split between the two. An X
- * without `type` gets every non-null type, so its keywords are tried too. Each of the suite's instances
+ * without `type` gets every non-null type but `object`, so its keywords are tried too. Each of the suite's instances
  * (as `{"v": data}`) and `{"v": null}` must get the same verdict from ajv before and after, and a fair share
  * of the shapes must actually collapse. The gate is off, so the rule itself is tested. ajv's verdict on the untouched wrapped schema is the expectation.
  */
@@ -14,7 +14,8 @@ import { deepFreeze } from './helpers/freeze.js';
 import { normalizeSchema } from '../src/index.js';
 
 const URI = { draft7: 'http://json-schema.org/draft-07/schema#', 'draft2020-12': 'https://json-schema.org/draft/2020-12/schema' } as const;
-const NON_NULL = ['array', 'boolean', 'number', 'object', 'string'];
+// Not `object`: an object branch stays a union (the form strict clients want), so it is never tried.
+const NON_NULL = ['array', 'boolean', 'number', 'string'];
 const NULL = { type: 'null' };
 type Schema = Record<string, unknown>;
 

@@ -30,7 +30,10 @@
  */
 import { hasOwn, isObject } from '../json/guards.js';
 import { setOwn } from '../json/cow.js';
+import { appendPointer } from '../json/pointer.js';
 import { KEYWORD_TABLES, REFERENCE_KEYWORDS, SIBLING_DEPENDENT_GROUPS, isExtensionKeyword, type Dialect } from './keywords.js';
+import { collectRefTargets, holdsRefTarget } from './ref-targets.js';
+import { walkSchema } from './walk.js';
 
 /** The union keywords the collapse applies to. */
 export type NullUnionKeyword = 'anyOf' | 'oneOf';
@@ -70,6 +73,9 @@ export function collapseNullUnion(holder: Record<string, unknown>, keyword: Null
   if (!isObject(x)) return no('the other branch is not a schema object');
   const types = typeList(x.type);
   if (types === undefined) return no('the other branch has no `type` (a string or an array of strings)');
+  // OpenAI's strict-mode guide writes a nullable object as this very union (adapt-to-client writes it so),
+  // and the typescript reader renders `["object", "null"]` as `object | null`, the properties hidden: no gain.
+  if (types.includes('object')) return no('the other branch may be an object (kept as a union: the form strict clients want)');
   const hasNull = types.includes('null');
   if (keyword === 'oneOf' && hasNull) return no('the other branch accepts null too, so `oneOf` rejects null');
   const table = KEYWORD_TABLES[dialect];
@@ -130,4 +136,43 @@ function typeList(type: unknown): readonly string[] | undefined {
   if (typeof type === 'string') return [type];
   if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string')) return type as string[];
   return undefined;
+}
+
+/** A null union in a document: its holder's pointer and its keyword. */
+export interface NullUnionSite {
+  readonly path: string;
+  readonly keyword: NullUnionKeyword;
+}
+
+/**
+ * The null unions of a whole document that may collapse, in postorder (a union inside another's branch
+ * first), with the document conditions of this module's comment checked: none when the document mentions
+ * `unevaluatedProperties`/`unevaluatedItems` anywhere (its text, data included) or holds a reference whose
+ * target cannot be decided; none at the root; none with a reference target at or below the union. Each
+ * site is then rewritten with {@link collapseNullUnion} on the holder as it is by then. For a step that
+ * builds new structure after normalize-schema ran (adapt-to-client's inlined copies can bring a null branch
+ * in), so that the pipeline stays idempotent.
+ */
+export function findNullUnionSites(schema: unknown, dialect: Dialect): NullUnionSite[] {
+  const found: NullUnionSite[] = [];
+  walkSchema(schema, '', {
+    table: KEYWORD_TABLES[dialect],
+    onSchema(node, path) {
+      if (path === '' || !isObject(node)) return;
+      for (const keyword of ['anyOf', 'oneOf'] as const) if (hasOwn(node, keyword) && isNullUnionShape(node[keyword])) found.push({ path, keyword });
+    },
+  });
+  if (found.length === 0 || /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(schema))) return [];
+  const targets = collectRefTargets(schema, dialect);
+  if (targets.undecidable !== undefined) return [];
+  const live = found.filter((s) => !holdsRefTarget(targets, appendPointer(s.path, s.keyword)));
+  // Preorder to postorder: a site leaves the stack once the walk is past everything below it.
+  const out: NullUnionSite[] = [];
+  const open: NullUnionSite[] = [];
+  for (const site of live) {
+    while (open.length > 0 && !site.path.startsWith(open[open.length - 1]!.path + '/')) out.push(open.pop()!);
+    open.push(site);
+  }
+  while (open.length > 0) out.push(open.pop()!);
+  return out;
 }
