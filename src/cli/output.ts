@@ -285,7 +285,7 @@ export function changedTools(result: TransformResult): Set<number> {
  */
 export function renderToolsText(source: ToolsSource, result: TransformResult, style?: JsonStyle): string {
   const changed = changedTools(result);
-  const spliced = spliceTools(source, (i) => (changed.has(i) ? renderTool(result.tools[i], source.style, source.toolLevel, source.tools[i]!.numbers?.lexemes, stringifyJson) : undefined));
+  const spliced = spliceTools(source, (i) => (changed.has(i) ? renderTool(result.tools[i], source.toolStyle, source.toolLevel, source.tools[i]!.numbers?.lexemes, stringifyJson) : undefined));
   if (style === undefined || sameStyle(style, source.style)) return spliced;
   return restyleJson(spliced, style) + '\n';
 }
@@ -305,7 +305,7 @@ export function renderListResult(pages: readonly ToolsSource[], result: Transfor
   const holder = first.holder;
   if (!holder) throw new Error('renderListResult: a page must hold its tools in an object (a result)');
   const toolText = (page: ToolsSource, local: number, index: number, level: number) =>
-    changed.has(index) ? renderTool(result.tools[index], page.style, level, page.tools[local]!.numbers?.lexemes, stringifyJson) : page.text.slice(page.tools[local]!.start, page.tools[local]!.end);
+    changed.has(index) ? renderTool(result.tools[index], page.toolStyle, level, page.tools[local]!.numbers?.lexemes, stringifyJson) : page.text.slice(page.tools[local]!.start, page.tools[local]!.end);
   let text: string;
   const hasCursor = holder.members.some((m) => m.key === 'nextCursor');
   const omit = options.omit;

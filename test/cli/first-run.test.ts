@@ -1,0 +1,36 @@
+/**
+ * Issue 29: what a new user trips on (defects 2–11), one `describe` per defect. Each expectation is written
+ * by hand from the issue's description of what a user sees, not from the code's output.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOOLS, runMain } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-first-run-'));
+const file = (name: string, content: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+};
+
+describe('defect 2: one tool per line stays one tool per line', () => {
+  it('writes a changed tool on its own line, no larger than the input', async () => {
+    // `[\n{…},\n{…}\n]`: the layout jq -c and many servers' dumps use.
+    const text = '[\n' + DEMO_TOOLS.map((t) => JSON.stringify(t)).join(',\n') + '\n]\n';
+    const input = file('per-line.json', text);
+    const out = join(dir, 'per-line.out.json');
+    const r = await runMain(['optimize', input, '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const written = readFileSync(out, 'utf8');
+    // The demo's get_pet loses two unreachable definitions, so the output is smaller…
+    expect(written.length).toBeLessThan(text.length);
+    // …and still one line per tool, between the same brackets.
+    const lines = written.split('\n');
+    expect(lines.length).toBe(text.split('\n').length);
+    expect(lines[0]).toBe('[');
+    expect(lines.slice(1, 1 + DEMO_TOOLS.length).every((l) => l.startsWith('{"name":'))).toBe(true);
+    expect(JSON.parse(lines[1]!.replace(/,$/, '')).inputSchema.$defs).toEqual({ Id: { type: 'integer', minimum: 1 } });
+  });
+});
