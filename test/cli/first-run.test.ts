@@ -34,3 +34,16 @@ describe('defect 2: one tool per line stays one tool per line', () => {
     expect(JSON.parse(lines[1]!.replace(/,$/, '')).inputSchema.$defs).toEqual({ Id: { type: 'integer', minimum: 1 } });
   });
 });
+
+describe('defect 3: capture says what it takes', () => {
+  it('--help lists only live servers, and a file argument is refused naming report', async () => {
+    const help = await runMain(['capture', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('-- <command> [args…]');
+    expect(help.stdout).not.toMatch(/^\s*<file>\s/m);
+    expect(help.stdout).not.toMatch(/^\s*-\s{3,}the same, from stdin/m);
+    const r = await runMain(['capture', 'tools.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('toolslim report tools.json');
+  });
+});
