@@ -47,3 +47,19 @@ describe('defect 3: capture says what it takes', () => {
     expect(r.stderr).toContain('toolslim report tools.json');
   });
 });
+
+describe('defect 4: "estimates" only where a count is estimated', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+  it('says nothing of estimates for real servers, whose JSON splits into short pieces', async () => {
+    for (const name of ['modelcontextprotocol__server-memory.json', 'modelcontextprotocol__server-filesystem.json']) {
+      const r = await runMain(['report', join(CORPUS, name)]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/estimate/i);
+    }
+  });
+  it('says so for a tool holding a 1,000-letter word (counted in slices)', async () => {
+    const long = file('long-word.json', [{ name: 'w', description: 'x'.repeat(1000), inputSchema: { type: 'object' } }]);
+    const r = await runMain(['report', long]);
+    expect(r.stdout).toMatch(/estimates for 1 tool/);
+  });
+});
