@@ -69,7 +69,7 @@ export interface LintOptions {
   /** Changes the severity of a code, or turns it `off`. */
   readonly severity?: Readonly<Record<string, Severity | 'off'>>;
   /**
-   * Tools whose name+description similarity to another is strictly above this get a
+   * Tools whose name+description similarity to another is at or above this get a
    * `description-collision` finding (default 0.30; `false` turns the check off, as does severity `off`).
    */
   readonly collisionThreshold?: number | false;
@@ -122,7 +122,7 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
 export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([checkDescriptionCollisions]);
 
 /**
- * Tools whose name and description read alike (character-bigram Jaccard strictly above
+ * Tools whose name and description read alike (character-bigram Jaccard at or above
  * `collisionThreshold`, see `analyzeSurface`): one finding per such tool naming its closest partners,
  * then one whole-list summary. Skipped entirely when the threshold is `false` or the code is `off`.
  */
@@ -137,13 +137,16 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
   const out: Finding[] = found.tools.map((c) => ({ severity, code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) }));
   if (out.length > 0) {
     const of = `${out.length} of ${tools.length} tools`;
+    // The tool-surface metric's summary: the pairs found, their mean similarity and the worst five.
+    const mean = found.pairs.reduce((sum, p) => sum + p.score, 0) / found.pairs.length;
+    const worst = found.pairs.slice(0, 5).map((p) => `\`${p.a || `#${p.aIndex}`}\` ≈ \`${p.b || `#${p.bIndex}`}\` (${p.score.toFixed(2)})`).join(', ');
     out.push({
       severity,
       code: 'description-collision',
       tool: '',
       toolIndex: -1,
       path: '',
-      message: `${of} read like another tool (character-bigram similarity above ${threshold.toFixed(2)}; each finding names up to ${partners} closest); raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
+      message: `${of} read like another tool: ${found.pairs.length} pair${found.pairs.length === 1 ? '' : 's'} at or above ${threshold.toFixed(2)} (character-bigram similarity; each tool names up to ${partners} closest), mean ${mean.toFixed(2)}, worst ${worst}; raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
     });
   }
   return out;

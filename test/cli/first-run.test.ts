@@ -63,3 +63,36 @@ describe('defect 4: "estimates" only where a count is estimated', () => {
     expect(r.stdout).toMatch(/estimates for 1 tool/);
   });
 });
+
+describe('defect 5: description collisions as the tool-surface metric counts them', () => {
+  const CORPUS = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+  it('counts a pair at exactly 0.30 (≥, not >)', async () => {
+    // By hand: `abcdefg` has 6 bigrams, `abcdxyzw` 7, sharing ab bc cd: 3 / (6 + 7 − 3) = 0.30.
+    const f = file('at-030.json', [
+      { name: 'abcdefg', inputSchema: { type: 'object' } },
+      { name: 'abcdxyzw', inputSchema: { type: 'object' } },
+    ]);
+    const r = await runMain(['check', f, '--format', 'json']);
+    const codes = JSON.parse(r.stdout).findings.map((x: { code: string }) => x.code);
+    expect(codes.filter((c: string) => c === 'description-collision')).toHaveLength(3); // two tools + the summary
+  });
+  it('sums up a server with the mean and the worst five pairs, and lists at most five info findings per code', async () => {
+    const r = await runMain(['check', join(CORPUS, 'modelcontextprotocol__server-filesystem.json')]);
+    const lines = r.stdout.trimEnd().split('\n');
+    const collisions = lines.filter((l) => /^info\s+description-collision /.test(l));
+    // Five tools, the whole-list summary, one line counting the rest.
+    expect(collisions).toHaveLength(7);
+    const summary = collisions.find((l) => l.includes('(list)'))!;
+    expect(summary).toMatch(/mean 0\.\d\d/);
+    expect(summary.match(/` ≈ `/g)).toHaveLength(5);
+    expect(collisions.at(-1)).toMatch(/… and \d+ more tools \(--format json lists every finding\)/);
+  });
+  it('analyzeSurface and check name the argument rule alike', async () => {
+    const { analyzeSurface, lintTools } = await import('../../src/index.js');
+    const wide = [{ name: 'w', description: 'wide', inputSchema: { type: 'object', properties: { a: {}, b: {}, c: {}, d: {}, e: {} } } }];
+    const fromSurface = analyzeSurface(wide).findings.map((f) => f.code);
+    const fromLint = lintTools(wide).map((f) => f.code);
+    expect(fromSurface).toContain('many-arguments');
+    expect(fromLint).toContain('many-arguments');
+  });
+});

@@ -213,8 +213,8 @@ describe('description collisions', () => {
       ['info', 1, '/1'],
       ['info', -1, ''],
     ]);
-    expect(found[0]!.message).toMatch(/^`get_user` reads like `getUser` \(0\.93\) \(character-bigram similarity above 0\.30\)/);
-    expect(found[2]!.message).toMatch(/^2 of 3 tools read like another tool \(character-bigram similarity above 0\.30; each finding names up to 3 closest\)/);
+    expect(found[0]!.message).toMatch(/^`get_user` reads like `getUser` \(0\.93\) \(character-bigram similarity at or above 0\.30\)/);
+    expect(found[2]!.message).toMatch(/^2 of 3 tools read like another tool: 1 pair at or above 0\.30 \(character-bigram similarity; each tool names up to 3 closest\), mean 0\.93, worst `get_user` ≈ `getUser` \(0\.93\);/);
   });
 
   it('can be tuned or turned off', () => {
