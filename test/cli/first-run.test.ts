@@ -96,3 +96,18 @@ describe('defect 5: description collisions as the tool-surface metric counts the
     expect(fromLint).toContain('many-arguments');
   });
 });
+
+describe('defect 6: --quiet still lists what fails the run', () => {
+  it('lists the warnings when --max-warnings decides, and hides the info', async () => {
+    const f = file('warns.json', [
+      { name: 'a', inputSchema: { type: 'object' } },
+      { name: 'b', description: 'Has a parameter without a description', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+    ]);
+    const r = await runMain(['check', f, '--quiet', '--max-warnings', '0']);
+    expect(r.code).toBe(1);
+    // The one warning (tool `a` has no description) is named; the info finding is not.
+    expect(r.stdout).toMatch(/^warning\s+missing-description\s+a \//m);
+    expect(r.stdout).not.toMatch(/^info/m);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 errors, 1 warning, 1 info (1 not shown: --quiet): failed: 1 warning, more than --max-warnings 0');
+  });
+});

@@ -40,7 +40,8 @@ Options:
 ${RULE_HELP}
   --fail-on <severity>      error (default), warning or info
   --max-warnings <n>        also fail when there are more than n warnings
-  -q, --quiet               show errors only (the counts still include everything)
+  -q, --quiet               show only what decides the exit code: errors, and warnings too with
+                            --fail-on warning or --max-warnings (the counts still include everything)
   -f, --format <f>          text (default) or json
 
 Inputs: one or more files, directories (every .json file below them) and glob patterns (*, **, ?;
@@ -85,6 +86,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const results: InputResult[] = [];
   const all: (Finding & { source: string })[] = [];
   let unreadable = 0;
+  let hidden = 0;
   for await (const input of inputs) {
     if ('error' in input) {
       unreadable++;
@@ -96,7 +98,9 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
     const counts = countBySeverity(findings);
     for (const s of ['error', 'warning', 'info'] as const) totals[s] += counts[s];
     results.push({ source: input.label, counts });
-    const shown = quiet ? findings.filter((f) => f.severity === 'error') : findings;
+    // --quiet keeps what decides the exit code: findings at or above --fail-on, and warnings under --max-warnings.
+    const shown = quiet ? findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && (failOn !== 'error' || maxWarnings !== undefined)) || failOn === 'info') : findings;
+    hidden += findings.length - shown.length;
     if (json) for (const f of shown) all.push({ ...f, source: input.label });
     else if (shown.length > 0) {
       // One input: its findings alone. Several: each one's findings under its name (as ESLint does).
@@ -110,7 +114,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
     const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), failed, counts: totals, inputs: results, findings: all };
     ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
-    ctx.io.stdout.write(renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden: quiet ? totals.warning + totals.info : 0 }, ctx.style));
+    ctx.io.stdout.write(renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
   }
   return unreadable > 0 ? 2 : failed ? 1 : 0;
 }
