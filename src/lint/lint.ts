@@ -516,7 +516,15 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
   return out;
 }
 
+/** Every key of {@link LintOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
+const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
+
 function validateOptions(options: LintOptions): void {
+  for (const key of Object.keys(options)) {
+    if (LINT_OPTION_KEYS.includes(key)) continue;
+    const hint = key === 'rules' ? ' (the config file\'s `rules` is `severity` here: lintTools(tools, { severity: { code: "off" } }))' : '';
+    throw new ToolslimError('invalid-option', `lint: unknown option \`${key}\`${hint}; known: ${LINT_OPTION_KEYS.join(', ')}`);
+  }
   for (const key of ['maxBytes', 'maxToolBytes', 'maxTokens', 'maxToolTokens', 'maxArguments', 'maxDepth'] as const) {
     const v = options[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new ToolslimError('invalid-option', `lint: \`${key}\` must be a non-negative number, got ${JSON.stringify(v)}`);

@@ -111,3 +111,29 @@ describe('defect 6: --quiet still lists what fails the run', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 errors, 1 warning, 1 info (1 not shown: --quiet): failed: 1 warning, more than --max-warnings 0');
   });
 });
+
+describe('defect 7: the config is found from the input upward, and lintTools refuses keys it does not know', () => {
+  it('reads toolslim.config.json from the input’s directory or above, run from elsewhere', async () => {
+    const project = join(dir, 'project');
+    mkdirSync(join(project, 'tools', 'deep'), { recursive: true });
+    writeFileSync(join(project, 'toolslim.config.json'), JSON.stringify({ rules: { 'missing-description': 'error' } }));
+    const f = join(project, 'tools', 'deep', 'list.json');
+    writeFileSync(f, JSON.stringify([{ name: 'a', inputSchema: { type: 'object' } }]));
+    // Run from an unrelated directory: missing-description is an error only if the config was read.
+    const r = await runMain(['check', f], { cwd: dir });
+    expect(r.stdout).toMatch(/^error\s+missing-description/m);
+    expect(r.code).toBe(1);
+    // And the package.json "toolslim" key, when there is no toolslim.config.json.
+    const other = join(dir, 'pkg');
+    mkdirSync(join(other, 'sub'), { recursive: true });
+    writeFileSync(join(other, 'package.json'), JSON.stringify({ name: 'x', toolslim: { rules: { 'missing-description': 'off' } } }));
+    const g = join(other, 'sub', 'list.json');
+    writeFileSync(g, JSON.stringify([{ name: 'a', inputSchema: { type: 'object' } }]));
+    const q = await runMain(['check', g], { cwd: dir });
+    expect(q.stdout).not.toMatch(/missing-description/);
+  });
+  it('lintTools(tools, { rules }) throws, naming `severity`', async () => {
+    const { lintTools } = await import('../../src/index.js');
+    expect(() => lintTools([], { rules: { 'missing-description': 'off' } } as never)).toThrow(/unknown option `rules`.*`severity`/);
+  });
+});
