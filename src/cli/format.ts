@@ -1,3 +1,9 @@
+/**
+ * What the terminal shows: the report table, finding lines, the verdict. Colours are five SGR codes written
+ * here rather than node:util styleText (Node 20.12+, while engines allows 20.0, and it reads the
+ * environment itself where main.ts's useColour decides for an injected stream) or picocolors (a
+ * dependency for ten lines).
+ */
 import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';

@@ -52,7 +52,7 @@ Examples:
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const name = 'toolslim';
   const env = io.env ?? process.env;
-  const colour = (stream: Writable) => env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : env.NO_COLOR === undefined && (stream as { isTTY?: boolean }).isTTY === true;
+  const colour = (stream: Writable) => useColour(env, (stream as { isTTY?: boolean }).isTTY === true);
   const stderrTty = (io.stderr as { isTTY?: boolean }).isTTY === true;
   const ctx: Context = {
     io,
@@ -105,6 +105,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`${name} ${first}: unexpected failure (please report it): ${(e as Error)?.stack ?? String(e)}\n`);
     return 2;
   }
+}
+
+/**
+ * Whether to colour a stream, as Node and no-color.org say: FORCE_COLOR `0` or `false` turns colour off and
+ * any other value (also empty) on; else a non-empty NO_COLOR turns it off (an empty one is as if unset);
+ * else colour on a terminal only.
+ */
+export function useColour(env: Readonly<Record<string, string | undefined>>, tty: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return tty;
 }
 
 function printHelp(command: string, ctx: Context): number {

@@ -137,3 +137,18 @@ describe('defect 7: the config is found from the input upward, and lintTools ref
     expect(() => lintTools([], { rules: { 'missing-description': 'off' } } as never)).toThrow(/unknown option `rules`.*`severity`/);
   });
 });
+
+describe('defect 8: NO_COLOR and FORCE_COLOR as the conventions say', () => {
+  const coloured = async (env: Record<string, string>, tty: boolean) => {
+    const r = await runMain(['check', file('colour.json', [{ name: 'a', inputSchema: { type: 'object' } }])], { env, tty });
+    return r.stdout.includes('\u001b[');
+  };
+  it('an empty NO_COLOR is as if unset; FORCE_COLOR=0 turns colour off on a terminal', async () => {
+    expect(await coloured({ NO_COLOR: '' }, true)).toBe(true);
+    expect(await coloured({ NO_COLOR: '1' }, true)).toBe(false);
+    expect(await coloured({ FORCE_COLOR: '0' }, true)).toBe(false);
+    expect(await coloured({ FORCE_COLOR: 'false' }, true)).toBe(false);
+    expect(await coloured({ FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(await coloured({}, false)).toBe(false);
+  });
+});
