@@ -152,3 +152,14 @@ describe('defect 8: NO_COLOR and FORCE_COLOR as the conventions say', () => {
     expect(await coloured({}, false)).toBe(false);
   });
 });
+
+describe('defect 9: a server writing non-JSON on stdout is named, not timed out', () => {
+  it('quotes the stray line and says stdout is the protocol channel', async () => {
+    const server = join(import.meta.dirname, '..', 'servers', 'stray-stdout-server.mjs');
+    const r = await runMain(['check', '--timeout', '2', '--', process.execPath, server]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('[info] handling request');
+    expect(r.stderr).toContain('stdout is the protocol channel');
+    expect(r.stderr).not.toContain('raise --timeout');
+  }, 15_000);
+});
