@@ -225,7 +225,7 @@ class ToolFindings {
   ) {
     this.prefix = appendPointer('', index);
   }
-  add(code: FindingCode, path: string, message: string, extra?: { bytes: number }): void {
+  add(code: FindingCode, path: string, message: string, extra?: { bytes?: number; severity?: Severity }): void {
     this.out.push({ severity: FINDING_SEVERITY[code], code, tool: this.name, toolIndex: this.index, path: this.prefix + path, message, ...extra });
   }
   get label(): string {
@@ -272,7 +272,9 @@ function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options:
     checkRootType(schema, base, slot, out);
     const declared = getDeclaredDialect(schema);
     checkRefs(schema, declared.dialect, base, out);
-    if (declared.source === 'declared') checkDialect(schema, declared.dialect, base, out);
+    // An unstamped schema is read as 2020-12 (MCP's default): draft-07 keywords in it are found too, as a
+    // warning (most readers still accept them; reconcile-dialect rewrites them).
+    checkDialect(schema, declared.dialect, base, out, declared.source === 'declared' ? undefined : 'warning');
     checkUnreachable(schema, base, out);
     if (slot === 'inputSchema') {
       checkParameters(schema, base, out, options.maxArguments ?? DEFAULT_MAX_ARGUMENTS);
@@ -299,7 +301,7 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
   }
 }
 
-function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings): void {
+function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings, severity?: Severity): void {
   // One finding per keyword and kind: the first place, and how many more there are.
   const groups = new Map<string, { first: DialectContradiction; count: number }>();
   for (const c of findDialectContradictions(schema, { assume: dialect })) {
@@ -310,7 +312,7 @@ function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: s
   }
   for (const { first, count } of groups.values()) {
     const more = count === 1 ? '' : ` (${count} places, first shown)`;
-    out.add('contradicted-dialect', base + first.path, `${first.message}${more}; \`toolslim optimize\` rewrites the schema into one dialect (reconcile-dialect), or fix the \`$schema\``);
+    out.add('contradicted-dialect', base + first.path, `${first.message}${more}; \`toolslim optimize\` rewrites the schema into one dialect (reconcile-dialect), or ${severity ? 'stamp the `$schema` it is written in' : 'fix the `$schema`'}`, severity ? { severity } : undefined);
   }
 }
 

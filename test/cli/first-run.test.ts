@@ -163,3 +163,20 @@ describe('defect 9: a server writing non-JSON on stdout is named, not timed out'
     expect(r.stderr).not.toContain('raise --timeout');
   }, 15_000);
 });
+
+describe('defect 10: `--flag --` and unstamped draft-07 keywords', () => {
+  it('optimize --overlay -- <command> says --overlay needs a value, not that the server is bad JSON', async () => {
+    const r = await runMain(['optimize', '--overlay', '--', 'mcp-server-memory']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--overlay needs a value before `--`');
+    expect(r.stderr).not.toMatch(/JSON/);
+  });
+  it('check finds `definitions` in an unstamped (2020-12) schema, as a warning', async () => {
+    const f = file('unstamped.json', [
+      { name: 'a', description: 'A tool', inputSchema: { type: 'object', properties: { x: { $ref: '#/definitions/X', description: 'x' } }, definitions: { X: { type: 'string' } } } },
+    ]);
+    const r = await runMain(['check', f, '--format', 'json']);
+    const found = JSON.parse(r.stdout).findings.filter((x: { code: string }) => x.code === 'contradicted-dialect');
+    expect(found.map((x: { severity: string; path: string }) => [x.severity, x.path])).toEqual([['warning', '/0/inputSchema/definitions']]);
+  });
+});
