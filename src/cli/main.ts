@@ -79,7 +79,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (!Object.prototype.hasOwnProperty.call(COMMANDS, first)) {
-    io.stderr.write(`${name}: unknown command \`${first}\`\n\n${usage(name)}`);
+    const near = Object.keys(COMMANDS).find((c) => editDistance(c, first) <= 2);
+    io.stderr.write(`${name}: unknown command \`${first}\`${near ? ` (did you mean \`${near}\`?)` : ''}; the commands are ${Object.keys(COMMANDS).join(', ')}\nRun \`${name} --help\` for usage.\n`);
     return 2;
   }
   const command = COMMANDS[first]!;
@@ -127,3 +128,15 @@ function printHelp(command: string, ctx: Context): number {
 
 // ---------------------------------------------------------------------------------------------------
 // Commands
+
+/** Levenshtein distance of two short words (command names). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

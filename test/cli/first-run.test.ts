@@ -180,3 +180,25 @@ describe('defect 10: `--flag --` and unstamped draft-07 keywords', () => {
     expect(found.map((x: { severity: string; path: string }) => [x.severity, x.path])).toEqual([['warning', '/0/inputSchema/definitions']]);
   });
 });
+
+describe('defect 11: examples say they are ES modules; an unknown command gets one line', () => {
+  const EXAMPLES = join(import.meta.dirname, '..', '..', 'examples');
+  it('every example with top-level await says it is an ES module, and the examples README says what to do in CommonJS', async () => {
+    const { readdirSync } = await import('node:fs');
+    for (const name of readdirSync(EXAMPLES).filter((n) => /\.(ts|mjs|js)$/.test(n))) {
+      const text = readFileSync(join(EXAMPLES, name), 'utf8');
+      if (/^(?:const|let|\s*)?.*\bawait\b/m.test(text.split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l) && /^\S/.test(l)).join('\n'))) {
+        expect(text, name).toMatch(/ES module/);
+      }
+    }
+    const readme = readFileSync(join(EXAMPLES, 'README.md'), 'utf8');
+    expect(readme).toMatch(/ES modules/);
+    expect(readme).toMatch(/"type": "module"/);
+    expect(readme).toMatch(/CommonJS/);
+  });
+  it('an unknown command names the near one and the commands, in two lines', async () => {
+    const r = await runMain(['chekc']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('toolslim: unknown command `chekc` (did you mean `check`?); the commands are capture, report, optimize, check, proxy\nRun `toolslim --help` for usage.\n');
+  });
+});
