@@ -202,3 +202,24 @@ describe('defect 11: examples say they are ES modules; an unknown command gets o
     expect(r.stderr).toBe('toolslim: unknown command `chekc` (did you mean `check`?); the commands are capture, report, optimize, check, proxy\nRun `toolslim --help` for usage.\n');
   });
 });
+
+describe('defect 12: the tokenizer is an optional peer dependency', () => {
+  const ROOT = join(import.meta.dirname, '..', '..');
+  it('is not a dependency; it is an optional peer', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['gpt-tokenizer']).toBeUndefined();
+    expect(pkg.peerDependencies['gpt-tokenizer']).toBe('^4.0.0');
+    expect(pkg.peerDependenciesMeta['gpt-tokenizer']).toEqual({ optional: true });
+  });
+  it('a command that needs it and finds it missing says what to install', async () => {
+    const { loadTokenizers } = await import('../../src/cli/tokenizer.js');
+    // What Node throws when a module imports a package that is not installed.
+    const missing = Object.assign(new Error("Cannot find package 'gpt-tokenizer' imported from /app/node_modules/toolslim/dist/tokens.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+    await expect(loadTokenizers('report counts tokens', 'run it with --no-tokens', () => Promise.reject(missing))).rejects.toThrow(
+      'report counts tokens with gpt-tokenizer, which is not installed (an optional peer dependency of toolslim): run `npm install gpt-tokenizer@^4` in this project, or run it with --no-tokens',
+    );
+    // Another failure is not dressed up as a missing package.
+    const other = Object.assign(new Error("Cannot find package 'left-pad'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    await expect(loadTokenizers('x', 'y', () => Promise.reject(other))).rejects.toBe(other);
+  });
+});

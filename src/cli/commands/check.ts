@@ -1,4 +1,5 @@
 import type { Severity } from '../../core/report.js';
+import { loadTokenizers } from '../tokenizer.js';
 import type { Finding } from '../../lint/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -79,7 +80,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const quiet = args.flags.quiet === true;
   const { failOn, maxWarnings } = settings;
   const needsTokens = settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined;
-  const tokenizer = needsTokens ? (await import('../../tokens.js')).o200k : undefined;
+  const tokenizer = needsTokens ? (await loadTokenizers('--max-tokens and --max-tool-tokens count tokens', 'use --max-bytes')).o200k : undefined;
   const options = { ...settings.lint, ...(tokenizer ? { tokenizer } : {}) };
   const { count, inputs } = openInputs(args, ctx);
   const totals = { error: 0, warning: 0, info: 0 };

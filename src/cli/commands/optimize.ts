@@ -1,4 +1,5 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
+import { loadTokenizers } from '../tokenizer.js';
 import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
 import { toolRenamesOf, type ToolRename } from '../../transforms/adapt-to-client/steps/rename-tools.js';
 import type { ParsedArgs } from '../args.js';
@@ -84,7 +85,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
     const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
     return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
   }
-  const tokenizer = reportPath ? (await import('../../tokens.js')).o200k : undefined;
+  const tokenizer = reportPath ? (await loadTokenizers('--report counts tokens', 'leave out --report')).o200k : undefined;
   // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
   // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.
   const source = text === undefined ? undefined : readToolsSource(text, value);

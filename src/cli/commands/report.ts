@@ -1,4 +1,5 @@
 import { stringifyJson } from '../../json/stringify.js';
+import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
@@ -62,7 +63,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!counting && (settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined)) {
     throw new CliError('--max-tokens and --max-tool-tokens need token counts: drop --no-tokens, or use --max-bytes', { usage: true });
   }
-  const tokenizers = counting ? await import('../../tokens.js') : undefined;
+  const tokenizers = counting ? await loadTokenizers('report counts tokens', 'run it with --no-tokens (bytes only)') : undefined;
   const steps = stepsFrom(args);
   const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
   const { count, inputs } = openInputs(args, ctx);
