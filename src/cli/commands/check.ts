@@ -6,17 +6,18 @@ import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, PROFILE_FLAG } from '../command.js';
 import { countBySeverity, findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
 import { renderFindingLines, renderVerdict } from '../format.js';
-import { flagString, openInputs } from '../inputs.js';
+import { flagString, liveTarget, openInputs } from '../inputs.js';
+import { githubLines, sarifLog, type CheckedInput } from '../sarif.js';
 
 export const checkCommand: Command = {
   summary: 'findings for CI; exit 1 when one is at or above --fail-on',
-  usage: 'toolslim check <inputs…> [--max-bytes N] [--max-tokens N] [--profile client] [--rule code=severity] [--fail-on error|warning|info] [--max-warnings N] [--quiet] [--format text|json]',
+  usage: 'toolslim check <inputs…> [--max-bytes N] [--max-tokens N] [--profile client] [--rule code=severity] [--fail-on error|warning|info] [--max-warnings N] [--quiet] [--format text|json|sarif|github]',
   flags: [
     HELP,
     { name: 'fail-on', type: 'string', choices: ['error', 'warning', 'info'] },
     { name: 'max-warnings', type: 'number' },
     { name: 'quiet', short: 'q', type: 'boolean' },
-    { name: 'format', short: 'f', type: 'string', choices: ['text', 'json'] },
+    { name: 'format', short: 'f', type: 'string', choices: ['text', 'json', 'sarif', 'github'] },
     PROFILE_FLAG,
     ...RULE_FLAGS,
     ...BUDGET_FLAGS,
@@ -43,7 +44,9 @@ ${RULE_HELP}
   --max-warnings <n>        also fail when there are more than n warnings
   -q, --quiet               show only what decides the exit code: errors, and warnings too with
                             --fail-on warning or --max-warnings (the counts still include everything)
-  -f, --format <f>          text (default) or json
+  -f, --format <f>          text (default), json, sarif (SARIF 2.1.0 for code scanning: the JSON
+                            Pointer and, for files, the line and column of each finding) or github
+                            (GitHub Actions ::error/::warning/::notice lines, then the summary)
 
 Inputs: one or more files, directories (every .json file below them) and glob patterns (*, **, ?;
 quote them to let toolslim expand them), or - for stdin, or one live server:
@@ -76,7 +79,9 @@ interface InputResult {
 
 async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const settings = findingSettings(args, ctx, 'check');
-  const json = flagString(args, 'format') === 'json';
+  const format = flagString(args, 'format') ?? 'text';
+  const json = format === 'json';
+  const annotated: CheckedInput[] = [];
   const quiet = args.flags.quiet === true;
   const { failOn, maxWarnings } = settings;
   const needsTokens = settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined;
@@ -102,7 +107,8 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
     // --quiet keeps what decides the exit code: findings at or above --fail-on, and warnings under --max-warnings.
     const shown = quiet ? findings.filter((f) => f.severity === 'error' || (f.severity === 'warning' && (failOn !== 'error' || maxWarnings !== undefined)) || failOn === 'info') : findings;
     hidden += findings.length - shown.length;
-    if (json) for (const f of shown) all.push({ ...f, source: input.label });
+    if (format === 'sarif' || format === 'github') annotated.push({ source: input.label, value: input.value, text: (input as { text?: string }).text, file: liveTarget(args) === undefined && input.label !== '<stdin>', findings: shown });
+    else if (json) for (const f of shown) all.push({ ...f, source: input.label });
     else if (shown.length > 0) {
       // One input: its findings alone. Several: each one's findings under its name (as ESLint does).
       if (count > 1) ctx.io.stdout.write(`${ctx.style.bold(input.label)}\n${renderFindingLines(shown, ctx.style, '  ')}\n`);
@@ -111,7 +117,9 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const failing = failOn === 'error' ? totals.error : failOn === 'warning' ? totals.error + totals.warning : totals.error + totals.warning + totals.info;
   const failed = failing > 0 || (maxWarnings !== undefined && totals.warning > maxWarnings);
-  if (json) {
+  if (format === 'sarif') ctx.io.stdout.write(JSON.stringify(sarifLog(annotated), null, 2) + '\n');
+  else if (format === 'github') ctx.io.stdout.write(githubLines(annotated) + renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
+  else if (json) {
     const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), failed, counts: totals, inputs: results, findings: all };
     ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
