@@ -223,3 +223,16 @@ describe('defect 12: the tokenizer is an optional peer dependency', () => {
     await expect(loadTokenizers('x', 'y', () => Promise.reject(other))).rejects.toBe(other);
   });
 });
+
+describe('defect 1: the README gives a route that works before publishing', () => {
+  const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const head = README.slice(0, README.indexOf('\n## '));
+  it('says the Node version, how to install from source, and the install size, before the first section', () => {
+    expect(head).toMatch(/Node 20 or later/);
+    expect(head).toMatch(/npm ci && npm pack/);
+    expect(head).toMatch(/npm i \.\.\/toolslim\/toolslim-0\.1\.0\.tgz/);
+    expect(head).toMatch(/npm link/);
+    expect(head).toMatch(/dist\/cli\/bin\.js", "proxy"/);
+    expect(head).toMatch(/\d+(\.\d)? MB of `node_modules`/);
+  });
+});
