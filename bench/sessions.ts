@@ -1,11 +1,12 @@
 /**
  * What tool definitions cost over real multi-turn sessions, per tool-list policy, under a prompt-cache price
- * model (`npm run bench:sessions -- [folder] [--out PREFIX] [--no-write]`).
+ * model (`npm run bench:sessions -- [folder] [--servers DIR] [--out PREFIX] [--no-write]`).
  *
  * Reads a session folder (default bench/sessions/: BFCL v4 multi-turn, see its README; any folder of the same
  * format), replays every session's turns and reference calls as model requests under each policy, prices
  * them, and writes bench/sessions.json and bench/sessions.md (for another folder: only with --out; the report
- * is printed either way). Deterministic: no clock, no randomness; the same folder gives the same files.
+ * is printed either way). `--servers DIR`: the distractor servers of the servers-5/10/20 scenarios (default
+ * bench/corpus; any folder of files in its format). Deterministic: no clock, no randomness; the same folder gives the same files.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,12 +14,16 @@ import { parseArgs } from 'node:util';
 import type { McpTool } from '../src/index.js';
 import { o200k } from '../src/tokens.js';
 import { readSessionFolder, type SessionData } from './lib/sessions/data.js';
-import { BOUNDS, evaluate, summarize, type PolicySummary } from './lib/sessions/evaluate.js';
+import { BOUNDS, evaluate, summarize, unitFigures, type PolicySummary } from './lib/sessions/evaluate.js';
+import { HOT_SEARCH, PEERS } from './lib/sessions/peers.js';
+import { peersSection, COMPARE_SCENARIOS } from './lib/sessions/peers-report.js';
+import { readerUnits } from './lib/sessions/units.js';
+import type { ReaderUnit } from './lib/sessions/unit.js';
 import { policyByName } from './lib/sessions/names.js';
 import { PolicyContext, type BenchPolicy } from './lib/sessions/policies.js';
 import { PRICE_MODEL, type PriceModel } from './lib/sessions/price.js';
 import { CONVERSATION_MODEL, type ConversationModel } from './lib/sessions/replay.js';
-import { chainSessions, firstTurns, widenLists } from './lib/sessions/scenarios.js';
+import { addServers, chainSessions, firstTurns } from './lib/sessions/scenarios.js';
 import { chooserLabel, COLD_FORM_LABEL, COLD_FORMS, type Chooser } from './lib/sessions/served.js';
 import { formatInt, markdownTable } from './lib/stats.js';
 
@@ -70,9 +75,17 @@ const SCENARIO_POLICIES = [
   'hot-5/rate-0.35/signature/list-changed',
 ];
 
-interface Run {
+/** The policies compared with what users have now (issue 30): toolslim's, then the peers. */
+const COMPARE = ['full', RECOMMENDED, 'hot-0/signature/result', ...HOT_SEARCH, ...PEERS];
+
+export interface Run {
   readonly label: string;
+  /** The scenario id in sessions.json (`bfcl`, `servers-5`, …, `results-4000`, …). */
+  readonly scenario: string;
   readonly note: string;
+  readonly toolsPerSession: number;
+  /** The full list's tokens per request in each unit priced. */
+  readonly fullTokensByUnit: Readonly<Record<string, number>>;
   readonly summaries: PolicySummary[];
   readonly sessions: number;
   readonly requestsPerSession: number;
@@ -80,30 +93,55 @@ interface Run {
   readonly callsPerSession: number;
 }
 
-function run(label: string, note: string, data: SessionData, recorded: SessionData, names: readonly string[], conversation: ConversationModel, model: PriceModel, granularity: 'tool' | 'list' = 'tool'): Run {
+interface RunOptions {
+  readonly granularity?: 'tool' | 'list';
+  /** Reader units to price the `units` policies in too (beside compact JSON, the main unit). */
+  readonly units?: readonly ReaderUnit[];
+  readonly unitPolicies?: readonly string[];
+}
+
+function run(label: string, scenario: string, data: SessionData, recorded: SessionData, names: readonly string[], conversation: ConversationModel, model: PriceModel, options: RunOptions = {}): Run {
   const t0 = performance.now();
   try {
-    return runOnce(label, note, data, recorded, names, conversation, model, granularity);
+    return runOnce(label, scenario, data, recorded, names, conversation, model, options);
   } finally {
     if (process.env.BENCH_VERBOSE) process.stderr.write(`  ${label}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   }
 }
 
-function runOnce(label: string, note: string, data: SessionData, recorded: SessionData, names: readonly string[], conversation: ConversationModel, model: PriceModel, granularity: 'tool' | 'list'): Run {
+function runOnce(label: string, scenario: string, data: SessionData, recorded: SessionData, names: readonly string[], conversation: ConversationModel, model: PriceModel, options: RunOptions): Run {
   const ctx = new PolicyContext(data, recorded);
   const full = policyByName(ctx, 'full');
   const unique = [...new Set([...names, RECOMMENDED])].filter((n) => n !== 'full');
   const policies: BenchPolicy[] = unique.map((n) => policyByName(ctx, n));
+  const granularity = options.granularity ?? 'tool';
   const ev = evaluate(data.sessions, full, policies, { conversation, count: o200k.count, model, granularity });
   const summaries = [summarize(ev, ev.full), ...ev.policies.map((p) => summarize(ev, p))];
-  for (const s of summaries) s.recommended = s.name === RECOMMENDED;
-  const f = ev.full.bounds.min.stats;
-  return { label, note, summaries, sessions: ev.sessions, requestsPerSession: f.baseRequests / ev.sessions, fullTokensPerRequest: f.toolTokens / f.baseRequests, callsPerSession: f.calls / ev.sessions };
+  for (const s of summaries) {
+    s.recommended = s.name === RECOMMENDED;
+    s.scenario = scenario;
+  }
+  const f = ev.full.bounds.max.stats;
+  const fullToolTokens = f.toolTokens / f.baseRequests;
+  const units: Record<string, number> = { json: fullToolTokens };
+  for (const unit of options.units ?? []) {
+    const wanted = new Set(options.unitPolicies ?? unique);
+    const uev = evaluate(data.sessions, full, policies.filter((p) => wanted.has(p.name)), { conversation, count: o200k.count, model, granularity, unit });
+    const uf = uev.full.bounds.max.stats;
+    units[unit.name] = uf.toolTokens / uf.baseRequests;
+    for (const p of [uev.full, ...uev.policies]) {
+      const u = summarize(uev, p);
+      const s = summaries.find((x) => x.name === u.name)!;
+      (s.units ??= {})[unit.name] = unitFigures(u);
+    }
+  }
+  for (const s of summaries) if (s.units !== undefined) s.units = { json: unitFigures(s), ...s.units };
+  const tools = data.sessions.reduce((n, s) => n + s.groups.reduce((m, g) => m + data.groups.get(g)!.length, 0), 0) / data.sessions.length;
+  return { label, scenario, note: '', summaries, sessions: ev.sessions, requestsPerSession: f.baseRequests / ev.sessions, fullTokensPerRequest: fullToolTokens, callsPerSession: f.calls / ev.sessions, toolsPerSession: tools, fullTokensByUnit: units };
 }
 
-/** Corpus servers (bench/corpus) as extra groups for the larger-list scenario, in file-name order. */
-function corpusServers(): Map<string, McpTool[]> {
-  const dir = join(BENCH, 'corpus');
+/** Corpus servers (bench/corpus, or `--servers DIR` of the same format) as distractor servers, in file-name order. */
+function corpusServers(dir = join(BENCH, 'corpus')): Map<string, McpTool[]> {
   const out = new Map<string, McpTool[]>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const tools = (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { toolsList: { tools: McpTool[] } }).toolsList.tools;
@@ -142,9 +180,10 @@ function policyTable(r: Run, names: readonly string[]): string {
     triple(s.costVsFullCached, s.costVsFullCachedHidden, s.costVsFullCachedMin, x2),
     triple(s.costVsFullUncached, s.costVsFullUncachedHidden, s.costVsFullUncachedMin, x2),
     triple(s.costNoCacheVsFullNoCache, s.costNoCacheVsFullNoCacheHidden, s.costNoCacheVsFullNoCacheMin, x2),
+    s.units?.typescript ? `${formatInt(s.units.typescript.tokensPerRequest)}: ${triple(s.units.typescript.costVsFullCached, s.units.typescript.costVsFullCachedHidden, s.units.typescript.costVsFullCachedMin, x2)}` : '–',
   ]);
   return markdownTable(
-    ['policy', 'calls hot', 'cold calls', 'extra requests', 'bytes / request', 'tokens / request', 'tools in full / request', 'turns with a changed list', 'cost vs full, cached', 'vs full, no cache', 'cache off for both'],
+    ['policy', 'calls hot', 'cold calls', 'extra requests', 'bytes / request', 'tokens / request', 'tools in full / request', 'turns with a changed list', 'cost vs full, cached', 'vs full, no cache', 'cache off for both', 'typescript: tokens / request: cost vs full, cached'],
     rows,
   );
 }
@@ -156,20 +195,21 @@ function compactTable(runs: readonly Run[], names: readonly string[], pick: (s: 
 
 const costPair = (s: PolicySummary) => `${x2(s.costVsFullCached)} / ${x2(s.costVsFullCachedHidden)}`;
 
-function render(folder: string, data: SessionData, base: Run, sens: Run[], scen: Run[]): string {
+function render(folder: string, data: SessionData, base: Run, sens: Run[], scen: Run[], compared: readonly Run[], units: readonly ReaderUnit[]): string {
   const rec = byName(base, RECOMMENDED);
   const out: string[] = [];
   const totalCalls = data.sessions.reduce((n, s) => n + s.turns.reduce((m, t) => m + t.calls.length, 0), 0);
   const turns = data.sessions.reduce((n, s) => n + s.turns.length, 0);
   const tools = data.sessions.reduce((n, s) => n + s.groups.reduce((m, g) => m + data.groups.get(g)!.length, 0), 0) / data.sessions.length;
-  const stable = base.summaries.filter((s) => s.family === 'stable');
+  const stable = base.summaries.filter((s) => s.kind === 'stable');
   const cheapest = (list: PolicySummary[], cost: (s: PolicySummary) => number) => [...list].sort((a, b) => cost(a) - cost(b) || a.name.localeCompare(b.name))[0];
 
   out.push('# Sessions: what tool definitions cost across a conversation, per tool-list policy', '');
   out.push('Generated by `npm run bench:sessions` ([bench/sessions.ts](sessions.ts), core in [bench/lib/sessions/](lib/sessions/), checked');
   out.push('by hand-priced tests in test/bench-sessions.test.ts); every number is also in [sessions.json](sessions.json). No timing,');
-  out.push('no randomness: the same folder gives the same files. Tokens are o200k_base counts of compact JSON (an estimate of');
-  out.push('what a provider bills for its own rendering of the same tools).', '');
+  out.push('no randomness: the same folder gives the same files. Tokens are o200k_base counts of compact JSON (the MCP wire form,');
+  out.push('the stand-in for Claude and unknown clients) in every table but the last section\'s, which prices the compared policies');
+  out.push('in the `typescript` reader\'s unit too (what OpenAI-family models read: src/render, docs/render.md).', '');
   out.push(`Data: \`${folder}\` — ${data.sessions.length} sessions, ${turns} turns, ${formatInt(totalCalls)} reference calls, ${tools.toFixed(1)} tools per session,`);
   out.push(`${base.requestsPerSession.toFixed(1)} model requests per session; the full list is ${formatInt(base.fullTokensPerRequest)} tokens per request (BFCL v4 multi-turn, see`);
   out.push('[sessions/README.md](sessions/README.md)).', '');
@@ -235,6 +275,8 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push(`(${x2(rr.costVsFullCachedMin)} even if no cold call failed): the list changes on ${pc(rr.turnsWithChangedList)} of turns, each change re-writes the rest of the list and`);
   out.push(`the whole conversation, and only ${pc(rr.hitRate)} of calls hit a hot tool. **Reveal by \`tools/list_changed\`** has the same flaw: ${x2(byName(base, 'hot-5/rate-0.35/signature/list-changed').costVsFullCached)}`);
   out.push(`for \`hot-5/rate-0.35/signature/list-changed\`. A hot set pays only when the list stays byte-stable for the whole session.`, '');
+
+  out.push(...peerSummary(compared), '');
 
   // --- Model
   out.push('## The model', '');
@@ -308,7 +350,9 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 
   // --- Tables
   out.push('## Policies', '');
-  out.push('Each cell "a / b / c" is the three retry bounds: all cold calls retried / only hidden-constraint ones / none.', '');
+  out.push('Each cell "a / b / c" is the three retry bounds: all cold calls retried / only hidden-constraint ones / none. The last');
+  out.push('column prices the same policy in the `typescript` reader\'s unit (each tool as harmony renders what a client forwards;');
+  out.push('the full list is then ' + formatInt(base.fullTokensByUnit.typescript ?? NaN) + ' tokens per request); sessions.json has it for every policy of every run (`units`).', '');
   out.push('### The main ones', '');
   out.push(policyTable(base, ['full', 'optimized', 'rerank-5', 'hot-5/rate-0.35/sentence/result', 'hot-5/rate-0.35/no-preamble/result', 'hot-5/rate-0.35/parameters/result', RECOMMENDED, 'hot-3/usage/signature/result', 'hot-0/signature/result', 'hot-5/first/signature/result', 'hot-5/rate-0.35/signature/list-changed']), '');
   out.push('### Cold forms, by k (the default chooser)', '');
@@ -358,9 +402,10 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 
   // --- When it pays
   out.push('## When a hot set pays, and when it does not', '');
-  out.push("The same policies on derived data sets. **Larger lists**: every session's list widened with servers it never calls");
-  out.push("(first BFCL's other groups, then bench/corpus servers in file order, skipping any that would repeat a tool name); their");
-  out.push('usage files hold no calls, so `usage` makes none of their tools hot (`first` would). **Longer sessions**: sessions with');
+  out.push("The same policies on derived data sets. **Larger lists** (`servers-5`, `servers-10`, `servers-20`): every session gets 5, 10");
+  out.push('or 20 more servers from bench/corpus, connected and never called (session i takes them in file order from offset 7·i,');
+  out.push('wrapping, skipping any that would repeat a tool name); their usage files hold no calls, so `usage` makes none of their');
+  out.push('tools hot (`first` would). **Longer sessions**: sessions with');
   out.push('the same servers chained in file order. **Short sessions**: only each session\'s first turn.', '');
   out.push(markdownTable(['data set', 'sessions', 'requests / session', 'full list tokens / request', 'calls / session'], scen.map((r) => [r.label, formatInt(r.sessions), r.requestsPerSession.toFixed(1), formatInt(r.fullTokensPerRequest), r.callsPerSession.toFixed(1)])), '');
   out.push('Cost vs the full list, cached — all retried / hidden-constraint retried:', '');
@@ -370,22 +415,43 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push('Extra requests — all retried / hidden-constraint retried:', '');
   out.push(compactTable(scen, SCENARIO_POLICIES, (s) => `${pc(s.extraRequestsMax)} / ${pc(s.extraRequestsHidden)}`), '');
   out.push(...whenItPays(base, scen, sens), '');
+  out.push(...peersSection(compared, COMPARE, RECOMMENDED, ['json', ...units.map((u) => u.name)]));
 
   // --- JSON
   out.push('## sessions.json', '');
   out.push('- `policies`: one object per policy measured on the data as given, `recommended: true` on exactly one (the default the');
-  out.push('  docs recommend for `--hot-set`). Fields: `name`, `description`, `family` (`full`, `optimized`, `rerank`, `stable`), `k`,');
+  out.push('  docs recommend for `--hot-set`, what `toolslim proxy` serves). Fields: `name`, `description`, `family` (`toolslim`, or');
+  out.push('  `peer`: a mechanism users have without it, and `full`), `side` (`client` or `proxy`), `kind` (`full`, `optimized`, `rerank`,');
+  out.push('  `stable`: hot sets, `search`: toolslim\'s hot set beside a search tool, `peer`), `scenario` (`bfcl`, `servers-5`, …), `k`,');
   out.push('  `chooser`, `coldForm`, `reveal`; `costVsFullCached` (all retried), `costVsFullCachedFirst`, `costVsFullCachedHidden`,');
   out.push('  `costVsFullCachedMin` (none retried); `costVsFullUncached…` (the same costs over the full list without a cache);');
   out.push('  `costNoCacheVsFullNoCache…` (the policy without a cache too); `extraRequestsMax` / `First` / `Hidden` / `Min` (extra');
   out.push('  requests over the base requests: calls + one answer per turn); `hitRate`, `calls`, `hotCalls`, `coldCalls`,');
   out.push('  `repeatColdCalls`; `bytesPerRequest` (UTF-8 of the served list\'s compact JSON), `tokensPerRequest` (o200k, each tool\'s');
   out.push('  compact JSON, summed), `hotToolsPerRequest`; `turnsWithChangedList`; `revealTokensPerSession`; `sessionMedian`,');
-  out.push('  `sessionWorst`, `sessionsAboveFull` (per-session ratios, all retried). Ratios are plain numbers (0.45 = 0.45×), shares');
+  out.push('  `sessionWorst`, `sessionsAboveFull` (per-session ratios, all retried); `loadRequests` (round trips per base request),');
+  out.push('  `loadTokensPerSession`, `recallAt1` / `recallAt3` / `recallAt5` (search-based mechanisms, else null); `units` (every');
+  out.push('  policy: `{ <unit>: { tokensPerRequest, costVsFullCached, …Hidden, …Min, extraRequestsMax, …Hidden } }`, in');
+  out.push('  every reader unit priced). Ratios are plain numbers (0.45 = 0.45×), shares');
   out.push('  are fractions (0.25 = 25%).');
   out.push('- `recommended`, `targets`, `priceModel`, `conversationModel`, `bounds`: what the md states above.');
-  out.push('- `sensitivity[]` and `scenarios[]`: `{ label, policies }` with the same policy objects for the scenario policies.');
+  out.push('- `sensitivity[]` and `scenarios[]`: `{ label, scenario, policies }` with the same policy objects for the scenario policies');
+  out.push('  (and, in `long-results` and `servers-5` / `-10` / `-20`, the compared ones); `units`: the reader units priced.');
   return out.join('\n');
+}
+
+/** Result, in short, against the peers: one line per compared scenario. */
+function peerSummary(compared: readonly Run[]): string[] {
+  const out = ['**Against what users have now** (details in "Against what users have now" below; all cold calls retried, json unit):', ''];
+  out.push('| scenario | tools | picked today | cheapest proxy-side peer | toolslim hot set + search | cheapest client-side peer |', '|:--|--:|:--|:--|:--|:--|');
+  const cell = (s: PolicySummary | undefined) => (s === undefined ? '–' : `\`${s.name}\` ${s.costVsFullCached.toFixed(3)}×, +${pc(s.extraRequestsMax)}`);
+  const cheapest = (list: PolicySummary[]) => [...list].sort((a, b) => a.costVsFullCached - b.costVsFullCached)[0];
+  for (const r of compared) {
+    const rec = byName(r, RECOMMENDED);
+    const peers = r.summaries.filter((s) => s.kind === 'peer');
+    out.push(`| ${r.scenario} | ${formatInt(r.toolsPerSession)} | ${cell(rec)} | ${cell(cheapest(peers.filter((s) => s.side === 'proxy')))} | ${cell(cheapest(r.summaries.filter((s) => s.kind === 'search')))} | ${cell(cheapest(peers.filter((s) => s.side === 'client')))} |`);
+  }
+  return out;
 }
 
 /** The "when it pays" conclusions, computed from the runs (so they follow the numbers). */
@@ -396,8 +462,8 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
   const f = (s: PolicySummary | undefined, pick: (s: PolicySummary) => number) => (s ? x2(pick(s)) : '–');
   const long = find(scen, '10 sessions chained');
   const short = find(scen, 'first turn only');
-  const big = find(scen, 'lists ≥ 1000 tools');
-  const mid = find(scen, 'lists ≥ 100 tools');
+  const big = scen.find((r) => r.scenario === 'servers-20');
+  const mid = scen.find((r) => r.scenario === 'servers-5');
   const bigResults = find(sens, 'results 4,000 tokens');
   const r0 = rec(base)!;
   return [
@@ -406,8 +472,8 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
     `- **Cache on or off.** Without a cache every request pays the whole list, so any hot set pays: the recommended policy costs`,
     `  ${f(r0, (s) => s.costNoCacheVsFullNoCache)} / ${f(r0, (s) => s.costNoCacheVsFullNoCacheHidden)} of the full list, and even per-turn re-ranking ${f(byName(base, 'rerank-5'), (s) => s.costNoCacheVsFullNoCache)}. With a cache the full list is`,
     `  already cheap after its first request (${x2(byName(base, 'full').costVsFullUncached)} of its uncached cost here), so only a byte-stable list can beat it.`,
-    `- **List size.** The bigger the list next to the conversation, the more a hot set pays: ${f(rec(mid), (s) => s.costVsFullCachedHidden)} at ≥ 100 tools and`,
-    `  ${f(rec(big), (s) => s.costVsFullCachedHidden)} at ≥ 1,000 (hidden bound; ${f(rec(big), (s) => s.costVsFullCached)} all retried). Servers a session never calls cost only their cold form.`,
+    `- **List size.** The bigger the list next to the conversation, the more a hot set pays: ${f(rec(mid), (s) => s.costVsFullCachedHidden)} at ${mid ? formatInt(mid.toolsPerSession) : '–'} tools and`,
+    `  ${f(rec(big), (s) => s.costVsFullCachedHidden)} at ${big ? formatInt(big.toolsPerSession) : '–'} (hidden bound; ${f(rec(big), (s) => s.costVsFullCached)} all retried). Servers a session never calls cost only their cold form.`,
     `- **Session length.** Every extra request re-reads the whole conversation, so in long sessions retries cost more than the`,
     `  list saves: 10 chained sessions put the recommended policy at ${f(rec(long), (s) => s.costVsFullCached)} all retried (${f(rec(long), (s) => s.costVsFullCachedHidden)} hidden), the open-schema`,
     `  \`hot-5/rate-0.35/no-preamble/result\` at ${f(open(long), (s) => s.costVsFullCached)} / ${f(open(long), (s) => s.costVsFullCachedHidden)}. Short sessions favour hot sets (first turn only: ${f(rec(short), (s) => s.costVsFullCached)} / ${f(rec(short), (s) => s.costVsFullCachedHidden)}), since the full`,
@@ -423,34 +489,46 @@ function whenItPays(base: Run, scen: readonly Run[], sens: readonly Run[]): stri
 // ------------------------------------------------------------------------------------------------
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'no-write': { type: 'boolean' } } });
-  if (positionals.length > 1) throw new Error('usage: npm run bench:sessions -- [folder] [--out PREFIX] [--no-write]');
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, 'no-write': { type: 'boolean' }, servers: { type: 'string' } } });
+  if (positionals.length > 1) throw new Error('usage: npm run bench:sessions -- [folder] [--servers DIR] [--out PREFIX] [--no-write]');
   const folder = resolve(positionals[0] ?? DEFAULT_FOLDER);
   const isDefault = folder === resolve(DEFAULT_FOLDER);
-  const prefix = values.out ?? (isDefault ? join(BENCH, 'sessions') : undefined);
+  const prefix = values.out ?? (isDefault && values.servers === undefined ? join(BENCH, 'sessions') : undefined);
   const t0 = performance.now();
   const data = readSessionFolder(folder);
   const names = mainPolicies();
-  const base = run('BFCL as is', '', data, data, names, CONVERSATION_MODEL, PRICE_MODEL);
+  const units = readerUnits(o200k.count).filter((u) => u.name !== 'json');
+  const withUnits = { units };
+  const both = [...new Set([...SCENARIO_POLICIES, ...COMPARE])];
+  const base = run('BFCL as is', 'bfcl', data, data, [...names, ...COMPARE], CONVERSATION_MODEL, PRICE_MODEL, withUnits);
 
   const sens: Run[] = [base];
-  for (const r of [0, 200, 1000, 4000]) sens.push(run(`results ${formatInt(r)} tokens`, '', data, data, SCENARIO_POLICIES, { ...CONVERSATION_MODEL, resultTokens: r }, PRICE_MODEL));
-  sens.push(run('output 5×', '', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, output: 5 }));
-  sens.push(run('list granularity', '', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, 'list'));
-  sens.push(run('read 0.5×, no write premium', '', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, write: 1, read: 0.5 }));
+  for (const r of [0, 200, 1000]) sens.push(run(`results ${formatInt(r)} tokens`, `results-${r}`, data, data, SCENARIO_POLICIES, { ...CONVERSATION_MODEL, resultTokens: r }, PRICE_MODEL, withUnits));
+  const long = run('results 4,000 tokens', 'long-results', data, data, both, { ...CONVERSATION_MODEL, resultTokens: 4000 }, PRICE_MODEL, withUnits);
+  sens.push(long);
+  sens.push(run('output 5×', 'output-5x', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, output: 5 }, withUnits));
+  sens.push(run('list granularity', 'list-granularity', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, { granularity: 'list', ...withUnits }));
+  sens.push(run('read 0.5×, no write premium', 'read-0.5', data, data, SCENARIO_POLICIES, CONVERSATION_MODEL, { ...PRICE_MODEL, write: 1, read: 0.5 }, withUnits));
   (sens[0] as { label: string }).label = `results ${CONVERSATION_MODEL.resultTokens} (main)`;
 
-  const corpus = corpusServers();
+  const corpus = corpusServers(values.servers === undefined ? undefined : resolve(values.servers));
+  if (corpus.size === 0) throw new Error(`bench:sessions: no distractor servers (*.json with toolsList.tools) in ${values.servers ?? 'bench/corpus'}`);
   const scen: Run[] = [base];
-  scen.push(run('first turn only', '', firstTurns(data, 1), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
+  scen.push(run('first turn only', 'first-turn', firstTurns(data, 1), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, withUnits));
   for (const n of [3, 10]) {
     const chained = chainSessions(data, n);
-    if (chained.sessions.length > 0) scen.push(run(`${n} sessions chained`, '', chained, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
+    if (chained.sessions.length > 0) scen.push(run(`${n} sessions chained`, `chained-${n}`, chained, data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL, withUnits));
   }
-  for (const target of [100, 300, 1000]) scen.push(run(`lists ≥ ${target} tools`, '', widenLists(data, corpus, target), data, SCENARIO_POLICIES, CONVERSATION_MODEL, PRICE_MODEL));
+  const servers: Run[] = [];
+  for (const n of COMPARE_SCENARIOS) {
+    const r = run(`+${n} servers`, `servers-${n}`, addServers(data, corpus, n), data, both, CONVERSATION_MODEL, PRICE_MODEL, withUnits);
+    (r as { label: string }).label = `+${n} servers (${formatInt(r.toolsPerSession)} tools)`;
+    servers.push(r);
+    scen.push(r);
+  }
   (scen[0] as { label: string }).label = 'as is';
 
-  const md = render(isDefault ? 'bench/sessions' : folder, data, base, sens, scen);
+  const md = render(isDefault ? 'bench/sessions' : folder, data, base, sens, scen, [base, ...servers, long], units);
   const json = {
     generatedBy: 'npm run bench:sessions (bench/sessions.ts)',
     folder: isDefault ? 'bench/sessions' : folder,
@@ -463,10 +541,12 @@ function main(): void {
     targets: { recommendedDefaultMax: TARGET_DEFAULT, stretch: TARGET_STRETCH, stretchExtraRequests: TARGET_EXTRA, recommendedMeetsDefault: byName(base, RECOMMENDED).costVsFullCached <= TARGET_DEFAULT },
     recommended: RECOMMENDED,
     policies: base.summaries,
-    sensitivity: sens.slice(1).map((r) => ({ label: r.label, policies: r.summaries })),
-    scenarios: scen.slice(1).map((r) => ({ label: r.label, sessions: r.sessions, requestsPerSession: r.requestsPerSession, fullTokensPerRequest: r.fullTokensPerRequest, policies: r.summaries })),
+    units: ['json', ...units.map((u) => u.name)],
+    sensitivity: sens.slice(1).map((r) => ({ label: r.label, scenario: r.scenario, policies: r.summaries })),
+    scenarios: scen.slice(1).map((r) => ({ label: r.label, scenario: r.scenario, toolsPerSession: r.toolsPerSession, fullTokensByUnit: r.fullTokensByUnit, sessions: r.sessions, requestsPerSession: r.requestsPerSession, fullTokensPerRequest: r.fullTokensPerRequest, policies: r.summaries })),
   };
   void BOUNDS;
+  void unitFigures;
   if (prefix !== undefined && !values['no-write']) {
     writeFileSync(`${prefix}.md`, md + '\n');
     writeFileSync(`${prefix}.json`, JSON.stringify(json, (_k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(4)) : v), 2) + '\n');

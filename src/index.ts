@@ -37,6 +37,12 @@ export { applyPatch, invertPatch } from './core/patch.js';
 export type { PatchOperation } from './core/patch.js';
 export { measureJson, utf8Length } from './core/measure.js';
 export type { Tokenizer, Size } from './core/measure.js';
+export { measureRendered } from './core/rendered.js';
+export type { RenderedMeasure } from './core/rendered.js';
+
+// Renderers: what each model reads (docs/render.md)
+export { getRenderer, findAnyTypes, RENDERER_NAMES, RenderError, MAX_TYPESCRIPT_DEPTH } from './render/index.js';
+export type { AnyReason, AnyType, ForwardedTool, Renderer, RendererName, RenderErrorCode } from './render/index.js';
 export { ToolslimError } from './core/errors.js';
 export type { ToolslimErrorCode } from './core/errors.js';
 
@@ -118,6 +124,8 @@ export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, pa
 export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
 export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep } from './session/index.js';
 export type { ServedList, ServeToolsListOptions, UnreadableTool, CallStats, ResponsesSummary, ToolResponses } from './session/index.js';
+export { ResponsePager, describeRecords, findRecords, checkPolicy, contractText, mergePolicies, PAGE_ARGUMENTS, pageArgumentOf, parsePolicyFlag, parseResponsePolicies, withContract, suggestPolicies, suggestionSnippet } from './session/index.js';
+export type { PagerCall, PagerResult, PageResult, ResponsePagerOptions, FoundRecords, NoRecords, ResponsePolicies, ResponsePolicy, PolicySuggestion, SuggestPoliciesOptions } from './session/index.js';
 export type {
   AnswerDecision,
   ArgumentCheck,

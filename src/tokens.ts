@@ -18,6 +18,7 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { ToolslimError } from './core/errors.js';
 import type { Tokenizer } from './core/measure.js';
 
 export type { Tokenizer } from './core/measure.js';
@@ -29,10 +30,26 @@ export const MAX_EXACT_PIECE = 256;
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /** The o200k_base encoding (GPT-4o and later). */
-export const o200k: Tokenizer = Object.freeze({ name: 'o200k_base', count: (text: string) => boundedCount(text, (t) => countO200k(t, PLAIN), O200K_TOKEN_SPLIT_REGEX) });
+export const o200k: Tokenizer = Object.freeze({ name: 'o200k_base', count: (text: string) => boundedCount(text, (t) => countO200k(t, PLAIN), O200K_TOKEN_SPLIT_REGEX), isEstimate: (text: string) => hasLongPiece(text) });
 
 /** The cl100k_base encoding (GPT-4, GPT-3.5). */
-export const cl100k: Tokenizer = Object.freeze({ name: 'cl100k_base', count: (text: string) => boundedCount(text, (t) => countCl100k(t, PLAIN), CL100K_TOKEN_SPLIT_REGEX) });
+export const cl100k: Tokenizer = Object.freeze({ name: 'cl100k_base', count: (text: string) => boundedCount(text, (t) => countCl100k(t, PLAIN), CL100K_TOKEN_SPLIT_REGEX), isEstimate: (text: string) => hasLongPiece(text) });
+
+/** The tokenizers {@link getTokenizer} knows. */
+export type TokenizerName = 'o200k_base' | 'cl100k_base';
+
+/** Every name {@link getTokenizer} accepts. */
+export const TOKENIZER_NAMES: readonly TokenizerName[] = Object.freeze(['o200k_base', 'cl100k_base'] as const);
+
+/**
+ * The tokenizer of that encoding name. Any other name throws an error listing the valid ones; for another
+ * model, pass your own {@link Tokenizer} (`{ name, count(text) }`) wherever one is taken.
+ */
+export function getTokenizer(name: string): Tokenizer {
+  if (name === 'o200k_base') return o200k;
+  if (name === 'cl100k_base') return cl100k;
+  throw new ToolslimError('invalid-option', `Unknown tokenizer \`${String(name)}\`: expected one of ${TOKENIZER_NAMES.map((n) => `\`${n}\``).join(', ')} (or pass a Tokenizer object)`);
+}
 
 /**
  * True when a count of `text` is an estimate: o200k_base's or cl100k_base's split of it holds a piece

@@ -20,6 +20,8 @@ const SRC = join(import.meta.dirname, '..', 'src');
 const LAYERS: readonly (readonly string[])[] = [
   ['json'],
   ['schema'],
+  // What a model reads: one renderer per reader (json, json-spaced, json-indent4, typescript).
+  ['render'],
   // `tokens` is the `toolslim/tokens` entry: the tokenizers that implement core's `Tokenizer`, kept out of the
   // main entry so that importing toolslim never loads one; it depends on core only, and the CLI loads it.
   ['core', 'tokens'],

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseStatsLines, summarizeResponses, type ResponsesSummary } from '../session/stats.js';
+import { suggestionSnippet, suggestPolicies, type PolicySuggestion } from '../session/response-suggest.js';
 import type { Context } from './command.js';
 import { CliError } from './errors.js';
 import type { Style } from './format.js';
@@ -18,9 +19,11 @@ export async function printResponses(file: string, format: 'text' | 'markdown' |
     const code = (e as { code?: string }).code;
     throw new CliError(code === 'ENOENT' ? `--responses ${file}: no such file (write one with toolslim proxy --stats ${file} -- <server>)` : `--responses ${file}: ${(e as Error).message}`);
   }
-  const summary = summarizeResponses(parseStatsLines(text, file));
-  if (format === 'json') ctx.io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-  else ctx.io.stdout.write(renderResponses(file, summary, format, ctx.style, top));
+  const lines = parseStatsLines(text, file);
+  const summary = summarizeResponses(lines);
+  const suggestions = suggestPolicies(lines);
+  if (format === 'json') ctx.io.stdout.write(JSON.stringify({ ...summary, suggestions }, null, 2) + '\n');
+  else ctx.io.stdout.write(renderResponses(file, summary, format, ctx.style, top) + renderSuggestions(suggestions, format));
   return 0;
 }
 
@@ -56,6 +59,25 @@ export function renderResponses(file: string, summary: ResponsesSummary, format:
     'Sizes are UTF-8 bytes of compact JSON; "definition" is the tool as the server sent it, "served" as the proxy served it; response/definition is the median result over the definition.',
   );
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The proposed response policies (tools whose median result is ≥ 10× their definition) as an overlay
+ * snippet, with what each is based on; `""` when no tool qualifies.
+ */
+export function renderSuggestions(suggestions: readonly PolicySuggestion[], format: 'text' | 'markdown'): string {
+  if (suggestions.length === 0) return '';
+  const md = format === 'markdown';
+  const out = [md ? '\n### Proposed response policies\n' : '\nProposed response policies (median result ≥ 10× the definition):'];
+  for (const s of suggestions) {
+    const head = `${md ? '- ' : '  '}${s.tool}: median result ${num(s.medianResultBytes)} bytes, ${s.ratio.toFixed(1)}× its ${num(s.definitionBytes)}-byte definition`;
+    out.push(s.policy ? `${head}; fields seen: ${(s.policy.project ?? []).join(', ')}; a budget of ${num(s.policy.budget!)} bytes keeps 95% of its results on one page` : `${head}; ${s.why}`);
+  }
+  const snippet = suggestionSnippet(suggestions);
+  if (snippet !== '') {
+    out.push('', 'Add to the overlay (remove the fields the caller does not need), or pass --project / --response-budget:', md ? `\n\`\`\`json\n${snippet}\n\`\`\`` : snippet);
+  }
+  return out.join('\n') + '\n';
 }
 
 function num(n: number): string {

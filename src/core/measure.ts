@@ -3,11 +3,20 @@
  * brings (see `toolslim/tokens`), so that importing toolslim never loads one.
  */
 
-/** Counts tokens of a text. `toolslim/tokens` provides `o200k` and `cl100k`. */
+/**
+ * Counts tokens of a text: the plug-in point for any model's tokenizer. `toolslim/tokens` provides `o200k`
+ * and `cl100k` (and `getTokenizer(name)`); anything with a `name` and a `count` works:
+ *
+ * ```ts
+ * const words: Tokenizer = { name: 'words', count: (text) => text.split(/\s+/).filter(Boolean).length };
+ * ```
+ */
 export interface Tokenizer {
   /** Encoding name, e.g. `o200k_base`. */
   readonly name: string;
   count(text: string): number;
+  /** True when `count(text)` is an estimate rather than an exact count (absent: always exact). */
+  isEstimate?(text: string): boolean;
 }
 
 const nodeBuffer = (globalThis as { Buffer?: { byteLength(s: string, enc: 'utf8'): number } }).Buffer;

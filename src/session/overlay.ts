@@ -14,6 +14,7 @@ import type { McpTool } from '../core/tool.js';
 import type { Step } from '../core/transform.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { describeValue } from './hot-set.js';
+import { parseResponsePolicies, type ResponsePolicies } from './response-policy.js';
 import { sha256Hex } from './sha256.js';
 import { majorOf, TOOLSLIM_VERSION } from './version.js';
 import { stringifyJson } from '../json/stringify.js';
@@ -68,6 +69,8 @@ export interface Overlay {
    * served, and calls of it reach the server as `from` (a pinned name).
    */
   readonly renamed?: readonly { readonly from: string; readonly to: string }[];
+  /** Response policies by the server's tool name (see response-policy.ts), reviewed with the rest. */
+  readonly responses?: ResponsePolicies;
   /** What the proxy serves. */
   readonly tools: readonly McpTool[];
 }
@@ -228,6 +231,7 @@ export function parseOverlay(json: unknown, file = 'the overlay'): Overlay {
       renamedTo.add((r as { to: string }).to);
     }
   }
+  if (hasOwn(json, 'responses')) parseResponsePolicies(json.responses, file);
   if (!Array.isArray(json.tools)) fail('/tools', 'expected the array of tools to serve');
   for (const [i, tool] of (json.tools as unknown[]).entries()) {
     if (!isObject(tool) || typeof tool.name !== 'string') fail(`/tools/${i}`, 'expected a tool with a string `name`');

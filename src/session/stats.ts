@@ -28,14 +28,29 @@ export interface CallStats {
   readonly answered?: boolean;
   /** Set when the response was an error (`isError: true` or a JSON-RPC error). */
   readonly error?: boolean;
+  /** Records the server's result held (see response-records.ts for the shapes), when it held some. */
+  readonly records?: number;
+  /** UTF-8 bytes of the compact JSON of the records with what holds them: a one-page result's page size. */
+  readonly recordsBytes?: number;
+  /** The records' top-level fields, in the order first seen (at most 64). */
+  readonly fields?: readonly string[];
+  /** The server's `result` bytes, when a response policy changed what the client received. */
+  readonly upstreamBytes?: number;
+  /** The page served and how many the result has (a paged tool). */
+  readonly page?: number;
+  readonly pages?: number;
+  /** Why a tool's response policy did not cover this result (it passed through untouched). */
+  readonly uncovered?: string;
 }
 
 const NUMBER_FIELDS = ['requestBytes', 'resultBytes', 'servedBytes', 'originalBytes', 'ms'] as const;
 const FLAG_FIELDS = ['answered', 'error'] as const;
+const OPTIONAL_NUMBERS = ['records', 'recordsBytes', 'upstreamBytes', 'page', 'pages'] as const;
 
 /**
  * The stats line of one call: compact JSON with a fixed member order
- * (`v, tool, requestBytes, resultBytes, servedBytes, originalBytes, ms[, answered][, error]`), no newline.
+ * (`v, tool, requestBytes, resultBytes, servedBytes, originalBytes, ms[, answered][, error]`, then those of
+ * `records, recordsBytes, upstreamBytes, page, pages, fields, uncovered` that are set), no newline.
  *
  * @throws ToolslimError (`invalid-input`) naming the member that is not what the format says
  */
@@ -44,6 +59,9 @@ export function formatStatsLine(stats: CallStats): string {
   const line: Record<string, unknown> = { v: STATS_FORMAT, tool: stats.tool };
   for (const key of NUMBER_FIELDS) line[key] = stats[key];
   for (const key of FLAG_FIELDS) if (stats[key] === true) line[key] = true;
+  for (const key of OPTIONAL_NUMBERS) if (stats[key] !== undefined) line[key] = stats[key];
+  if (stats.fields !== undefined) line.fields = stats.fields;
+  if (stats.uncovered !== undefined) line.uncovered = stats.uncovered;
   return JSON.stringify(line);
 }
 
@@ -74,7 +92,7 @@ export function parseStatsLines(text: string, file = 'the stats file'): CallStat
     }
     const stats: Record<string, unknown> = { tool: json.tool };
     for (const key of NUMBER_FIELDS) stats[key] = json[key];
-    for (const key of FLAG_FIELDS) if (key in json) stats[key] = json[key];
+    for (const key of [...FLAG_FIELDS, ...OPTIONAL_NUMBERS, 'fields', 'uncovered'] as const) if (key in json) stats[key] = json[key];
     checkStats(stats as unknown as CallStats, where);
     out.push(stats as unknown as CallStats);
   }
@@ -156,4 +174,10 @@ function checkStats(stats: CallStats, where: string): void {
     const v = stats[key];
     if (v !== undefined && typeof v !== 'boolean') throw new ToolslimError('invalid-input', `${where}: \`${key}\` must be true or false, got ${describeValue(v)}`);
   }
+  for (const key of OPTIONAL_NUMBERS) {
+    const v = stats[key];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)) throw new ToolslimError('invalid-input', `${where}: \`${key}\` must be a non-negative whole number, got ${describeValue(v)}`);
+  }
+  if (stats.fields !== undefined && (!Array.isArray(stats.fields) || stats.fields.some((f) => typeof f !== 'string'))) throw new ToolslimError('invalid-input', `${where}: \`fields\` must be a list of field names, got ${describeValue(stats.fields)}`);
+  if (stats.uncovered !== undefined && typeof stats.uncovered !== 'string') throw new ToolslimError('invalid-input', `${where}: \`uncovered\` must be a string, got ${describeValue(stats.uncovered)}`);
 }

@@ -20,7 +20,7 @@ const pids = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map
 beforeAll(() => requireBuild());
 
 describe('live servers never outlive the command', () => {
-  it('--timeout 3 holds to within a second, and a hung sh -c server and its grandchild are gone', async () => {
+  it('--timeout 3 ends the command (not before 3 s), and a hung sh -c server and its grandchild are gone', async () => {
     const list = file('pids');
     // sh starts a grandchild, then a server that never answers and ignores stdin closing and SIGTERM.
     const script = `sleep 300 & echo $! >> ${list}; echo $$ >> ${list}; trap '' TERM; exec ${node} -e "process.on('SIGTERM',()=>{});require('fs').appendFileSync('${list}', process.pid+'\\\\n');setInterval(()=>{},1000)"`;
@@ -35,7 +35,9 @@ describe('live servers never outlive the command', () => {
     expect(r.stderr).toContain('toolslim capture: timed out after 3s waiting for `sh -c ');
     expect(r.stderr).toContain('to answer initialize (raise --timeout if the server is just slow)');
     expect(took).toBeGreaterThanOrEqual(3);
-    expect(took - startup, `took ${took} s, start-up ${startup} s`).toBeLessThan(4);
+    // No tight upper bound (issue 31: a loaded machine is slow): the server never answers, so without the
+    // timeout the command would run into the test's own 60 s limit.
+    expect(took - startup, `took ${took} s, start-up ${startup} s`).toBeLessThan(30);
     // sleep, and sh that exec'd into node (the same pid twice).
     const all = [...new Set(pids(list))];
     expect(all).toHaveLength(2);
@@ -50,22 +52,18 @@ describe('live servers never outlive the command', () => {
 
   it('a server that answers initialize with an error is stopped, even one that ignores stdin closing', async () => {
     const pid = file('server.pid');
-    const t0 = Date.now();
     const r = await run(['capture', '--', node, WIRE_SERVER, '--init-error', '--ignore-eof', '--pid', pid]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^toolslim capture: `.+wire-server\.mjs --init-error --ignore-eof --pid .+` failed during initialize: MCP error -32603: this server cannot start today\n$/);
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(isRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
   });
 
   it('a server that ignores stdin closing is stopped once the list is read', async () => {
     const pid = file('server.pid');
     const out = file('tools.json');
-    const t0 = Date.now();
     const r = await run(['capture', '-o', out, '--', node, WIRE_SERVER, '--ignore-eof', '--pid', pid]);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).toolsList).toEqual({ tools: DEMO_TOOLS });
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(isRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
   });
 

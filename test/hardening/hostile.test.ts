@@ -204,9 +204,8 @@ describe('hostile references', () => {
     const defs: Record<string, unknown> = {};
     for (let i = 0; i < 60; i++) defs[`D${i}`] = { anyOf: [{ $ref: `#/$defs/D${i + 1}` }, { items: { $ref: `#/$defs/D${i + 1}` } }] };
     defs.D60 = { type: 'integer' };
-    const t0 = performance.now();
+    // Expanded, this is 2^60 leaves: the test's timeout is the guard, not a timed assertion.
     const r = run({ $ref: '#/$defs/D0', $defs: defs });
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(r.report.changes).toEqual([]);
   });
 });

@@ -31,8 +31,12 @@ import { deepFreeze } from './freeze.js';
 import { fuzzToolsArb } from './fuzz-arbitraries.js';
 import { specValidator } from './readings.js';
 
-/** Tool lists (1–2 tools each: at least 10,000 schemas at the default). */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 7_000);
+/**
+ * Tool lists (1–2 tools each). `npm test` samples 3,000 (about 4,300 schemas) to stay within its time budget
+ * (issue 31: ≤ 10 min on 2 cores); `npm run bench:fuzz` runs the full 7,000 (at least 10,000 schemas) and
+ * more with `--runs`. Same seed, so the suite's samples are the first 3,000 of the bench's.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261212);
 /** Verdicts are compared on every `VERDICT_EVERY`-th sample (compiling dominates the cost). */
 const VERDICT_EVERY = Number(process.env.FUZZ_VERDICT_EVERY ?? 8);
@@ -328,7 +332,7 @@ export function describeFuzz(shard: number, shards: number): void {
       expect(shown, `${failures.length} failures of ${counts.runs} runs: ${JSON.stringify(Object.fromEntries(byKind))}`).toEqual([]);
       const mine = Array.from({ length: RUNS }, (_, s) => s).filter((s) => s % shards === shard);
       expect(counts.runs).toBe(mine.reduce((n, s) => n + pipelinesFor(s).length, 0));
-      // At least 10,000 schemas over the shards.
+      // At least one schema per sample over the shards (the 7,000-sample bench run: at least 10,000).
       expect(counts.schemas).toBeGreaterThanOrEqual(Math.floor(Math.min(10_000, RUNS) / shards));
     });
   });

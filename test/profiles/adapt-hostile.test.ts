@@ -8,9 +8,8 @@ it('stops an exponential fan-out before building it, reports the cap and leaves 
   const defs: Record<string, unknown> = { L40: { type: 'string' } };
   for (let i = 0; i < 40; i++) defs[`L${i}`] = { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } };
   const tools = deepFreeze([{ name: 'fan', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/L0' } }, $defs: defs } }]);
-  const t0 = performance.now();
+  // Built, the fan-out would hold 2^40 nodes: the test's timeout is the guard, not a timed assertion.
   const r = adaptToClient(tools, { profile: 'ref-free' });
-  expect(performance.now() - t0).toBeLessThan(2000);
   expect(r.tools[0]).toBe(tools[0]);
   expect(r.report.changes).toEqual([]);
   expect(r.report.diagnostics[0]).toMatchObject({ severity: 'error', code: 'growth-capped', path: '/0/inputSchema' });

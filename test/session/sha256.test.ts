@@ -26,8 +26,7 @@ describe('sha256Hex', () => {
 
   it('hashes a megabyte quickly enough for a tools list', () => {
     const s = 'é'.repeat(500_000);
-    const t0 = performance.now();
+    // The test's timeout guards the time; no timed assertion (issue 31).
     expect(sha256Hex(s)).toBe(createHash('sha256').update(s).digest('hex'));
-    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });

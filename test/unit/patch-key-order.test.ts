@@ -169,20 +169,17 @@ describe('a key one step removes and a later step adds anew keeps its place (Edi
 });
 
 describe('recording positions scales', () => {
-  it('removing every member of one big object stays near linear (a ratio within one run, generous bound)', () => {
-    const time = (n: number): number => {
-      const obj: Record<string, number> = {};
-      for (let i = 0; i < n; i++) obj[`k${i}`] = i;
-      const ctx = new EditContext(obj, {});
-      const t0 = performance.now();
-      // From the middle outwards: every removal is of a member that is not the last.
-      for (let i = 0; i < n; i++) ctx.remove(`/k${(i * 7919) % n}`, 'x');
-      return performance.now() - t0;
-    };
-    time(2000); // warm up
-    const small = Math.max(time(10_000), 1);
-    const big = time(40_000);
-    // 4× the members: linear is about 4×, quadratic (Object.keys per removal) about 16×.
-    expect(big / small).toBeLessThan(9);
+  // No timed assertion (issue 31: timings are the bench's). At 100k members a removal that lists every key
+  // (quadratic: Object.keys of a 100k-key object per removal, ~5e9 key visits) runs for minutes; linear takes
+  // about a second on an idle machine (three on a loaded one), so the test's 60 s timeout is the guard.
+  it('removing every member of one big object stays near linear (100k members, within the test timeout)', { timeout: 60_000 }, () => {
+    const n = 100_000;
+    const obj: Record<string, number> = {};
+    for (let i = 0; i < n; i++) obj[`k${i}`] = i;
+    const ctx = new EditContext(obj, {});
+    // From the middle outwards (7919 is prime, so every index is hit once): each removal is of a member that is not the last.
+    for (let i = 0; i < n; i++) ctx.remove(`/k${(i * 7919) % n}`, 'x');
+    expect(ctx.changes).toHaveLength(n);
+    expect(ctx.changes[1]!.path).toBe('/k7919');
   });
 });

@@ -198,20 +198,15 @@ describe('the rule in the transform and the presets', () => {
 describe('cost', () => {
   const shared = Array.from({ length: 20 }, (_, k) => `Shared sentence number ${k} says something about the whole server.`).join(' ');
   const list = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `t${i}`, description: `Tool ${i} does its own thing. ${shared}`, inputSchema: { type: 'object' } }));
-  const cpu = (tools: unknown[]) => {
-    const start = process.cpuUsage();
-    promoteCommonParams(tools as never, { sentences: true }, { measure: false, verify: false });
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
-
-  it('grows linearly with the list (4× the tools: at most 8× the time, best of three)', () => {
-    const small = list(200);
-    const large = list(800);
-    cpu(small);
-    let best = [Infinity, Infinity];
-    for (let i = 0; i < 3; i++) best = [Math.min(best[0]!, cpu(small)), Math.min(best[1]!, cpu(large))];
-    expect(best[1]! / best[0]!).toBeLessThan(8);
+  // No timed assertion (issue 31: timings are the bench's). 20,000 tools sharing 20 sentences: comparing each
+  // tool's sentences with every other tool's (quadratic, ~8e9 sentence comparisons) runs for minutes; the linear
+  // count takes a second or two, so the test's 60 s timeout is the guard.
+  it('grows linearly with the list (20,000 tools, within the test timeout)', { timeout: 60_000 }, () => {
+    const r = promoteCommonParams(list(20_000) as never, { sentences: true }, { measure: false, verify: false });
+    expect(r.tools).toHaveLength(20_000);
+    // Every shared sentence left the tools for the instructions; each tool keeps its own.
+    expect((r.tools[19_999] as { description: string }).description).toBe('Tool 19999 does its own thing.');
+    expect(r.instructions).toContain('Shared sentence number 19 says something about the whole server.');
   });
 });
 

@@ -307,9 +307,8 @@ describe('long text costs linear time', () => {
     ['a run of spaces before a marker', 'Optional ' + ' '.repeat(n) + 'x', { required: false }],
     ['many sentences after a marker', 'Optional. ' + 'a. '.repeat(n), { required: false }],
   ] as const)('%s', (_name, text, facts) => {
-    const t0 = performance.now();
-    cleanDescription(text, NONE, facts);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // A backtracking pattern would take minutes here: the test's timeout is the guard (bench/hostile.ts times it).
+    expect(cleanDescription(text, NONE, facts).text.length).toBeLessThanOrEqual(text.length);
   });
 });
 

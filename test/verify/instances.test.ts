@@ -256,9 +256,8 @@ describe('generateInstances terminates on recursive and hostile schemas', () => 
   };
   for (const [name, schema] of Object.entries(cases)) {
     it(name, () => {
-      const t0 = performance.now();
+      // The test's timeout guards against a blow-up; no timed assertion (issue 31).
       const instances = generateInstances(schema);
-      expect(performance.now() - t0).toBeLessThan(5000);
       expect(instances.length).toBeGreaterThanOrEqual(50);
       expect(instances.length).toBeLessThanOrEqual(512);
       // Every instance is JSON (round-trips through text).

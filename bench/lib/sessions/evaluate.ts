@@ -3,16 +3,22 @@
  */
 import type { Session } from './data.js';
 import type { BenchPolicy, PolicySpec } from './policies.js';
-import { PRICE_MODEL, priceRequests, type PriceModel } from './price.js';
+import { PRICE_MODEL, priceRequests, type ModelRequest, type PriceModel, type SessionPrice } from './price.js';
+import type { ReaderUnit } from './unit.js';
 import { conversationOnly, replaySession, type Bound, type ConversationModel, type CountTokens, type ReplayStats } from './replay.js';
 
 export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
+
+/** Kinds of policy that serve no cold tool, so no call can fail validation and every bound is the same replay. */
+const BOUND_FREE: ReadonlySet<PolicySpec['kind']> = new Set(['full', 'optimized', 'peer', 'search']);
 
 export interface EvaluateOptions {
   readonly conversation: ConversationModel;
   readonly count: CountTokens;
   readonly model?: PriceModel;
   readonly granularity?: 'tool' | 'list';
+  /** The reader's unit for tool definitions (default: compact JSON counted by `count`). */
+  readonly unit?: ReaderUnit;
 }
 
 /** Sums over every session of one policy under one bound. */
@@ -39,7 +45,7 @@ export interface Evaluation {
 }
 
 function emptyStats(): ReplayStats {
-  return { calls: 0, hotCalls: 0, coldCalls: 0, repeatColdCalls: 0, baseRequests: 0, extraRequests: 0, toolBytes: 0, toolTokens: 0, hotTools: 0, turnsChanged: 0, turnsAfterFirst: 0, revealTokens: 0 };
+  return { calls: 0, hotCalls: 0, coldCalls: 0, repeatColdCalls: 0, baseRequests: 0, extraRequests: 0, toolBytes: 0, toolTokens: 0, hotTools: 0, turnsChanged: 0, turnsAfterFirst: 0, revealTokens: 0, loadRequests: 0, loadTokens: 0, searches: 0, at1: 0, at3: 0, at5: 0 };
 }
 
 function addStats(into: ReplayStats, s: ReplayStats): void {
@@ -62,9 +68,17 @@ export function evaluate(sessions: readonly Session[], full: BenchPolicy, polici
     conversation.uncached += base.uncached;
     let fullCached = NaN;
     for (const [i, policy] of all.entries()) {
+      // A policy that serves no cold tool (the full list, a peer that loads before each first call) replays the
+      // same under every bound: replay it once.
+      const boundFree = BOUND_FREE.has(policy.spec.kind);
+      let once: { requests: ModelRequest[]; stats: ReplayStats; price: SessionPrice } | undefined;
       for (const bound of BOUNDS) {
-        const { requests, stats } = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool' });
-        const p = priceRequests(requests, model);
+        if (once === undefined || !boundFree) {
+          const r = replaySession(session, policy, { bound, conversation: options.conversation, count: options.count, granularity: options.granularity ?? 'tool', unit: options.unit });
+          once = { ...r, price: priceRequests(r.requests, model) };
+        }
+        const { stats } = once;
+        const p = once.price;
         const t = totals[i]!.bounds[bound];
         const cached = p.cached - base.cached;
         t.cached += cached;
@@ -84,7 +98,14 @@ export function evaluate(sessions: readonly Session[], full: BenchPolicy, polici
 export interface PolicySummary {
   readonly name: string;
   readonly description: string;
+  /** `toolslim` (this library's policies) or `peer` (a mechanism users have without it, and the full list). */
   readonly family: PolicySpec['family'];
+  /** Where the mechanism runs: in the client (`client`) or in a proxy/server in front of the tools (`proxy`). */
+  readonly side: PolicySpec['side'];
+  /** The bench's own grouping: `full`, `optimized`, `rerank`, `stable` (hot sets), `search` (toolslim's hot set + search), `peer`. */
+  readonly kind: PolicySpec['kind'];
+  /** The data set (`bfcl`, `servers-5`, …; set by the bench). */
+  scenario: string;
   readonly k: number | null;
   readonly chooser: string | null;
   readonly coldForm: string | null;
@@ -128,7 +149,30 @@ export interface PolicySummary {
   readonly sessionMedian: number;
   readonly sessionWorst: number;
   readonly sessionsAboveFull: number;
+  /** Round trips before calls (searches, schema loads) per base request, and the tokens they add per session. */
+  readonly loadRequests: number;
+  readonly loadTokensPerSession: number;
+  /** For a search-based mechanism: share of its searches (the user's text as the query, at a tool's first use) that rank the call's tool in the top 1 / 3 / 5; null where nothing is searched. */
+  readonly recallAt1: number | null;
+  readonly recallAt3: number | null;
+  readonly recallAt5: number | null;
   recommended: boolean;
+  /** The main figures again in every reader unit the run priced (`json`: compact JSON, as above; `typescript`, …). */
+  units?: Record<string, UnitFigures>;
+}
+
+/** A policy's main figures in one reader unit. */
+export interface UnitFigures {
+  readonly tokensPerRequest: number;
+  readonly costVsFullCached: number;
+  readonly costVsFullCachedHidden: number;
+  readonly costVsFullCachedMin: number;
+  readonly extraRequestsMax: number;
+  readonly extraRequestsHidden: number;
+}
+
+export function unitFigures(s: PolicySummary): UnitFigures {
+  return { tokensPerRequest: s.tokensPerRequest, costVsFullCached: s.costVsFullCached, costVsFullCachedHidden: s.costVsFullCachedHidden, costVsFullCachedMin: s.costVsFullCachedMin, extraRequestsMax: s.extraRequestsMax, extraRequestsHidden: s.extraRequestsHidden };
 }
 
 export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicySummary {
@@ -141,8 +185,11 @@ export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicyS
     name: spec.name,
     description: spec.description,
     family: spec.family,
+    side: spec.side,
+    kind: spec.kind,
+    scenario: '',
     k: spec.k ?? null,
-    chooser: spec.family === 'stable' && (spec.k ?? 0) > 0 ? spec.chooser ?? null : null,
+    chooser: spec.kind === 'stable' && (spec.k ?? 0) > 0 ? spec.chooser ?? null : null,
     coldForm: spec.coldForm ?? null,
     reveal: spec.reveal ?? null,
     costVsFullCached: max.cached / full.cached,
@@ -172,6 +219,11 @@ export function summarize(evaluation: Evaluation, totals: PolicyTotals): PolicyS
     sessionMedian: sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[sorted.length >> 1]! : (sorted[(sorted.length >> 1) - 1]! + sorted[sorted.length >> 1]!) / 2,
     sessionWorst: sorted.length === 0 ? NaN : sorted[sorted.length - 1]!,
     sessionsAboveFull: sorted.filter((r) => r > 1).length / Math.max(1, sorted.length),
+    loadRequests: min.stats.loadRequests / min.stats.baseRequests,
+    loadTokensPerSession: min.stats.loadTokens / evaluation.sessions,
+    recallAt1: min.stats.searches === 0 ? null : min.stats.at1 / min.stats.searches,
+    recallAt3: min.stats.searches === 0 ? null : min.stats.at3 / min.stats.searches,
+    recallAt5: min.stats.searches === 0 ? null : min.stats.at5 / min.stats.searches,
     recommended: false,
   };
 }

@@ -14,7 +14,9 @@ export type Reveal = 'result' | 'list-changed';
 /** What a policy is, in words and as fields (the JSON output carries them). */
 export interface PolicySpec {
   readonly name: string;
-  readonly family: 'full' | 'optimized' | 'rerank' | 'stable';
+  readonly kind: 'full' | 'optimized' | 'rerank' | 'stable' | 'search' | 'peer';
+  readonly family: 'toolslim' | 'peer';
+  readonly side: 'client' | 'proxy';
   readonly k?: number;
   readonly chooser?: Chooser;
   readonly coldForm?: ColdForm;
@@ -150,8 +152,8 @@ export class PolicyContext {
 /** Sends every tool as given. */
 export function fullPolicy(ctx: PolicyContext, optimized: boolean): BenchPolicy {
   const spec: PolicySpec = optimized
-    ? { name: 'optimized', family: 'optimized', description: 'every tool in full, through the `safe` preset' }
-    : { name: 'full', family: 'full', description: 'every tool in full, as the servers list them' };
+    ? { name: 'optimized', kind: 'optimized', family: 'toolslim', side: 'proxy', description: 'every tool in full, through the `safe` preset' }
+    : { name: 'full', kind: 'full', family: 'peer', side: 'client', description: 'every tool in full, as the servers list them' };
   return {
     name: spec.name,
     spec,
@@ -172,7 +174,7 @@ export function fullPolicy(ctx: PolicyContext, optimized: boolean): BenchPolicy 
  * does not change for it).
  */
 export function rerankPolicy(ctx: PolicyContext, k: number): BenchPolicy {
-  const spec: PolicySpec = { name: `rerank-${k}`, family: 'rerank', k, coldForm: 'sentence', reveal: 'result', description: `hot set of ${k} over the whole list, re-ranked every turn with the user's text (ToolUsageGraph, compress-cold-tools)` };
+  const spec: PolicySpec = { name: `rerank-${k}`, kind: 'rerank', family: 'toolslim', side: 'client', k, coldForm: 'sentence', reveal: 'result', description: `hot set of ${k} over the whole list, re-ranked every turn with the user's text (ToolUsageGraph, compress-cold-tools)` };
   return {
     name: spec.name,
     spec,
@@ -211,7 +213,9 @@ export function stablePolicy(ctx: PolicyContext, k: number, chooser: Chooser, co
   const name = k === 0 ? `hot-0/${coldForm}/${reveal}` : `hot-${k}/${chooser}/${coldForm}/${reveal}`;
   const spec: PolicySpec = {
     name,
-    family: 'stable',
+    kind: 'stable',
+    family: 'toolslim',
+    side: 'proxy',
     k,
     chooser,
     coldForm,

@@ -16,6 +16,7 @@
  * Tokens of the failed call are taken to be those of the real call (a guess of the same shape).
  */
 import type { McpTool } from '../../../src/index.js';
+import { jsonOf, jsonUnit, type ReaderUnit } from './unit.js';
 import { priceRequests, type Block, type ModelRequest, type PriceModel, type SessionPrice } from './price.js';
 import type { Session, SessionCall } from './data.js';
 
@@ -40,6 +41,21 @@ export interface ServedTools {
   readonly tools: readonly McpTool[];
   /** Names served in full. */
   readonly hot: ReadonlySet<string>;
+  /** Plain-text blocks the prompt carries after the tools (a deferring client's list of tool names), in order. */
+  readonly texts?: readonly string[];
+}
+
+/**
+ * A round trip a mechanism makes before a call (a tool search, a schema load): one extra request whose output
+ * is `output` (the search or load call, as JSON) and whose result is appended to the conversation after it.
+ * A string result is counted as text (a tool result); `{ tools }` is loaded definitions, which the client
+ * renders as it renders its tool list (counted in the reader's unit).
+ */
+export interface RoundTrip {
+  readonly output: string;
+  readonly result: string | { readonly tools: readonly McpTool[] };
+  /** For a search: the 1-based rank of the call's tool in its result ranking (Infinity: not ranked at all). */
+  readonly rank?: number;
 }
 
 /** A policy's state over one session. */
@@ -56,6 +72,10 @@ export interface PolicyRun {
   coldCalled(name: string): void;
   /** A call was executed (the per-turn ranking records it). */
   executed(call: SessionCall): void;
+  /** Round trips before `call` (a peer's search or load; none for toolslim's own policies). */
+  roundTrips?(call: SessionCall, turnText: string): readonly RoundTrip[];
+  /** The call as the model writes it, when the mechanism wraps it (a meta-tool's `invoke_tool`). */
+  callText?(call: SessionCall): string;
 }
 
 export interface Policy {
@@ -82,6 +102,14 @@ export interface ReplayStats {
   turnsAfterFirst: number;
   /** Tokens the proxy's answers to invalid calls added to the conversation. */
   revealTokens: number;
+  /** Round trips (searches, loads) before calls, and the tokens their calls and results added to the conversation. */
+  loadRequests: number;
+  loadTokens: number;
+  /** Searches run for a call's first use, and how many ranked the call's tool within the top 1, 3, 5. */
+  searches: number;
+  at1: number;
+  at3: number;
+  at5: number;
 }
 
 export interface Replay {
@@ -95,6 +123,8 @@ export interface ReplayOptions {
   readonly count: CountTokens;
   /** `tool` (default): one cache block per tool; `list`: the whole list is one block (a change anywhere re-writes all of it). */
   readonly granularity?: 'tool' | 'list';
+  /** What a tool definition is to the reader (default: compact JSON counted by `count`). */
+  readonly unit?: ReaderUnit;
 }
 
 /** Memoized token counts of texts (tool JSON repeats across requests and sessions). */
@@ -124,21 +154,24 @@ interface ToolBlocks {
 }
 
 // Policies hand out the same ServedTools object for the same list, so its blocks are computed once
-// (per tokenizer and granularity).
-const blockMemos = new WeakMap<CountTokens, { tool: WeakMap<ServedTools, ToolBlocks>; list: WeakMap<ServedTools, ToolBlocks> }>();
+// (per unit and granularity).
+const blockMemos = new WeakMap<ReaderUnit, { tool: WeakMap<ServedTools, ToolBlocks>; list: WeakMap<ServedTools, ToolBlocks> }>();
+const renderMemos = new WeakMap<ReaderUnit, WeakMap<McpTool, string>>();
 
 let nextListId = 0;
-const JSON_TEXT = new WeakMap<object, string>();
-/** Compact JSON of a tool, once per tool object (served lists share their tool objects). */
-function jsonOf(tool: McpTool): string {
-  let text = JSON_TEXT.get(tool);
-  if (text === undefined) JSON_TEXT.set(tool, (text = JSON.stringify(tool)));
-  return text;
-}
 
 /** Replays `session` under `policy`. */
 export function replaySession(session: Session, policy: Policy, options: ReplayOptions): Replay {
-  const memo = memoFor(options.count);
+  const unit = options.unit ?? jsonUnit(options.count);
+  const memo = memoFor(unit.count);
+  let rendered = renderMemos.get(unit);
+  if (rendered === undefined) renderMemos.set(unit, (rendered = new WeakMap()));
+  const renderMemo = rendered;
+  const textOf = (tool: McpTool): string => {
+    let t = renderMemo.get(tool);
+    if (t === undefined) renderMemo.set(tool, (t = unit.render(tool)));
+    return t;
+  };
   const run = policy.start(session);
   const conversation: Block[] = [];
   const requests: ModelRequest[] = [];
@@ -155,20 +188,29 @@ export function replaySession(session: Session, policy: Policy, options: ReplayO
     turnsChanged: 0,
     turnsAfterFirst: 0,
     revealTokens: 0,
+    loadRequests: 0,
+    loadTokens: 0,
+    searches: 0,
+    at1: 0,
+    at3: 0,
+    at5: 0,
   };
   const calledCold = new Set<string>();
   let previousTurnList: string | undefined;
 
   const toolBlocks = (served: ServedTools): ToolBlocks => {
-    let memos = blockMemos.get(options.count);
-    if (memos === undefined) blockMemos.set(options.count, (memos = { tool: new WeakMap(), list: new WeakMap() }));
+    let memos = blockMemos.get(unit);
+    if (memos === undefined) blockMemos.set(unit, (memos = { tool: new WeakMap(), list: new WeakMap() }));
     const memoKey = options.granularity === 'list' ? memos.list : memos.tool;
     const known = memoKey.get(served);
     if (known !== undefined) return known;
-    const texts = served.tools.map(jsonOf);
+    const plain = served.texts ?? [];
+    const texts = [...served.tools.map(textOf), ...plain];
     const tokens = texts.map((t) => memo.tokens(t));
     const total = tokens.reduce((a, b) => a + b, 0);
-    const bytes = texts.reduce((a, t) => a + Buffer.byteLength(t), 0) + Math.max(0, texts.length - 1) + 2;
+    // Bytes stay those of the wire: the served tools' compact JSON (and any plain-text block).
+    const json = served.tools.map(jsonOf);
+    const bytes = json.reduce((a, t) => a + Buffer.byteLength(t), 0) + Math.max(0, json.length - 1) + 2 + plain.reduce((a, t) => a + Buffer.byteLength(t), 0);
     // Policies hand out one ServedTools object per distinct list, so the object stands for its bytes.
     const key = `#${nextListId++}`;
     const blocks = options.granularity === 'list' ? [{ key: 'L' + key, tokens: total }] : texts.map((t, i) => ({ key: 'T' + t, tokens: tokens[i]! }));
@@ -205,7 +247,21 @@ export function replaySession(session: Session, policy: Policy, options: ReplayO
     };
     for (const [ci, call] of turn.calls.entries()) {
       stats.calls++;
-      const callTokens = memo.tokens(JSON.stringify({ name: call.name, arguments: call.arguments }));
+      for (const [ri, trip] of (run.roundTrips?.(call, turn.text) ?? []).entries()) {
+        const out = memo.tokens(trip.output);
+        const result = typeof trip.result === 'string' ? memo.tokens(trip.result) : trip.result.tools.reduce((n, t) => n + memo.tokens(textOf(t)), 0);
+        if (trip.rank !== undefined) {
+          stats.searches++;
+          if (trip.rank <= 1) stats.at1++;
+          if (trip.rank <= 3) stats.at3++;
+          if (trip.rank <= 5) stats.at5++;
+        }
+        noteTurnList(request(false, out));
+        stats.loadRequests++;
+        stats.loadTokens += out + result;
+        conversation.push({ key: `s${ti}.${ci}.${ri}`, tokens: out }, { key: `l${ti}.${ci}.${ri}`, tokens: result });
+      }
+      const callTokens = memo.tokens(run.callText?.(call) ?? JSON.stringify({ name: call.name, arguments: call.arguments }));
       const hot = run.served().hot.has(call.name);
       if (hot) {
         stats.hotCalls++;

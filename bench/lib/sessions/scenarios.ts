@@ -62,3 +62,30 @@ export function widenLists(data: SessionData, extra: ReadonlyMap<string, readonl
   });
   return { groups, sessions };
 }
+
+/**
+ * Every session with `n` more servers connected and never called (the user who connected several servers
+ * and uses one): `extra`'s servers taken in order from an offset that moves by `stride` per session
+ * (wrapping), so the sessions between them see every server; a server that would bring a tool name the
+ * list already has, or that lists a name twice, is skipped. Fewer than `n` when `extra` runs out.
+ */
+export function addServers(data: SessionData, extra: ReadonlyMap<string, readonly McpTool[]>, n: number, stride = 7): SessionData {
+  const groups = new Map(data.groups);
+  const pool = [...extra.keys()].filter((g) => !data.groups.has(g));
+  for (const g of pool) groups.set(g, extra.get(g)!);
+  const sessions = data.sessions.map((s, i) => {
+    const chosen = [...s.groups];
+    const names = new Set(chosen.flatMap((g) => groups.get(g)!.map((t) => t.name)));
+    let added = 0;
+    for (let j = 0; j < pool.length && added < n; j++) {
+      const g = pool[(i * stride + j) % pool.length]!;
+      const tools = groups.get(g)!;
+      if (tools.length === 0 || tools.some((t) => names.has(t.name)) || new Set(tools.map((t) => t.name)).size !== tools.length) continue;
+      chosen.push(g);
+      added++;
+      for (const t of tools) names.add(t.name);
+    }
+    return { ...s, groups: chosen, sources: s.sources ?? [s.id] };
+  });
+  return { groups, sessions };
+}

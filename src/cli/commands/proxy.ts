@@ -3,6 +3,7 @@ import { transformTools } from '../../api.js';
 import { ToolslimError } from '../../core/errors.js';
 import { DEFAULT_HOT_SET } from '../../session/defaults.js';
 import type { HotSetOptions } from '../../session/index.js';
+import { mergePolicies, parsePolicyFlag, type ResponsePolicies } from '../../session/response-policy.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
@@ -28,6 +29,8 @@ export const proxyCommand: Command = {
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
+    { name: 'project', type: 'string', repeat: true },
+    { name: 'response-budget', type: 'string', repeat: true },
     { name: 'verbose', short: 'v', type: 'boolean' },
   ],
   help: `Put it where the client would start the server. tools/list is answered from the optimized list
@@ -80,6 +83,16 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             tool's definition bytes as served and as sent, milliseconds); read them
                             with toolslim report --responses <file>
 
+Responses (per tool, by the server's tool name; repeatable; after an overlay's "responses"):
+  --project TOOL=f,g.h      keep only these fields of each record of TOOL's results (dotted paths
+                            for nested fields); the tool's description says so
+  --response-budget TOOL=N  serve TOOL's records in pages of at most N bytes, cut on record
+                            boundaries; an optional page argument is added to its inputSchema and
+                            later pages come from the first call's result (a record over the budget:
+                            an isError result naming it). Records are found in one text item holding
+                            a JSON array (or an object with one array member) or in structuredContent;
+                            any other result passes through untouched (--stats names why)
+
 Examples:
   toolslim proxy -- npx -y some-vendor-mcp
   toolslim proxy --preset lossless -- node server.mjs
@@ -89,6 +102,7 @@ Examples:
   toolslim proxy --overlay overlay.json -- node server.mjs
   toolslim proxy --hot-set 5 --usage usage.json --reveal list-changed -- node server.mjs
   toolslim proxy --stats calls.jsonl -- node server.mjs
+  toolslim proxy --project list_issues=id,title,user.login --response-budget list_issues=8000 -- node server.mjs
 
 In an MCP client's configuration (Claude Desktop's mcpServers entry, or any client that starts a command):
   { "command": "npx", "args": ["-y", "toolslim", "proxy", "--", "npx", "-y", "some-vendor-mcp"] }`,
@@ -127,6 +141,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
 
   // Everything that can be refused is refused before the server starts.
   let inner;
+  let overlayPolicies: ResponsePolicies | undefined;
   if (overlayPath !== undefined) {
     let text: string;
     try {
@@ -135,6 +150,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
       throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
     }
     const overlay = session.readOverlay(text, overlayPath);
+    overlayPolicies = overlay.responses;
     const { overlayHooks } = await import('../proxy/overlay.js');
     const liveSource = target.kind === 'http' ? `--url ${shellWord(target.url)}` : ['--', target.command, ...target.args].map(shellWord).join(' ');
     inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
@@ -157,7 +173,8 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     stats = (line) => void writeSync(fd, line + '\n');
   }
 
-  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), log });
+  const responses = await responsesFrom(args, overlayPolicies, log);
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), log });
   // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
   if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
@@ -169,6 +186,15 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     requestTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
     hooks: profile === undefined ? hooks : profileGateHooks(hooks, { profile, allowRejected: args.flags['allow-rejected'] === true, log }),
   });
+}
+
+/** `--project` and `--response-budget` (after the overlay's `responses`), checked now; undefined when none. */
+async function responsesFrom(args: ParsedArgs, fromOverlay: ResponsePolicies | undefined, log: (line: string) => void) {
+  const flags = (['project', 'response-budget'] as const).flatMap((flag) => ((args.flags[flag] as string[] | undefined) ?? []).map((v) => parsePolicyFlag(flag, v)));
+  const policies = mergePolicies(fromOverlay, flags);
+  if (Object.keys(policies).length === 0) return undefined;
+  const [{ ProxyResponses }, { ResponsePager }] = await Promise.all([import('../proxy/responses.js'), import('../../session/response-pages.js')]);
+  return new ProxyResponses(new ResponsePager({ policies }), log);
 }
 
 /** `--hot-set <k>`, `--usage` and `--reveal`, checked now. */

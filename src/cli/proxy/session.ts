@@ -9,6 +9,7 @@ import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
+import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
 
 /** Options of {@link sessionHooks}. */
@@ -19,6 +20,8 @@ export interface SessionHooksOptions {
   readonly usage?: UsageRecorder & { flush?(): void };
   /** Told one stats line per `tools/call` (`--stats`). */
   readonly stats?: (line: string) => void;
+  /** Response policies (`--project`, `--response-budget`, the overlay's `responses`). */
+  readonly responses?: ProxyResponses;
   readonly log: (line: string) => void;
 }
 
@@ -36,11 +39,13 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     get resultText() {
       const s = session!;
       const list = current!;
-      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: list.render(s.tools) };
+      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: list.render(responses?.serve(s.tools, serverName) ?? s.tools) };
       return cache.text;
     },
   };
-  const wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined;
+  const responses = options.responses?.pager ? options.responses : undefined;
+  const serverName = (name: string) => latest?.calls?.serverName(name) ?? name;
+  const wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
   const flush = () => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
@@ -75,6 +80,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     serve(raw, when) {
       const out = inner.serve(raw, when);
       latest = out;
+      responses?.learn(raw.merged.tools);
       if (!wanted) return out;
       current = out;
       if (session === undefined) {
@@ -86,15 +92,25 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     changed: () => inner.changed?.() ?? false,
     call(params, requestBytes, paramsText): CallDecision {
       if (typeof params !== 'object' || params === null) return { forward: true };
-      const p = params as { name?: unknown; arguments?: unknown };
+      const p0 = params as { name?: unknown; arguments?: unknown };
+      // A paged tool: a later page is answered from the stored result; the paging argument never reaches the server.
+      const paging = responses && typeof p0.name === 'string' ? responses.call(serverName(p0.name), p0.arguments) : undefined;
+      if (paging && 'answer' in paging) {
+        const bytes = definition(p0.name as string);
+        recordStats({ tool: p0.name as string, requestBytes, resultBytes: paging.stats.resultBytes!, servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, ...(paging.stats.error ? { error: true } : {}), ...(paging.stats.page !== undefined ? { page: paging.stats.page, pages: paging.stats.pages } : {}) });
+        return { forward: false, resultText: paging.answer };
+      }
+      const strip = paging?.strip;
+      const p = strip === undefined ? p0 : { ...p0, arguments: paging!.args };
       // Renamed tools and openai-strict's nulls: the server gets its own name, and "absent" for those nulls.
       const mapped = latest?.calls?.toServer(p.name, p.arguments);
       const forwarded = (listChanged?: boolean): CallDecision => {
         const base = listChanged === undefined ? { forward: true as const } : { forward: true as const, listChanged };
-        if (mapped === undefined || paramsText === undefined) return base;
-        let text = setMember(paramsText, 'name', JSON.stringify(mapped.name));
+        if ((mapped === undefined && strip === undefined) || paramsText === undefined) return base;
+        let text = mapped === undefined ? paramsText : setMember(paramsText, 'name', JSON.stringify(mapped.name));
+        const removed = [...(mapped?.removed ?? []), ...(strip === undefined ? [] : [[strip]])];
         const span = memberSpans(text).get('arguments');
-        if (span !== undefined && mapped.removed.length > 0) text = text.slice(0, span.start) + withoutMembers(text, span, mapped.removed) + text.slice(span.end);
+        if (span !== undefined && removed.length > 0) text = text.slice(0, span.start) + withoutMembers(text, span, removed) + text.slice(span.end);
         return { ...base, paramsText: text };
       };
       if (session === undefined) return forwarded();
@@ -113,8 +129,11 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       return forwarded(d.notify);
     },
     answer(params, responseText, parsed) {
-      // A renamed tool's errors name it as the client knows it.
       const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
+      // A covered result: its projection or page (never an error result, so no renaming below is needed).
+      const policy = client === undefined ? undefined : responses?.answer(serverName(client), (params as { arguments?: unknown }).arguments, responseText, parsed, options.stats !== undefined);
+      if (policy !== undefined) return policy;
+      // A renamed tool's errors name it as the client knows it.
       const server = client === undefined ? undefined : latest?.calls?.serverName(client);
       if (client === undefined || server === undefined || server === client) return undefined;
       const swapped = renameInAnswer(parsed, server, client);
@@ -128,7 +147,10 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       const bytes = definition(tool);
       const result = parsed.result as { isError?: unknown } | undefined;
       const error = Object.prototype.hasOwnProperty.call(parsed, 'error') || result?.isError === true;
-      recordStats({ tool, requestBytes: info.requestBytes, resultBytes: memberBytes(responseText), servedBytes: bytes.served, originalBytes: bytes.original, ms: Math.round((performance.now() - info.started) * 10) / 10, ...(error ? { error: true } : {}) });
+      const { resultBytes, error: pageError, ...policy } = responses?.statsOf(parsed) ?? {};
+      const upstream = memberBytes(responseText);
+      const extra = resultBytes === undefined ? policy : { ...policy, upstreamBytes: upstream };
+      recordStats({ tool, requestBytes: info.requestBytes, resultBytes: resultBytes ?? upstream, servedBytes: bytes.served, originalBytes: bytes.original, ms: Math.round((performance.now() - info.started) * 10) / 10, ...(error || pageError ? { error: true } : {}), ...extra });
     },
     close() {
       inner.close?.();

@@ -1,0 +1,92 @@
+/**
+ * A small Okapi BM25 ranker for the session bench's search-based mechanisms (bench code, not runtime): the
+ * ranking a tool-search feature runs over tool names and descriptions, with the user's text as the query.
+ *
+ * Score of document d for query q: Σ over the distinct terms t of q that d holds of
+ *   idf(t) · tf(t,d) · (k1 + 1) / (tf(t,d) + k1 · (1 − b + b · |d| / avgdl)),
+ * idf(t) = ln(1 + (N − n(t) + 0.5) / (n(t) + 0.5)) (the non-negative form Lucene uses), k1 = 1.2, b = 0.75.
+ * A term repeated in the query counts once. Ties keep document order, so a ranking is deterministic.
+ *
+ * Terms: lower-cased runs of letters and digits, with snake_case, kebab-case and camelCase split into words
+ * (`get_fileContents` → get, file, contents), so a tool's name is searchable by its words.
+ */
+
+export interface Bm25Options {
+  readonly k1?: number;
+  readonly b?: number;
+}
+
+/** The terms of a text (see the module comment). */
+export function terms(text: string): string[] {
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  return spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+export class Bm25 {
+  readonly #docs: Map<string, number>[];
+  readonly #lengths: number[];
+  readonly #df = new Map<string, number>();
+  readonly #avgdl: number;
+  readonly #k1: number;
+  readonly #b: number;
+
+  constructor(documents: readonly string[], options: Bm25Options = {}) {
+    this.#k1 = options.k1 ?? 1.2;
+    this.#b = options.b ?? 0.75;
+    this.#docs = documents.map((d) => {
+      const tf = new Map<string, number>();
+      for (const t of terms(d)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return tf;
+    });
+    this.#lengths = documents.map((_d, i) => [...this.#docs[i]!.values()].reduce((a, b) => a + b, 0));
+    for (const tf of this.#docs) for (const t of tf.keys()) this.#df.set(t, (this.#df.get(t) ?? 0) + 1);
+    const total = this.#lengths.reduce((a, b) => a + b, 0);
+    this.#avgdl = documents.length === 0 ? 0 : total / documents.length;
+  }
+
+  get size(): number {
+    return this.#docs.length;
+  }
+
+  idf(term: string): number {
+    const n = this.#df.get(term) ?? 0;
+    const N = this.#docs.length;
+    return Math.log(1 + (N - n + 0.5) / (n + 0.5));
+  }
+
+  /** The BM25 score of every document for `query`, in document order. */
+  scores(query: string): number[] {
+    const q = [...new Set(terms(query))];
+    return this.#docs.map((tf, i) => {
+      let s = 0;
+      const norm = this.#avgdl === 0 ? 1 : 1 - this.#b + (this.#b * this.#lengths[i]!) / this.#avgdl;
+      for (const t of q) {
+        const f = tf.get(t);
+        if (f === undefined) continue;
+        s += (this.idf(t) * f * (this.#k1 + 1)) / (f + this.#k1 * norm);
+      }
+      return s;
+    });
+  }
+
+  /** Document indexes by descending score (ties in document order); documents that score 0 come last, in order. */
+  rank(query: string): number[] {
+    const s = this.scores(query);
+    return s.map((_v, i) => i).sort((a, b) => s[b]! - s[a]! || a - b);
+  }
+}
+
+/**
+ * A regex search as a model writes one for a tool-search feature (Anthropic's regex variant), stood in for by
+ * the query's content words as an alternation (`weather|forecast|city`), case-insensitive, over name and
+ * description: documents ranked by how many distinct words match, ties in document order. Words of fewer
+ * than 3 letters and a short stop list are left out (a model does not put them in a pattern).
+ */
+export function regexRank(documents: readonly string[], query: string): number[] {
+  const words = [...new Set(terms(query).filter((w) => w.length >= 3 && !STOP.has(w)))];
+  const docs = documents.map((d) => new Set(terms(d)));
+  const hits = docs.map((d) => words.filter((w) => [...d].some((t) => t.includes(w))).length);
+  return hits.map((_v, i) => i).sort((a, b) => hits[b]! - hits[a]! || a - b);
+}
+
+const STOP = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'you', 'your', 'are', 'can', 'please', 'then', 'also', 'have', 'has', 'will', 'what', 'which', 'all', 'its', 'out', 'there', 'them', 'those', 'these', 'was', 'were', 'would', 'could', 'should', 'about', 'after', 'before', 'under', 'over', 'just', 'but', 'not', 'any', 'some', 'one', 'let', 'like', 'need', 'want', 'make', 'sure', 'now']);

@@ -1,0 +1,205 @@
+/**
+ * The peers of bench:sessions (issue 30) and the BM25 their searches run, checked against values worked out
+ * by hand: BM25 scores on a three-document corpus, and each peer's price over the tiny two-turn session s1
+ * (test/data/sessions-tiny) with a stand-in tokenizer that counts every text as 10 tokens, so a price is
+ * arithmetic on the blocks each request carries.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Bm25, regexRank, terms } from '../bench/lib/bm25.js';
+import { readSessionFolder } from '../bench/lib/sessions/data.js';
+import { evaluate, summarize } from '../bench/lib/sessions/evaluate.js';
+import { policyByName } from '../bench/lib/sessions/names.js';
+import { searchFor } from '../bench/lib/sessions/peers.js';
+import { PolicyContext } from '../bench/lib/sessions/policies.js';
+import { addServers } from '../bench/lib/sessions/scenarios.js';
+import type { McpTool } from '../src/index.js';
+
+describe('BM25', () => {
+  // D1 "apple banana" (2 terms), D2 "apple apple cherry" (3), D3 "banana" (1): N = 3, avgdl = 2, k1 = 1.2, b = 0.75.
+  const bm = new Bm25(['apple banana', 'apple apple cherry', 'banana']);
+  const ln16 = Math.log(1.6); // idf of a term in 2 of 3 documents: ln(1 + (3 − 2 + 0.5) / (2 + 0.5))
+  const ln83 = Math.log(8 / 3); // idf of a term in 1 of 3: ln(1 + 2.5 / 1.5)
+
+  it('scores a one-term query by hand', () => {
+    // D1: tf 1, |d| = avgdl → 2.2 / 2.2 = 1. D2: tf 2, norm 0.25 + 0.75 · 1.5 = 1.375 → 4.4 / 3.65. D3: no apple.
+    const s = bm.scores('apple');
+    expect(s[0]).toBeCloseTo(ln16, 12);
+    expect(s[1]).toBeCloseTo((ln16 * 4.4) / 3.65, 12);
+    expect(s[2]).toBe(0);
+    expect(bm.rank('apple')).toEqual([1, 0, 2]);
+  });
+
+  it('sums over distinct query terms, once each, and normalises by length', () => {
+    // D1: banana, norm 1 → ln1.6. D2: cherry, norm 1.375 → ln(8/3) · 2.2 / 2.65. D3: banana, norm 0.625 → ln1.6 · 2.2 / 1.75.
+    const s = bm.scores('Banana cherry banana');
+    expect(s[0]).toBeCloseTo(ln16, 12);
+    expect(s[1]).toBeCloseTo((ln83 * 2.2) / 2.65, 12);
+    expect(s[2]).toBeCloseTo((ln16 * 2.2) / 1.75, 12);
+    expect(bm.rank('banana cherry')).toEqual([1, 2, 0]);
+    // Nothing matches: every score 0, document order kept.
+    expect(bm.rank('durian')).toEqual([0, 1, 2]);
+  });
+
+  it('splits names into words', () => {
+    expect(terms('get_fileContents')).toEqual(['get', 'file', 'contents']);
+    expect(terms('HTTPServer list-all')).toEqual(['http', 'server', 'list', 'all']);
+  });
+
+  it('the regex stand-in ranks by distinct content words matched', () => {
+    // Content words of the query: "weather", "city" ("in", "the" are out). D2 matches both, D1 one.
+    expect(regexRank(['get weather', 'weather of a city', 'send mail'], 'the weather in the city')).toEqual([1, 0, 2]);
+  });
+});
+
+describe('a search round trip', () => {
+  const tools: McpTool[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta_target'].map((name) => ({ name, description: name === 'eta_target' ? 'Rarely found.' : `Common words ${name}.`, inputSchema: { type: 'object' } }));
+  const byOrder = (q: string) => (q === 'eta target' ? [6, 0, 1, 2, 3, 4, 5] : [0, 1, 2, 3, 4, 5, 6]);
+
+  it('a hit is one search of 5 results', () => {
+    expect(searchFor(tools, byOrder, 'gamma', 'anything')).toEqual({ rank: 3, results: [[0, 1, 2, 3, 4]] });
+  });
+
+  it('a miss costs a second search, with the words of the name, that holds the tool', () => {
+    expect(searchFor(tools, byOrder, 'eta_target', 'anything')).toEqual({ rank: 7, results: [[0, 1, 2, 3, 4], [6, 0, 1, 2, 3]] });
+    // When the second ranking does not hold it in its top 5 either, it takes the last place.
+    expect(searchFor(tools, () => [0, 1, 2, 3, 4, 5, 6], 'eta_target', 'x').results[1]).toEqual([0, 1, 2, 3, 6]);
+  });
+});
+
+describe('peer prices on the hand-worked session s1', () => {
+  // s1: turn 0 "go" → cd(a); turn 1 "list" → ls(), cd(..). Results 20 tokens, answers 5; every text 10.
+  // Conversation alone, 5 requests: [u0] 12.5 · +c,r: 1 + 37.5 · +a0,u1: 4 + 18.75 · +c,r: 5.5 + 37.5 · +c,r: 8.5 + 37.5
+  // → 162.75. Full list (cd, ls, rm: 30): 30 · 1.25 + 4 · 3 = 49.5.
+  const data = readSessionFolder(join(import.meta.dirname, 'data', 'sessions-tiny'));
+  const s1 = data.sessions.filter((s) => s.id === 's1');
+  const ten = () => 10;
+  const price = (name: string) => {
+    const ctx = new PolicyContext(data);
+    const ev = evaluate(s1, policyByName(ctx, 'full'), [policyByName(ctx, name)], { conversation: { resultTokens: 20, answerTokens: 5 }, count: ten });
+    expect(ev.conversation.cached).toBeCloseTo(162.75, 9);
+    expect(ev.full.bounds.max.cached).toBeCloseTo(49.5, 9);
+    const p = ev.policies[0]!;
+    // No call of a peer fails validation: every bound prices the same.
+    for (const b of ['first', 'hidden', 'min'] as const) expect(p.bounds[b].cached).toBeCloseTo(p.bounds.max.cached, 9);
+    return { cost: p.bounds.max.cached, stats: p.bounds.max.stats, summary: summarize(ev, p) };
+  };
+
+  // One load per first use (cd in turn 0, ls in turn 1), prefix P tokens, each load call 10 and its result 10:
+  // R1 load cd [P,u0] · R2 cd +s,l · R3 answer +c,r · R4 load ls +a0,u1 · R5 ls +s,l · R6 cd +c,r · R7 answer +c,r.
+  // With P = 20: 37.5 · 3 + 25 · 5 + 37.5 · 8 + 18.75 · 9.5 + 25 · 11.5 + 37.5 · 14.5 + 37.5 = 270.25.
+  it('meta-tools: two meta-tools (20), a schema call before each tool\'s first use', () => {
+    const { cost, stats, summary } = price('meta-tools');
+    expect(cost).toBeCloseTo(270.25 - 162.75, 9);
+    expect(stats).toMatchObject({ baseRequests: 5, extraRequests: 2, loadRequests: 2, loadTokens: 40 });
+    expect(summary.costVsFullCached).toBeCloseTo(107.5 / 49.5, 9);
+    expect(summary.extraRequestsMax).toBeCloseTo(2 / 5, 12);
+    expect(summary.recallAt1).toBeNull();
+    expect(summary).toMatchObject({ family: 'peer', side: 'proxy' });
+  });
+
+  it('defer-names: a search tool and the names block (20), a select load per first use', () => {
+    const { cost, summary } = price('defer-names');
+    expect(cost).toBeCloseTo(270.25 - 162.75, 9);
+    expect(summary).toMatchObject({ family: 'peer', side: 'client' });
+  });
+
+  it('defer-description: the search tool and three name-and-description stubs (40), a load per first use', () => {
+    // 62.5 · 5 + 25 · 7 + 37.5 · 10 + 18.75 · 11.5 + 25 · 13.5 + 37.5 · 16.5 + 37.5 = 307.25
+    expect(price('defer-description').cost).toBeCloseTo(307.25 - 162.75, 9);
+  });
+
+  it('defer-search: one search finds cd first and loads all three definitions (30); ls is loaded already', () => {
+    // "go" matches no term: every score 0, list order, cd first. R1 [T10,u0] 25 · R2 +s10,l30: 2 + 50 ·
+    // R3 +c,r: 6 + 37.5 · R4 ls +a0,u1: 9 + 18.75 · R5 cd +c,r: 10.5 + 37.5 · R6 +c,r: 13.5 + 37.5 → 247.25
+    const { cost, stats, summary } = price('defer-search');
+    expect(cost).toBeCloseTo(247.25 - 162.75, 9);
+    expect(stats).toMatchObject({ extraRequests: 1, searches: 1, at1: 1, loadTokens: 40 });
+    expect(summary.recallAt1).toBe(1);
+  });
+
+  it('search-proxy: two tools (20), the search result one JSON text (10)', () => {
+    // R1 37.5 · R2 3 + 25 · R3 5 + 37.5 · R4 8 + 18.75 · R5 9.5 + 37.5 · R6 12.5 + 37.5 → 231.75
+    const { cost, summary } = price('search-proxy');
+    expect(cost).toBeCloseTo(231.75 - 162.75, 9);
+    expect(summary).toMatchObject({ family: 'peer', side: 'proxy', recallAt5: 1 });
+  });
+
+  it('toolslim hot set beside a search tool: cd and ls hot (rate 0.5 each without s1), rm behind search + call', () => {
+    // Served: cd, ls, toyfs__search, toyfs__call = 40, never changing, no round trip: 40 · 1.25 + 4 · 4 = 66.
+    const { cost, stats, summary } = price('hot-5/rate-0.35/search');
+    expect(cost).toBeCloseTo(66, 9);
+    expect(stats.extraRequests).toBe(0);
+    expect(summary).toMatchObject({ family: 'toolslim', side: 'proxy', kind: 'search', recallAt1: null });
+  });
+
+  it('each call is written as the mechanism wraps it', () => {
+    const ctx = new PolicyContext(data);
+    const call = s1[0]!.turns[0]!.calls[0]!;
+    const meta = policyByName(ctx, 'meta-tools').start(s1[0]!);
+    expect(meta.callText!(call)).toBe('{"name":"toyfs_invoke_tool","arguments":{"tool_name":"cd","tool_input":{"folder":"a"}}}');
+    expect(meta.roundTrips!(call, 'go')[0]!.output).toBe('{"name":"toyfs_get_tool_schema","arguments":{"tool_name":"cd"}}');
+    expect(meta.roundTrips!(call, 'go')).toEqual([]); // loaded now
+    const proxy = policyByName(ctx, 'search-proxy').start(s1[0]!);
+    expect(proxy.callText!(call)).toBe('{"name":"call_tool","arguments":{"name":"cd","arguments":{"folder":"a"}}}');
+    const trip = proxy.roundTrips!(call, 'go')[0]!;
+    expect(trip.result).toBe(JSON.stringify(data.groups.get('toyfs')));
+  });
+});
+
+describe('distractor servers', () => {
+  it('each session gets n more servers from a moving offset, skipping name clashes', () => {
+    const data = readSessionFolder(join(import.meta.dirname, 'data', 'sessions-tiny'));
+    const extra = new Map<string, McpTool[]>([
+      ['a', [{ name: 'a1', inputSchema: { type: 'object' } }]],
+      ['clash', [{ name: 'cd', inputSchema: { type: 'object' } }]],
+      ['b', [{ name: 'b1', inputSchema: { type: 'object' } }]],
+    ]);
+    // Pool (toynotes is already a group): a, clash, b. Stride 1: s1 from a, s2 from clash (skipped) → b, a; s3 from b.
+    const wide = addServers(data, extra, 2, 1);
+    expect(wide.sessions.map((s) => s.groups)).toEqual([['toyfs', 'a', 'b'], ['toyfs', 'b', 'a'], ['toyfs', 'toynotes', 'b', 'a']]);
+  });
+});
+
+describe('bench/sessions.json carries what issue 30 asks for', () => {
+  const json = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'bench', 'sessions.json'), 'utf8')) as {
+    recommended: string;
+    units: string[];
+    policies: Record<string, unknown>[];
+    scenarios: { scenario: string; toolsPerSession: number; policies: Record<string, unknown>[] }[];
+    sensitivity: { scenario: string; policies: Record<string, unknown>[] }[];
+  };
+  const runs = [{ scenario: 'bfcl', policies: json.policies }, ...json.scenarios, ...json.sensitivity];
+
+  it('every policy says its family, side and scenario; each scenario marks the policy the proxy picks', () => {
+    for (const r of runs) {
+      expect(r.policies.filter((p) => p.recommended === true).map((p) => p.name), r.scenario).toEqual([json.recommended]);
+      for (const p of r.policies) {
+        expect(['toolslim', 'peer'], `${r.scenario} ${String(p.name)}`).toContain(p.family);
+        expect(['client', 'proxy']).toContain(p.side);
+        expect(p.scenario).toBe(r.scenario);
+      }
+    }
+  });
+
+  it('the peers are priced in bfcl, servers-5/10/20 and long results, in json and typescript, with recall for the searches', () => {
+    expect(json.units).toEqual(expect.arrayContaining(['json', 'typescript']));
+    const sizes = Object.fromEntries(json.scenarios.map((s) => [s.scenario, s.toolsPerSession]));
+    expect(sizes['servers-5']).toBeGreaterThan(100);
+    expect(sizes['servers-10']).toBeGreaterThan(sizes['servers-5']!);
+    expect(sizes['servers-20']).toBeGreaterThan(sizes['servers-10']!);
+    for (const scenario of ['bfcl', 'servers-5', 'servers-10', 'servers-20', 'long-results']) {
+      const r = runs.find((x) => x.scenario === scenario)!;
+      for (const name of ['defer-search', 'defer-search-regex', 'defer-names', 'defer-description', 'meta-tools', 'search-proxy']) {
+        const p = r.policies.find((x) => x.name === name);
+        expect(p, `${scenario} ${name}`).toBeDefined();
+        expect(p!.family).toBe('peer');
+        expect(Object.keys(p!.units as object)).toEqual(expect.arrayContaining(['json', 'typescript']));
+        const searches = name.startsWith('defer-search') || name === 'search-proxy';
+        for (const k of ['recallAt1', 'recallAt3', 'recallAt5']) expect(typeof p![k], `${scenario} ${name} ${k}`).toBe(searches ? 'number' : 'object');
+        if (searches) expect(p!.recallAt1 as number).toBeLessThanOrEqual(p!.recallAt5 as number);
+      }
+    }
+  });
+});
