@@ -236,3 +236,15 @@ describe('defect 1: the README gives a route that works before publishing', () =
     expect(head).toMatch(/\d+(\.\d)? MB of `node_modules`/);
   });
 });
+
+describe('item 14: globs with braces and classes (tinyglobby)', () => {
+  it('expands {a,b} and [..] as a shell does', async () => {
+    const root = join(dir, 'globs');
+    mkdirSync(join(root, 'sub'), { recursive: true });
+    for (const n of ['a.json', 'b.json', 'c.json', 'sub/d1.json', 'sub/d2.json']) writeFileSync(join(root, n), JSON.stringify([{ name: 'x', description: 'X', inputSchema: { type: 'object' } }]));
+    const braces = await runMain(['check', '{a,c}.json', '--format', 'json'], { cwd: root });
+    expect(JSON.parse(braces.stdout).inputs.map((i: { source: string }) => i.source)).toEqual(['a.json', 'c.json']);
+    const cls = await runMain(['check', 'sub/d[2-9].json', '--format', 'json'], { cwd: root });
+    expect(JSON.parse(cls.stdout).inputs.map((i: { source: string }) => i.source)).toEqual(['sub/d2.json']);
+  });
+});
