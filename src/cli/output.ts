@@ -1,5 +1,9 @@
 // Why one file: everything the CLI writes (atomic files, and tools JSON rendered in the input's own layout);
 // each half is small and the renderers write through the file helpers.
+// Why not write-file-atomic (issue 29, item 14; not yet measured, kept for review): the writes here also
+// handle targets that are not regular files (/dev/stdout, a FIFO: written directly) and say whether the
+// target is unchanged on failure, which needs the same target inspection; the atomic core (temp file
+// beside it, datasync, rename) is 15 lines, and the package would add two dependencies.
 /**
  * What the CLI writes: files written atomically (a temporary file beside the target, then a rename, so a
  * failed write leaves the target as it was), and JSON output that is what the input was — the input's
