@@ -53,7 +53,8 @@ quote them to let toolslim expand them), or - for stdin, or one live server:
 
 ${INPUT_HELP}
 
-Config file (toolslim.config.json, or a "toolslim" key in package.json), e.g.
+Config file (toolslim.config.json, or a "toolslim" key in package.json, found from the input's
+directory upward; schema: node_modules/toolslim/toolslim.config.schema.json), e.g.
   { "rules": { "description-collision": "off" }, "failOn": "warning", "maxWarnings": 0,
     "maxTokens": 20000, "collisionThreshold": 0.8, "profile": "gemini" }
 Keys: rules, collisionThreshold, collisionPartners, maxBytes, maxToolBytes, maxTokens, maxToolTokens,
