@@ -83,7 +83,8 @@ export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) =
                             run this transform (repeatable, in order; after --preset if both given):
 ${wrap(builtinTransforms.map((t) => t.name).join(', '), 28, 100)}
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
-                            claude, openai, openai-strict, gemini, kimi, ref-free; with a preset
+                            claude, openai, openai-strict, gemini, kimi, ref-free, claude-code,
+                            qwen, llama; with a preset
                             alone, also its lossy steps: assertions and formats the client rejects
                             relaxed (gemini, openai-strict), objects closed (openai-strict), and
                             tools renamed whose names it refuses (calls then name the new name:

@@ -8,6 +8,7 @@ import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
 import { SEVERITIES } from '../lint/index.js';
+import type { Reader, RenderedFigures } from './reader-types.js';
 
 /** ANSI styling, or none (when the output is not a terminal, or NO_COLOR is set). */
 export interface Style {
@@ -38,6 +39,8 @@ export interface ToolRow {
   readonly cl100k?: number;
   readonly bytesAfter: number;
   readonly o200kAfter?: number;
+  /** With `--render`/`--profile`: per renderer, rendered tokens and `any` types before and after. */
+  readonly rendered?: Readonly<Record<string, RenderedFigures>>;
 }
 
 /** Everything `report` shows. */
@@ -46,12 +49,16 @@ export interface ReportData {
   /** What ran: the preset name, or the list of steps. */
   readonly steps: string;
   /** Token counts absent with `--no-tokens`. */
-  readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number };
+  readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number; readonly rendered?: Readonly<Record<string, RenderedFigures>> };
   /** Largest first. */
   readonly tools: readonly ToolRow[];
   readonly transforms: readonly TransformStats[];
   readonly skipped: readonly Skip[];
   readonly findings: readonly Finding[];
+  /** With `--render`/`--profile`: the readers counted in (renderer, tokenizer, stand-in). */
+  readonly readers?: readonly Reader[];
+  /** For a reader that defers schemas: tokens of what every request pays, before and after. */
+  readonly alwaysPaid?: Readonly<Record<string, { readonly tokens: number; readonly tokensAfter: number }>>;
   /** Tools whose token counts are estimates (a run of characters too long to count exactly; see `toolslim/tokens`). */
   readonly estimatedTokens?: number;
 }

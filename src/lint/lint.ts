@@ -38,6 +38,7 @@ export type FindingCode =
   | 'over-budget'
   | 'description-collision'
   | 'empty-list'
+  | 'renders-as-any'
   | 'lint-failed';
 
 /** One problem `lintTools` found; `code` is a {@link FindingCode} or the code of a check passed in `LintOptions.checks`. */
@@ -101,6 +102,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'description-collision': 'info',
   'over-budget': 'error',
   'empty-list': 'info',
+  'renders-as-any': 'warning',
   'lint-failed': 'error',
 });
 

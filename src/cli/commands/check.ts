@@ -8,6 +8,7 @@ import { countBySeverity, findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } f
 import { renderFindingLines, renderVerdict } from '../format.js';
 import { flagString, liveTarget, openInputs } from '../inputs.js';
 import { githubLines, sarifLog, type CheckedInput } from '../sarif.js';
+import { readerLintOptions, readersOf, RENDER_FLAG, RENDER_HELP, unitLabel } from '../rendered.js';
 
 export const checkCommand: Command = {
   summary: 'findings for CI; exit 1 when one is at or above --fail-on',
@@ -19,6 +20,7 @@ export const checkCommand: Command = {
     { name: 'quiet', short: 'q', type: 'boolean' },
     { name: 'format', short: 'f', type: 'string', choices: ['text', 'json', 'sarif', 'github'] },
     PROFILE_FLAG,
+    RENDER_FLAG,
     ...RULE_FLAGS,
     ...BUDGET_FLAGS,
     ...INPUT_FLAGS,
@@ -34,11 +36,20 @@ out at run time. Findings are listed most severe first, each saying what to do, 
 Options:
   --max-bytes <n>           budget for the whole list (compact JSON bytes)
   --max-tool-bytes <n>      budget for any one tool
-  --max-tokens <n>          budget for the whole list in o200k_base tokens
-  --max-tool-tokens <n>     budget for any one tool in o200k_base tokens
+  --max-tokens <n>          budget for the whole list in o200k_base tokens of its compact JSON; with
+                            --profile, in that client's unit: the tools as its model reads them
+                            (its renderer and tokenizer: openai counts the typescript rendering in
+                            o200k_base), and for a client that defers schemas (claude-code) what
+                            every request pays (the tool names); with --render, the first
+                            renderer's text in o200k_base. Findings name the unit.
+  --max-tool-tokens <n>     budget for any one tool, in the same unit (a deferred tool: when loaded)
   --max-arguments <n>       arguments above which a tool gets an info finding (default 4)
   --profile <client>        also check against a client: claude, openai, openai-strict, gemini, kimi,
-                            ref-free, mcp
+                            ref-free, mcp, claude-code, qwen, llama; a client whose model reads
+                            TypeScript (openai, openai-strict) also gets \`renders-as-any\` findings:
+                            each parameter whose type that reader cannot see, and why
+${RENDER_HELP}
+                            (--render typescript adds the renders-as-any findings)
 ${RULE_HELP}
   --fail-on <severity>      error (default), warning or info
   --max-warnings <n>        also fail when there are more than n warnings
@@ -86,8 +97,12 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const quiet = args.flags.quiet === true;
   const { failOn, maxWarnings } = settings;
   const needsTokens = settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined;
-  const tokenizer = needsTokens ? (await loadTokenizers('--max-tokens and --max-tool-tokens count tokens', 'use --max-bytes')).o200k : undefined;
-  const options = { ...settings.lint, ...(tokenizer ? { tokenizer } : {}) };
+  const tokens = needsTokens ? await loadTokenizers('--max-tokens and --max-tool-tokens count tokens', 'use --max-bytes') : undefined;
+  const tokenizer = tokens?.o200k;
+  const readers = readersOf(args, settings.profile);
+  const options = readerLintOptions({ ...settings.lint, ...(tokenizer ? { tokenizer } : {}) }, readers, (name) => tokens!.getTokenizer(name));
+  // The unit the token budgets count in, said in the output (and in each over-budget finding).
+  const unit = needsTokens && readers.length > 0 ? `tokens ${unitLabel(readers[0]!)}` : undefined;
   const { count, inputs } = openInputs(args, ctx);
   const totals = { error: 0, warning: 0, info: 0 };
   const results: InputResult[] = [];
@@ -121,9 +136,10 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   if (format === 'sarif') ctx.io.stdout.write(JSON.stringify(sarifLog(annotated), null, 2) + '\n');
   else if (format === 'github') ctx.io.stdout.write(githubLines(annotated) + renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
   else if (json) {
-    const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), failed, counts: totals, inputs: results, findings: all };
+    const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(unit !== undefined ? { tokenUnit: unit } : {}), failed, counts: totals, inputs: results, findings: all };
     ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
+    if (unit !== undefined) ctx.io.stdout.write(ctx.style.dim(`token budgets counted in ${unit}`) + '\n');
     ctx.io.stdout.write(renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
   }
   return unreadable > 0 ? 2 : failed ? 1 : 0;
