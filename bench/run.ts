@@ -633,7 +633,11 @@ function main(): void {
   const fuzzAt = previousMd.indexOf('<!-- fuzz:start -->');
   const fuzzEnd = previousMd.indexOf('<!-- fuzz:end -->', fuzzAt);
   const fuzzBlock = fuzzAt >= 0 && fuzzEnd >= 0 ? '\n' + previousMd.slice(fuzzAt, fuzzEnd + '<!-- fuzz:end -->'.length) + '\n' : '';
-  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results).replace(/\n*$/, '\n\n') + hostileBlock(hostile) + fuzzBlock);
+  // The readers' section is written by bench/rendered.ts (`npm run bench` runs it after this): kept as it was.
+  const renderedAt = previousMd.indexOf('<!-- rendered:start -->');
+  const renderedEnd = previousMd.indexOf('<!-- rendered:end -->', renderedAt);
+  const renderedBlock = renderedAt >= 0 && renderedEnd >= 0 ? '\n' + previousMd.slice(renderedAt, renderedEnd + '<!-- rendered:end -->'.length) + '\n' : '';
+  writeFileSync(join(BENCH, 'results.md'), renderMarkdown(results).replace(/\n*$/, '\n\n') + hostileBlock(hostile) + fuzzBlock + renderedBlock);
   appendFileSync(join(BENCH, 'history.jsonl'), JSON.stringify(historyEntry(results)) + '\n');
   const readmePath = join(ROOT, 'README.md');
   const readme = readFileSync(readmePath, 'utf8');

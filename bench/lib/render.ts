@@ -7,7 +7,7 @@ type Table = { header: string[]; rows: string[][]; align?: Align[] };
 
 /** The corpus table for the default pipeline: one row per server, then the totals. */
 export function corpusTable(r: BenchResults): Table {
-  const header = ['server', 'tools', 'bytes before → after', 'tokens before → after', 'saved (bytes)', 'saved (tokens)', 'time', '× floor'];
+  const header = ['server', 'tools', 'bytes before → after', 'tokens before → after (o200k, compact JSON)', 'saved (bytes)', 'saved (tokens)', 'time', '× floor'];
   const rows = r.servers.map((s) => {
     const d = s.runs['default'];
     if (!d?.after) return [s.label, formatInt(s.tools), `${formatInt(s.before.bytes)} → failed`, `${formatInt(s.before.tokens)} → failed`, '–', '–', formatMs(s.timeMs), '–'];

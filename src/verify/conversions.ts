@@ -43,6 +43,16 @@
  *   retargeted is caught. ajv compiles a definition only when a `$ref` reaches it, by the same pointer walk
  *   through either container.
  *
+ * - `null-union` (x and y read by the same JSON Schema draft; neither is the root): x holds `anyOf` or
+ *   `oneOf` of a branch X and the bare `{"type": "null"}`, and `collapseNullUnion` (schema/null-union.ts,
+ *   whose comment holds the equivalence: null passes every keyword X may hold but `type`/`enum`, which gain
+ *   it) collapses it; y has no such keyword, and every key X brings is in y with the collapse's value:
+ *   `type` and `enum` exactly as the collapse writes them, validation keywords equal, annotations and `x-*`
+ *   free (ajv compiles no code for them). X may hold no subschema here (`items`, …): with one, an ancestor's
+ *   `unevaluatedItems` could read it across objects, which this rule cannot see from one object, so such a
+ *   union is compiled. References landing under the union fail implied.ts' reference check (the pointer no
+ *   longer exists in y).
+ *
  * The stamp removal itself (draft-07 → 2020-12 read by different classes) needs no rule here: implied.ts
  * accepts it when every keyword left is one both classes compile alike, and these rules name what is not.
  * test/verify/implied.test.ts compiles every pair the gate accepts without ajv and compares verdicts on
@@ -51,10 +61,11 @@
 
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
-import type { Dialect } from '../schema/keywords.js';
+import { KEYWORD_TABLES, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
+import { collapseNullUnion, isNullUnionShape, type NullUnionKeyword } from '../schema/null-union.js';
 
 /** The id of a rule of this module. */
-export type ConversionRuleId = 'nullable' | 'example' | 'tuples' | 'inert-additional-items' | 'dependencies' | 'definitions';
+export type ConversionRuleId = 'nullable' | 'example' | 'tuples' | 'inert-additional-items' | 'dependencies' | 'definitions' | 'null-union';
 
 /** Two subschemas a rule pairs, with the keyword path that leads to each from its object. */
 export interface PairedSubschema {
@@ -128,7 +139,43 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
       for (const n of Object.keys(defsY)) pairs.push({ before: defsX[n], after: defsY[n], beforePath: ['definitions', n], afterPath: ['$defs', n] });
     }
   }
+  if (!root && da === db) {
+    for (const k of NULL_UNION_KEYWORDS) {
+      if (hasOwn(x, k) && !hasOwn(y, k) && isNullUnionShape(x[k])) {
+        const moved = nullUnionMatch(x, y, k, da);
+        if (moved) add('null-union', [k], moved);
+      }
+    }
+  }
   return rules ? { rules, before, after, pairs, renamesDefinitions } : undefined;
+}
+
+/** Keywords no ajv class compiles (its metadata and content vocabularies, and `$comment` with the option off). */
+export const AJV_NO_CODE: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$comment', '$schema']);
+
+const NULL_UNION_KEYWORDS: readonly NullUnionKeyword[] = ['anyOf', 'oneOf'];
+
+/** The keys of y the `null-union` rule accounts for (X's keys), or undefined when y is not x collapsed. */
+function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unknown>, k: NullUnionKeyword, d: Dialect): string[] | undefined {
+  const c = collapseNullUnion(x, k, d);
+  if (!c.ok) return undefined;
+  const table = KEYWORD_TABLES[d];
+  const moved: string[] = [];
+  for (const key of Object.keys(c.schema)) {
+    if (hasOwn(x, key)) continue; // the holder's own keys: compared by the walk as usual
+    const info = table.get(key);
+    const free = isExtensionKeyword(key) || AJV_NO_CODE.has(key);
+    if (!hasOwn(y, key)) {
+      if (free) continue;
+      return undefined;
+    }
+    if (!free) {
+      if (info === undefined || info.shape !== 'opaque') return undefined;
+      if (!jsonEqual(c.schema[key], y[key])) return undefined;
+    }
+    moved.push(key);
+  }
+  return moved;
 }
 
 /** A `$ref` of the original as the rewrite must write it, given the root's `definitions` → `$defs` rename. */

@@ -57,13 +57,10 @@ import { refInventoryOf } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { unescapeToken } from '../json/pointer.js';
-import { matchConversions, renamedRef, type ConversionRuleId } from './conversions.js';
+import { AJV_NO_CODE, matchConversions, renamedRef, type ConversionRuleId } from './conversions.js';
 
 /** Deeper pairs are left to ajv (its stack use differs between classes). */
 export const MAX_DEPTH = 64;
-
-/** Keywords no ajv class compiles (its metadata and content vocabularies, and `$comment` with the option off). */
-const AJV_NO_CODE: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$comment', '$schema']);
 
 /** Dialects whose ajv class is a stock one (the gate removes keywords from the draft-04/06 classes). */
 const STOCK: ReadonlySet<Dialect> = new Set(['draft-07', '2019-09', '2020-12']);

@@ -268,7 +268,7 @@ function plantConversions(schema: unknown, picks: readonly number[], stamp: bool
   const nodes = objectsOf(copy).filter((n) => typeof n.type === 'string' && typeof n.$ref !== 'string');
   picks.forEach((p, i) => {
     const node = nodes.length > 0 ? nodes[p % nodes.length]! : copy;
-    switch (i % 6) {
+    switch (i % 7) {
       case 0:
         node.nullable = p % 3 !== 0;
         // What OpenAPI converters write for a nullable union: `nullable` beside `oneOf`, no `type`.
@@ -302,6 +302,16 @@ function plantConversions(schema: unknown, picks: readonly number[], stamp: bool
         }
         break;
       }
+      case 6: {
+        // A null union as Pydantic and zod write it: the node's type moves into a branch beside `{"type": "null"}`.
+        if (node === copy || node.type === 'object' || node.type === 'null') break;
+        const branch: Schema = { type: node.type, ...(p % 5 === 0 ? { maxLength: 4 } : {}), ...(p % 5 === 1 && Array.isArray(node.enum) ? { enum: node.enum } : {}) };
+        delete node.type;
+        if (p % 5 === 1) delete node.enum;
+        const union = p % 3 === 0 ? [{ type: 'null' }, branch] : [branch, { type: 'null' }];
+        node[p % 2 === 0 ? 'anyOf' : 'oneOf'] = union;
+        break;
+      }
     }
   });
   return copy;
@@ -317,7 +327,7 @@ describe('conversions with a known equivalence (src/verify/conversions.ts)', () 
     checkHistories(deepFreeze(tools), tally, 'planted', false);
     if (process.env.IMPLIED_REPORT) console.log('planted', tally.accepted, tally.compiling, tally.refused, tally.verdicts, JSON.stringify(tally.rules));
     // Every rule was relied on, on many pairs, and every such pair was checked against ajv.
-    for (const rule of ['nullable', 'example', 'tuples', 'inert-additional-items', 'dependencies', 'definitions'] as const) expect(tally.rules?.[rule] ?? 0, rule).toBeGreaterThan(10);
+    for (const rule of ['nullable', 'example', 'tuples', 'inert-additional-items', 'dependencies', 'definitions', 'null-union'] as const) expect(tally.rules?.[rule] ?? 0, rule).toBeGreaterThan(10);
   });
 });
 
@@ -351,6 +361,9 @@ describe('sabotaged conversions: the proof refuses them, the oracle would catch 
     ['`additionalItems` removed as inert beside an array `items`', d07({ t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }), d07({ t: { type: 'array', items: [{ type: 'string' }] } })],
     ['dependencies split that drops a schema dependency', d07(ABCD, { dependencies: { a: ['b'], c: { required: ['d'] } } }), obj(ABCD, { dependentRequired: { a: ['b'] } })],
     ['dependencies split that turns required names into an empty schema', d07(ABCD, { dependencies: { a: ['b'] } }), obj(ABCD, { dependentSchemas: { a: {} } })],
+    ['null union collapsed without `"null"` joining `type`', obj({ a: { anyOf: [{ type: 'string' }, { type: 'null' }] } }), obj({ a: { type: 'string' } })],
+    ['null union collapsed that forgets the enum`s null', obj({ a: { anyOf: [{ type: 'string', enum: ['x'] }, { type: 'null' }] } }), obj({ a: { type: ['string', 'null'], enum: ['x'] } })],
+    ['null union collapsed that drops the branch`s `maxLength`', obj({ a: { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 2 }] } }), obj({ a: { type: ['string', 'null'] } })],
     ['$defs move with one pointer not retargeted', d07({ a: { $ref: '#/definitions/A' }, b: { $ref: '#/definitions/A' } }, { definitions: { A: { type: 'string' } } }), obj({ a: { $ref: '#/$defs/A' }, b: { $ref: '#/definitions/A' } }, { $defs: { A: { type: 'string' } } })],
     ['$defs move with a pointer retargeted to another definition', d07({ a: { $ref: '#/definitions/A' } }, { definitions: { A: { type: 'string' }, B: { type: 'integer' } } }), obj({ a: { $ref: '#/$defs/B' } }, { $defs: { A: { type: 'string' }, B: { type: 'integer' } } })],
   ];

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../../json/stringify.js';
+import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
@@ -73,7 +74,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const readers = readersOf(args, settings.profile);
   // --profile alone still runs its findings (renders-as-any) without tokens; --render asks for counts.
   if (!counting && args.flags.render !== undefined) throw new CliError('--render counts rendered tokens: drop --no-tokens', { usage: true });
-  const tokenizers = counting ? await import('../../tokens.js') : undefined;
+  const tokenizers = counting ? await loadTokenizers('report counts tokens', 'run it with --no-tokens (bytes only)') : undefined;
   const steps = stepsFrom(args);
   const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
   const { count, inputs } = openInputs(args, ctx);
