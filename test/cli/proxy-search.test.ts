@@ -148,6 +148,19 @@ describe('proxy --search / --hot-set / the default below 100 tools', () => {
     expect(stderr()).toContain('toolslim proxy: 10 tools (< 100): serving every tool');
   });
 
+  it('a server tool named like the search tool: the default serves every tool and says why; --search stops', async () => {
+    const clashing = file('clash.json');
+    writeFileSync(clashing, JSON.stringify([...TOOLS.slice(1), { name: 'toolslim_search_tools', description: 'The server’s own.', inputSchema: { type: 'object' } }]));
+    const { client, stderr } = await connect([], clashing);
+    expect((await client.listTools()).tools).toHaveLength(120);
+    expect(stderr()).toContain("120 tools, but the server has a tool named `toolslim_search_tools`, which the search mode serves itself: serving every tool");
+    const p = new ProxyProcess(['--search', '--', node, WIRE_SERVER, '--tools', clashing]);
+    await p.initialize();
+    p.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    expect(await p.closed).toBe(1);
+    expect(p.stderr).toContain('--search: the server has a tool named `toolslim_search_tools`, which the search mode serves itself; use --hot-set');
+  });
+
   it('--hot-set and --search together are refused', async () => {
     const r = await run(['proxy', '--hot-set', '3', '--search', '3', '--', node, WIRE_SERVER]);
     expect(r.code).toBe(2);

@@ -7,9 +7,9 @@
 import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
-import { chooseServing, SEARCH_TOOL } from '../../session/tool-search.js';
+import { chooseServing, SEARCH_TOOL, SEARCH_TOOLS } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
-import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
+import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
 
@@ -97,11 +97,19 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       responses?.learn(raw.merged.tools);
       if (!chosen) {
         chosen = true;
+        const tools = (out.served as { tools?: unknown }).tools;
+        const listed = Array.isArray(tools) ? tools : [];
+        // A server tool named like one of the search mode's own: that mode cannot serve this list.
+        const clash = SEARCH_TOOLS.find((own) => listed.some((t) => isObject(t) && t.name === own.name))?.name;
         if (options.auto) {
-          const choice = chooseServing(Array.isArray((out.served as { tools?: unknown }).tools) ? ((out.served as { tools: unknown[] }).tools.length) : 0);
-          if (choice.mode === 'search' || options.auto.verbose) options.log(choice.why);
-          if (choice.mode === 'search') (hotSet = { ...options.auto.hotSet, search: true }), (wanted = true);
-        } else if (hotSet?.search) options.log(`--search: serving the hot set beside ${SEARCH_TOOL}; the other tools are found by search and their calls checked against their real schema`);
+          const choice = chooseServing(listed.length);
+          if (choice.mode === 'search' && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
+          else if (choice.mode === 'search' || options.auto.verbose) options.log(choice.why);
+          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: true }), (wanted = true);
+        } else if (hotSet?.search) {
+          if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
+          options.log(`--search: serving the hot set beside ${SEARCH_TOOL}; the other tools are found by search and their calls checked against their real schema`);
+        }
       }
       if (!wanted) return out;
       current = out;
