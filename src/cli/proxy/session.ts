@@ -7,6 +7,7 @@
 import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
+import { missingCacheHints } from '../../session/cache-hints.js';
 import { chooseServing, SEARCH_TOOL, SEARCH_TOOLS } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
@@ -46,7 +47,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     get resultText() {
       const s = session!;
       const list = current!;
-      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: list.render(responses?.serve(s.tools, serverName) ?? s.tools) };
+      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: withHints(list.render(responses?.serve(s.tools, serverName) ?? s.tools), list.served) };
       return cache.text;
     },
   };
@@ -54,6 +55,14 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
   const serverName = (name: string) => latest?.calls?.serverName(name) ?? name;
   let hotSet = options.hotSet;
   let chosen = false;
+  /** The protocol version the server's initialize result named (the negotiated one). */
+  let protocolVersion: unknown;
+  /** SEP-2549: the cache hints the served result lacks, added when the session's version has them. */
+  const withHints = (text: string, result: unknown): string => {
+    let out = text;
+    for (const [key, value] of Object.entries(missingCacheHints(protocolVersion, result))) out = setMember(out, key, JSON.stringify(value));
+    return out;
+  };
   let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
   const flush = () => {
     clearTimeout(flushTimer);
@@ -87,6 +96,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     initialized(result) {
       inner.initialized?.(result);
+      protocolVersion = result.protocolVersion;
       const caps = result.capabilities;
       const tools = typeof caps === 'object' && caps !== null ? (caps as { tools?: unknown }).tools : undefined;
       listChanged = typeof tools === 'object' && tools !== null && (tools as { listChanged?: unknown }).listChanged === true;
@@ -111,7 +121,10 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
           options.log(`--search: serving the hot set beside ${SEARCH_TOOL}; the other tools are found by search and their calls checked against their real schema`);
         }
       }
-      if (!wanted) return out;
+      if (!wanted) {
+        const text = withHints(out.resultText, out.served);
+        return text === out.resultText ? out : { ...out, resultText: text };
+      }
       current = out;
       if (session === undefined) {
         session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, serverNames: new Map(out.calls?.renames ?? []), ...(hotSet ? { hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
