@@ -4,6 +4,8 @@
  * a real server would `connect(new StdioServerTransport())` instead.
  *
  *   npx tsx examples/server-registration.ts
+ *
+ * An ES module (top-level `await`): in your project an `.mjs`/`.mts` file or `"type": "module"`.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

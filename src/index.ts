@@ -52,7 +52,8 @@ export type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable
 export { adaptToClient } from './transforms/adapt-to-client/index.js';
 export { planToolRenames, toolRenamesOf, type ToolRename, type ToolRenamePlan } from './transforms/adapt-to-client/steps/rename-tools.js';
 export type { AdaptToClientOptions } from './transforms/adapt-to-client/index.js';
-export { reconcileDialect, hoistNestedDefs } from './transforms/index.js';
+export { reconcileDialect, hoistNestedDefs, inlineSmallRefs } from './transforms/index.js';
+export type { InlineSmallRefsOptions } from './transforms/inline-small-refs.js';
 export type { ReconcileDialectOptions, ReconcileTarget } from './transforms/reconcile-dialect/index.js';
 export type { HoistNestedDefsOptions } from './transforms/hoist-nested-defs.js';
 export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
@@ -94,11 +95,12 @@ export { generateInstances, generateProbeInstances } from './verify/instances.js
 export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles
-export { builtinProfiles, defineProfile, getProfile, profileClaude, profileGemini, profileKimi, profileMcp, profileOpenai, profileOpenaiStrict, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
-export type { ClientProfile, ClientProfileSpec, ProfileName, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
+export { builtinProfiles, defineProfile, getProfile, profileClaude, profileClaudeCode, profileGemini, profileKimi, profileLlama, profileMcp, profileOpenai, profileOpenaiStrict, profileQwen, profileRefFree, REFERENCE_MACHINERY } from './profiles/profiles.js';
+export type { AlwaysPaid, ClientProfile, ClientProfileSpec, ForwardedField, ProfileName, ReaderSpec, ReaderTokenizer, RefPolicy, StrictModeRules, ToolNameRule } from './profiles/profiles.js';
 export { checkToolsForProfile, checkToolForProfile } from './profiles/check.js';
 export type { ProfileFinding, ToolFinding } from './profiles/check.js';
-export { INSTRUCTION_TRANSFORMS, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export { INSTRUCTION_TRANSFORMS, planForProfile, presetForProfile, REF_CREATING_TRANSFORMS } from './presets/for-profile.js';
+export type { ProfilePlan, SkippedStep } from './presets/for-profile.js';
 export type { PresetForProfileOptions } from './presets/for-profile.js';
 // Tool-surface analysis
 export { analyzeSurface } from './lint/surface.js';

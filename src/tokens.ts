@@ -52,10 +52,21 @@ export function getTokenizer(name: string): Tokenizer {
 }
 
 /**
- * True when `text` may hold a tokenizer piece longer than {@link MAX_EXACT_PIECE} characters, whose count
- * is then an estimate: a run of that many characters without whitespace, or of whitespace. One linear pass.
+ * True when a count of `text` is an estimate: o200k_base's or cl100k_base's split of it holds a piece
+ * longer than {@link MAX_EXACT_PIECE} characters (a 300-letter identifier, a run of 300 spaces). Compact
+ * JSON is no such text however long: its punctuation splits it into short pieces. A linear pre-check (a
+ * run of that many characters without whitespace, or of whitespace) skips the split for most texts.
  */
 export function hasLongPiece(text: string): boolean {
+  if (!mayHoldLongPiece(text)) return false;
+  for (const split of [O200K_TOKEN_SPLIT_REGEX, CL100K_TOKEN_SPLIT_REGEX]) {
+    for (const m of text.matchAll(new RegExp(split.source, split.flags))) if (m[0].length > MAX_EXACT_PIECE) return true;
+  }
+  return false;
+}
+
+/** Whether `text` may hold a long piece: a run of more than MAX_EXACT_PIECE − 2 non-space or space characters. */
+function mayHoldLongPiece(text: string): boolean {
   if (text.length <= MAX_EXACT_PIECE) return false;
   let run = 0;
   let space = false;
@@ -69,7 +80,7 @@ export function hasLongPiece(text: string): boolean {
 }
 
 function boundedCount(text: string, count: (text: string) => number, split: RegExp): number {
-  if (!hasLongPiece(text)) return count(text);
+  if (!mayHoldLongPiece(text)) return count(text);
   // Count the stretches between long pieces as they are (they start and end on piece boundaries), and
   // each long piece in slices.
   let total = 0;

@@ -34,6 +34,9 @@ const RENAMES: Readonly<Record<string, readonly string[]>> = {
   gemini: [...DIGITS, LONG],
   kimi: [...DIGITS, LONG],
   'ref-free': [],
+  'claude-code': [],
+  qwen: [],
+  llama: [],
 };
 
 const LOSSY = new Set(['gemini', 'openai-strict']);

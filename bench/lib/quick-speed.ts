@@ -2,13 +2,14 @@
  * `npx tsx bench/lib/quick-speed.ts [variant…]`: a fast look at the three user-facing ratios (a few passes,
  * no GC control), for profiling sessions; `bench/run.ts` is the measurement of record. With `GC=1` and
  * `node --expose-gc --import tsx bench/lib/quick-speed.ts …`, a full GC runs before every timed pass, as in the
- * bench's rows of record.
+ * bench's rows of record. `SET=validation` times bench/validation (the set the engine is not tuned on) instead of
+ * bench/corpus.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinTransforms, transformTools, type TransformToolsOptions } from '../../src/index.js';
 
-const CORPUS = join(import.meta.dirname, '..', 'corpus');
+const CORPUS = join(import.meta.dirname, '..', process.env.SET === 'validation' ? 'validation' : 'corpus');
 const texts = readdirSync(CORPUS)
   .filter((f) => f.endsWith('.json'))
   .sort()

@@ -1,13 +1,13 @@
 /** Renders bench results: the terminal summary, bench/results.md, the README block, a history line. */
 import { COMPOSITION_PARTS, type Composition } from './composition.js';
 import { formatArrow, formatInt, formatMB, formatMs, formatPercent, formatRatio, markdownTable, perSecond, megabytesPerSecond, percentSaved, textTable, type Align } from './stats.js';
-import type { BenchResults, RunInfo, RunSummary, ScalingPoint, ServerResult } from './types.js';
+import type { BenchResults, RunInfo, RunSummary, ScalingPoint, ServerResult, SpeedRow } from './types.js';
 
 type Table = { header: string[]; rows: string[][]; align?: Align[] };
 
 /** The corpus table for the default pipeline: one row per server, then the totals. */
 export function corpusTable(r: BenchResults): Table {
-  const header = ['server', 'tools', 'bytes before → after', 'tokens before → after', 'saved (bytes)', 'saved (tokens)', 'time', '× floor'];
+  const header = ['server', 'tools', 'bytes before → after', 'tokens before → after (o200k, compact JSON)', 'saved (bytes)', 'saved (tokens)', 'time', '× floor'];
   const rows = r.servers.map((s) => {
     const d = s.runs['default'];
     if (!d?.after) return [s.label, formatInt(s.tools), `${formatInt(s.before.bytes)} → failed`, `${formatInt(s.before.tokens)} → failed`, '–', '–', formatMs(s.timeMs), '–'];
@@ -135,20 +135,42 @@ export function findingsPerServer(r: BenchResults): Table {
 }
 
 export function speedTable(r: BenchResults): Table {
-  const header = ['what (whole corpus per pass, parse included)', 'median', '× floor', 'MB/s', 'tools/s', 'passes'];
-  const rows = r.speed.rows.map((x) => [x.label, formatMs(x.medianMs), formatRatio(x.ratio), x.mbPerS.toFixed(1), formatInt(x.toolsPerS), String(x.samplesMs.length)]);
+  const v = r.validationSpeed;
+  const other = new Map((v?.rows ?? []).map((x) => [x.key, x] as const));
+  const header = ['what (whole set per pass, parse included)', 'median', '× floor', 'MB/s', 'tools/s', 'passes', ...(v ? ['validation: median', 'validation: × floor', 'validation: passes'] : [])];
+  const rows = r.speed.rows.map((x) => {
+    const y = other.get(x.key);
+    return [x.label, formatMs(x.medianMs), formatRatio(x.ratio), x.mbPerS.toFixed(1), formatInt(x.toolsPerS), String(x.samplesMs.length), ...(v ? (y ? [formatMs(y.medianMs), formatRatio(y.ratio), String(y.samplesMs.length)] : ['–', '–', '–']) : [])];
+  });
   return { header, rows };
 }
 
-/** The user-facing rows side by side: with a forced full GC before each pass (the targets) and without. */
+/**
+ * The user-facing rows side by side: with a forced full GC before each pass (the targets) and without, on the
+ * corpus and, when there is one, on the validation set.
+ */
 export function userSpeedTable(r: BenchResults): Table {
-  const header = ['what a user gets (parse included)', '× floor, GC forced before each pass', '× floor, no forced GC', 'passes'];
+  const v = r.validationSpeed;
+  const header = ['what a user gets (parse included)', '× floor, GC forced before each pass', '× floor, no forced GC', 'passes', ...(v ? ['validation: × floor, GC forced', 'validation: × floor, no forced GC'] : [])];
   const noGc = new Map((r.speed.rowsNoGc ?? []).map((x) => [x.key, x] as const));
+  const vGc = new Map((v?.rows ?? []).map((x) => [x.key, x] as const));
+  const vNoGc = new Map((v?.rowsNoGc ?? []).map((x) => [x.key, x] as const));
+  const ratio = (m: Map<string, SpeedRow>, key: string) => (m.has(key) ? formatRatio(m.get(key)!.ratio) : '–');
   const rows = r.speed.rows
     .filter((x) => x.group === 'user' || x.group === 'floor')
-    .map((x) => [x.label, formatRatio(x.ratio), noGc.has(x.key) ? formatRatio(noGc.get(x.key)!.ratio) : '–', `${x.samplesMs.length} / ${noGc.get(x.key)?.samplesMs.length ?? '–'}`]);
-  for (const c of r.speed.verifyCosts ?? []) rows.push([`cost of the gate at \`${c.level}\` (the default steps at that level minus \`verify: false\`)`, formatRatio(c.ratio), formatRatio(c.ratioNoGc), '']);
+    .map((x) => [x.label, formatRatio(x.ratio), ratio(noGc, x.key), `${x.samplesMs.length} / ${noGc.get(x.key)?.samplesMs.length ?? '–'}`, ...(v ? [ratio(vGc, x.key), ratio(vNoGc, x.key)] : [])]);
+  const vCosts = new Map((v?.verifyCosts ?? []).map((c) => [c.level, c] as const));
+  for (const c of r.speed.verifyCosts ?? []) {
+    const w = vCosts.get(c.level);
+    rows.push([`cost of the gate at \`${c.level}\` (the default steps at that level minus \`verify: false\`)`, formatRatio(c.ratio), formatRatio(c.ratioNoGc), '', ...(v ? (w ? [formatRatio(w.ratio), formatRatio(w.ratioNoGc)] : ['–', '–']) : [])]);
+  }
   return { header, rows };
+}
+
+/** Each target on each set, as result lines. */
+function targetLines(r: BenchResults): { met: boolean; text: string }[] {
+  const sets = [{ name: `bench/corpus (${formatInt(r.speed.corpusTools)} tools)`, s: r.speed }, ...(r.validationSpeed ? [{ name: `bench/validation (${r.validationSpeed.servers} servers, ${formatInt(r.validationSpeed.corpusTools)} tools)`, s: r.validationSpeed }] : [])];
+  return sets.flatMap(({ name, s }) => s.targets.map((x) => ({ met: x.met, text: `${name}: ${targetLine(x)}` })));
 }
 
 function targetLine(x: BenchResults['speed']['targets'][number]): string {
@@ -223,7 +245,7 @@ export function renderConsole(r: BenchResults): string {
   out.push(t(notionTable(r)), '', `Anchor: ${r.anchors.notion.text}.`, '');
   out.push(t(findingsTable(r)), '');
   out.push(`Speed: ratios to the floor (JSON.parse + JSON.stringify of the same text), every timed region parsing the text first, ${r.speed.iterations} interleaved passes, medians, ${clockText(r)}; gate ${r.speed.gateDetected ? 'detected' : 'not detected (no verify option yet)'}.`, t(userSpeedTable(r)), '', t(speedTable(r)), '');
-  for (const x of r.speed.targets) out.push(`${x.met ? 'PASS' : 'FAIL'} ${stripTicks(targetLine(x))}`);
+  for (const x of targetLines(r)) out.push(`${x.met ? 'PASS' : 'FAIL'} ${stripTicks(x.text)}`);
   out.push('', 'Scaling: synthetic tool lists (corpus tools repeated and renamed)', t(scalingTable(r.scaling.toolLists)), ...skippedSizes(r.scaling.toolLists), '', t(fitTable(r)), '');
   out.push('Scaling: one tool with a huge input schema', t(scalingTable(r.scaling.schemas, 'MB')), '');
   out.push(...importLines(r).map(stripTicks), '');
@@ -279,7 +301,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(m(userSpeedTable(r)), '');
   out.push('Every configuration (GC forced before each pass):', '', m(speedTable(r)), '');
   out.push('Targets (issue 14; judged on the passes with a forced GC):', '');
-  for (const x of r.speed.targets) out.push(`- ${x.met ? '✅' : '❌'} ${targetLine(x)}`);
+  for (const x of targetLines(r)) out.push(`- ${x.met ? '✅' : '❌'} ${x.text}`);
   if (!r.importCost.error) out.push(`- ${r.importCost.timeRatio <= 1.2 ? '✅' : '❌'} importing \`toolslim\` ≤ 1.2× importing \`ajv\` alone: ${formatRatio(r.importCost.timeRatio)} (heap ${formatRatio(r.importCost.heapRatio)})`);
   out.push('');
 

@@ -62,6 +62,8 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     } else {
       const raw = token.value;
       if (raw === undefined) throw new CliError(`--${name} needs a value`, { usage: true });
+      // `--overlay -- server`: the parser takes `--` as the value; it starts the server command instead.
+      if (raw === '--' && token.inlineValue !== true) throw new CliError(`--${name} needs a value before \`--\` (which starts the server command), e.g. --${name} out.json -- <command>`, { usage: true });
       if (spec.choices && !spec.choices.includes(raw)) throw new CliError(`--${name} must be one of ${spec.choices.join(', ')} (got ${JSON.stringify(raw)})`, { usage: true });
       if (spec.type === 'number') {
         const n = Number(raw);

@@ -58,16 +58,19 @@ export const BUDGET_FLAGS: readonly FlagSpec[] = [
   { name: 'max-arguments', type: 'number' },
 ];
 
-export const INPUT_HELP = `Input (one of):
-  <file>                    a JSON file: a tools array, a ListToolsResult, a JSON-RPC response or a
-                            capture file (a leading BOM is fine)
-  -                         the same, from stdin
-  -- <command> [args…]      a live server over stdio, started and stopped by toolslim
+/** The live-server part of {@link INPUT_HELP}: all `capture` takes. */
+export const LIVE_INPUT_HELP = `  -- <command> [args…]      a live server over stdio, started and stopped by toolslim
   --url <http(s)://…/mcp>   a live server over streamable HTTP
   -H, --header "K: V"       an HTTP header for --url (repeatable), e.g. an Authorization header
   --timeout <seconds>       limit for a live server to answer initialize and tools/list (default 30)
 Live servers are read with the official @modelcontextprotocol/sdk client (initialize, then
 tools/list following nextCursor).`;
+
+export const INPUT_HELP = `Input (one of):
+  <file>                    a JSON file: a tools array, a ListToolsResult, a JSON-RPC response or a
+                            capture file (a leading BOM is fine)
+  -                         the same, from stdin
+${LIVE_INPUT_HELP}`;
 
 /**
  * The built-in transforms, one per line with its safety, as `--help` lists them: read from
@@ -80,7 +83,8 @@ export const STEP_HELP = `  --preset <name>           ${builtinPresets.map((p) =
                             run this transform (repeatable, in order; after --preset if both given):
 ${wrap(builtinTransforms.map((t) => t.name).join(', '), 28, 100)}
   --profile <client>        then make the tools acceptable to one client (adapt-to-client): mcp,
-                            claude, openai, openai-strict, gemini, kimi, ref-free; with a preset
+                            claude, openai, openai-strict, gemini, kimi, ref-free, claude-code,
+                            qwen, llama; with a preset
                             alone, also its lossy steps: assertions and formats the client rejects
                             relaxed (gemini, openai-strict), objects closed (openai-strict), and
                             tools renamed whose names it refuses (calls then name the new name:

@@ -7,7 +7,7 @@ import type { Severity } from '../core/report.js';
 import { FINDING_SEVERITY, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Context } from './command.js';
-import { loadConfig, type CliConfig } from './config.js';
+import { configSearchStart, loadConfig, type CliConfig } from './config.js';
 import { CliError } from './errors.js';
 import { budgetOptions, flagNumber, flagString, profileFindings } from './inputs.js';
 
@@ -21,8 +21,8 @@ export const RULE_HELP = `  --rule <code>=<severity>  set a finding's severity: 
                             e.g. --rule description-collision=off --rule missing-param-description=warning)
   --collision-threshold <x> tools whose name+description similarity to another is above x (0–1,
                             default 0.30) get a description-collision finding
-  --config <file>           settings file (default: toolslim.config.json in the working directory, or
-                            the "toolslim" key of its package.json); flags win over it`;
+  --config <file>           settings file (default: the nearest toolslim.config.json, or package.json
+                            with a "toolslim" key, in the input's directory or above); flags win over it`;
 
 /** Everything that decides which findings a run produces and how they count. */
 export interface FindingSettings {
@@ -40,7 +40,8 @@ export interface FindingSettings {
 
 /** The settings of one run: the config file (if any) under the flags. */
 export function findingSettings(args: ParsedArgs, ctx: Context, command: 'check' | 'report'): FindingSettings {
-  const loaded = loadConfig(ctx.io.cwd ?? process.cwd(), flagString(args, 'config'));
+  const cwd = ctx.io.cwd ?? process.cwd();
+  const loaded = loadConfig(cwd, flagString(args, 'config'), args.rest === undefined ? configSearchStart(cwd, args.positional) : undefined);
   const config: CliConfig = loaded?.config ?? {};
   const source = loaded?.source ?? 'config';
   const rules: Record<string, Severity | 'off'> = {};

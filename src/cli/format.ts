@@ -1,7 +1,14 @@
+/**
+ * What the terminal shows: the report table, finding lines, the verdict. Colours are five SGR codes written
+ * here rather than node:util styleText (Node 20.12+, while engines allows 20.0, and it reads the
+ * environment itself where main.ts's useColour decides for an injected stream) or picocolors (a
+ * dependency for ten lines).
+ */
 import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
 import { SEVERITIES } from '../lint/index.js';
+import type { Reader, RenderedFigures } from './reader-types.js';
 
 /** ANSI styling, or none (when the output is not a terminal, or NO_COLOR is set). */
 export interface Style {
@@ -32,6 +39,8 @@ export interface ToolRow {
   readonly cl100k?: number;
   readonly bytesAfter: number;
   readonly o200kAfter?: number;
+  /** With `--render`/`--profile`: per renderer, rendered tokens and `any` types before and after. */
+  readonly rendered?: Readonly<Record<string, RenderedFigures>>;
 }
 
 /** Everything `report` shows. */
@@ -40,12 +49,16 @@ export interface ReportData {
   /** What ran: the preset name, or the list of steps. */
   readonly steps: string;
   /** Token counts absent with `--no-tokens`. */
-  readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number };
+  readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number; readonly rendered?: Readonly<Record<string, RenderedFigures>> };
   /** Largest first. */
   readonly tools: readonly ToolRow[];
   readonly transforms: readonly TransformStats[];
   readonly skipped: readonly Skip[];
   readonly findings: readonly Finding[];
+  /** With `--render`/`--profile`: the readers counted in (renderer, tokenizer, stand-in). */
+  readonly readers?: readonly Reader[];
+  /** For a reader that defers schemas: tokens of what every request pays, before and after. */
+  readonly alwaysPaid?: Readonly<Record<string, { readonly tokens: number; readonly tokensAfter: number }>>;
   /** Tools whose token counts are estimates (a run of characters too long to count exactly; see `toolslim/tokens`). */
   readonly estimatedTokens?: number;
 }
@@ -109,9 +122,31 @@ function groupFindings(findings: readonly Finding[], md: boolean, style: Style):
   return out;
 }
 
-/** `check` output: one finding per line (`indent` before each), no trailing newline. */
+/** Info findings of one code `check` lists per input before it sums up the rest in one line. */
+export const INFO_SHOWN = 5;
+
+/**
+ * `check` output: one finding per line (`indent` before each), no trailing newline. Errors and warnings
+ * are all listed; of each info code, the first {@link INFO_SHOWN} tools' findings and its whole-list
+ * finding, then one line counting the rest (`--format json` lists every one).
+ */
 export function renderFindingLines(findings: readonly Finding[], style: Style, indent = ''): string {
-  return findings.map((f) => `${indent}${paint(f.severity, style)} ${style.bold(f.code)} ${style.dim(where(f))} ${f.message}`).join('\n');
+  const shown = new Map<string, number>();
+  const hidden = new Map<string, number>();
+  const lines: string[] = [];
+  for (const f of findings) {
+    if (f.severity === 'info' && f.toolIndex >= 0) {
+      const n = shown.get(f.code) ?? 0;
+      if (n >= INFO_SHOWN) {
+        hidden.set(f.code, (hidden.get(f.code) ?? 0) + 1);
+        continue;
+      }
+      shown.set(f.code, n + 1);
+    }
+    lines.push(`${indent}${paint(f.severity, style)} ${style.bold(f.code)} ${style.dim(where(f))} ${f.message}`);
+  }
+  for (const [code, n] of hidden) lines.push(`${indent}${paint('info', style)} ${style.bold(code)} … and ${plural(n, 'more tool')} (--format json lists every finding)`);
+  return lines.join('\n');
 }
 
 /** What `check`'s last line sums up. */

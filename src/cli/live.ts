@@ -113,6 +113,8 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     if (e instanceof TimeoutSignal) {
       // A hung server gets no grace: its whole group is stopped now (SIGKILL after 250 ms).
       if (upstream instanceof StdioUpstream) await upstream.abort(250);
+      const stray = transport.stray;
+      if (stray !== undefined) throw new CliError(`${label} wrote a line on stdout that is not JSON-RPC, and no answer to ${stage} came in ${formatSeconds(options.timeoutMs)}: ${JSON.stringify(stray)}. stdout is the protocol channel: the server must log to stderr${tail(stderrTail)}`);
       throw new CliError(`timed out after ${formatSeconds(options.timeoutMs)} waiting for ${label} to answer ${stage} (raise --timeout if the server is just slow)${tail(stderrTail)}`);
     }
     if (e instanceof CliError) throw e;
@@ -139,6 +141,8 @@ class UpstreamTransport {
   end: { readonly status: number; readonly reason: string; readonly startFailed?: boolean } | undefined;
   /** The first transport failure (HTTP), as a message. */
   failure: string | undefined;
+  /** The first line the server wrote on stdout that is not JSON (its first 200 characters). */
+  stray: string | undefined;
   #closed = false;
   readonly #upstream: Upstream;
   readonly #methods = new Map<string, string>();
@@ -158,7 +162,9 @@ class UpstreamTransport {
           try {
             message = JSON.parse(line.toString('utf8'));
           } catch {
-            return; // not JSON-RPC (a log line on stdout): nothing the client can use
+            // Not JSON-RPC (a log line on stdout): nothing the client can use, but named if an answer never comes.
+            this.stray ??= line.toString('utf8').slice(0, 200);
+            return;
           }
         }
         for (const m of Array.isArray(message) ? message : [message]) {

@@ -52,7 +52,7 @@ Examples:
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const name = 'toolslim';
   const env = io.env ?? process.env;
-  const colour = (stream: Writable) => env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' ? true : env.NO_COLOR === undefined && (stream as { isTTY?: boolean }).isTTY === true;
+  const colour = (stream: Writable) => useColour(env, (stream as { isTTY?: boolean }).isTTY === true);
   const stderrTty = (io.stderr as { isTTY?: boolean }).isTTY === true;
   const ctx: Context = {
     io,
@@ -79,7 +79,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (!Object.prototype.hasOwnProperty.call(COMMANDS, first)) {
-    io.stderr.write(`${name}: unknown command \`${first}\`\n\n${usage(name)}`);
+    const near = Object.keys(COMMANDS).find((c) => editDistance(c, first) <= 2);
+    io.stderr.write(`${name}: unknown command \`${first}\`${near ? ` (did you mean \`${near}\`?)` : ''}; the commands are ${Object.keys(COMMANDS).join(', ')}\nRun \`${name} --help\` for usage.\n`);
     return 2;
   }
   const command = COMMANDS[first]!;
@@ -107,6 +108,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+/**
+ * Whether to colour a stream, as Node and no-color.org say: FORCE_COLOR `0` or `false` turns colour off and
+ * any other value (also empty) on; else a non-empty NO_COLOR turns it off (an empty one is as if unset);
+ * else colour on a terminal only.
+ */
+export function useColour(env: Readonly<Record<string, string | undefined>>, tty: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return tty;
+}
+
 function printHelp(command: string, ctx: Context): number {
   const c = COMMANDS[command]!;
   ctx.io.stdout.write(`${ctx.name} ${command} — ${c.summary}\n\nUsage: ${c.usage}\n\n${c.help}\n`);
@@ -115,3 +128,15 @@ function printHelp(command: string, ctx: Context): number {
 
 // ---------------------------------------------------------------------------------------------------
 // Commands
+
+/** Levenshtein distance of two short words (command names). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,5 +1,9 @@
 // Why one file: everything the CLI writes (atomic files, and tools JSON rendered in the input's own layout);
 // each half is small and the renderers write through the file helpers.
+// Why not write-file-atomic (issue 29, item 14; not yet measured, kept for review): the writes here also
+// handle targets that are not regular files (/dev/stdout, a FIFO: written directly) and say whether the
+// target is unchanged on failure, which needs the same target inspection; the atomic core (temp file
+// beside it, datasync, rename) is 15 lines, and the package would add two dependencies.
 /**
  * What the CLI writes: files written atomically (a temporary file beside the target, then a rename, so a
  * failed write leaves the target as it was), and JSON output that is what the input was — the input's
@@ -285,7 +289,7 @@ export function changedTools(result: TransformResult): Set<number> {
  */
 export function renderToolsText(source: ToolsSource, result: TransformResult, style?: JsonStyle): string {
   const changed = changedTools(result);
-  const spliced = spliceTools(source, (i) => (changed.has(i) ? renderTool(result.tools[i], source.style, source.toolLevel, source.tools[i]!.numbers?.lexemes, stringifyJson) : undefined));
+  const spliced = spliceTools(source, (i) => (changed.has(i) ? renderTool(result.tools[i], source.toolStyle, source.toolLevel, source.tools[i]!.numbers?.lexemes, stringifyJson) : undefined));
   if (style === undefined || sameStyle(style, source.style)) return spliced;
   return restyleJson(spliced, style) + '\n';
 }
@@ -305,7 +309,7 @@ export function renderListResult(pages: readonly ToolsSource[], result: Transfor
   const holder = first.holder;
   if (!holder) throw new Error('renderListResult: a page must hold its tools in an object (a result)');
   const toolText = (page: ToolsSource, local: number, index: number, level: number) =>
-    changed.has(index) ? renderTool(result.tools[index], page.style, level, page.tools[local]!.numbers?.lexemes, stringifyJson) : page.text.slice(page.tools[local]!.start, page.tools[local]!.end);
+    changed.has(index) ? renderTool(result.tools[index], page.toolStyle, level, page.tools[local]!.numbers?.lexemes, stringifyJson) : page.text.slice(page.tools[local]!.start, page.tools[local]!.end);
   let text: string;
   const hasCursor = holder.members.some((m) => m.key === 'nextCursor');
   const omit = options.omit;

@@ -1,16 +1,17 @@
 /**
  * The inputs of `check` and `report`: files, `-` (stdin), directories (every `.json` file below them) and
- * glob patterns (`*`, `**`, `?`, expanded here because Node 20 has no `fs.glob` and a quoted pattern
- * reaches us unexpanded). The order is stable: as given, and sorted within each directory or pattern.
+ * glob patterns (expanded with tinyglobby, because Node 20 has no `fs.glob` and a quoted pattern reaches
+ * us unexpanded). The order is stable: as given, and sorted within each directory or pattern.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { globSync } from 'tinyglobby';
 import { CliError } from './errors.js';
 
 /** One input to read: a path (as it should be shown) or stdin. */
 export type Source = { readonly kind: 'stdin' } | { readonly kind: 'file'; readonly path: string; readonly label: string };
 
-const GLOB_CHARS = /[*?]/;
+const GLOB_CHARS = /[*?[{]/;
 // Directories a walk never enters: dependencies and dot-directories (.git, .cache, …).
 const SKIPPED_DIRS = new Set(['node_modules']);
 
@@ -57,50 +58,14 @@ export function expandSources(typed: readonly string[], cwd: string): Source[] {
 }
 
 /**
- * The files a pattern matches, as paths in the form typed (relative to `cwd` unless the pattern is
- * absolute), sorted. `*` matches within one path segment, `?` one character of it, `**` any number of
- * whole segments (none included); the walk starts at the pattern's longest prefix without a wildcard.
+ * The files a pattern matches (tinyglobby: `*`, `?`, `**`, `{a,b}`, `[abc]`), as paths in the form typed
+ * (relative to `cwd` unless the pattern is absolute), sorted; no dot-files and nothing under
+ * `node_modules`, as the directory walk.
  */
 export function globFiles(pattern: string, cwd: string): string[] {
-  const normalized = pattern.split(sep).join('/');
-  const segments = normalized.split('/');
-  const fixed: string[] = [];
-  for (const s of segments) {
-    if (GLOB_CHARS.test(s)) break;
-    fixed.push(s);
-  }
-  const baseTyped = fixed.join('/');
-  const base = baseTyped === '' ? cwd : isAbsolute(baseTyped) ? baseTyped : join(cwd, baseTyped);
-  const re = globRegExp(segments.slice(fixed.length).join('/'));
-  let files: string[];
-  try {
-    files = statSync(base).isDirectory() ? walk(base) : [];
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const f of files) {
-    const rel = relative(base, f).split(sep).join('/');
-    if (re.test(rel)) out.push(baseTyped === '' ? rel : `${baseTyped.replace(/\/$/, '')}/${rel}`);
-  }
-  return out.sort();
-}
-
-/** A glob (relative, `/`-separated) as an anchored regular expression. */
-export function globRegExp(glob: string): RegExp {
-  let re = '';
-  const parts = glob.split('/');
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    const last = i === parts.length - 1;
-    if (part === '**') {
-      re += last ? '.*' : '(?:[^/]+/)*';
-      continue;
-    }
-    for (const ch of part) re += ch === '*' ? '[^/]*' : ch === '?' ? '[^/]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    if (!last) re += '/';
-  }
-  return new RegExp(`^${re}$`, 'u');
+  const absolute = isAbsolute(pattern);
+  const found = globSync(pattern.split(sep).join('/'), { cwd, absolute, onlyFiles: true, dot: false, expandDirectories: false, followSymbolicLinks: false, ignore: ['**/node_modules/**'] });
+  return found.map((f) => (absolute ? f : f.replace(/^\.\//, ''))).sort();
 }
 
 /** Every file below `dir`, sorted by path; skips `node_modules` and dot-directories; follows no links. */

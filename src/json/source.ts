@@ -109,6 +109,11 @@ export interface ToolsSource {
   readonly tools: readonly ToolSpan[];
   /** The layout of the text (from its first line break and first separators). */
   readonly style: JsonStyle;
+  /**
+   * The layout inside the tools: {@link style}, except when the text breaks lines only between tools (one
+   * tool per line, `[\n{…},\n{…}\n]`): then each tool is on one line, and a rewritten tool stays on one.
+   */
+  readonly toolStyle: JsonStyle;
   /** The object holding the tools array, when the pointer is not `""`: its span and its members. */
   readonly holder?: { readonly start: number; readonly end: number; readonly members: readonly HolderMember[] };
 }
@@ -275,7 +280,7 @@ export function scanToolsSource(text: string, pointer: string): ToolsSource {
 
   const style = detectStyle(text, nlAt, nlDepth, colonAt, commaAt);
   const spans: ToolSpan[] = tools.map((t) => (t.odd ? { start: t.start, end: t.end, numbers: analyzeToolNumbers(text, t.start, t.end) } : { start: t.start, end: t.end }));
-  const source: ToolsSource = { text, pointer, arrayStart, arrayEnd, toolLevel: target + 1, tools: spans, style };
+  const source: ToolsSource = { text, pointer, arrayStart, arrayEnd, toolLevel: target + 1, tools: spans, style, toolStyle: toolStyleOf(text, spans, style) };
   return target > 0 && holderStart >= 0 ? { ...source, holder: { start: holderStart, end: holderEnd, members } } : source;
 }
 
@@ -478,6 +483,40 @@ function detectStyle(text: string, nlAt: number, nlDepth: number, colonAt: numbe
     if (unit.repeat(nlDepth) === ws) indent = unit;
   }
   return Object.freeze({ indent, newline, colon, comma: ',' });
+}
+
+/**
+ * The layout inside the tools: when the text breaks lines but no tool holds a line break, one line with
+ * the separators the first tool uses; else `style`.
+ */
+function toolStyleOf(text: string, spans: readonly { start: number; end: number }[], style: JsonStyle): JsonStyle {
+  if (style.newline === '' || spans.length === 0) return style;
+  for (const s of spans) {
+    const nl = text.indexOf('\n', s.start);
+    if (nl >= 0 && nl < s.end) return style;
+  }
+  // The first `:` and `,` of the first tool outside strings.
+  const { start, end } = spans[0]!;
+  let colon = ':';
+  let comma = ',';
+  let seenColon = false;
+  let seenComma = false;
+  for (let i = start; i < end && !(seenColon && seenComma); ) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c === 58 && !seenColon) {
+      seenColon = true;
+      colon = text.charCodeAt(i + 1) === 32 ? ': ' : ':';
+    } else if (c === 44 && !seenComma) {
+      seenComma = true;
+      comma = text.charCodeAt(i + 1) === 32 ? ', ' : ',';
+    }
+    i++;
+  }
+  return colon === ':' && comma === ',' ? COMPACT_STYLE : Object.freeze({ indent: '', newline: '', colon, comma });
 }
 
 /** Whether two layouts are the same. */

@@ -9,7 +9,7 @@
 
 /** Options of {@link findCollisions}. */
 export interface FindCollisionsOptions {
-  /** Pairs whose similarity is strictly above this are collisions (default 0.30; in [0, 1]). */
+  /** Pairs whose similarity is at or above this are collisions (default 0.30; in [0, 1]; a pair with similarity 0 never is). */
   readonly threshold?: number;
   /** How many of its most similar partners each tool lists (default 3; at least 1). */
   readonly partners?: number;
@@ -44,7 +44,7 @@ export interface ToolCollisions {
 export interface Collisions {
   readonly threshold: number;
   readonly partners: number;
-  /** Every tool with at least one partner strictly above the threshold, in list order. */
+  /** Every tool with at least one partner at or above the threshold, in list order. */
   readonly tools: readonly ToolCollisions[];
   /** The pairs the tools above list (each once), most similar first (ties: by position). */
   readonly pairs: readonly CollisionPair[];
@@ -52,7 +52,7 @@ export interface Collisions {
   readonly compared: number;
 }
 
-/** The default collision threshold: pairs strictly above it read alike. */
+/** The default collision threshold: pairs at or above it read alike (as the tool-surface metric counts them). */
 export const DEFAULT_COLLISION_THRESHOLD = 0.3;
 /** How many partners each tool lists by default. */
 export const DEFAULT_COLLISION_PARTNERS = 3;
@@ -99,7 +99,7 @@ export function jaccard(a: readonly number[], b: readonly number[]): number {
 }
 
 /**
- * For every tool, its `partners` most similar other tools with similarity strictly above `threshold`,
+ * For every tool, its `partners` most similar other tools with similarity at or above `threshold` (and above 0),
  * exactly as comparing every pair would give them (tested against that), without comparing every pair.
  *
  * Why no pair is missed. Let two bigram sets have sizes a and b and share i. J = i / (a + b − i) > θ
@@ -121,7 +121,10 @@ export function jaccard(a: readonly number[], b: readonly number[]): number {
  * bounded by the pairs that share rare bigrams, not by n².
  */
 export function findCollisions(texts: readonly string[], names: readonly string[], options: FindCollisionsOptions = {}): Collisions {
-  const threshold = options.threshold ?? DEFAULT_COLLISION_THRESHOLD;
+  const asked = options.threshold ?? DEFAULT_COLLISION_THRESHOLD;
+  // At or above `asked` is strictly above a hair below it: two Jaccard indexes of sets under a million
+  // bigrams differ by more than 1e-12, so no pair below `asked` comes in. Never a pair with similarity 0.
+  const threshold = Math.max(0, asked - AT_OR_ABOVE);
   const k = options.partners ?? DEFAULT_COLLISION_PARTNERS;
   const n = texts.length;
   const sets = encodeSets(texts);
@@ -263,7 +266,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     }
   }
   pairs.sort((x, y) => y.score - x.score || x.aIndex - y.aIndex || x.bIndex - y.bIndex);
-  return { threshold, partners: k, tools: found, pairs, compared };
+  return { threshold: asked, partners: k, tools: found, pairs, compared };
 }
 
 /**
@@ -274,12 +277,13 @@ export function collisionMessage(c: ToolCollisions, threshold: number): string {
   const name = (tool: string, index: number) => (tool === '' ? `tool #${index}` : `\`${tool}\``);
   const parts = c.partners.map((p) => `${name(p.tool, p.toolIndex)} (${p.score.toFixed(2)})`);
   const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}`;
-  return `${name(c.tool, c.toolIndex)} reads like ${list} (character-bigram similarity above ${threshold.toFixed(2)}); a model may call one for the other: say in each description what sets it apart, or merge the tools`;
+  return `${name(c.tool, c.toolIndex)} reads like ${list} (character-bigram similarity at or above ${threshold.toFixed(2)}); a model may call one for the other: say in each description what sets it apart, or merge the tools`;
 }
 
 // ---------------------------------------------------------------------------------------------------
 
 const ROUNDS: readonly number[] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+const AT_OR_ABOVE = 1e-12;
 const BLOCKED = 0x7fffffff;
 
 /**

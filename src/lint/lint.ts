@@ -38,6 +38,7 @@ export type FindingCode =
   | 'over-budget'
   | 'description-collision'
   | 'empty-list'
+  | 'renders-as-any'
   | 'lint-failed';
 
 /** One problem `lintTools` found; `code` is a {@link FindingCode} or the code of a check passed in `LintOptions.checks`. */
@@ -69,7 +70,7 @@ export interface LintOptions {
   /** Changes the severity of a code, or turns it `off`. */
   readonly severity?: Readonly<Record<string, Severity | 'off'>>;
   /**
-   * Tools whose name+description similarity to another is strictly above this get a
+   * Tools whose name+description similarity to another is at or above this get a
    * `description-collision` finding (default 0.30; `false` turns the check off, as does severity `off`).
    */
   readonly collisionThreshold?: number | false;
@@ -101,6 +102,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'description-collision': 'info',
   'over-budget': 'error',
   'empty-list': 'info',
+  'renders-as-any': 'warning',
   'lint-failed': 'error',
 });
 
@@ -122,7 +124,7 @@ export function isAtLeast(severity: Severity, threshold: Severity): boolean {
 export const BUILTIN_CHECKS: readonly LintCheck[] = Object.freeze([checkDescriptionCollisions]);
 
 /**
- * Tools whose name and description read alike (character-bigram Jaccard strictly above
+ * Tools whose name and description read alike (character-bigram Jaccard at or above
  * `collisionThreshold`, see `analyzeSurface`): one finding per such tool naming its closest partners,
  * then one whole-list summary. Skipped entirely when the threshold is `false` or the code is `off`.
  */
@@ -137,13 +139,16 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
   const out: Finding[] = found.tools.map((c) => ({ severity, code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) }));
   if (out.length > 0) {
     const of = `${out.length} of ${tools.length} tools`;
+    // The tool-surface metric's summary: the pairs found, their mean similarity and the worst five.
+    const mean = found.pairs.reduce((sum, p) => sum + p.score, 0) / found.pairs.length;
+    const worst = found.pairs.slice(0, 5).map((p) => `\`${p.a || `#${p.aIndex}`}\` ≈ \`${p.b || `#${p.bIndex}`}\` (${p.score.toFixed(2)})`).join(', ');
     out.push({
       severity,
       code: 'description-collision',
       tool: '',
       toolIndex: -1,
       path: '',
-      message: `${of} read like another tool (character-bigram similarity above ${threshold.toFixed(2)}; each finding names up to ${partners} closest); raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
+      message: `${of} read like another tool: ${found.pairs.length} pair${found.pairs.length === 1 ? '' : 's'} at or above ${threshold.toFixed(2)} (character-bigram similarity; each tool names up to ${partners} closest), mean ${mean.toFixed(2)}, worst ${worst}; raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
     });
   }
   return out;
@@ -222,7 +227,7 @@ class ToolFindings {
   ) {
     this.prefix = appendPointer('', index);
   }
-  add(code: FindingCode, path: string, message: string, extra?: { bytes: number }): void {
+  add(code: FindingCode, path: string, message: string, extra?: { bytes?: number; severity?: Severity }): void {
     this.out.push({ severity: FINDING_SEVERITY[code], code, tool: this.name, toolIndex: this.index, path: this.prefix + path, message, ...extra });
   }
   get label(): string {
@@ -269,7 +274,9 @@ function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options:
     checkRootType(schema, base, slot, out);
     const declared = getDeclaredDialect(schema);
     checkRefs(schema, declared.dialect, base, out);
-    if (declared.source === 'declared') checkDialect(schema, declared.dialect, base, out);
+    // An unstamped schema is read as 2020-12 (MCP's default): draft-07 keywords in it are found too, as a
+    // warning (most readers still accept them; reconcile-dialect rewrites them).
+    checkDialect(schema, declared.dialect, base, out, declared.source === 'declared' ? undefined : 'warning');
     checkUnreachable(schema, base, out);
     if (slot === 'inputSchema') {
       checkParameters(schema, base, out, options.maxArguments ?? DEFAULT_MAX_ARGUMENTS);
@@ -296,7 +303,7 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
   }
 }
 
-function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings): void {
+function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: string, out: ToolFindings, severity?: Severity): void {
   // One finding per keyword and kind: the first place, and how many more there are.
   const groups = new Map<string, { first: DialectContradiction; count: number }>();
   for (const c of findDialectContradictions(schema, { assume: dialect })) {
@@ -307,7 +314,7 @@ function checkDialect(schema: Record<string, unknown>, dialect: Dialect, base: s
   }
   for (const { first, count } of groups.values()) {
     const more = count === 1 ? '' : ` (${count} places, first shown)`;
-    out.add('contradicted-dialect', base + first.path, `${first.message}${more}; \`toolslim optimize\` rewrites the schema into one dialect (reconcile-dialect), or fix the \`$schema\``);
+    out.add('contradicted-dialect', base + first.path, `${first.message}${more}; \`toolslim optimize\` rewrites the schema into one dialect (reconcile-dialect), or ${severity ? 'stamp the `$schema` it is written in' : 'fix the `$schema`'}`, severity ? { severity } : undefined);
   }
 }
 
@@ -513,7 +520,15 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
   return out;
 }
 
+/** Every key of {@link LintOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
+const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
+
 function validateOptions(options: LintOptions): void {
+  for (const key of Object.keys(options)) {
+    if (LINT_OPTION_KEYS.includes(key)) continue;
+    const hint = key === 'rules' ? ' (the config file\'s `rules` is `severity` here: lintTools(tools, { severity: { code: "off" } }))' : '';
+    throw new ToolslimError('invalid-option', `lint: unknown option \`${key}\`${hint}; known: ${LINT_OPTION_KEYS.join(', ')}`);
+  }
   for (const key of ['maxBytes', 'maxToolBytes', 'maxTokens', 'maxToolTokens', 'maxArguments', 'maxDepth'] as const) {
     const v = options[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new ToolslimError('invalid-option', `lint: \`${key}\` must be a non-negative number, got ${JSON.stringify(v)}`);

@@ -16,7 +16,7 @@ export type { CollisionPair, CollisionPartner, ToolCollisions } from './collisio
 
 /** Options of {@link analyzeSurface}. */
 export interface AnalyzeSurfaceOptions {
-  /** Pairs whose similarity is strictly above this read alike (default 0.30, in [0, 1]). */
+  /** Pairs whose similarity is at or above this read alike (default 0.30, in [0, 1]). */
   readonly collisionThreshold?: number;
   /** How many of its most similar partners each tool lists (default 3). */
   readonly collisionPartners?: number;
@@ -31,7 +31,7 @@ export interface PartBytes {
   readonly share: number;
 }
 
-/** A finding (`description-collision`, `too-many-arguments` or `missing-description`), shaped like lint findings. */
+/** A finding (`description-collision`, `many-arguments` or `missing-description`), shaped like lint findings. */
 export type SurfaceFinding = ToolFindingBase;
 
 /** What {@link analyzeSurface} found. */
@@ -69,7 +69,7 @@ const DEFAULT_MAX_ARGUMENTS = 4;
  * Analyzes one server's tool list (any input `transformTools` accepts). Similarity is the Jaccard index of
  * character-bigram sets: each tool's name and description joined, lower-cased, `_` and whitespace removed,
  * and every two consecutive characters of that string taken once (see `docs/surface.md`). Each tool lists
- * its few most similar partners strictly above the threshold; candidate pairs come from an inverted index
+ * its few most similar partners at or above the threshold; candidate pairs come from an inverted index
  * with prefix filtering, so large lists are not compared pair by pair, and no pair above the threshold is
  * missed.
  */
@@ -104,7 +104,7 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
       over.push({ tool: names[i]!, toolIndex: i, count });
       findings.push({
         severity: 'info',
-        code: 'too-many-arguments',
+        code: 'many-arguments',
         tool: names[i]!,
         toolIndex: i,
         path: appendPointer('', i) + '/inputSchema/properties',
@@ -206,5 +206,5 @@ function label(name: string, index: number): string {
 }
 
 function codeRank(code: string): number {
-  return code === 'missing-description' ? 0 : code === 'too-many-arguments' ? 1 : 2;
+  return code === 'missing-description' ? 0 : code === 'many-arguments' ? 1 : 2;
 }

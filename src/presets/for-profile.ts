@@ -7,6 +7,10 @@ import { ADAPT_STEPS, adaptToClient } from '../transforms/adapt-to-client/index.
 import { builtinTransforms } from '../transforms/index.js';
 import { reconcileDialect } from '../transforms/reconcile-dialect/index.js';
 import { getProfile, type ClientProfile } from '../profiles/profiles.js';
+import type { Tokenizer } from '../core/measure.js';
+import type { McpTool } from '../core/tool.js';
+import { findAnyTypes, getRenderer } from '../render/index.js';
+import { inlineSmallRefs } from '../transforms/inline-small-refs.js';
 
 /**
  * Built-in transforms that create `$ref`s (`createsRefs`): pointless (and costly to undo) for a client that
@@ -40,9 +44,57 @@ export interface PresetForProfileOptions extends PresetOptions {
    * anywhere else.
    */
   readonly renameTools?: boolean;
+  /**
+   * Counts the reader's tokens where the plan measures a tool in its reader's unit (`inline-small-refs`
+   * for a `typescript` reader). Without it, the rendered text's length in characters stands in (importing
+   * toolslim never loads a tokenizer; pass `o200k` from `toolslim/tokens`).
+   */
+  readonly tokenizer?: Tokenizer;
 }
 
-const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy', 'renameTools'];
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy', 'renameTools', 'tokenizer'];
+
+/** A transform of the preset that {@link planForProfile} leaves out, and why. */
+export interface SkippedStep {
+  readonly transform: string;
+  readonly reason: string;
+}
+
+/** What {@link planForProfile} runs for a profile, and what it leaves out of the preset. */
+export interface ProfilePlan {
+  /** Pass as `transforms` to `transformTools` (what {@link presetForProfile} returns). */
+  readonly steps: TransformStepInput[];
+  /** The preset's transforms left out for this client, each with the reason. */
+  readonly skipped: readonly SkippedStep[];
+}
+
+/** Why `p` is better off without transform `t`, or undefined when it keeps it. */
+function reasonToSkip(t: AnyTransform, p: ClientProfile): string | undefined {
+  if (t.createsRefs === true && p.refs === 'none') return `\`${p.name}\` cannot resolve \`$ref\`, which ${t.name} writes`;
+  if (t.createsRefs === true && p.reader.renderer === 'typescript') {
+    return `\`${p.name}\` reads tools as TypeScript, where a \`$ref\` renders as \`any\`: ${t.name} would hide the type of every subtree it replaces`;
+  }
+  if (t.writesInstructions === true && !p.showsInstructions) return `\`${p.name}\` does not show the server's instructions: what ${t.name} moves there would be lost`;
+  if (t.writesInstructions === true && p.reader.alwaysPaid !== 'everything') {
+    return `\`${p.name}\` defers tool schemas and pays the server's instructions on every request: ${t.name} would move text from the deferred descriptions into the always-paid part`;
+  }
+  return undefined;
+}
+
+/**
+ * A tool's size as `p`'s reader pays for it: the fields the client forwards, rendered by its renderer,
+ * counted by `tokenizer` (or in characters without one).
+ */
+function readerMeasure(p: ClientProfile, tokenizer: Tokenizer | undefined): (tool: McpTool) => number {
+  const renderer = getRenderer(p.reader.renderer);
+  const fields = p.reader.forwards;
+  return (tool) => {
+    const t = tool as unknown as Record<string, unknown>;
+    const forwarded = { name: typeof t.name === 'string' ? t.name : '', ...(fields.includes('description') && typeof t.description === 'string' ? { description: t.description } : {}), ...(fields.includes('inputSchema') && t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}) };
+    const text = renderer.renderTool(forwarded);
+    return tokenizer ? tokenizer.count(text) : text.length;
+  };
+}
 
 /**
  * Bytes a schema may always grow by in the profile-tuned preset, whatever the growth cap says: a tool the
@@ -71,6 +123,17 @@ function reconcileOptionsOf(preset: Preset, overrides: Readonly<Record<string, f
  * conversions, so one run reaches the fixed point). Pass the result as `transforms` to `transformTools`.
  */
 export function presetForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): TransformStepInput[] {
+  return planForProfile(preset, profile, options).steps;
+}
+
+/**
+ * {@link presetForProfile}, with what it leaves out of the preset and why: the transforms that create
+ * references for a client that cannot resolve them or reads them as `any` (a `typescript` reader); those
+ * that write the server's instructions for a client that does not show them, or that defers schemas (its
+ * instructions are always paid, its descriptions are not). For a `typescript` reader it also runs
+ * `inline-small-refs` (each tool may grow by 10% in the reader's own measure) before `adapt-to-client`.
+ */
+export function planForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): ProfilePlan {
   for (const key of Object.keys(options)) {
     if (!PROFILE_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `presetForProfile: unknown option \`${key}\` (known: ${PROFILE_OPTION_KEYS.join(', ')})`);
   }
@@ -78,11 +141,15 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   if (typeof base !== 'object' || base === null || base.kind !== 'preset') throw new Error(`\`${String(preset)}\` is not a preset`);
   const p = getProfile(profile);
   // By the transforms' own flags, so a preset's custom transforms are judged like the built-in ones.
-  const dropped = (t: AnyTransform) => (p.refs === 'none' && t.createsRefs === true) || (!p.showsInstructions && t.writesInstructions === true);
+  const dropped = (t: AnyTransform) => reasonToSkip(t, p) !== undefined;
   // An override for a dropped transform is dropped with it, whether or not the preset has the transform.
   const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
-  const { growthCap, growthAllowance, lossy, renameTools, overrides } = options;
+  const skipped: SkippedStep[] = base.steps.filter((t) => drop.has(t.name)).map((t) => ({ transform: t.name, reason: reasonToSkip(t, p)! }));
+  const { growthCap, growthAllowance, lossy, renameTools, overrides, tokenizer } = options;
+  if (tokenizer !== undefined && (typeof tokenizer !== 'object' || tokenizer === null || typeof tokenizer.count !== 'function')) {
+    throw new ToolslimError('invalid-option', 'presetForProfile: `tokenizer` must have a count(text) method (import { o200k } from "toolslim/tokens")');
+  }
   for (const [key, value] of [['lossy', lossy], ['renameTools', renameTools]] as const) {
     if (value !== undefined && typeof value !== 'boolean') throw new ToolslimError('invalid-option', `presetForProfile: \`${key}\` must be true or false`);
   }
@@ -106,5 +173,6 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
   // then runs it again, with the options the preset ran it with (see its `reconcile` option).
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
-  return [[adapted, { overrides: kept }], [adaptToClient, adaptOptions]];
+  const inline: TransformStepInput[] = p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
+  return { steps: [[adapted, { overrides: kept }], ...inline, [adaptToClient, adaptOptions]], skipped };
 }

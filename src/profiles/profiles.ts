@@ -3,129 +3,10 @@
  * checker (`check.ts`) and the `adapt-to-client` transform read these objects; nothing branches on a
  * profile's name. Where each rule comes from is cited in docs/profiles/<name>.md.
  */
-import type { Severity } from '../core/report.js';
-import type { SchemaSlot } from '../core/tool.js';
-import { KEYWORD_TABLES, type Dialect } from '../schema/keywords.js';
+import { defineProfile, type ClientProfile } from './define.js';
 
-/**
- * Where a client accepts `$ref`:
- * - `any`: anywhere, to anything that resolves inside the document (JSON Schema itself);
- * - `top-level-defs-only`: only `#` or `#/$defs/<name>` / `#/definitions/<name>` of the root;
- * - `defs-prefix-only`: only references that start with `#/$defs/` (and resolve);
- * - `none`: the client cannot resolve references at all (every `$ref` must be inlined).
- */
-export type RefPolicy = 'any' | 'top-level-defs-only' | 'defs-prefix-only' | 'none';
-
-/** The names a client accepts for tools. */
-export interface ToolNameRule {
-  /** An anchored regular expression (source text) a name must match. */
-  readonly pattern: string;
-  readonly maxLength: number;
-  /** `error` when the client refuses the tool; `warning` for a recommendation (a spec SHOULD). */
-  readonly severity: Severity;
-}
-
-/** Requirements of a strict / constrained-decoding mode (OpenAI `strict: true`). */
-export interface StrictModeRules {
-  /** Every key of `properties` must be listed in `required`. */
-  readonly allPropertiesRequired: boolean;
-  /** Every object schema must say `additionalProperties: false`. */
-  readonly closedObjects: boolean;
-}
-
-/** What a profile is written as; {@link defineProfile} fills in the derived fields. */
-export interface ClientProfileSpec {
-  /** Short kebab-case name: `mcp`, `openai-strict`, … */
-  readonly name: string;
-  readonly title: string;
-  /** The dialect the client reads schemas in (verdicts are compared under it when a schema declares none). */
-  readonly dialect: Dialect;
-  /** Which schemas of a tool the client sends to the model or validates with (LLM APIs take only the input). */
-  readonly slots: readonly SchemaSlot[];
-  readonly refs: RefPolicy;
-  /** Keywords allowed beside `$ref` in the same schema object; `any` when the client does not restrict them. */
-  readonly refSiblings: readonly string[] | 'any';
-  /** Keywords (from the keyword table) the client rejects. */
-  readonly rejectedKeywords?: readonly string[];
-  /**
-   * When set, the client accepts only these keywords (plus the reference machinery its `refs` policy
-   * governs): every other keyword of the table is rejected.
-   */
-  readonly allowedKeywords?: readonly string[];
-  /** `reject`: the client refuses keywords it does not know (a protobuf-backed API); default `allow`. */
-  readonly unknownKeywords?: 'allow' | 'reject';
-  /** Values of `format` the client accepts; absent = any. */
-  readonly formats?: readonly string[];
-  /** Deepest nesting of object schemas the client accepts (the root object is level 1). */
-  readonly maxDepth?: number;
-  readonly toolName?: ToolNameRule;
-  /** Most tools the client sends in one request. */
-  readonly maxTools?: number;
-  /** Whether the server's `instructions` reach the model through this client. */
-  readonly showsInstructions: boolean;
-  /** The root schema must be `type: "object"`. */
-  readonly rootObject?: boolean;
-  /** False when the root may not be an `anyOf`/`oneOf`/`allOf`. */
-  readonly rootCombinators?: boolean;
-  readonly strict?: StrictModeRules;
-  /** The schema must be valid against the meta-schema of `dialect` (a client that validates it). */
-  readonly metaSchema?: boolean;
-  /** The profile's page (`docs/profiles/<name>.md`). */
-  readonly docs: string;
-}
-
-/** A client profile, frozen, with its rejected keywords split by role. */
-export interface ClientProfile extends ClientProfileSpec {
-  readonly kind: 'profile';
-  /** Every keyword the client rejects (from `rejectedKeywords` and the complement of `allowedKeywords`). */
-  readonly rejected: readonly string[];
-  /** The rejected keywords whose role in the keyword table is `annotation`: dropping them keeps every verdict. */
-  readonly rejectedAnnotations: readonly string[];
-  /** The other rejected keywords: validation, applicators, core. Dropping one could change a verdict. */
-  readonly rejectedValidation: readonly string[];
-}
-
-/** The keywords a reference policy governs (never listed as rejected keywords: the policy decides). */
-export const REFERENCE_MACHINERY: readonly string[] = Object.freeze([
-  '$ref',
-  '$dynamicRef',
-  '$recursiveRef',
-  '$defs',
-  'definitions',
-  '$anchor',
-  '$dynamicAnchor',
-  '$recursiveAnchor',
-]);
-
-/** Freezes a profile and derives its rejected keywords from the keyword table of its dialect. */
-export function defineProfile(spec: ClientProfileSpec): ClientProfile {
-  const table = KEYWORD_TABLES[spec.dialect];
-  const rejected = new Set<string>();
-  for (const k of spec.rejectedKeywords ?? []) rejected.add(k);
-  if (spec.allowedKeywords) {
-    const allowed = new Set(spec.allowedKeywords);
-    for (const name of table.keys()) if (!allowed.has(name) && !REFERENCE_MACHINERY.includes(name)) rejected.add(name);
-  }
-  const list = [...rejected].sort();
-  const rejectedAnnotations = list.filter((k) => table.get(k)?.role === 'annotation');
-  const rejectedValidation = list.filter((k) => table.get(k)?.role !== 'annotation');
-  const freeze = <T>(a: readonly T[] | undefined) => (a === undefined ? undefined : Object.freeze([...a]));
-  const profile: ClientProfile = {
-    ...spec,
-    kind: 'profile',
-    slots: Object.freeze([...spec.slots]),
-    refSiblings: spec.refSiblings === 'any' ? 'any' : Object.freeze([...spec.refSiblings]),
-    ...(spec.rejectedKeywords ? { rejectedKeywords: freeze(spec.rejectedKeywords) } : {}),
-    ...(spec.allowedKeywords ? { allowedKeywords: freeze(spec.allowedKeywords) } : {}),
-    ...(spec.formats ? { formats: freeze(spec.formats) } : {}),
-    ...(spec.toolName ? { toolName: Object.freeze({ ...spec.toolName }) } : {}),
-    ...(spec.strict ? { strict: Object.freeze({ ...spec.strict }) } : {}),
-    rejected: Object.freeze(list),
-    rejectedAnnotations: Object.freeze(rejectedAnnotations),
-    rejectedValidation: Object.freeze(rejectedValidation),
-  };
-  return Object.freeze(profile);
-}
+export { defineProfile, REFERENCE_MACHINERY } from './define.js';
+export type { AlwaysPaid, ClientProfile, ClientProfileSpec, ForwardedField, ReaderSpec, ReaderTokenizer, RefPolicy, StrictModeRules, ToolNameRule } from './define.js';
 
 /** The MCP specification itself (2020-12, references anywhere): the default. */
 export const profileMcp: ClientProfile = defineProfile({
@@ -137,6 +18,7 @@ export const profileMcp: ClientProfile = defineProfile({
   refSiblings: 'any',
   toolName: { pattern: '^[A-Za-z0-9_.-]{1,128}$', maxLength: 128, severity: 'warning' },
   showsInstructions: true,
+  reader: { renderer: 'json', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'compact JSON (the MCP wire form) and o200k_base: the specification says nothing of how a client renders tools for its model' },
   docs: 'docs/profiles/mcp.md',
 });
 
@@ -152,6 +34,7 @@ export const profileClaude: ClientProfile = defineProfile({
   showsInstructions: false,
   rootObject: true,
   metaSchema: true,
+  reader: { renderer: 'json', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'compact JSON and o200k_base: Anthropic builds a tool-use system prompt from the definitions but publishes neither its form nor its tokenizer' },
   docs: 'docs/profiles/claude.md',
 });
 
@@ -167,6 +50,7 @@ export const profileOpenai: ClientProfile = defineProfile({
   maxTools: 128,
   showsInstructions: false,
   rootObject: true,
+  reader: { renderer: 'typescript', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything' },
   docs: 'docs/profiles/openai.md',
 });
 
@@ -187,6 +71,7 @@ export const profileOpenaiStrict: ClientProfile = defineProfile({
   rootObject: true,
   rootCombinators: false,
   strict: { allPropertiesRequired: true, closedObjects: true },
+  reader: { renderer: 'typescript', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything' },
   docs: 'docs/profiles/openai-strict.md',
 });
 
@@ -228,6 +113,7 @@ export const profileGemini: ClientProfile = defineProfile({
   toolName: { pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$', maxLength: 64, severity: 'error' },
   showsInstructions: false,
   rootObject: true,
+  reader: { renderer: 'json', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'compact JSON and o200k_base: Google publishes neither how Gemini renders function declarations nor its tokenizer' },
   docs: 'docs/profiles/gemini.md',
 });
 
@@ -243,6 +129,7 @@ export const profileKimi: ClientProfile = defineProfile({
   maxTools: 128,
   showsInstructions: false,
   rootObject: true,
+  reader: { renderer: 'json', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'compact JSON and o200k_base: the Moonshot API does not say how it renders tools; its tokenizer is not a dependency' },
   docs: 'docs/profiles/kimi.md',
 });
 
@@ -258,6 +145,51 @@ export const profileRefFree: ClientProfile = defineProfile({
   docs: 'docs/profiles/ref-free.md',
 });
 
+/**
+ * Claude Code (an MCP host on the Anthropic API) with tool search, its default: tool schemas are deferred,
+ * so every request pays the tool names and the servers' instructions, and a schema only once loaded.
+ */
+export const profileClaudeCode: ClientProfile = defineProfile({
+  name: 'claude-code',
+  title: 'Claude Code (deferred tool schemas)',
+  dialect: '2020-12',
+  slots: ['inputSchema'],
+  refs: 'any',
+  refSiblings: 'any',
+  toolName: { pattern: '^[a-zA-Z0-9_-]{1,128}$', maxLength: 128, severity: 'error' },
+  showsInstructions: true,
+  rootObject: true,
+  metaSchema: true,
+  reader: { renderer: 'json', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'names', standIn: 'compact JSON and o200k_base stand in for the Anthropic tool prompt and tokenizer, which are not public' },
+  docs: 'docs/profiles/claude-code.md',
+});
+
+/** Qwen 2.5 / 3 (and Mistral- or Hermes-style templates): each tool embedded with Jinja `tojson` (`, ` and `: `). */
+export const profileQwen: ClientProfile = defineProfile({
+  name: 'qwen',
+  title: 'Qwen 2.5 / 3 chat template (open weights, JSON tool block)',
+  dialect: '2020-12',
+  slots: ['inputSchema'],
+  refs: 'any',
+  refSiblings: 'any',
+  showsInstructions: false,
+  reader: { renderer: 'json-spaced', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'o200k_base stands in for the Qwen tokenizer (a 151k-token BPE that is not a runtime dependency of toolslim)' },
+  docs: 'docs/profiles/qwen.md',
+});
+
+/** Llama 3.1–3.3: each tool embedded with Jinja `tojson(indent=4)`. */
+export const profileLlama: ClientProfile = defineProfile({
+  name: 'llama',
+  title: 'Llama 3.1–3.3 chat template (open weights, indented JSON tool block)',
+  dialect: '2020-12',
+  slots: ['inputSchema'],
+  refs: 'any',
+  refSiblings: 'any',
+  showsInstructions: false,
+  reader: { renderer: 'json-indent4', tokenizer: 'o200k_base', forwards: ['name', 'description', 'inputSchema'], alwaysPaid: 'everything', standIn: 'o200k_base stands in for the Llama 3 tokenizer (a 128k-token tiktoken BPE that is not a runtime dependency of toolslim)' },
+  docs: 'docs/profiles/llama.md',
+});
+
 /** Every built-in profile, by name (the default, `mcp`, first). */
 export const builtinProfiles: readonly ClientProfile[] = Object.freeze([
   profileMcp,
@@ -267,10 +199,13 @@ export const builtinProfiles: readonly ClientProfile[] = Object.freeze([
   profileGemini,
   profileKimi,
   profileRefFree,
+  profileClaudeCode,
+  profileQwen,
+  profileLlama,
 ]);
 
 /** The name of a built-in profile. */
-export type ProfileName = 'mcp' | 'claude' | 'openai' | 'openai-strict' | 'gemini' | 'kimi' | 'ref-free';
+export type ProfileName = 'mcp' | 'claude' | 'openai' | 'openai-strict' | 'gemini' | 'kimi' | 'ref-free' | 'claude-code' | 'qwen' | 'llama';
 
 /** A built-in profile by name, or the profile itself; throws naming the known profiles otherwise. */
 export function getProfile(profile: string | ClientProfile): ClientProfile {

@@ -300,3 +300,26 @@ export function keywordInfo(table: KeywordTable, name: string): KeywordInfo | un
 export function isExtensionKeyword(name: string): boolean {
   return name.length > 2 && name.charCodeAt(0) === 120 /* x */ && name.charCodeAt(1) === 45 /* - */;
 }
+
+/**
+ * Keywords whose verdict depends on a sibling in the same schema object, as groups: moving one of them
+ * into an object that holds another of its group changes what it means (`additionalProperties` counts the
+ * names `properties` and `patternProperties` list; draft-07 `additionalItems` and 2020-12 `items` follow
+ * the tuple before them; `min`/`maxContains` count `contains` matches; draft-04's boolean
+ * `exclusiveMaximum` modifies `maximum`; `then`/`else` follow `if`; ajv's `nullable` reads `type`, and its
+ * `discriminator` reads `oneOf`). `unevaluatedProperties`/`unevaluatedItems` depend on every sibling and
+ * are in their group too.
+ */
+export const SIBLING_DEPENDENT_GROUPS: readonly (readonly string[])[] = Object.freeze(
+  [
+    ['properties', 'patternProperties', 'additionalProperties', 'unevaluatedProperties'],
+    ['items', 'additionalItems', 'prefixItems', 'unevaluatedItems'],
+    ['contains', 'minContains', 'maxContains'],
+    ['maximum', 'exclusiveMaximum'],
+    ['minimum', 'exclusiveMinimum'],
+    ['if', 'then', 'else'],
+    ['contentMediaType', 'contentEncoding', 'contentSchema'],
+    ['type', 'nullable'],
+    ['oneOf', 'discriminator'],
+  ].map((g) => Object.freeze(g)),
+);

@@ -13,6 +13,10 @@ import { collectRefTargets, holdsRefTargetBelow } from '../schema/ref-targets.js
 import { idKeyword } from '../schema/refs.js';
 import { uniqueName } from '../schema/names.js';
 import { walkSchema } from '../schema/walk.js';
+import { builtinProfiles } from '../profiles/profiles.js';
+
+/** The built-in profiles whose reader renders a `$ref` as `any` (issue 27): the readers this transform hurts. */
+const TYPESCRIPT_READERS = builtinProfiles.filter((p) => p.reader.renderer === 'typescript').map((p) => p.name).join(', ');
 
 /** Options of {@link dedupeRepeatedSubtrees}. */
 export interface DedupeRepeatedSubtreesOptions {
@@ -40,6 +44,7 @@ export const dedupeRepeatedSubtrees = defineTransform<DedupeRepeatedSubtreesOpti
   messages: {
     'added-definition': 'Added definition `{name}` for a subschema repeated {count} times',
     'replaced-subtree': 'Replaced a repeated subschema with a reference to `{name}`',
+    'hides-types': 'Replaced {count} subschema(s) with `$ref`, which a TypeScript reader ({readers}) renders as `any`: for those clients run presetForProfile(preset, profile), which leaves this transform out',
     undecidable: 'Left the schema unchanged: `$ref` `{ref}` at `{at}` cannot be resolved here ({reason})',
     'unknown-dialect': 'Left the schema unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
   },
@@ -105,6 +110,7 @@ function dedupeDocument(d: SchemaDocument, ctx: EditContext, minBytes: number): 
   let containerExists = used.size > 0 || (hasOwn(schema, container) && isObject(schema[container]));
   const containerPath = appendPointer(base, container);
 
+  let replaced = 0;
   for (const group of ordered) {
     const live = group.map((n) => [n, currentPath(nodes, n)] as const).filter((x): x is readonly [Node, string] => x[1] !== undefined);
     if (live.length < 2) continue;
@@ -120,6 +126,7 @@ function dedupeDocument(d: SchemaDocument, ctx: EditContext, minBytes: number): 
         if (n === existing[0]) continue;
         ctx.replace(base + p, { $ref: ref }, 'replaced-subtree', { name });
         n.state = 'gone';
+        replaced++;
       }
       existing[0].state = 'source';
       existing[0].movedTo = existing[0].path;
@@ -144,10 +151,13 @@ function dedupeDocument(d: SchemaDocument, ctx: EditContext, minBytes: number): 
     for (const [n, p] of live) {
       ctx.replace(base + p, { $ref: ref }, 'replaced-subtree', { name });
       n.state = 'gone';
+      replaced++;
     }
     source.state = 'source';
     source.movedTo = '/' + escapeToken(container) + '/' + escapeToken(name);
   }
+  // What a client forwards to the model is the input schema: say which readers lose the types there.
+  if (replaced > 0 && d.slot === 'inputSchema') ctx.report('info', 'hides-types', base, { count: replaced, readers: TYPESCRIPT_READERS });
 }
 
 /** Every subschema position of the document, in preorder, with its parent. */

@@ -3,6 +3,7 @@ import { adaptToClient } from './adapt-to-client/index.js';
 import { compressColdTools } from './compress-cold-tools.js';
 import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';
 import { hoistNestedDefs } from './hoist-nested-defs.js';
+import { inlineSmallRefs } from './inline-small-refs.js';
 import { normalizeSchema } from './normalize-schema.js';
 import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
@@ -16,6 +17,7 @@ export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
   compressColdTools,
   dedupeRepeatedSubtrees,
   hoistNestedDefs,
+  inlineSmallRefs,
   normalizeSchema,
   promoteCommonParams,
   pruneUnreachableDefs,
@@ -29,6 +31,7 @@ export {
   compressColdTools,
   dedupeRepeatedSubtrees,
   hoistNestedDefs,
+  inlineSmallRefs,
   normalizeSchema,
   promoteCommonParams,
   pruneUnreachableDefs,

@@ -7,7 +7,8 @@ import { belowRoot } from './below-root.js';
 import { DEFINITIONS_KEYWORDS, DIALECTS, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { collectRefTargets, holdsRefTarget } from '../schema/ref-targets.js';
+import { collectRefTargets, holdsRefTarget, type RefTargets } from '../schema/ref-targets.js';
+import { collapseNullUnion, isNullUnionShape, type NullUnionKeyword } from '../schema/null-union.js';
 import { refInventoryOf } from '../schema/refs.js';
 import { CHILD, childrenOf } from '../schema/walk.js';
 import type { KeywordTable } from '../schema/keywords.js';
@@ -26,13 +27,15 @@ export interface NormalizeSchemaOptions {
 /**
  * Removes what never changes a verdict: `$comment`, `title` annotations, `additionalProperties: true`,
  * empty `required`, empty `properties`, empty definitions containers, a `$schema` naming the assumed
- * dialect; and writes one-element `type` arrays as a string. Only schema positions are touched (never
- * data such as `default`, `const`, `enum`, `examples`, or `x-*`), never anything a reference may land
- * on, and nothing that `unevaluatedProperties` could observe in a document that uses it.
+ * dialect; writes one-element `type` arrays as a string; and writes `anyOf`/`oneOf` of a typed schema and
+ * `{"type": "null"}` as that schema with `"null"` in its `type` (see schema/null-union.ts for when that is
+ * exact). Only schema positions are touched (never data such as `default`, `const`, `examples`, or `x-*`;
+ * an `enum` only gains the `null` its union allowed), never anything a reference may land on, and nothing
+ * that `unevaluatedProperties` could observe in a document that uses it.
  */
 export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined>({
   name: 'normalize-schema',
-  description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema',
+  description: 'Remove verdict-neutral noise: $comment, titles, additionalProperties: true, empty containers, a redundant $schema; write a union with null as "null" in type',
   safety: 'lossless',
   defaultOptions: { assume: '2020-12', slots: SCHEMA_SLOTS },
   messages: {
@@ -44,6 +47,7 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
     'removed-empty-defs': 'Removed an empty `{container}`',
     'removed-schema-uri': 'Removed `$schema` naming {dialect}, the dialect readers assume',
     'unwrapped-type': 'Replaced the one-element `type` array with `"{type}"`',
+    'collapsed-null-union': 'Replaced `{keyword}` of `{type}` and `null` with `"null"` in `type`',
     'unknown-dialect': 'Left the schema unchanged: `$schema` `{uri}` names a meta-schema toolslim does not know (expected a JSON Schema draft URI)',
   },
   validateOptions(options) {
@@ -79,6 +83,9 @@ export function mayTidy(key: string, value: unknown): boolean {
       return isObject(value) && isEmpty(value);
     case 'type':
       return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string';
+    case 'anyOf':
+    case 'oneOf':
+      return isNullUnionShape(value);
     default:
       return DEFINITIONS.has(key) && isObject(value) && isEmpty(value);
   }
@@ -110,7 +117,10 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
   const entries: (string | number | undefined)[] = [];
   const items: unknown[] = [];
   let edits: Edit[] | undefined;
+  // Null unions (`anyOf`/`oneOf` of X and `{"type": "null"}`) below the root, rewritten once the edits are made.
+  let unions: NullUnionSite[] | undefined;
   let usesUnevaluatedProperties = false;
+  let usesUnevaluatedItems = false;
   // Whether a reference keyword is a key somewhere outside data (data is looked at afterwards, if it matters).
   let refKey = false;
   while (stack.length > 0) {
@@ -174,6 +184,13 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
         case 'unevaluatedProperties':
           usesUnevaluatedProperties = true;
           break;
+        case 'unevaluatedItems':
+          usesUnevaluatedItems = true;
+          break;
+        case 'anyOf':
+        case 'oneOf':
+          if (depth > 0 && isNullUnionShape(value)) (unions ??= []).push({ path: pointerAt(keywords, entries, depth), keyword: key });
+          break;
         default:
           if (DEFINITIONS.has(key)) {
             if (isObject(value) && isEmpty(value)) {
@@ -193,24 +210,51 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
       stack.push(items[i + 1], depth + 1, items[i + 2], at);
     }
   }
-  if (edits === undefined) return;
+  if (edits === undefined && unions === undefined) return;
   // What data holds (looked at once, only for a document with an edit, and only if it matters).
   let inData: DataKeys | undefined;
   // Which locations a `$ref` points into: none when no reference keyword is a key anywhere in the document
   // (not even in data, where `$ref`-shaped values keep their targets too); asked only now.
-  if (refKey || (inData ??= dataKeys(schema, table)).references) {
-    const targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
-    edits = edits.filter((e) => !holdsRefTarget(targets, e.path));
+  let targets: RefTargets | undefined;
+  if (refKey || (inData ??= dataKeys(schema, table)).references) targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+  if (edits !== undefined) {
+    if (targets !== undefined) edits = edits.filter((e) => !holdsRefTarget(targets, e.path));
+    // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
+    // an edit depends on it.
+    if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = (inData ??= dataKeys(schema, table)).unevaluatedProperties;
+    for (const edit of edits) {
+      if (edit.evaluates && usesUnevaluatedProperties) continue;
+      if (edit.code === 'unwrapped-type') ctx.replace(base + edit.path, edit.value, edit.code, edit.data);
+      else ctx.remove(base + edit.path, edit.code, edit.data);
+    }
   }
-  // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
-  // an edit depends on it.
-  if (!usesUnevaluatedProperties && edits.some((e) => e.evaluates)) usesUnevaluatedProperties = (inData ??= dataKeys(schema, table)).unevaluatedProperties;
+  if (unions === undefined || usesUnevaluatedProperties || usesUnevaluatedItems || targets?.undecidable !== undefined) return;
+  const data = (inData ??= dataKeys(schema, table));
+  if (data.unevaluatedProperties || data.unevaluatedItems) return;
+  // In postorder (the walk met them in preorder), each read as the edits so far left it: a union inside
+  // another's branch is collapsed before that branch moves, and of a holder with both keywords the first
+  // collapses (the second then meets the `type` the first brought, and stays).
+  const open: NullUnionSite[] = [];
+  for (const site of unions) {
+    while (open.length > 0 && !site.path.startsWith(open[open.length - 1]!.path + '/')) collapseAt(open.pop()!, d, ctx, targets);
+    open.push(site);
+  }
+  while (open.length > 0) collapseAt(open.pop()!, d, ctx, targets);
+}
 
-  for (const edit of edits) {
-    if (edit.evaluates && usesUnevaluatedProperties) continue;
-    if (edit.code === 'unwrapped-type') ctx.replace(base + edit.path, edit.value, edit.code, edit.data);
-    else ctx.remove(base + edit.path, edit.code, edit.data);
-  }
+function collapseAt({ path, keyword }: NullUnionSite, d: SchemaDocument, ctx: EditContext, targets: RefTargets | undefined): void {
+  // Its branches move up: nothing a reference may land on can be there.
+  if (targets !== undefined && holdsRefTarget(targets, appendPointer(path, keyword))) return;
+  const holder = ctx.get(d.base + path);
+  if (!isObject(holder)) return;
+  const result = collapseNullUnion(holder, keyword, d.dialect);
+  if (result.ok) ctx.replace(d.base + path, result.schema, 'collapsed-null-union', { keyword, type: result.type });
+}
+
+/** A null union met by the walk: its holder's pointer and its keyword. */
+interface NullUnionSite {
+  readonly path: string;
+  readonly keyword: NullUnionKeyword;
 }
 
 const DEFINITIONS: ReadonlySet<string> = new Set(DEFINITIONS_KEYWORDS);
@@ -237,6 +281,7 @@ interface DataKeys {
   /** A reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`). */
   readonly references: boolean;
   readonly unevaluatedProperties: boolean;
+  readonly unevaluatedItems: boolean;
 }
 
 /**
@@ -258,18 +303,20 @@ function dataKeys(schema: Record<string, unknown>, table: KeywordTable): DataKey
   }
   let references = false;
   let unevaluatedProperties = false;
-  while (data.length > 0 && !(references && unevaluatedProperties)) {
+  let unevaluatedItems = false;
+  while (data.length > 0 && !(references && unevaluatedProperties && unevaluatedItems)) {
     const v = data.pop();
     if (Array.isArray(v)) {
       for (const x of v) if (typeof x === 'object' && x !== null) data.push(x);
     } else if (isObject(v)) {
       for (const k of Object.keys(v)) {
         if (k === 'unevaluatedProperties') unevaluatedProperties = true;
+        else if (k === 'unevaluatedItems') unevaluatedItems = true;
         else if (REFERENCES.has(k)) references = true;
         const x = v[k];
         if (typeof x === 'object' && x !== null) data.push(x);
       }
     }
   }
-  return { references, unevaluatedProperties };
+  return { references, unevaluatedProperties, unevaluatedItems };
 }

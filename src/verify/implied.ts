@@ -33,6 +33,12 @@
  * (`ignoreKeywordsWithRef`; the gate also drops `type`/`nullable` there): those siblings were never checked,
  * so the 2020-12 rewrite, which compiles them, may keep only keywords no class compiles beside a `$ref`.
  *
+ * Conversions with a known equivalence (conversions.ts: OpenAPI `nullable` → a `type` union, `example` →
+ * `examples`, tuple `items` → `prefixItems`, inert `additionalItems` removed, `dependencies` split, the root's
+ * `definitions` → `$defs` with every `$ref` retargeted): where an object pair matches a rule exactly, the
+ * keywords the rule names are not compared one by one; the subschemas it pairs are, and a `$ref` may not
+ * pass through a keyword the rule paired with another one. Each rule says why ajv compiles both sides alike.
+ *
  * Refused outright (the gate compiles as before): identifiers and anchors anywhere (`$id`, `$anchor`,
  * `$dynamicAnchor`, `$recursiveAnchor`: they change how references resolve), dynamic references, a `$ref`
  * that is not a plain local JSON Pointer (`#/…` in letters, digits and `_.$~-`; no percent-escapes, so ajv's
@@ -51,12 +57,10 @@ import { refInventoryOf } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { unescapeToken } from '../json/pointer.js';
+import { AJV_NO_CODE, matchConversions, renamedRef, type ConversionRuleId } from './conversions.js';
 
 /** Deeper pairs are left to ajv (its stack use differs between classes). */
 export const MAX_DEPTH = 64;
-
-/** Keywords no ajv class compiles (its metadata and content vocabularies, and `$comment` with the option off). */
-const AJV_NO_CODE: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$comment', '$schema']);
 
 /** Dialects whose ajv class is a stock one (the gate removes keywords from the draft-04/06 classes). */
 const STOCK: ReadonlySet<Dialect> = new Set(['draft-07', '2019-09', '2020-12']);
@@ -65,6 +69,8 @@ const STOCK: ReadonlySet<Dialect> = new Set(['draft-07', '2019-09', '2020-12']);
 const SIMPLE_REF = /^#(?:\/(?:[A-Za-z0-9_.$-]|~[01])*)*$/;
 
 interface Mode {
+  readonly da: Dialect;
+  readonly db: Dialect;
   readonly ta: KeywordTable;
   readonly tb: KeywordTable;
   /** Read by different ajv classes. */
@@ -72,16 +78,28 @@ interface Mode {
   /** The original's class ignores every sibling of `$ref`. */
   readonly legacyA: boolean;
   readonly legacyB: boolean;
+  /** The root's `definitions` became `$defs` (conversions.ts): every `$ref` is compared through the rename. */
+  renames: boolean;
+  /** Objects of the rewrite where a conversion rule paired keywords, with those keywords (no `$ref` may pass them). */
+  readonly converted: WeakMap<object, ReadonlySet<string>>;
+  /** The caller's record of the rules the proof used. */
+  readonly used: Set<ConversionRuleId> | undefined;
 }
 
 /**
  * True when ajv compiling `before` (read as `beforeDialect`) implies that it compiles `after` (read as
  * `afterDialect`), proven without compiling either (see the module comment); false when not proven.
+ * `used`, when given, gets the ids of the conversion rules (conversions.ts) the proof relied on.
  */
-export function compileImplied(before: unknown, after: unknown, beforeDialect: Dialect, afterDialect: Dialect): boolean {
+export function compileImplied(before: unknown, after: unknown, beforeDialect: Dialect, afterDialect: Dialect, used?: Set<ConversionRuleId>): boolean {
   if (!STOCK.has(beforeDialect) || !STOCK.has(afterDialect)) return false;
   if (beforeDialect !== afterDialect && !(beforeDialect === 'draft-07' && afterDialect === '2020-12')) return false;
   const mode: Mode = {
+    da: beforeDialect,
+    db: afterDialect,
+    renames: false,
+    converted: new WeakMap(),
+    used,
     ta: KEYWORD_TABLES[beforeDialect],
     tb: KEYWORD_TABLES[afterDialect],
     cross: beforeDialect !== afterDialect,
@@ -105,10 +123,19 @@ function pairAll(before: unknown, after: unknown, mode: Mode): boolean {
       continue;
     }
     if (!isObject(x) || !isObject(y)) return false;
-    for (const k of Object.keys(y)) if (!AJV_NO_CODE.has(k) && !isExtensionKeyword(k) && !hasOwn(x, k)) return false;
+    // Conversions with a known equivalence (conversions.ts): the keywords a rule accounts for are not
+    // compared one by one; the subschemas it pairs are.
+    const match = x === y ? undefined : matchConversions(x, y, mode.da, mode.db, depth === 0);
+    if (match) {
+      if (match.renamesDefinitions) mode.renames = true;
+      if (mode.used) for (const r of match.rules) mode.used.add(r);
+      mode.converted.set(y, match.after);
+      for (const p of match.pairs) stack.push([p.before, p.after, depth + 1]);
+    }
+    for (const k of Object.keys(y)) if (!AJV_NO_CODE.has(k) && !isExtensionKeyword(k) && !hasOwn(x, k) && !match?.after.has(k)) return false;
     const refNode = typeof x.$ref === 'string' && hasOwn(x, '$ref');
     for (const k of Object.keys(x)) {
-      if (AJV_NO_CODE.has(k) || isExtensionKeyword(k)) continue;
+      if (AJV_NO_CODE.has(k) || isExtensionKeyword(k) || match?.before.has(k)) continue;
       const vx = x[k];
       const container = DEFINITIONS_KEYWORDS.includes(k);
       // Beside a `$ref`, ajv's draft-07 class compiles nothing: never checked in the original, so it may go,
@@ -122,6 +149,12 @@ function pairAll(before: unknown, after: unknown, mode: Mode): boolean {
         return false;
       }
       const vy = y[k];
+      if (match?.after.has(k)) return false;
+      // Through the root's `definitions` → `$defs` rename, a reference must have followed the move.
+      if (k === '$ref' && mode.renames) {
+        if (typeof vx !== 'string' || renamedRef(vx) !== vy) return false;
+        continue;
+      }
       if (container) {
         if (!isObject(vx) || !isObject(vy) || hasOwn(vx, '$id')) return false;
         for (const name of Object.keys(vy)) {
@@ -215,6 +248,8 @@ function isPairedPosition(root: unknown, tokens: readonly string[], mode: Mode):
       continue;
     }
     if (mode.legacyA && typeof node.$ref === 'string' && hasOwn(node, '$ref')) return false;
+    // A keyword a conversion rule paired with another keyword of the original: the same pointer names another node there.
+    if (mode.converted.get(node)?.has(k)) return false;
     const info = mode.tb.get(k);
     if (info === undefined || (info.role === 'core' && k !== '$ref')) return false;
     const shape = info.shape;

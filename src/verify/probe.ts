@@ -14,7 +14,9 @@
  *   ignores the siblings of `$ref` and one that applies them, every `$ref` with validating siblings.
  * Not sites: a `$ref` whose text changed (references rewritten to follow a move; the structural check
  * resolves them), definitions added or removed, annotations, neutral values (`additionalProperties: true`,
- * `required: []`, empty `properties`), a one-element `type` array written as a string.
+ * `required: []`, empty `properties`), a one-element `type` array written as a string, and the keywords a
+ * conversion with a known equivalence accounts for where an object matches its rule exactly (conversions.ts:
+ * `nullable` → a `type` union, tuples, `dependencies` split, …), also when the dialect changed.
  */
 
 import { isLegacyDialect, keywordFit } from '../schema/dialect.js';
@@ -23,6 +25,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
+import { matchConversions } from './conversions.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */
 export interface RewriteSites {
@@ -38,8 +41,9 @@ const MAX_VALUES = 16;
 /** The places where `after` may judge an instance differently from `before` (empty when none). */
 export function findRewriteSites(before: unknown, after: unknown, beforeDialect: Dialect, afterDialect: Dialect): RewriteSites {
   const sites = new SiteList();
-  diffInStep(before, after, beforeDialect, afterDialect, sites);
-  if (beforeDialect !== afterDialect) rereadSites(after, beforeDialect, afterDialect, sites);
+  const converted = new Set<string>();
+  diffInStep(before, after, beforeDialect, afterDialect, sites, converted);
+  if (beforeDialect !== afterDialect) rereadSites(after, beforeDialect, afterDialect, sites, converted);
   return { before: sites.list('before'), after: sites.list('after') };
 }
 
@@ -123,10 +127,18 @@ function pairedKey(key: string, other: Record<string, unknown>): string | undefi
   return undefined;
 }
 
-function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, sites: SiteList): void {
+/**
+ * The paired walk. `converted` gets `path + NUL + keyword` for each keyword of the rewrite that a
+ * conversion rule (conversions.ts) accounts for: the rule says how it reads, so it is no site, here or in
+ * {@link rereadSites}.
+ */
+function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: Set<string>): void {
   const stack: [unknown, unknown, string, string][] = [[before, after, '', '']];
+  let root = true;
   while (stack.length > 0 && !sites.full) {
     const [x, y, px, py] = stack.pop()!;
+    const atRoot = root;
+    root = false;
     if (x === y) continue;
     if (!isObject(x) || !isObject(y)) {
       if (!jsonEqual(x, y)) {
@@ -137,7 +149,17 @@ function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, s
     }
     let changed = false;
     const children: [unknown, unknown, string, string][] = [];
+    const match = matchConversions(x, y, da, db, atRoot);
+    if (match) {
+      for (const k of match.after) converted.add(py + '\u0000' + k);
+      for (const p of match.pairs) children.push([p.before, p.after, p.beforePath.reduce<string>(appendPointer, px), p.afterPath.reduce<string>(appendPointer, py)]);
+    }
     const visit = (kx: string | undefined, ky: string | undefined) => {
+      if ((kx !== undefined && match?.before.has(kx)) || (ky !== undefined && match?.after.has(ky))) {
+        // A keyword one side of a rule accounts for, next to one the rule does not name: compared as usual.
+        if (kx !== undefined && ky !== undefined && match!.before.has(kx) === match!.after.has(ky)) return;
+        if (kx === undefined || ky === undefined) return;
+      }
       const vx = kx === undefined ? undefined : x[kx];
       const vy = ky === undefined ? undefined : y[ky];
       if (kx !== undefined && ky !== undefined && vx === vy) return;
@@ -197,7 +219,7 @@ function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, s
 }
 
 /** After a dialect change: every schema object of the rewrite holding something the two dialects read differently. */
-function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList): void {
+function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: ReadonlySet<string>): void {
   const refSiblingsDiffer = isLegacyDialect(da) !== isLegacyDialect(db);
   const stack: [unknown, string][] = [[after, '']];
   while (stack.length > 0 && !sites.full) {
@@ -208,7 +230,7 @@ function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList):
     const children: [unknown, string][] = [];
     for (const key of Object.keys(node)) {
       const value = node[key];
-      if (!differs) {
+      if (!differs && !converted.has(path + '\u0000' + key)) {
         if (isVerdictKeyword(da, key, value) !== isVerdictKeyword(db, key, value)) differs = true;
         else if (refSiblingsDiffer && hasRef && key !== '$ref' && isVerdictKeyword(db, key, value)) differs = true;
       }

@@ -8,10 +8,13 @@ export interface CorpusFile {
   readonly data: { server: { package: string; version: string }; toolsList: { tools: Record<string, unknown>[] } };
 }
 
-/** Every bundled corpus capture, sorted by file name. */
-export function loadCorpus(): CorpusFile[] {
-  return readdirSync(CORPUS_DIR)
+/** The validation set (issue 31): real servers the engine is not tuned on, read by the bench and the gate's oracle. */
+export const VALIDATION_DIR = join(import.meta.dirname, '..', '..', 'bench', 'validation');
+
+/** Every bundled corpus capture (or, given `dir`, every capture there), sorted by file name. */
+export function loadCorpus(dir = CORPUS_DIR): CorpusFile[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((file) => ({ file, data: JSON.parse(readFileSync(join(CORPUS_DIR, file), 'utf8')) }));
+    .map((file) => ({ file, data: JSON.parse(readFileSync(join(dir, file), 'utf8')) }));
 }

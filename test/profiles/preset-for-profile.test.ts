@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptToClient, definePreset, defineTransform, presetForProfile, presetSafe, resolveSteps, transformTools, type Preset } from '../../src/index.js';
+import { adaptToClient, definePreset, defineTransform, planForProfile, presetForProfile, presetSafe, resolveSteps, transformTools, type Preset } from '../../src/index.js';
 
 // A stand-in with the name the real transform will have (issue 4): presetForProfile matches by name.
 const fakeDedupe = defineTransform<object, undefined>({
@@ -31,16 +31,18 @@ describe('presetForProfile', () => {
       expect(steps[steps.length - 1]![1]).toEqual(profile === 'gemini' ? { profile, growthAllowance: 2048, relaxAssertions: true, describeFormats: true, renameTools: true, reconcile: {} } : { profile, growthAllowance: 2048 });
     }
   });
-  it('keeps them for clients that resolve references', () => {
-    for (const profile of ['mcp', 'openai-strict', 'kimi', 'claude']) {
+  it('keeps them for clients that resolve references and do not read them as `any`', () => {
+    for (const profile of ['mcp', 'kimi', 'claude', 'claude-code', 'qwen', 'llama']) {
       expect(resolveSteps(presetForProfile(preset, profile)).map(([t]) => t.name)).toEqual([...preset.steps.map((t) => t.name), 'adapt-to-client']);
     }
   });
   it('leaves out transforms that write server instructions for clients that do not show them', () => {
     expect(resolveSteps(presetForProfile(withPromote, 'mcp')).map(([t]) => t.name)).toEqual([...withPromote.steps.map((t) => t.name), 'adapt-to-client']);
-    for (const profile of ['claude', 'openai', 'gemini', 'kimi', 'ref-free']) {
+    for (const profile of ['claude', 'gemini', 'kimi', 'ref-free', 'qwen', 'llama', 'claude-code']) {
       expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
     }
+    // A typescript reader also gets inline-small-refs before adapt-to-client.
+    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'adapt-to-client']);
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
     const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
@@ -80,7 +82,69 @@ describe('presetForProfile', () => {
     expect(r.report.diagnostics).toEqual([]);
     expect(() => presetForProfile('prune-unreachable-defs', 'mcp')).toThrow(/not a preset/);
   });
-  it('rejects an option other than overrides, growthCap, growthAllowance, lossy and renameTools', () => {
-    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy, renameTools)');
+  it('rejects an option other than overrides, growthCap, growthAllowance, lossy, renameTools and tokenizer', () => {
+    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy, renameTools, tokenizer)');
+    expect(() => presetForProfile('max', 'openai', { tokenizer: 'o200k' } as never)).toThrow(/`tokenizer` must have a count\(text\) method/);
+  });
+});
+
+// A description long enough that the tool's TypeScript form grows by less than 10% when `to` shows its type.
+const LONG = 'Ships a parcel from one address to another and back again, choosing the cheapest carrier that delivers within the requested window. Returns the tracking number, the carrier, the price and the expected delivery date of both legs, or an error naming the address that could not be reached.';
+
+describe('planForProfile: presets that know their reader (issue 27)', () => {
+  const names = (plan: ReturnType<typeof planForProfile>) => resolveSteps(plan.steps).map(([t]) => t.name);
+  it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client, each skip with its reason', () => {
+    for (const profile of ['openai', 'openai-strict']) {
+      const plan = planForProfile('max', profile);
+      expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'inline-small-refs', 'adapt-to-client']);
+      expect(plan.skipped.map((s) => s.transform)).toEqual(['dedupe-repeated-subtrees', 'promote-common-params']);
+      expect(plan.skipped[0]!.reason).toMatch(/TypeScript, where a `\$ref` renders as `any`/);
+      expect(plan.skipped[1]!.reason).toMatch(/does not show the server's instructions/);
+    }
+  });
+  it('a deferring client: no step that writes instructions, said why; references kept (its reader resolves them)', () => {
+    const plan = planForProfile('max', 'claude-code');
+    expect(names(plan)).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'dedupe-repeated-subtrees', 'adapt-to-client']);
+    expect(plan.skipped).toEqual([{ transform: 'promote-common-params', reason: expect.stringMatching(/defers tool schemas and pays the server's instructions on every request: promote-common-params would move text from the deferred descriptions into the always-paid part/) }]);
+  });
+  it('mcp keeps all of max; presetForProfile returns the plan\'s steps', () => {
+    expect(planForProfile('max', 'mcp').skipped).toEqual([]);
+    expect(resolveSteps(presetForProfile('max', 'openai')).map(([t]) => t.name)).toEqual(names(planForProfile('max', 'openai')));
+  });
+  it('for openai, inlines a definition used once, so the typescript reader sees its type; dedupe is not run', () => {
+    const address = { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } }, required: ['street'] };
+    const tools = [
+      { name: 'ship', description: LONG, inputSchema: { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, from: address, back: address }, $defs: { Address: address } } },
+    ];
+    const r = transformTools(tools, { transforms: presetForProfile('max', 'openai') });
+    // Hand-written: the reference replaced by the definition, the emptied $defs gone; the repeats stay inline.
+    expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { to: address, from: address, back: address } });
+    expect(r.report.changes.filter((c) => c.transform === 'inline-small-refs').map((c) => `${c.op} ${c.path} ${c.code}`)).toEqual(['replace /0/inputSchema/properties/to inlined-ref', 'remove /0/inputSchema/$defs removed-empty-defs']);
+    expect(r.report.changes.some((c) => c.transform === 'dedupe-repeated-subtrees')).toBe(false);
+    // Plain max keeps dedupe and says which readers it hurts.
+    const addr = { type: 'object', properties: { street: { type: 'string', description: 'Street and house number' }, city: { type: 'string', description: 'City or town' } }, required: ['street'] };
+    const plain = transformTools([{ name: 'ship', inputSchema: { type: 'object', properties: { from: addr, to: addr } } }], { transforms: ['max'] });
+    expect(plain.report.changes.filter((c) => c.code === 'replaced-subtree').length).toBe(2);
+    expect(plain.report.diagnostics.filter((d) => d.code === 'hides-types').map((d) => d.message)).toEqual([expect.stringMatching(/TypeScript reader \(openai, openai-strict\) renders as `any`/)]);
+  });
+  it('never raises the count of types the reader cannot see: a definition holding two `anyOf`s stays a reference', () => {
+    const either = { anyOf: [{ type: 'string' }, { type: 'number' }] };
+    const tools = [{ name: 'configure', description: `${LONG} ${LONG} ${LONG}`, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai') });
+    // Mode is inlined (one `any` fewer); Cfg would turn one `any` into two, so it stays.
+    expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { type: 'string', enum: ['fast', 'slow'] } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } } } });
+  });
+  it('measures growth in the reader\'s unit: a tokenizer passed in counts the typescript rendering', () => {
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, { type: 'string', description: `The field number ${i}` }])) };
+    const tools = [{ name: 'many', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Big' }, b: { $ref: '#/$defs/Big' }, c: { $ref: '#/$defs/Big' } }, $defs: { Big: big } } }];
+    const calls: string[] = [];
+    const counting = { name: 'words', count: (text: string) => (calls.push(text), text.split(/\s+/).length) };
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai', { tokenizer: counting }) });
+    // Three uses of a twelve-field object: far more than 10% of a tool that renders three `any`s.
+    expect(r.tools[0]!.inputSchema).toEqual(tools[0]!.inputSchema);
+    expect(r.report.diagnostics.filter((d) => d.code === 'kept-ref').map((d) => d.path)).toEqual(['/0/inputSchema/properties/a/$ref', '/0/inputSchema/properties/b/$ref', '/0/inputSchema/properties/c/$ref']);
+    // The measure saw the harmony form (`type many = (_: {…}) => any;`), not JSON.
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls[0]).toMatch(/^type many = \(_: \{/m);
   });
 });

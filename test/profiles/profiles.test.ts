@@ -24,13 +24,21 @@ describe.each(builtinProfiles.map((p) => [p.name, p] as const))('%s', (name, p) 
     expect([...p.rejectedAnnotations, ...p.rejectedValidation].sort()).toEqual([...p.rejected].sort());
     for (const k of p.rejectedAnnotations) expect(p.rejectedValidation).not.toContain(k);
   });
+  it('names its reader on its docs page: renderer, tokenizer, and stand-in when it is one', () => {
+    const text = readFileSync(join(root, p.docs), 'utf8');
+    expect(text).toContain('what the model reads');
+    expect(text).toContain(`\`${p.reader.renderer}\``);
+    expect(text).toContain(p.reader.tokenizer);
+    if (p.reader.standIn !== undefined) expect(text).toMatch(/stand-in/);
+    expect(Object.isFrozen(p.reader)).toBe(true);
+  });
   it('is found by name', () => {
     expect(getProfile(name)).toBe(p);
   });
 });
 
-it('ships the seven profiles, mcp first (the default)', () => {
-  expect(builtinProfiles.map((p) => p.name)).toEqual(['mcp', 'claude', 'openai', 'openai-strict', 'gemini', 'kimi', 'ref-free']);
+it('ships the ten profiles, mcp first (the default)', () => {
+  expect(builtinProfiles.map((p) => p.name)).toEqual(['mcp', 'claude', 'openai', 'openai-strict', 'gemini', 'kimi', 'ref-free', 'claude-code', 'qwen', 'llama']);
 });
 
 it('classifies by role: annotations are droppable, assertions are not (hand-listed from the 2020-12 vocabularies)', () => {
@@ -53,4 +61,32 @@ it('lets users define their own profile as data', () => {
   expect(p.rejectedAnnotations).toEqual(['title']);
   expect(p.rejectedValidation).toEqual(['pattern']);
   expect(getProfile(p)).toBe(p);
+});
+
+it('says what each model reads and pays (issue 27; sources on each docs page)', () => {
+  const readers = Object.fromEntries(builtinProfiles.map((p) => [p.name, `${p.reader.renderer} ${p.reader.tokenizer} ${p.reader.alwaysPaid}${p.reader.standIn ? ' stand-in' : ''}`]));
+  expect(readers).toEqual({
+    mcp: 'json o200k_base everything stand-in',
+    claude: 'json o200k_base everything stand-in',
+    openai: 'typescript o200k_base everything',
+    'openai-strict': 'typescript o200k_base everything',
+    gemini: 'json o200k_base everything stand-in',
+    kimi: 'json o200k_base everything stand-in',
+    'ref-free': 'json o200k_base everything stand-in',
+    'claude-code': 'json o200k_base names stand-in',
+    qwen: 'json-spaced o200k_base everything stand-in',
+    llama: 'json-indent4 o200k_base everything stand-in',
+  });
+  // A deferring client pays names and instructions up front: it must show the instructions.
+  expect(getProfile('claude-code').showsInstructions).toBe(true);
+  for (const p of builtinProfiles) expect(p.reader.forwards).toEqual(['name', 'description', 'inputSchema']);
+});
+
+it('gives a profile that names no reader the labelled compact-JSON stand-in', () => {
+  const p = defineProfile({ name: 'mine', title: 'Mine', dialect: '2020-12', slots: ['inputSchema'], refs: 'any', refSiblings: 'any', showsInstructions: false, docs: 'docs/profiles/mine.md' });
+  expect(p.reader.renderer).toBe('json');
+  expect(p.reader.standIn).toMatch(/stand in/);
+  const q = defineProfile({ name: 'ts', title: 'TS', dialect: '2020-12', slots: ['inputSchema'], refs: 'any', refSiblings: 'any', showsInstructions: false, reader: { renderer: 'typescript', tokenizer: 'cl100k_base', forwards: ['name'], alwaysPaid: 'names' }, docs: 'docs/profiles/ts.md' });
+  expect(q.reader).toEqual({ renderer: 'typescript', tokenizer: 'cl100k_base', forwards: ['name'], alwaysPaid: 'names' });
+  expect(Object.isFrozen(q.reader.forwards)).toBe(true);
 });

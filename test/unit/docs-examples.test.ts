@@ -9,7 +9,7 @@ import { expectedOutput, runPrinting } from '../helpers/docs-blocks.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const PAGES = ['docs/architecture.md', 'docs/report.md', 'docs/session.md', 'docs/output.md', 'docs/response.md', 'docs/surface.md', 'docs/usage-graph.md', 'docs/transforms/compress-cold-tools.md', 'docs/transforms/strip-vendor-extensions.md', 'docs/profiles/README.md', 'docs/render.md'];
+const PAGES = ['docs/architecture.md', 'docs/report.md', 'docs/session.md', 'docs/output.md', 'docs/response.md', 'docs/surface.md', 'docs/usage-graph.md', 'docs/transforms/compress-cold-tools.md', 'docs/transforms/strip-vendor-extensions.md', 'docs/transforms/inline-small-refs.md', 'docs/profiles/README.md', 'docs/render.md'];
 const IMPORTS: Readonly<Record<string, string>> = {
   toolslim: join(root, 'src', 'index.ts'),
   'toolslim/response': join(root, 'src', 'response', 'index.ts'),

@@ -12,7 +12,8 @@ const d7 = 'http://json-schema.org/draft-07/schema#';
 const p = { type: 'string', description: 'p' };
 
 // Each entry: what it triggers, and a phrase of the fix its message must carry.
-const HINTS: Record<Exclude<FindingCode, 'lint-failed' | 'empty-list'>, RegExp> = {
+// renders-as-any runs only for a typescript reader (a check passed in `checks`): test/unit/renders-as-any.test.ts checks its hints.
+const HINTS: Record<Exclude<FindingCode, 'lint-failed' | 'empty-list' | 'renders-as-any'>, RegExp> = {
   'invalid-tool': /fix its JSON/,
   'missing-name': /give it a unique name/,
   'invalid-name': /rename it, e\.g\. `bad_name`/,
@@ -59,7 +60,7 @@ describe('fix hints', () => {
       for (const f of mine) expect(f.message, `${code}: ${f.message}`).toMatch(HINTS[code]);
     }
     // Every code of the table is covered here or below (lint-failed needs a throwing check).
-    expect(Object.keys(FINDING_SEVERITY).sort()).toEqual([...Object.keys(HINTS), 'empty-list', 'lint-failed'].sort());
+    expect(Object.keys(FINDING_SEVERITY).sort()).toEqual([...Object.keys(HINTS), 'empty-list', 'lint-failed', 'renders-as-any'].sort());
   });
 
   it('unresolved-ref: says what the deepest existing part holds, or that there are no definitions', () => {

@@ -42,7 +42,7 @@ describe('lintTools', () => {
       good('array_items', { inputSchema: obj({ $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { t: { type: 'array', items: [{ type: 'string' }], description: 't' } } }) }),
       // Annotations from another dialect change no verdict: not reported.
       good('annotation_only', { inputSchema: obj({ $schema: d7, properties: { q: { type: 'string', deprecated: true, description: 'q' } } }) }),
-      // Without a stamp nothing is contradicted.
+      // Without a stamp the schema is read as 2020-12 (MCP's default): array-form items is found, as a warning (issue 29).
       good('no_stamp', { inputSchema: obj({ properties: { t: { type: 'array', items: [{ type: 'string' }], description: 't' } } }) }),
     ];
     const fs = lintTools(tools);
@@ -50,6 +50,7 @@ describe('lintTools', () => {
       'error contradicted-dialect /0/inputSchema/$defs',
       'error contradicted-dialect /0/inputSchema/$defs/A/dependentRequired',
       'error contradicted-dialect /1/inputSchema/properties/t/items',
+      'warning contradicted-dialect /3/inputSchema/properties/t/items',
     ]);
     expect(fs[0]!.message).toContain('draft-07');
     expect(fs[0]!.message).toContain('2019-09, 2020-12');
@@ -213,8 +214,8 @@ describe('description collisions', () => {
       ['info', 1, '/1'],
       ['info', -1, ''],
     ]);
-    expect(found[0]!.message).toMatch(/^`get_user` reads like `getUser` \(0\.93\) \(character-bigram similarity above 0\.30\)/);
-    expect(found[2]!.message).toMatch(/^2 of 3 tools read like another tool \(character-bigram similarity above 0\.30; each finding names up to 3 closest\)/);
+    expect(found[0]!.message).toMatch(/^`get_user` reads like `getUser` \(0\.93\) \(character-bigram similarity at or above 0\.30\)/);
+    expect(found[2]!.message).toMatch(/^2 of 3 tools read like another tool: 1 pair at or above 0\.30 \(character-bigram similarity; each tool names up to 3 closest\), mean 0\.93, worst `get_user` ≈ `getUser` \(0\.93\);/);
   });
 
   it('can be tuned or turned off', () => {

@@ -85,12 +85,13 @@ describe('analyzeSurface', () => {
     expect(analyzeSurface(tools, { collisionThreshold: 0.9 }).collisions.tools).toEqual([]);
   });
 
-  it('does not flag a pair exactly at the threshold (0.3 = 3/10)', () => {
+  it('flags a pair exactly at the threshold (0.3 = 3/10), as the tool-surface metric counts it (≥), and none just above', () => {
     const pair = [
       { name: 'abcdefgh', inputSchema: obj },
       { name: 'abcdxyz', inputSchema: obj },
     ];
-    expect(analyzeSurface(pair).collisions.tools).toEqual([]);
+    expect(analyzeSurface(pair).collisions.pairs.map((p) => p.score)).toEqual([0.3]);
+    expect(analyzeSurface(pair, { collisionThreshold: 0.31 }).collisions.tools).toEqual([]);
     expect(analyzeSurface(pair, { collisionThreshold: 0.29 }).collisions.pairs.map((p) => p.score)).toEqual([0.3]);
   });
 
@@ -129,13 +130,13 @@ describe('analyzeSurface', () => {
       ['warning', 'missing-description', 'get_user', 0, '/0'],
       ['info', 'description-collision', 'get_user', 0, '/0'],
       ['warning', 'missing-description', 'get_users', 1, '/1/description'],
-      ['info', 'too-many-arguments', 'get_users', 1, '/1/inputSchema/properties'],
+      ['info', 'many-arguments', 'get_users', 1, '/1/inputSchema/properties'],
       ['info', 'description-collision', 'get_users', 1, '/1'],
       ['warning', 'missing-description', 'delete', 2, '/2/description'],
     ]);
     const collision = r.findings.find((f) => f.code === 'description-collision')!;
-    expect(collision.message).toBe('`get_user` reads like `get_users` (0.86) (character-bigram similarity above 0.30); a model may call one for the other: say in each description what sets it apart, or merge the tools');
-    expect(r.findings.find((f) => f.code === 'too-many-arguments')!.message).toBe('`get_users` takes 5 arguments, expected at most 4');
+    expect(collision.message).toBe('`get_user` reads like `get_users` (0.86) (character-bigram similarity at or above 0.30); a model may call one for the other: say in each description what sets it apart, or merge the tools');
+    expect(r.findings.find((f) => f.code === 'many-arguments')!.message).toBe('`get_users` takes 5 arguments, expected at most 4');
   });
 
   it('splits the bytes of the list into parts that add up exactly', () => {
@@ -234,7 +235,7 @@ function oracleCollisions(tools: readonly Record<string, unknown>[], threshold: 
       let inter = 0;
       for (const g of a) if (b.has(g)) inter++;
       const score = a.size + b.size === 0 ? 0 : inter / (a.size + b.size - inter);
-      if (score > threshold) found.push([y, score]);
+      if (score >= threshold && score > 0) found.push([y, score]);
     }
     found.sort((p, q) => q[1] - p[1] || p[0] - q[0]);
     if (found.length > 0) out.push([x, found.slice(0, partners)]);

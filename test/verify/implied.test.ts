@@ -13,7 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { AjvPool, presetMax, presetSafe, transformTools, type McpTool } from '../../src/index.js';
 import { getDeclaredDialect } from '../../src/schema/dialect.js';
 import { compileImplied } from '../../src/verify/implied.js';
-import { loadCorpus } from '../helpers/corpus.js';
+import type { ConversionRuleId } from '../../src/verify/conversions.js';
+import { findRewriteSites } from '../../src/verify/probe.js';
+import { generateKeyedInstances } from '../../src/verify/instances.js';
+import { specValidator } from '../helpers/readings.js';
+import { loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
+import { defineTransform } from '../../src/index.js';
 import { deepFreeze, jsonClone } from '../helpers/freeze.js';
 import { fuzzDocumentArb, fuzzToolsArb } from '../helpers/fuzz-arbitraries.js';
 import { objectsOf, schemaVersions } from '../helpers/histories.js';
@@ -28,14 +33,27 @@ interface Tally {
   accepted: number;
   compiling: number;
   refused: number;
+  /** Pairs the gate accepts with no ajv at all (no probe site, compile proven) whose verdicts were compared. */
+  verdicts?: number;
+  /** Per conversion rule (src/verify/conversions.ts): accepted pairs that relied on it. */
+  rules?: Partial<Record<ConversionRuleId, number>>;
+  /** Compare verdicts on every pair that relied on a conversion rule, and on one in `sample` of the others (default: all). */
+  sample?: number;
+  seen?: number;
   pool?: AjvPool;
 }
 
-/** Checks one pair: accepted → the original compiling implies the rewrite compiling, by ajv. */
+/**
+ * Checks one pair: accepted → the original compiling implies the rewrite compiling, by ajv. When the gate
+ * would accept the pair without ajv at all (the probe finds no site either), every instance generated from
+ * either schema (objects at the root, as the gate compares) is judged alike by an independent reading
+ * (the spec's, test/helpers/readings.ts).
+ */
 function check(before: unknown, after: unknown, tally: Tally, where: string): void {
   const da = getDeclaredDialect(before).dialect;
   const db = getDeclaredDialect(after).dialect;
-  if (!compileImplied(before, after, da, db)) {
+  const used = new Set<ConversionRuleId>();
+  if (!compileImplied(before, after, da, db, used)) {
     tally.refused++;
     return;
   }
@@ -47,6 +65,33 @@ function check(before: unknown, after: unknown, tally: Tally, where: string): vo
   tally.compiling++;
   const b = pool.compile(jsonClone(after), db);
   expect(b.ok, `${where}: proven, but ajv refuses the rewrite (${b.ok ? '' : b.error})\nbefore: ${JSON.stringify(before)}\nafter: ${JSON.stringify(after)}`).toBe(true);
+  const sites = findRewriteSites(before, after, da, db);
+  if (sites.before.length + sites.after.length > 0) return;
+  tally.seen = (tally.seen ?? 0) + 1;
+  if (used.size === 0 && tally.sample !== undefined && tally.seen % tally.sample !== 0) return;
+  tally.verdicts = (tally.verdicts ?? 0) + 1;
+  for (const r of used) (tally.rules ??= {})[r] = (tally.rules?.[r] ?? 0) + 1;
+  const differ = verdictDifference(before, after);
+  expect(differ, `${where}: accepted without ajv, but ${differ}\nbefore: ${JSON.stringify(before)}\nafter: ${JSON.stringify(after)}`).toBeUndefined();
+}
+
+/** The first generated instance the spec's reading judges differently (objects at the root), or a refused compile. */
+function verdictDifference(before: unknown, after: unknown, count = 32): string | undefined {
+  const va = specValidator(jsonClone(before));
+  const vb = specValidator(jsonClone(after));
+  if (typeof va !== 'function') return undefined;
+  if (typeof vb !== 'function') return `the rewrite does not compile: ${vb.error}`;
+  const da = getDeclaredDialect(before).dialect;
+  const db = getDeclaredDialect(after).dialect;
+  for (const list of [generateKeyedInstances(before, { dialect: da, count }), generateKeyedInstances(after, { dialect: db, count })]) {
+    for (const data of list.values) {
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
+      const x = va(data);
+      const y = vb(data);
+      if (x !== y) return `${JSON.stringify(data)} is ${String(x)} before and ${String(y)} after`;
+    }
+  }
+  return undefined;
 }
 
 /** Original → every version, and each version → the next. */
@@ -110,27 +155,37 @@ function mutate(schema: unknown, edits: readonly { op: number; pick: number; key
 }
 
 describe('compileImplied against ajv', () => {
-  it('bench corpus: every version the default steps and max make, proven pairs compile', { timeout: 120_000 }, () => {
-    const tally: Tally = { accepted: 0, compiling: 0, refused: 0 };
+  it('bench corpus: every version the default steps and max make, proven pairs compile', { timeout: 300_000 }, () => {
+    // Verdicts on every pair a conversion rule proved and on one in ten of the rest, to keep the suite's time.
+    const tally: Tally = { accepted: 0, compiling: 0, refused: 0, sample: 10 };
     // `max` (a superset of the default steps) on every third server, to keep the suite's time.
     loadCorpus().forEach(({ file, data }, i) => checkHistories(deepFreeze(data.toolsList.tools) as McpTool[], tally, file, i % 3 === 0));
     // The shortcut is what the corpus needs (most rewrites remove a draft-07 stamp and annotations), and it fires.
-    if (process.env.IMPLIED_REPORT) console.log('corpus', tally.accepted, tally.compiling, tally.refused);
+    if (process.env.IMPLIED_REPORT) console.log('corpus', tally.accepted, tally.compiling, tally.refused, tally.verdicts, tally.rules);
     expect(tally.compiling).toBeGreaterThan(1000);
     expect(tally.refused).toBeGreaterThan(0);
   });
 
-  it('fuzz harness tools (seeded): every version the default steps and max make, proven pairs compile', { timeout: 120_000 }, () => {
+  it('bench validation set: every version the default steps make, proven pairs compile and keep their verdicts', { timeout: 300_000 }, () => {
+    const tally: Tally = { accepted: 0, compiling: 0, refused: 0, sample: 10 };
+    loadCorpus(VALIDATION_DIR).forEach(({ file, data }) => checkHistories(deepFreeze(data.toolsList.tools) as McpTool[], tally, file, false));
+    if (process.env.IMPLIED_REPORT) console.log('validation', tally.accepted, tally.compiling, tally.refused, tally.verdicts, JSON.stringify(tally.rules));
+    // OpenAPI-generated servers there convert `nullable` and `example`; both were relied on and checked.
+    expect(tally.rules?.nullable ?? 0).toBeGreaterThan(0);
+    expect(tally.rules?.example ?? 0).toBeGreaterThan(0);
+  });
+
+  it('fuzz harness tools (seeded): every version the default steps and max make, proven pairs compile', { timeout: 300_000 }, () => {
     const tally: Tally = { accepted: 0, compiling: 0, refused: 0 };
     const samples = fc.sample(fuzzToolsArb(), { seed: 20261212, numRuns: 600 });
     samples.forEach((tools, s) => checkHistories(deepFreeze(tools) as McpTool[], tally, `fuzz sample ${s}`));
-    if (process.env.IMPLIED_REPORT) console.log('fuzz', tally.accepted, tally.compiling, tally.refused);
+    if (process.env.IMPLIED_REPORT) console.log('fuzz', tally.accepted, tally.compiling, tally.refused, tally.verdicts, tally.rules);
     expect(tally.compiling).toBeGreaterThan(100);
     expect(tally.refused).toBeGreaterThan(100);
   });
 
-  it('random mutations of corpus and fuzz schemas (seeded): proven pairs compile', { timeout: 120_000 }, () => {
-    const tally: Tally = { accepted: 0, compiling: 0, refused: 0 };
+  it('random mutations of corpus and fuzz schemas (seeded): proven pairs compile', { timeout: 300_000 }, () => {
+    const tally: Tally = { accepted: 0, compiling: 0, refused: 0, sample: 4 };
     const corpus = loadCorpus().flatMap(({ data }) => data.toolsList.tools.map((t) => t.inputSchema));
     const docs = [...corpus.filter((_, i) => i % 3 === 0), ...fc.sample(fuzzDocumentArb(), { seed: 7, numRuns: 600 })];
     // The original: a schema with random edits (what no transform writes); the rewrite: one more edit of
@@ -143,7 +198,7 @@ describe('compileImplied against ajv', () => {
       check(before, after, tally, `mutation ${i}`);
       check(after, before, tally, `reverse mutation ${i}`);
     });
-    if (process.env.IMPLIED_REPORT) console.log('mutations', tally.accepted, tally.compiling, tally.refused);
+    if (process.env.IMPLIED_REPORT) console.log('mutations', tally.accepted, tally.compiling, tally.refused, tally.verdicts, tally.rules);
     expect(tally.compiling).toBeGreaterThan(200);
     expect(tally.refused).toBeGreaterThan(200);
   });
@@ -191,11 +246,149 @@ describe('in the gate', () => {
     const proven = transformTools(deepFreeze([zod]));
     expect(proven.report.changes.length).toBeGreaterThan(0);
     expect(proven.report.stats.verify).toMatchObject({ level: 'structural', tools: 1, failed: 0, compiled: 0 });
-    // An array-form `items` read by draft-07 and then by 2020-12 is not proven: the gate compiles.
-    const tuple = { name: 't', inputSchema: { $schema: STAMP_07, type: 'object', properties: { p: { type: 'array', items: [{ type: 'string' }], additionalItems: false } } } };
-    const compiled = transformTools(deepFreeze([tuple]));
+    // An identifier makes the proof give up: the gate compiles.
+    const withId = { name: 't', inputSchema: { $schema: STAMP_07, type: 'object', properties: { p: { $id: 'http://example.com/p', type: 'string' } } } };
+    const compiled = transformTools(deepFreeze([withId]));
+    expect(compiled.report.changes.length).toBeGreaterThan(0);
     expect(compiled.report.stats.verify!.compiled).toBeGreaterThan(0);
     // `verdicts` compiles as before.
     expect(transformTools(deepFreeze([zod]), { verify: 'verdicts' }).report.stats.verify!.compiled).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Seeded edits that give reconcile-dialect each conversion to make, as OpenAPI converters (`nullable`,
+ * `example`) and zod-to-json-schema (a draft-07 stamp, `definitions`, tuples, `dependencies`) write them.
+ */
+function plantConversions(schema: unknown, picks: readonly number[], stamp: boolean): unknown {
+  const copy = jsonClone(schema) as Schema;
+  if (typeof copy !== 'object' || copy === null || Array.isArray(copy)) return copy;
+  if (stamp) copy.$schema = STAMP_07;
+  else delete copy.$schema;
+  const nodes = objectsOf(copy).filter((n) => typeof n.type === 'string' && typeof n.$ref !== 'string');
+  picks.forEach((p, i) => {
+    const node = nodes.length > 0 ? nodes[p % nodes.length]! : copy;
+    switch (i % 7) {
+      case 0:
+        node.nullable = p % 3 !== 0;
+        // What OpenAPI converters write for a nullable union: `nullable` beside `oneOf`, no `type`.
+        if (p % 4 === 3) {
+          node.oneOf = [{ type: node.type }, { type: 'integer', minimum: 1 }];
+          delete node.type;
+        }
+        break;
+      case 1:
+        node.example = Array.isArray(node.enum) ? node.enum[0] : 'x';
+        break;
+      case 2:
+        node.type = 'array';
+        node.items = [{ type: 'string', minLength: 2 }, { type: 'integer', maximum: 9 }];
+        if (p % 3 === 1) node.additionalItems = false;
+        else if (p % 3 === 2) node.additionalItems = { type: 'boolean' };
+        break;
+      case 3:
+        copy.dependencies = p % 2 === 0 ? { a: ['b'], c: { required: ['d'] } } : { e: ['f', 'g'] };
+        break;
+      case 4:
+        node.type = 'array';
+        node.items = { type: 'number' };
+        node.additionalItems = p % 2 === 0 ? false : { type: 'string' };
+        break;
+      case 5: {
+        const defs = (copy.definitions ??= {}) as Schema;
+        if (typeof defs === 'object' && defs !== null) {
+          defs.Planted = { type: 'string', maxLength: 3 };
+          if (typeof copy.properties === 'object' && copy.properties !== null) (copy.properties as Schema).planted = { $ref: '#/definitions/Planted' };
+        }
+        break;
+      }
+      case 6: {
+        // A null union as Pydantic and zod write it: the node's type moves into a branch beside `{"type": "null"}`.
+        if (node === copy || node.type === 'object' || node.type === 'null') break;
+        const branch: Schema = { type: node.type, ...(p % 5 === 0 ? { maxLength: 4 } : {}), ...(p % 5 === 1 && Array.isArray(node.enum) ? { enum: node.enum } : {}) };
+        delete node.type;
+        if (p % 5 === 1) delete node.enum;
+        const union = p % 3 === 0 ? [{ type: 'null' }, branch] : [branch, { type: 'null' }];
+        node[p % 2 === 0 ? 'anyOf' : 'oneOf'] = union;
+        break;
+      }
+    }
+  });
+  return copy;
+}
+
+describe('conversions with a known equivalence (src/verify/conversions.ts)', () => {
+  it('seeded OpenAPI-style and draft-07 schemas: every conversion the default steps make that the gate accepts without ajv compiles and keeps its verdicts', { timeout: 240_000 }, () => {
+    const tally: Tally = { accepted: 0, compiling: 0, refused: 0 };
+    const corpus = loadCorpus().flatMap(({ data }) => data.toolsList.tools.map((t) => t.inputSchema));
+    const docs = [...corpus.filter((_, i) => i % 10 === 0), ...fc.sample(fuzzDocumentArb(), { seed: 31, numRuns: 100 })];
+    const picks = fc.sample(fc.array(fc.nat(), { minLength: 1, maxLength: 7 }), { seed: 32, numRuns: docs.length });
+    const tools = docs.map((d, i) => ({ name: `t${i}`, inputSchema: plantConversions(d, picks[i]!, i % 2 === 0) })) as McpTool[];
+    checkHistories(deepFreeze(tools), tally, 'planted', false);
+    if (process.env.IMPLIED_REPORT) console.log('planted', tally.accepted, tally.compiling, tally.refused, tally.verdicts, JSON.stringify(tally.rules));
+    // Every rule was relied on, on many pairs, and every such pair was checked against ajv.
+    for (const rule of ['nullable', 'example', 'tuples', 'inert-additional-items', 'dependencies', 'definitions', 'null-union'] as const) expect(tally.rules?.[rule] ?? 0, rule).toBeGreaterThan(10);
+  });
+});
+
+/** A test-only lossless step that replaces the inputSchema with `after`. */
+function replaceWith(after: Schema) {
+  return defineTransform({
+    name: 'sabotaged-conversion',
+    description: 'test-only: a wrong conversion',
+    safety: 'lossless',
+    defaultOptions: {},
+    messages: { edited: 'Converted (wrongly)' },
+    apply(_doc, ctx) {
+      ctx.replace('/inputSchema', jsonClone(after), 'edited');
+    },
+  });
+}
+
+describe('sabotaged conversions: the proof refuses them, the oracle would catch them, the gate does', () => {
+  const obj = (properties: Schema, extra: Schema = {}): Schema => ({ type: 'object', properties, ...extra });
+  const d07 = (properties: Schema, extra: Schema = {}): Schema => ({ $schema: STAMP_07, ...obj(properties, extra) });
+  const ABCD = { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' } };
+  // `structural` compiles what the proof refuses and probes what can change a verdict; a `$ref` whose text
+  // changed is not probed there (references are rewritten to follow moves), so that case needs `verdicts`.
+  const VERDICTS_ONLY = new Set(['$defs move with a pointer retargeted to another definition']);
+  const cases: readonly [string, Schema, Schema][] = [
+    ['nullable removed without `"null"` joining `type`', obj({ a: { type: 'string', nullable: true } }), obj({ a: { type: 'string' } })],
+    ['nullable → union that forgets the enum`s null', obj({ a: { type: 'string', enum: ['x', null], nullable: true } }), obj({ a: { type: ['string', 'null'], enum: ['x'] } })],
+    ['`nullable: false` read as true', obj({ a: { type: 'string', nullable: false } }), obj({ a: { type: ['string', 'null'] } })],
+    ['tuple → prefixItems that drops `additionalItems: false`', d07({ t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }), obj({ t: { type: 'array', prefixItems: [{ type: 'string' }] } })],
+    ['tuple → prefixItems that loses a member', d07({ t: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } }), obj({ t: { type: 'array', prefixItems: [{ type: 'string' }] } })],
+    ['`additionalItems` removed as inert beside an array `items`', d07({ t: { type: 'array', items: [{ type: 'string' }], additionalItems: false } }), d07({ t: { type: 'array', items: [{ type: 'string' }] } })],
+    ['dependencies split that drops a schema dependency', d07(ABCD, { dependencies: { a: ['b'], c: { required: ['d'] } } }), obj(ABCD, { dependentRequired: { a: ['b'] } })],
+    ['dependencies split that turns required names into an empty schema', d07(ABCD, { dependencies: { a: ['b'] } }), obj(ABCD, { dependentSchemas: { a: {} } })],
+    ['null union collapsed without `"null"` joining `type`', obj({ a: { anyOf: [{ type: 'string' }, { type: 'null' }] } }), obj({ a: { type: 'string' } })],
+    ['null union collapsed that forgets the enum`s null', obj({ a: { anyOf: [{ type: 'string', enum: ['x'] }, { type: 'null' }] } }), obj({ a: { type: ['string', 'null'], enum: ['x'] } })],
+    ['null union collapsed that drops the branch`s `maxLength`', obj({ a: { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 2 }] } }), obj({ a: { type: ['string', 'null'] } })],
+    ['$defs move with one pointer not retargeted', d07({ a: { $ref: '#/definitions/A' }, b: { $ref: '#/definitions/A' } }, { definitions: { A: { type: 'string' } } }), obj({ a: { $ref: '#/$defs/A' }, b: { $ref: '#/definitions/A' } }, { $defs: { A: { type: 'string' } } })],
+    ['$defs move with a pointer retargeted to another definition', d07({ a: { $ref: '#/definitions/A' } }, { definitions: { A: { type: 'string' }, B: { type: 'integer' } } }), obj({ a: { $ref: '#/$defs/B' } }, { $defs: { A: { type: 'string' }, B: { type: 'integer' } } })],
+  ];
+  for (const [name, before, after] of cases) {
+    it(name, () => {
+      const da = getDeclaredDialect(before).dialect;
+      const db = getDeclaredDialect(after).dialect;
+      // The proof does not accept it: the rewritten object matches no rule exactly.
+      const sites = findRewriteSites(before, after, da, db);
+      expect(sites.before.length + sites.after.length > 0 || !compileImplied(before, after, da, db)).toBe(true);
+      // Had it accepted, the oracle would have failed: the rewrite stops compiling or changes a verdict.
+      expect(verdictDifference(before, after, 64)).toBeDefined();
+      // And the gate itself, at its default level, returns the tool unchanged.
+      const tool = deepFreeze({ name: 's', inputSchema: before }) as McpTool;
+      const run = transformTools([tool], { transforms: [replaceWith(after)], ...(VERDICTS_ONLY.has(name) ? { verify: 'verdicts' as const } : {}) });
+      expect(run.tools[0]).toBe(tool);
+      expect(run.report.skipped.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('the same conversions done right: the default call accepts them with no ajv compile', () => {
+    for (const [, before] of cases) {
+      const run = transformTools(deepFreeze([{ name: 'r', inputSchema: before }]) as McpTool[]);
+      expect(run.report.changes.length, JSON.stringify(before)).toBeGreaterThan(0);
+      expect(run.report.stats.verify, JSON.stringify(before)).toMatchObject({ failed: 0, compiled: 0 });
+    }
   });
 });

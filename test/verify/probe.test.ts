@@ -151,13 +151,27 @@ describe('the default gate catches each class of verdict defect', () => {
     });
   }
 
-  it('costs nothing for tools nothing touched, and one extra compile only where a keyword was rewritten', () => {
+  it('costs nothing for tools nothing touched, nor for a rename the proof covers', () => {
     const untouched = { name: 'u', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
     const renamedOnly = { name: 'r', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { $ref: '#/definitions/A' } }, definitions: { A: { type: 'string' } } } };
     const r = reconcileDialect(deepFreeze([untouched, renamedOnly]) as McpTool[]);
-    // The draft-07 tool is rewritten (definitions → $defs, stamp removed), yet no keyword changed meaning:
-    // one compile, no probe.
-    expect(r.report.stats.verify).toMatchObject({ tools: 1, compiled: 1, instances: 0 });
+    // The draft-07 tool is rewritten (definitions → $defs with its `$ref`, stamp removed), yet no keyword
+    // changed meaning: no probe, and the rename is a conversion the compile proof covers (conversions.ts).
+    expect(r.report.stats.verify).toMatchObject({ tools: 1, compiled: 0, instances: 0 });
+    // A copy into `$defs` with the `$ref` left on `definitions` matches no rule: compiled.
+    const stale = defineTransform({
+      name: 'stale-ref',
+      description: 'test-only: copies definitions without retargeting',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: { edited: 'Renamed' },
+      apply(_doc, ctx) {
+        ctx.remove('/inputSchema/$schema', 'edited');
+        ctx.add('/inputSchema/$defs', { A: { type: 'string' } }, 'edited');
+      },
+    });
+    const s = transformTools(deepFreeze([renamedOnly]) as McpTool[], { transforms: [stale] });
+    expect(s.report.stats.verify!.compiled).toBeGreaterThan(0);
   });
 
   it('a draft-07 `items` holding one subschema is compared in step with 2020-12 `items`: a site only where something inside changed meaning', () => {

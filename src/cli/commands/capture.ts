@@ -1,6 +1,6 @@
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
-import { HELP, INPUT_FLAGS, INPUT_HELP } from '../command.js';
+import { HELP, INPUT_FLAGS, LIVE_INPUT_HELP } from '../command.js';
 import { CliError } from '../errors.js';
 import { countTools, flagString, liveTarget, outputJson, readLive, writeOutput } from '../inputs.js';
 
@@ -15,7 +15,8 @@ The child process never outlives the command, also on timeout or failure.
 Options:
   -o, --out <file>          where to write (default stdout)
 
-${INPUT_HELP}
+Server (one of; capture reads a live server only: to look at a saved file, use report):
+${LIVE_INPUT_HELP}
 
 Examples:
   toolslim capture -o tools.json -- node server.mjs
@@ -26,6 +27,8 @@ Examples:
 
 async function runCapture(args: ParsedArgs, ctx: Context): Promise<number> {
   const target = liveTarget(args);
+  const given = args.positional[0];
+  if (!target && given !== undefined) throw new CliError(`capture reads a live server (-- <command> [args…] or --url <url>), not ${given === '-' ? 'stdin' : `a file (${JSON.stringify(given)})`}: to look at saved tools, run toolslim report ${given}`, { usage: true });
   if (!target) throw new CliError('capture needs a live server: -- <command> [args…] or --url <url>', { usage: true });
   if (args.positional.length > 0) throw new CliError(`unexpected argument ${JSON.stringify(args.positional[0])} (the server command goes after --)`, { usage: true });
   const capture = await readLive(target, args, ctx);

@@ -1,4 +1,5 @@
 import { formatReport, type ReportFormat } from '../../core/format.js';
+import { loadTokenizers } from '../tokenizer.js';
 import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
 import { toolRenamesOf, type ToolRename } from '../../transforms/adapt-to-client/steps/rename-tools.js';
 import type { ParsedArgs } from '../args.js';
@@ -14,10 +15,12 @@ import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, wri
 
 export const optimizeCommand: Command = {
   summary: 'write the optimized tools (same envelope as the input)',
-  usage: 'toolslim optimize <input> [-o out.json] [--indent <n> | --compact] [--preset …] [--transform …] [--report r.md|r.json] [--instructions out.txt] [--verify verdicts|structural|off]',
+  usage: 'toolslim optimize <input> [-o out.json | --write | --check] [--indent <n> | --compact] [--preset …] [--transform …] [--report r.md|r.json] [--instructions out.txt] [--verify verdicts|structural|off]',
   flags: [
     HELP,
     { name: 'out', short: 'o', type: 'string' },
+    { name: 'check', type: 'boolean' },
+    { name: 'write', short: 'w', type: 'boolean' },
     { name: 'indent', type: 'number' },
     { name: 'compact', type: 'boolean' },
     { name: 'report', type: 'string' },
@@ -38,6 +41,9 @@ failure the target is unchanged. A summary goes to stderr.
 
 Options:
   -o, --out <file>          where to write (default stdout); may be the input file
+  -w, --write               write the result over the input file (atomically), as prettier --write
+  --check                   write nothing; exit 1 naming the file when optimizing would change it,
+                            0 when it is already optimized (as prettier --check)
   --indent <n>              lay the output out with n spaces (0 = compact) instead of the input's layout
   --compact                 the same as --indent 0
 ${STEP_HELP}
@@ -63,6 +69,8 @@ ${INPUT_HELP}
 Examples:
   toolslim optimize tools.json -o slim.json --report report.md
   toolslim optimize tools.json --preset lossless -o slim.json
+  toolslim optimize --check tools.json          # in CI: fails when tools.json is not optimized
+  toolslim optimize --write tools.json
   cat tools.json | toolslim optimize - --transform prune-unreachable-defs='{"keep":["Error"]}' > slim.json
   toolslim optimize -o slim.json -- node server.mjs
   toolslim optimize --overlay overlay.json --preset max -- node server.mjs`,
@@ -75,6 +83,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   if (overlayPath !== undefined && flagString(args, 'out') !== undefined) throw new CliError('give either -o <file> (the optimized tools) or --overlay <file> (an overlay for toolslim proxy), not both', { usage: true });
   if (args.flags['allow-rejected'] === true && (flagString(args, 'profile') === undefined || overlayPath !== undefined)) throw new CliError('--allow-rejected goes with --profile <client> (and not with --overlay)', { usage: true });
   if (overlayPath === undefined && args.flags['drop-unreadable'] === true) throw new CliError('--drop-unreadable goes with --overlay <file> (and with toolslim proxy)', { usage: true });
+  const mode = inPlaceMode(args, overlayPath);
   const { value, text } = await loadInput(args, ctx);
   const reportPath = flagString(args, 'report');
   const verify = flagString(args, 'verify');
@@ -84,7 +93,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
     const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
     return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
   }
-  const tokenizer = reportPath ? (await import('../../tokens.js')).o200k : undefined;
+  const tokenizer = reportPath ? (await loadTokenizers('--report counts tokens', 'leave out --report')).o200k : undefined;
   // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
   // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.
   const source = text === undefined ? undefined : readToolsSource(text, value);
@@ -97,7 +106,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
     ...(keepUnchanged ? { keepUnchanged } : {}),
   };
   const result = transformTools(value, options);
-  const out = flagString(args, 'out');
+  const out = mode ? args.positional[0] : flagString(args, 'out');
   // --profile keeps its word: the result is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
   const rejected = profile === undefined ? [] : rejectionsOf(result.tools, profile);
@@ -110,6 +119,11 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   // with neither, the run fails naming the step (src/cli/instructions.ts).
   const placed = placeInstructions(renderOptimized(source, result, style), value, result, resolveSteps(options.transforms ?? []), flagString(args, 'instructions'), out);
   const written = placed.text;
+  if (mode === 'check') {
+    if (written === text) return 0;
+    ctx.io.stderr.write(`${ctx.name}: ${out} would change (${plural(result.report.changes.length, 'change')}): run toolslim optimize --write ${out}\n`);
+    return 1;
+  }
   const instructionsPath = flagString(args, 'instructions');
   // The instructions first: tools without their descriptions are never written without the text that replaces them.
   if (instructionsPath) await writeFileAtomic(instructionsPath, result.instructions ?? '');
@@ -149,6 +163,19 @@ export function renameNote(renamed: readonly ToolRename[]): string {
     'Calls will name the new names, which the server does not know: use this output only through toolslim proxy --profile (it maps calls back) ' +
     'or a caller that maps them back itself (toolRenamesOf(report)); --keep-names keeps every name'
   );
+}
+
+/** `--check` or `--write` (both act on the one input file), after checking they are given with a file. */
+function inPlaceMode(args: ParsedArgs, overlayPath: string | undefined): 'check' | 'write' | undefined {
+  const check = args.flags.check === true;
+  const write = args.flags.write === true;
+  if (!check && !write) return undefined;
+  const flag = check ? '--check' : '--write';
+  if (check && write) throw new CliError('give either --check or --write, not both', { usage: true });
+  if (flagString(args, 'out') !== undefined || overlayPath !== undefined) throw new CliError(`${flag} acts on the input file: leave out -o and --overlay`, { usage: true });
+  const input = args.positional[0];
+  if (input === undefined || input === '-' || args.rest !== undefined || flagString(args, 'url') !== undefined) throw new CliError(`${flag} needs an input file (not stdin or a live server)`, { usage: true });
+  return check ? 'check' : 'write';
 }
 
 /** The layout asked for: undefined to follow the input. */

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../../json/stringify.js';
+import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
@@ -9,11 +10,12 @@ import { findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.
 import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '../format.js';
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
+import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
 export const reportCommand: Command = {
   summary: 'sizes per tool (bytes, o200k and cl100k tokens), what each transform saves, findings',
-  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--preset …] [--transform …] | toolslim report --responses <stats file>',
-  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--render typescript,…] [--preset …] [--transform …] | toolslim report --responses <stats file>',
+  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, RENDER_FLAG, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
   help: `A table of tools, largest first, with bytes of compact JSON and tokens in o200k_base and
 cl100k_base; what each transform of the preset would save; and the findings of \`check\` (with --profile,
 what that client would reject, exactly as \`check --profile\` lists it).
@@ -23,6 +25,11 @@ Options:
                             of them for several inputs)
   --top <n>                 tools listed in text and markdown (default 25; 0 = all)
   --no-tokens               bytes only: load no tokenizer (the fastest report of a large list)
+${RENDER_HELP}
+                            Per reader, per tool and in total: tokens before and after, and how
+                            many parameter types the reader sees as \`any\` (typescript only); with
+                            --format json, "rendered": { "<renderer>": { tokens, tokensAfter, any,
+                            anyAfter } } in \`total\` and in each tool. A stand-in unit is labelled.
   --responses <file>        instead: per tool, the calls, median and largest results and the ratio of
                             response to definition bytes, from toolslim proxy --stats <file>
 ${STEP_HELP}
@@ -45,6 +52,8 @@ Examples:
   toolslim report --format markdown tools.json > report.md
   toolslim report captures/*.json --no-tokens
   toolslim report -- node server.mjs
+  toolslim report tools.json --render typescript,json-indent4
+  toolslim report tools.json --profile openai --format json
   toolslim report --responses calls.jsonl`,
   run: runReport,
 };
@@ -62,7 +71,10 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!counting && (settings.lint.maxTokens !== undefined || settings.lint.maxToolTokens !== undefined)) {
     throw new CliError('--max-tokens and --max-tool-tokens need token counts: drop --no-tokens, or use --max-bytes', { usage: true });
   }
-  const tokenizers = counting ? await import('../../tokens.js') : undefined;
+  const readers = readersOf(args, settings.profile);
+  // --profile alone still runs its findings (renders-as-any) without tokens; --render asks for counts.
+  if (!counting && args.flags.render !== undefined) throw new CliError('--render counts rendered tokens: drop --no-tokens', { usage: true });
+  const tokenizers = counting ? await loadTokenizers('report counts tokens', 'run it with --no-tokens (bytes only)') : undefined;
   const steps = stepsFrom(args);
   const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
   const { count, inputs } = openInputs(args, ctx);
@@ -75,14 +87,16 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
       ctx.io.stderr.write(`${ctx.name} report: ${input.error}\n`);
       continue;
     }
-    const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers);
+    const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
     if (format === 'json') {
       reports.push(data);
       continue;
     }
     if (!first) ctx.io.stdout.write('\n');
     first = false;
-    ctx.io.stdout.write(renderReport(data, format, format === 'text' ? ctx.style : makeStyle(false), flagNumber(args, 'top') ?? 25));
+    const style = format === 'text' ? ctx.style : makeStyle(false);
+    ctx.io.stdout.write(renderReport(data, format, style, flagNumber(args, 'top') ?? 25));
+    if (data.readers) ctx.io.stdout.write('\n' + renderReaders({ readers: data.readers, total: data.total.rendered ?? {}, perTool: toolsByIndex(data.tools), ...(data.alwaysPaid ? { alwaysPaid: data.alwaysPaid } : {}) }, names(data.tools), format, style, flagNumber(args, 'top') ?? 25));
   }
   if (format === 'json' && reports.length > 0) ctx.io.stdout.write(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
   return unreadable > 0 ? 2 : 0;
@@ -96,6 +110,7 @@ function reportOne(
   settings: ReturnType<typeof findingSettings>,
   steps: ReturnType<typeof stepsFrom>,
   tokenizers: typeof import('../../tokens.js') | undefined,
+  readers: readonly Reader[] = [],
 ): ReportData {
   const before = locateTools(value).tools;
   const large = before.length >= 1000;
@@ -107,7 +122,10 @@ function reportOne(
   const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
   say('checking…');
   // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
-  const findings = findingsOf(value, settings, { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) });
+  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
+  const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
+  if (tokenizers && readers.length > 0) say('rendering for each reader…');
+  const rendered = tokenizers && readers.length > 0 ? measureReaders(before, result.tools, readers, tokenizers.getTokenizer) : undefined;
   const { stats } = result.report;
   let cl100kRows: number[] | undefined;
   let estimated = 0;
@@ -131,6 +149,7 @@ function reportOne(
     ...(cl100kRows ? { o200k: t.before.tokens ?? 0, cl100k: cl100kRows[t.index]! } : {}),
     bytesAfter: t.after.bytes,
     ...(cl100kRows ? { o200kAfter: t.after.tokens ?? 0 } : {}),
+    ...(rendered ? { rendered: rendered.perTool[t.index]! } : {}),
   }));
   rows.sort((a, b) => b.bytes - a.bytes || a.index - b.index);
   if (tokenizers) say('counting cl100k_base tokens of the whole list…');
@@ -142,6 +161,7 @@ function reportOne(
         bytesAfter: stats.after.bytes,
         o200kAfter: stats.after.tokens ?? 0,
         cl100kAfter: tokenizers.cl100k.count(stringifyJson(result.tools)),
+        ...(rendered ? { rendered: rendered.total } : {}),
       }
     : { bytes: stats.before.bytes, bytesAfter: stats.after.bytes };
   return {
@@ -153,5 +173,19 @@ function reportOne(
     skipped: result.report.skipped,
     findings,
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
+    ...(rendered ? { readers: rendered.readers, ...(rendered.alwaysPaid ? { alwaysPaid: rendered.alwaysPaid } : {}) } : {}),
   };
+}
+
+/** The rows' rendered figures by tool index (rows are sorted by size). */
+function toolsByIndex(rows: readonly ToolRow[]): Record<string, import('../reader-types.js').RenderedFigures>[] {
+  const out: Record<string, import('../reader-types.js').RenderedFigures>[] = [];
+  for (const r of rows) out[r.index] = { ...r.rendered };
+  return out;
+}
+
+function names(rows: readonly ToolRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) out[r.index] = r.name;
+  return out;
 }

@@ -113,6 +113,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
   defaultOptions: { profile: 'mcp', growthCap: 2, growthAllowance: 0, relaxAssertions: false, describeFormats: false, closeObjects: false, renameTools: false, reconcile: false },
   messages: {
     'inlined-ref': 'Inlined `$ref` `{ref}`',
+    'collapsed-null-union': 'Replaced `{keyword}` of `{type}` and an inlined `null` with `"null"` in `type` (as normalize-schema does)',
     'removed-defs': 'Removed `{keyword}`: no reference uses it once every reference is inlined',
     'removed-anchor': 'Removed `{keyword}` `{name}`: no reference uses it once every reference is inlined',
     'added-defs': 'Added a top-level `{container}` to hold definitions references can name',

@@ -13,6 +13,7 @@ import { appendPointer, getAt, parsePointer } from '../../../json/pointer.js';
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
 import { collectRefInventory, resolveRefSite, type RefSite } from '../../../schema/refs.js';
 import { walkSchema } from '../../../schema/walk.js';
+import { collapseNullUnion, findNullUnionSites } from '../../../schema/null-union.js';
 import type { ClientProfile } from '../../../profiles/profiles.js';
 import { mergeRef } from '../merge-ref.js';
 import { anchorDoubt, indexNodes, nameOf, placeDoubt, within } from '../nodes.js';
@@ -140,6 +141,20 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
   }
   for (const r of replacements) ed.replace(r.path, r.value, 'inlined-ref', { ref: r.ref });
   removeDeadMachinery(ed);
+  collapseNullUnions(ed, dialect);
+}
+
+/**
+ * A copy can complete a null union (`oneOf: [X, {$ref: N}]` with N `{"type": "null"}`) that normalize-schema
+ * could not see through the reference: collapsed here, as normalize-schema would on the next run.
+ */
+function collapseNullUnions(ed: StepEditor, dialect: Dialect): void {
+  for (const { path, keyword } of findNullUnionSites(ed.root, dialect)) {
+    const holder = ed.get(path);
+    if (!isObject(holder)) continue;
+    const result = collapseNullUnion(holder, keyword, dialect);
+    if (result.ok) ed.replace(path, result.schema, 'collapsed-null-union', { keyword, type: result.type });
+  }
 }
 
 /**

@@ -1,0 +1,68 @@
+/**
+ * Issue 29 item 13: `check --format sarif` validated with ajv against the official SARIF 2.1.0 schema
+ * (test/data/sarif, see SOURCE.md), and `--format github` workflow-command lines. Positions are written
+ * by hand from the fixture's text below.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Ajv } from 'ajv';
+import Ajv04Module from 'ajv-draft-04';
+import { describe, expect, it } from 'vitest';
+import { runMain } from './helpers.js';
+
+// ajv-draft-04 is CommonJS: its class is the default export or the module itself, as test/helpers/readings.ts reads it.
+const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv04Module) as typeof Ajv;
+const ROOT = join(import.meta.dirname, '..', '..');
+const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'sarif', 'sarif-schema-2.1.0.json'), 'utf8'));
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-sarif-'));
+
+// Line 3 holds the dangling $ref (column 50 is where `"$ref"` starts); line 5 the tool without a description.
+const TEXT = `{
+  "tools": [
+    { "name": "dangling", "description": "d", "inputSchema": { "type": "object", "properties": { "a": { "$ref": "#/$defs/Nope", "description": "a" } } } },
+    {
+      "name": "bare", "inputSchema": { "type": "object" } }
+  ]
+}
+`;
+
+describe('check --format sarif', () => {
+  const file = join(dir, 'tools.json');
+  writeFileSync(file, TEXT);
+
+  it('is valid SARIF 2.1.0: one result per finding, rules with help, pointer and line/column', async () => {
+    const r = await runMain(['check', 'tools.json', '--format', 'sarif'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    const validate = new Ajv04({ strict: false, validateFormats: false }).compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const json = JSON.parse((await runMain(['check', 'tools.json', '--format', 'json'], { cwd: dir })).stdout);
+    const results = log.runs[0].results;
+    expect(results).toHaveLength(json.findings.length);
+    const rules = log.runs[0].tool.driver.rules;
+    for (const res of results) {
+      expect(rules[res.ruleIndex].id).toBe(res.ruleId);
+      expect(rules[res.ruleIndex].help.text.length).toBeGreaterThan(10);
+    }
+    const ref = results.find((x: { ruleId: string }) => x.ruleId === 'unresolved-ref');
+    expect(ref.level).toBe('error');
+    expect(ref.locations[0].logicalLocations[0].fullyQualifiedName).toBe('/tools/0/inputSchema/properties/a/$ref');
+    expect(ref.locations[0].physicalLocation.artifactLocation.uri).toBe('tools.json');
+    expect(ref.locations[0].physicalLocation.region).toEqual({ startLine: 3, startColumn: TEXT.split('\n')[2]!.indexOf('"$ref"') + 1 });
+    const bare = results.find((x: { ruleId: string }) => x.ruleId === 'missing-description');
+    expect(bare.level).toBe('warning');
+    expect(bare.locations[0].logicalLocations[0].fullyQualifiedName).toBe('/tools/1');
+    expect(bare.locations[0].physicalLocation.region).toEqual({ startLine: 4, startColumn: 5 });
+  });
+
+  it('--format github writes workflow commands with file, line and column, then the summary', async () => {
+    const r = await runMain(['check', 'tools.json', '--format', 'github'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    const col = TEXT.split('\n')[2]!.indexOf('"$ref"') + 1;
+    expect(lines[0]).toMatch(new RegExp(`^::error file=tools\\.json,line=3,col=${col},title=toolslim unresolved-ref::dangling /tools/0/inputSchema/properties/a/\\$ref: `));
+    expect(lines.some((l) => l.startsWith('::warning file=tools.json,line=4,col=5,title=toolslim missing-description::bare /tools/1: '))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^1 error, 1 warning, \d+ info: failed/);
+  });
+});
