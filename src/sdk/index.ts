@@ -166,6 +166,8 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `optimizeToolsList: \`hotSet\` must be an object like { k: 5, usage: 'usage.json' }, got ${describeValue(hotSet)}`);
     const { usage: source, ...rest } = hotSet;
     checkHotSetOptions(rest, 'optimizeToolsList');
+    // The call tool's inner call would have to be forwarded in the wrapper's place: only the proxy does that.
+    if (rest.search === true) throw new ToolslimError('invalid-option', 'optimizeToolsList: `hotSet.search` is served by `toolslim proxy --search` only (the SDK hook cannot forward a call tool\'s inner call yet)');
     hot = rest;
     usage = openUsage(source);
   }

@@ -15,6 +15,7 @@ import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './val
 import { DEFAULT_HOT_SET } from './defaults.js';
 import { REVEAL_MODES, type ColdFormOptions, type PreambleMode, type RevealMode } from './types.js';
 import { stringifyJson } from '../json/stringify.js';
+import { CALL_TOOL, SEARCH_TOOL, SEARCH_TOOLS, searchAnswer, ToolSearchIndex, unwrapCall, type CallToolTextResult } from './tool-search.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
 
@@ -35,6 +36,12 @@ export interface HotSetOptions extends ChooseHotSetOptions {
    * `DEFAULT_HOT_SET.preamble` (`once`) when the cold form drops the preamble, else `each`.
    */
   readonly preamble?: PreambleMode;
+  /**
+   * Serve the hot tools beside a search tool and a call tool (tool-search.ts) instead of cold forms of the
+   * others: cold tools are out of the list, found by `toolslim_search_tools` (BM25), called by
+   * `toolslim_call_tool` or by name, and checked against their real schema (default false).
+   */
+  readonly search?: boolean;
 }
 
 /** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
@@ -92,12 +99,15 @@ export interface ForwardDecision extends CallDecisionBase {
   readonly action: 'forward';
   /** The argument check of a cold call (`valid` or `unchecked`); absent for hot and unknown tools. */
   readonly check?: ArgumentCheck;
+  /** A `toolslim_call_tool` call: forward this call of the found tool instead of the request as it came. */
+  readonly call?: { readonly name: string; readonly arguments: unknown };
 }
 
 /** Do not forward: answer the request with `result`. */
 export interface AnswerDecision extends CallDecisionBase {
   readonly action: 'answer';
-  readonly result: CallToolErrorResult;
+  /** An error (invalid arguments), or with `search`, a search tool's answer (not an error). */
+  readonly result: CallToolErrorResult | CallToolTextResult;
   /** What was wrong with the arguments. */
   readonly issues: readonly ArgumentIssue[];
 }
@@ -135,6 +145,8 @@ export class ToolSession {
   readonly #cold: ColdFormOptions;
   readonly #preamble: PreambleMode;
   readonly #compress: boolean;
+  readonly #search: boolean;
+  #index: { readonly version: number; readonly index: ToolSearchIndex; readonly size: number } | undefined;
   readonly #validator: ArgumentValidator;
   readonly #usage: UsageRecorder | undefined;
   readonly #hot = new Set<string>();
@@ -163,6 +175,7 @@ export class ToolSession {
     this.#cold = hotSet?.cold ?? DEFAULT_HOT_SET.cold;
     this.#preamble = hotSet?.preamble ?? (this.#cold.dropSharedPreamble === true ? DEFAULT_HOT_SET.preamble : 'each');
     this.#compress = hotSet !== undefined;
+    this.#search = hotSet?.search === true;
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
     if (options.serverNames !== undefined && !(options.serverNames instanceof Map)) throw new ToolslimError('invalid-option', `ToolSession: \`serverNames\` must be a Map of served name → server name, got ${describeValue(options.serverNames)}`);
@@ -227,6 +240,16 @@ export class ToolSession {
   onCall(name: unknown, args: unknown, serverArgs: unknown = args): CallDecision {
     let tool = typeof name === 'string' ? name : '';
     let index = typeof name === 'string' ? this.#byName.get(name) : undefined;
+    if (this.#search && index === undefined && tool === SEARCH_TOOL) {
+      const result = searchAnswer(this.#searchIndex().index, args, this.#searchIndex().size);
+      return { action: 'answer', tool, cold: false, revealed: false, notify: false, issues: [], result };
+    }
+    if (this.#search && index === undefined && tool === CALL_TOOL) {
+      const call = this.unwrapCall(tool, args)!;
+      if ('isError' in call) return { action: 'answer', tool, cold: false, revealed: false, notify: false, issues: [], result: call as CallToolErrorResult };
+      const d = this.onCall(call.name, call.arguments);
+      return d.action === 'answer' ? d : { ...d, call };
+    }
     if (index === undefined && tool !== '') {
       // The server's name of a renamed tool: the same tool, whose schema the server will apply.
       for (const [served, server] of this.#serverNames) {
@@ -251,6 +274,16 @@ export class ToolSession {
       return { action: 'forward', tool, cold: true, revealed, notify, check };
     }
     return { action: 'answer', tool, cold: true, revealed, notify, issues: check.issues, result: invalidArgumentsResult(tool, full, check.issues, check.omitted, revealed) };
+  }
+
+  /**
+   * With `search`, a `toolslim_call_tool` call's inner call (the found tool's name and arguments), or the
+   * error result to answer it with (no such tool, arguments not an object); undefined for any other call.
+   * A proxy forwards the inner call (after {@link ToolSession.onCall} of it), never the wrapper.
+   */
+  unwrapCall(name: unknown, args: unknown): { readonly name: string; readonly arguments: unknown } | CallToolErrorResult | undefined {
+    if (!this.#search || name !== CALL_TOOL || this.#byName.has(CALL_TOOL)) return undefined;
+    return unwrapCall(args, (n) => this.#byName.has(n)) as { name: string; arguments: unknown } | CallToolErrorResult;
   }
 
   /**
@@ -285,7 +318,8 @@ export class ToolSession {
     let size = this.#sizes.get(name);
     if (!size) {
       const original = this.#original.get(this.#serverNames.get(name) ?? name) ?? this.#full[index]!;
-      size = { served: utf8Length(stringifyJson(this.#served[index])), original: utf8Length(stringifyJson(original)) };
+      const served = this.#search ? (this.isHot(name) ? this.#full[index] : undefined) : this.#served[index];
+      size = { served: served === undefined ? 0 : utf8Length(stringifyJson(served)), original: utf8Length(stringifyJson(original)) };
       this.#sizes.set(name, size);
     }
     return size;
@@ -329,8 +363,20 @@ export class ToolSession {
     this.#original = originals;
   }
 
+  #searchIndex(): { index: ToolSearchIndex; size: number } {
+    if (this.#index?.version !== this.#version) {
+      const cold = this.#full.filter((t) => isObject(t) && typeof t.name === 'string' && !this.isHot(t.name));
+      this.#index = { version: this.#version, index: new ToolSearchIndex(cold), size: cold.length };
+    }
+    return this.#index;
+  }
+
   #rebuild(): void {
-    this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
+    if (this.#search) {
+      for (const own of SEARCH_TOOLS) if (this.#byName.has(own.name)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own.name}\`, which the search mode serves itself; serve a hot set without \`search\``);
+      this.#served = [...this.#full.filter((t) => isObject(t) && typeof t.name === 'string' && this.#hot.has(t.name)), ...SEARCH_TOOLS];
+    } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
+    this.#index = undefined;
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
     this.#text = stringifyJson(this.result);
     this.#sizes = new Map();
@@ -340,12 +386,13 @@ export class ToolSession {
 /** Throws a clear error for unusable hot-set options (shared by the session, the proxy and the hook). */
 export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
   if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `${where}: \`hotSet\` must be an object like { k: 5 }, got ${describeValue(hotSet)}`);
-  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold', 'preamble'];
+  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold', 'preamble', 'search'];
   for (const key of Object.keys(hotSet)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `${where}: unknown hot-set option \`${key}\` (known: ${known.join(', ')})`);
   if (hotSet.k !== undefined && (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
   checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
   if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
   if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
+  if (hotSet.search !== undefined && typeof hotSet.search !== 'boolean') throw new ToolslimError('invalid-option', `${where}: \`hotSet.search\` must be true or false, got ${describeValue(hotSet.search)}`);
   if (hotSet.preamble !== undefined) checkPreamble(hotSet.preamble, hotSet.cold ?? DEFAULT_HOT_SET.cold, `${where}: hotSet`);
 }
 

@@ -9,7 +9,8 @@
  * meta-tools) are written here from the published descriptions, not copied.
  */
 import type { McpTool } from '../../../src/index.js';
-import { Bm25, regexRank, terms } from '../bm25.js';
+import { Bm25, regexRank, terms } from '../../../src/session/bm25.js';
+import { searchText } from '../../../src/session/tool-search.js';
 import type { Session, SessionCall } from './data.js';
 import { PolicyContext, type BenchPolicy, type PolicySpec } from './policies.js';
 import { ALL_NAMES, type PolicyRun, type RoundTrip, type ServedTools } from './replay.js';
@@ -106,10 +107,8 @@ export function nameAndDescription(tool: McpTool): McpTool {
 // ------------------------------------------------------------------------------------------------
 // Search
 
-/** What a search ranks a tool by: its name (as words) and description. */
-export function searchText(tool: McpTool): string {
-  return `${tool.name} ${terms(tool.name).join(' ')} ${tool.description ?? ''}`;
-}
+/** What a search ranks a tool by: its name (as words) and description (the proxy's search tool's, one implementation). */
+export { searchText };
 
 type Ranker = (query: string) => number[];
 

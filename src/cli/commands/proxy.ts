@@ -12,10 +12,11 @@ import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
 import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
+import { CALL_TOOL, SEARCH_MIN_TOOLS, SEARCH_TOOL } from '../../session/tool-search.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
-  usage: 'toolslim proxy [--preset …] [--transform …] [--overlay o.json] [--hot-set <k>] (-- <command> [args…] | --url <http(s)://…/mcp> [-H "K: V"]…)',
+  usage: 'toolslim proxy [--preset …] [--transform …] [--overlay o.json] [--hot-set <k> | --search <k>] (-- <command> [args…] | --url <http(s)://…/mcp> [-H "K: V"]…)',
   flags: [
     HELP,
     ...STEP_FLAGS,
@@ -27,6 +28,7 @@ export const proxyCommand: Command = {
     { name: 'overlay', type: 'string' },
     { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
     { name: 'hot-set', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
+    { name: 'search', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
@@ -75,6 +77,14 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             bench: bench/sessions.md); a cold call's arguments are checked against the
                             tool's real inputSchema: valid → forwarded untouched, invalid → answered
                             with the schema (isError), never forwarded
+  --search [k]              serve at most k tools in full (default ${DEFAULT_HOT_SET.k}, chosen as --hot-set chooses)
+                            and, instead of the others, ${SEARCH_TOOL} (keywords → the best
+                            matches' full definitions, BM25 over names and descriptions) and
+                            ${CALL_TOOL} (name + arguments); a found tool's call is checked against
+                            its real inputSchema as a cold call is. The list stays small and keeps
+                            its bytes however many tools the server has.
+                            Neither flag: from ${SEARCH_MIN_TOOLS} tools on the proxy serves --search, below that
+                            every tool (the session bench: bench/sessions.md); stderr says which
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
                             tool has earned a place and every tool is served cold
@@ -103,6 +113,7 @@ Examples:
   toolslim optimize --overlay overlay.json --preset max -- node server.mjs
   toolslim proxy --overlay overlay.json -- node server.mjs
   toolslim proxy --hot-set 5 --usage usage.json --reveal list-changed -- node server.mjs
+  toolslim proxy --search --usage usage.json -- node server.mjs
   toolslim proxy --stats calls.jsonl -- node server.mjs
   toolslim proxy --project list_issues=id,title,user.login --response-budget list_issues=8000 -- node server.mjs
 
@@ -178,7 +189,9 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   }
 
   const responses = await responsesFrom(args, overlayPolicies, log);
-  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), log });
+  // Neither --hot-set nor --search: the session library picks by the first list's size.
+  const auto = hotSet === undefined ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), log });
   // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
   if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
@@ -203,14 +216,18 @@ async function responsesFrom(args: ParsedArgs, fromOverlay: ResponsePolicies | u
 
 /** `--hot-set <k>`, `--usage` and `--reveal`, checked now. */
 function hotSetFrom(args: ParsedArgs, graph: HotSetOptions['graph'], check: (hotSet: HotSetOptions, where: string) => void): HotSetOptions | undefined {
-  const k = flagNumber(args, 'hot-set');
+  const hot = flagNumber(args, 'hot-set');
+  const search = flagNumber(args, 'search');
+  if (hot !== undefined && search !== undefined) throw new CliError('--hot-set and --search are two ways to serve the list: give one', { usage: true });
+  const flag = search !== undefined ? '--search' : '--hot-set';
+  const k = search ?? hot;
   const reveal = flagString(args, 'reveal') as HotSetOptions['reveal'] | undefined;
   if (k === undefined) {
-    if (reveal !== undefined) throw new CliError('--reveal goes with --hot-set <k>', { usage: true });
+    if (reveal !== undefined) throw new CliError('--reveal goes with --hot-set <k> or --search <k>', { usage: true });
     return undefined;
   }
-  if (!Number.isInteger(k)) throw new CliError(`--hot-set must be a whole number of tools (got ${k})`, { usage: true });
-  const hotSet: HotSetOptions = { k, ...(reveal ? { reveal } : {}), ...(graph ? { graph } : {}) };
-  check(hotSet, '--hot-set');
+  if (!Number.isInteger(k)) throw new CliError(`${flag} must be a whole number of tools (got ${k})`, { usage: true });
+  const hotSet: HotSetOptions = { k, ...(reveal ? { reveal } : {}), ...(graph ? { graph } : {}), ...(search !== undefined ? { search: true } : {}) };
+  check(hotSet, flag);
   return hotSet;
 }

@@ -7,8 +7,10 @@
 import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
+import { missingCacheHints } from '../../session/cache-hints.js';
+import { chooseServing, SEARCH_TOOL, SEARCH_TOOLS } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
-import type { CallDecision, CallInfo, ListHooks, ServedList } from './hooks.js';
+import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
 
@@ -16,6 +18,12 @@ import type { OptimizingHooks, PreparedList } from './served.js';
 export interface SessionHooksOptions {
   /** Serve a hot set (`--hot-set`, `--reveal`); without it every tool is served as prepared. */
   readonly hotSet?: HotSetOptions;
+  /**
+   * Neither `--hot-set` nor `--search`: pick by the first list's size (`chooseServing`) — these hot-set
+   * options with `search` from `SEARCH_MIN_TOOLS` tools on, else the whole list — and say so on stderr
+   * (the whole-list choice only with `verbose`). The choice holds for the whole run.
+   */
+  readonly auto?: { readonly hotSet: HotSetOptions; readonly verbose?: boolean };
   /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
   readonly usage?: UsageRecorder & { flush?(): void };
   /** Told one stats line per `tools/call` (`--stats`). */
@@ -39,13 +47,23 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     get resultText() {
       const s = session!;
       const list = current!;
-      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: list.render(responses?.serve(s.tools, serverName) ?? s.tools) };
+      if (cache?.version !== s.version || cache.list !== list) cache = { version: s.version, list, text: withHints(list.render(responses?.serve(s.tools, serverName) ?? s.tools), list.served) };
       return cache.text;
     },
   };
   const responses = options.responses?.pager ? options.responses : undefined;
   const serverName = (name: string) => latest?.calls?.serverName(name) ?? name;
-  const wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
+  let hotSet = options.hotSet;
+  let chosen = false;
+  /** The protocol version the server's initialize result named (the negotiated one). */
+  let protocolVersion: unknown;
+  /** SEP-2549: the cache hints the served result lacks, added when the session's version has them. */
+  const withHints = (text: string, result: unknown): string => {
+    let out = text;
+    for (const [key, value] of Object.entries(missingCacheHints(protocolVersion, result))) out = setMember(out, key, JSON.stringify(value));
+    return out;
+  };
+  let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
   const flush = () => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
@@ -63,6 +81,11 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       options.log(`--stats: ${(e as Error).message}`);
     }
   };
+  /** The call as the server gets it: a toolslim_call_tool call's inner call. */
+  const clientCall = (params: unknown): unknown => {
+    const inner = isObject(params) ? session?.unwrapCall(params.name, params.arguments) : undefined;
+    return inner === undefined || 'isError' in inner ? params : { name: inner.name, arguments: inner.arguments };
+  };
   const definition = (tool: string) => session?.definitionBytes(tool) ?? { served: 0, original: 0 };
 
   return {
@@ -73,6 +96,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     initialized(result) {
       inner.initialized?.(result);
+      protocolVersion = result.protocolVersion;
       const caps = result.capabilities;
       const tools = typeof caps === 'object' && caps !== null ? (caps as { tools?: unknown }).tools : undefined;
       listChanged = typeof tools === 'object' && tools !== null && (tools as { listChanged?: unknown }).listChanged === true;
@@ -81,10 +105,29 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       const out = inner.serve(raw, when);
       latest = out;
       responses?.learn(raw.merged.tools);
-      if (!wanted) return out;
+      if (!chosen) {
+        chosen = true;
+        const tools = (out.served as { tools?: unknown }).tools;
+        const listed = Array.isArray(tools) ? tools : [];
+        // A server tool named like one of the search mode's own: that mode cannot serve this list.
+        const clash = SEARCH_TOOLS.find((own) => listed.some((t) => isObject(t) && t.name === own.name))?.name;
+        if (options.auto) {
+          const choice = chooseServing(listed.length);
+          if (choice.mode === 'search' && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
+          else if (choice.mode === 'search' || options.auto.verbose) options.log(choice.why);
+          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: true }), (wanted = true);
+        } else if (hotSet?.search) {
+          if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
+          options.log(`--search: serving the hot set beside ${SEARCH_TOOL}; the other tools are found by search and their calls checked against their real schema`);
+        }
+      }
+      if (!wanted) {
+        const text = withHints(out.resultText, out.served);
+        return text === out.resultText ? out : { ...out, resultText: text };
+      }
       current = out;
       if (session === undefined) {
-        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, serverNames: new Map(out.calls?.renames ?? []), ...(options.hotSet ? { hotSet: options.hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
+        session = new ToolSession({ list: out.served as never, original: raw.merged as never, listChanged, serverNames: new Map(out.calls?.renames ?? []), ...(hotSet ? { hotSet } : {}), ...(options.usage ? { usage: options.usage } : {}) });
       } else session.update(out.served as never, raw.merged as never, new Map(out.calls?.renames ?? []));
       return served;
     },
@@ -92,6 +135,14 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     changed: () => inner.changed?.() ?? false,
     call(params, requestBytes, paramsText): CallDecision {
       if (typeof params !== 'object' || params === null) return { forward: true };
+      // --search: a call through toolslim_call_tool is the found tool's call from here on (checked, mapped, paged).
+      const inner = session?.unwrapCall((params as { name?: unknown }).name, (params as { arguments?: unknown }).arguments);
+      if (inner !== undefined && 'isError' in inner) return { forward: false, resultText: JSON.stringify(inner) };
+      const unwrapped = inner !== undefined;
+      if (inner !== undefined) {
+        params = { name: inner.name, arguments: inner.arguments };
+        paramsText = paramsText === undefined ? JSON.stringify(params) : innerCallText(paramsText, inner.name);
+      }
       const p0 = params as { name?: unknown; arguments?: unknown };
       // A paged tool: a later page is answered from the stored result; the paging argument never reaches the server.
       const paging = responses && typeof p0.name === 'string' ? responses.call(serverName(p0.name), p0.arguments) : undefined;
@@ -106,7 +157,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       const mapped = latest?.calls?.toServer(p.name, p.arguments);
       const forwarded = (listChanged?: boolean): CallDecision => {
         const base = listChanged === undefined ? { forward: true as const } : { forward: true as const, listChanged };
-        if ((mapped === undefined && strip === undefined) || paramsText === undefined) return base;
+        if ((mapped === undefined && strip === undefined && !unwrapped) || paramsText === undefined) return base;
         let text = mapped === undefined ? paramsText : setMember(paramsText, 'name', JSON.stringify(mapped.name));
         const removed = [...(mapped?.removed ?? []), ...(strip === undefined ? [] : [[strip]])];
         const span = memberSpans(text).get('arguments');
@@ -120,7 +171,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
       if (d.action === 'answer') {
         const resultText = JSON.stringify(d.result);
-        recordStats({ tool: d.tool, requestBytes, resultBytes: Buffer.byteLength(resultText), servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, error: true });
+        recordStats({ tool: d.tool, requestBytes, resultBytes: Buffer.byteLength(resultText), servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, ...(d.result.isError === true ? { error: true } : {}) });
         return { forward: false, resultText, ...(d.notify ? { listChanged: true } : {}) };
       }
       if (options.usage && flushTimer === undefined) {
@@ -129,7 +180,8 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       }
       return forwarded(d.notify);
     },
-    answer(params, responseText, parsed) {
+    answer(params0, responseText, parsed) {
+      const params = clientCall(params0);
       const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
       // A covered result: its projection or page (never an error result, so no renaming below is needed).
       const policy = client === undefined ? undefined : responses?.answer(serverName(client), (params as { arguments?: unknown }).arguments, responseText, parsed, options.stats !== undefined);
@@ -143,7 +195,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     called(info: CallInfo, responseText: string, parsed: Record<string, unknown>) {
       if (!options.stats) return;
-      const params = info.params as { name?: unknown } | undefined;
+      const params = clientCall(info.params) as { name?: unknown } | undefined;
       const tool = typeof params?.name === 'string' ? params.name : '';
       const bytes = definition(tool);
       const result = parsed.result as { isError?: unknown } | undefined;
@@ -165,4 +217,19 @@ function memberBytes(responseText: string): number {
   const spans = memberSpans(responseText);
   const span = spans.get('result') ?? spans.get('error');
   return span === undefined ? 0 : Buffer.byteLength(responseText.slice(span.start, span.end), 'utf8');
+}
+
+/**
+ * The `params` text of a found tool's call, from a `toolslim_call_tool` call's: its name, its `arguments`
+ * text as the client wrote it (numbers and key order kept), and the wrapper's `_meta` (progress tokens).
+ */
+function innerCallText(paramsText: string, name: string): string {
+  const outer = memberSpans(paramsText);
+  const argsSpan = outer.get('arguments');
+  const args = argsSpan === undefined ? undefined : memberSpans(paramsText, argsSpan).get('arguments');
+  const meta = outer.get('_meta');
+  let text = `{"name":${JSON.stringify(name)}`;
+  if (args !== undefined) text += `,"arguments":${paramsText.slice(args.start, args.end)}`;
+  if (meta !== undefined) text += `,"_meta":${paramsText.slice(meta.start, meta.end)}`;
+  return text + '}';
 }

@@ -1,6 +1,7 @@
 /**
- * A small Okapi BM25 ranker for the session bench's search-based mechanisms (bench code, not runtime): the
- * ranking a tool-search feature runs over tool names and descriptions, with the user's text as the query.
+ * A small Okapi BM25 ranker: what the proxy's search tool (`toolslim proxy --search`, tool-search.ts) ranks
+ * cold tools by, over their names and descriptions, and the same ranking the session bench prices its
+ * search-based mechanisms with (bench/lib/sessions/peers.ts imports it: one implementation).
  *
  * Score of document d for query q: Σ over the distinct terms t of q that d holds of
  *   idf(t) · tf(t,d) · (k1 + 1) / (tf(t,d) + k1 · (1 − b + b · |d| / avgdl)),

@@ -1,0 +1,134 @@
+/**
+ * The hot set beside a search tool (`toolslim proxy --search`): the session serves its hot tools in full
+ * and, instead of a cold form for every other tool, two tools of its own — {@link SEARCH_TOOL} (a query →
+ * the best-matching other tools' full definitions, ranked by the same BM25 the session bench prices) and
+ * {@link CALL_TOOL} (a call of a tool found that way, checked against its real input schema before it is
+ * forwarded, as a cold call is). The served list holds no cold tool, so it does not grow with the server's
+ * list, and it keeps its bytes all session: a search is a call, its result goes into the conversation.
+ *
+ * And the choice between that and the whole list by list size ({@link chooseServing}), with the numbers
+ * it rests on (bench/sessions.md). Transport-free: the proxy wires it (src/cli/proxy/session.ts).
+ */
+import type { McpTool } from '../core/tool.js';
+import { isObject } from '../json/guards.js';
+import { stringifyJson } from '../json/stringify.js';
+import { Bm25, terms } from './bm25.js';
+
+/** The search tool's name. */
+export const SEARCH_TOOL = 'toolslim_search_tools';
+/** The call tool's name. */
+export const CALL_TOOL = 'toolslim_call_tool';
+/** Definitions a search returns unless the call asks for another number (the bench's 5). */
+export const SEARCH_RESULTS = 5;
+/** Most definitions one search returns. */
+export const SEARCH_RESULTS_MAX = 20;
+
+/**
+ * The list size from which the proxy serves the hot set beside a search tool unless told otherwise. The
+ * session bench (bench/sessions.md, "Against what users have now") measured 29 tools (BFCL as it is: the
+ * hot set 0.54× of full-cached, the hot set + search 0.66×) and 177 (hot set 0.22×, hot set + search
+ * 0.050×, fewer extra requests than the hot set: 22.7% against 28.1%); no size in between was measured,
+ * so the switch sits between the two, nearer the smaller, since stubs for every tool grow with the list
+ * and a search tool does not.
+ */
+export const SEARCH_MIN_TOOLS = 100;
+
+/** The two tools served beside the hot set, as the client sees them (fixed bytes). */
+export const SEARCH_TOOLS: readonly McpTool[] = Object.freeze([
+  {
+    name: SEARCH_TOOL,
+    description: `Find more tools of this server by keywords: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${CALL_TOOL}.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'Keywords (what the tool should do), or a tool name.' },
+        limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX, description: `Most tools to return (default ${SEARCH_RESULTS}).` },
+      },
+      required: ['query'],
+    },
+  },
+  {
+    name: CALL_TOOL,
+    description: `Call a tool found with ${SEARCH_TOOL}, by name, with arguments matching its inputSchema.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'The tool name.' },
+        arguments: { type: 'object', description: 'The arguments, as the tool\'s inputSchema says.' },
+      },
+      required: ['name'],
+    },
+  },
+] as McpTool[]);
+
+/** What a search ranks a tool by: its name, the words of its name, and its description. */
+export function searchText(tool: McpTool): string {
+  return `${tool.name} ${terms(tool.name).join(' ')} ${typeof tool.description === 'string' ? tool.description : ''}`;
+}
+
+/** A BM25 index over some tools (the session's cold tools). */
+export class ToolSearchIndex {
+  readonly #tools: readonly McpTool[];
+  readonly #bm25: Bm25;
+
+  constructor(tools: readonly McpTool[]) {
+    this.#tools = tools;
+    this.#bm25 = new Bm25(tools.map(searchText));
+  }
+
+  /** The tools that match `query` (a positive score), best first (ties in list order), at most `limit`. */
+  search(query: string, limit = SEARCH_RESULTS): McpTool[] {
+    const scores = this.#bm25.scores(query);
+    return this.#bm25
+      .rank(query)
+      .filter((i) => scores[i]! > 0)
+      .slice(0, limit)
+      .map((i) => this.#tools[i]!);
+  }
+}
+
+/** A text `CallToolResult` (the search's answer, or an error). */
+export interface CallToolTextResult {
+  readonly content: readonly { readonly type: 'text'; readonly text: string }[];
+  readonly isError?: boolean;
+}
+
+function errorResult(text: string): CallToolTextResult & { isError: true } {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * The answer to a {@link SEARCH_TOOL} call: the matched tools' definitions as a JSON array (compact, each
+ * exactly as it would be served hot), or an `isError` result naming what is wrong with the arguments.
+ */
+export function searchAnswer(index: ToolSearchIndex, args: unknown, searchable: number): CallToolTextResult {
+  if (!isObject(args) || typeof args.query !== 'string') return errorResult(`${SEARCH_TOOL}: \`query\` must be a string of keywords.`);
+  const limit = args.limit === undefined ? SEARCH_RESULTS : args.limit;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > SEARCH_RESULTS_MAX) return errorResult(`${SEARCH_TOOL}: \`limit\` must be a whole number from 1 to ${SEARCH_RESULTS_MAX}.`);
+  const found = index.search(args.query, limit);
+  if (found.length === 0) return { content: [{ type: 'text', text: `No tool matched ${JSON.stringify(args.query)} (${searchable} searchable); try other words, or a tool name.` }] };
+  return { content: [{ type: 'text', text: stringifyJson(found) }] };
+}
+
+/** A {@link CALL_TOOL} call's inner call, or the error result to answer it with. */
+export function unwrapCall(args: unknown, known: (name: string) => boolean): { readonly name: string; readonly arguments: unknown } | (CallToolTextResult & { isError: true }) {
+  if (!isObject(args) || typeof args.name !== 'string') return errorResult(`${CALL_TOOL}: \`name\` must be the name of a tool found with ${SEARCH_TOOL}.`);
+  if (!known(args.name)) return errorResult(`${CALL_TOOL}: this server has no tool \`${args.name}\`; find one with ${SEARCH_TOOL}.`);
+  if (args.arguments !== undefined && !isObject(args.arguments)) return errorResult(`${CALL_TOOL}: \`arguments\` must be an object.`);
+  return { name: args.name, arguments: args.arguments };
+}
+
+/** What {@link chooseServing} picked, and why (one line, for stderr). */
+export interface ServingChoice {
+  /** `search`: the hot set beside the search tool; `full`: the whole list as optimized. */
+  readonly mode: 'search' | 'full';
+  readonly why: string;
+}
+
+/** The default by list size: the hot set beside a search tool from {@link SEARCH_MIN_TOOLS} tools on. */
+export function chooseServing(toolCount: number, threshold = SEARCH_MIN_TOOLS): ServingChoice {
+  if (toolCount >= threshold) {
+    return { mode: 'search', why: `${toolCount} tools (≥ ${threshold}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by search (at 177 tools and more the session bench prices this at 0.02–0.05× of the full list cached, against 0.20–0.22× for cold stubs of every tool; --hot-set to serve stubs, --search to always search)` };
+  }
+  return { mode: 'full', why: `${toolCount} tools (< ${threshold}): serving every tool (--search serves the hot set beside a search tool, --hot-set the hot set beside cold stubs)` };
+}

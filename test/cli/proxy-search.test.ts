@@ -1,0 +1,169 @@
+/**
+ * `toolslim proxy --search` and the default choice by list size (issue 30 item 4), through the built binary
+ * with the MCP SDK's Client: the list holds the hot set (empty without a usage file) and the search and call
+ * tools; a search returns a cold tool's full definition; a call of that tool with invalid arguments is
+ * answered by the check and never reaches the server, a valid one reaches it (the server's own log says so);
+ * the list's bytes never change across the session. Expected definitions are the hand-written fixture below
+ * (simple schemas the `safe` preset leaves as they are), expected server traffic the wire server's log.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, requireBuild, run } from './helpers.js';
+import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-search-'));
+let n = 0;
+const file = (name: string) => join(dir, `${++n}-${name}`);
+
+const WEATHER = {
+  name: 'get_weather',
+  description: 'Current weather forecast for a city.',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } }, required: ['city'] },
+};
+/** 120 tools: 119 about widgets and one about the weather (a list above the 100-tool switch). */
+const TOOLS = [...Array.from({ length: 119 }, (_, i) => ({ name: `widget_${i}`, description: `Reads widget number ${i} from the inventory.`, inputSchema: { type: 'object', properties: { id: { type: 'integer' } } } })), WEATHER];
+TOOLS.splice(60, 0, TOOLS.pop()!); // the weather tool mid-list
+const TOOLS_FILE = file('tools.json');
+writeFileSync(TOOLS_FILE, JSON.stringify(TOOLS));
+const SMALL_FILE = file('small.json');
+writeFileSync(SMALL_FILE, JSON.stringify(TOOLS.slice(55, 65)));
+
+const textOf = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!.text);
+const clients: Client[] = [];
+
+async function connect(args: readonly string[], tools = TOOLS_FILE) {
+  const log = file('wire.log');
+  const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', ...args, '--', node, WIRE_SERVER, '--tools', tools, '--log', log], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'search-test', version: '1.0.0' });
+  clients.push(client);
+  await client.connect(transport);
+  /** The tools/call requests the server received, parsed params. */
+  const calls = () => readWireLog(log).sent.map((l) => JSON.parse(l) as { method?: string; params?: unknown }).filter((m) => m.method === 'tools/call').map((m) => m.params);
+  return { client, stderr: () => stderr, calls };
+}
+
+beforeAll(() => requireBuild());
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => {});
+});
+
+describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => {
+  it('says what it chose and why; serves the search and call tools; a search finds a cold tool with its real schema; calls are checked', async () => {
+    const { client, stderr, calls } = await connect([]);
+    const listed = await client.listTools();
+    // No usage file: no tool has earned a place in the hot set, so only the two tools of toolslim's own.
+    expect(listed.tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(stderr()).toContain('toolslim proxy: 120 tools (≥ 100): serving the hot set beside toolslim_search_tools');
+
+    const found = await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'weather forecast in Oslo' } });
+    expect(found.isError).toBeFalsy();
+    expect(JSON.parse(textOf(found))).toEqual([WEATHER]);
+    // Words every widget shares: ranked, at most `limit`.
+    const widgets = JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'widget 7 inventory', limit: 3 } }))) as { name: string }[];
+    expect(widgets).toHaveLength(3);
+    expect(widgets[0]!.name).toBe('widget_7');
+    const none = await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'zebra' } });
+    expect(textOf(none)).toContain('No tool matched "zebra"');
+    expect((await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 5 } })).isError).toBe(true);
+
+    // Invalid arguments, through the call tool and by name: answered by the check, never forwarded.
+    const bad = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'k' } } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('toolslim did not call `get_weather`: invalid arguments.');
+    expect(textOf(bad)).toContain(`Input schema: ${JSON.stringify(WEATHER.inputSchema)}`);
+    const badDirect = await client.callTool({ name: 'get_weather', arguments: { units: 'c' } });
+    expect(badDirect.isError).toBe(true);
+    expect(textOf(badDirect)).toContain("must have required property 'city'");
+    const unknown = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'no_such_tool', arguments: {} } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('no tool `no_such_tool`');
+    expect(calls()).toEqual([]);
+
+    // Valid ones reach the server as a call of the found tool (the wire server echoes the arguments).
+    const good = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'c' } } });
+    expect(good.isError).toBeFalsy();
+    expect(JSON.parse(textOf(good))).toEqual({ city: 'Oslo', units: 'c' });
+    const direct = await client.callTool({ name: 'get_weather', arguments: { city: 'Bergen' } });
+    expect(JSON.parse(textOf(direct))).toEqual({ city: 'Bergen' });
+    expect(calls()).toEqual([
+      { name: 'get_weather', arguments: { city: 'Oslo', units: 'c' } },
+      { name: 'get_weather', arguments: { city: 'Bergen' } },
+    ]);
+    // The list is what it was.
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+  });
+
+  it('the served list keeps its exact bytes across searches and calls', async () => {
+    const p = new ProxyProcess(['--', node, WIRE_SERVER, '--tools', TOOLS_FILE]);
+    await p.initialize();
+    const list = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' });
+    const call = (id: number, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+    const resultText = (line: string) => line.slice(line.indexOf('"result":') + 9, -1);
+    p.send(list(1));
+    const first = resultText((await p.until(1)).line);
+    expect(Buffer.byteLength(first)).toBeLessThan(1500);
+    const steps = [
+      call(2, 'toolslim_search_tools', { query: 'weather' }),
+      call(3, 'toolslim_call_tool', { name: 'get_weather', arguments: { city: 1 } }),
+      call(4, 'toolslim_call_tool', { name: 'get_weather', arguments: { city: 'Oslo' } }),
+      call(5, 'widget_3', { id: 3 }),
+    ];
+    for (const [i, s] of steps.entries()) {
+      p.send(s);
+      await p.until(i + 2);
+      p.send(list(100 + i));
+      expect(resultText((await p.until(100 + i)).line)).toBe(first);
+    }
+    p.end();
+    expect(await p.closed).toBe(0);
+  });
+});
+
+describe('proxy --search / --hot-set / the default below 100 tools', () => {
+  it('--hot-set keeps cold stubs of every tool (no search tool), whatever the size', async () => {
+    const { client, stderr } = await connect(['--hot-set']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(TOOLS.map((t) => t.name));
+    expect(stderr()).not.toContain('toolslim_search_tools');
+  });
+
+  it('--search serves the search tool on a small list too, and says so', async () => {
+    const { client, stderr, calls } = await connect(['--search'], SMALL_FILE);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(stderr()).toContain('--search: serving the hot set beside toolslim_search_tools');
+    expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'weather' } })))).toEqual([WEATHER]);
+    await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'widget_55', arguments: { id: 55 } } });
+    expect(calls()).toEqual([{ name: 'widget_55', arguments: { id: 55 } }]);
+  });
+
+  it('no flag below 100 tools: every tool, as before; -v says why', async () => {
+    const { client, stderr } = await connect(['-v'], SMALL_FILE);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.slice(55, 65).map((t) => t.name));
+    expect(stderr()).toContain('toolslim proxy: 10 tools (< 100): serving every tool');
+  });
+
+  it('a server tool named like the search tool: the default serves every tool and says why; --search stops', async () => {
+    const clashing = file('clash.json');
+    writeFileSync(clashing, JSON.stringify([...TOOLS.slice(1), { name: 'toolslim_search_tools', description: 'The server’s own.', inputSchema: { type: 'object' } }]));
+    const { client, stderr } = await connect([], clashing);
+    expect((await client.listTools()).tools).toHaveLength(120);
+    expect(stderr()).toContain("120 tools, but the server has a tool named `toolslim_search_tools`, which the search mode serves itself: serving every tool");
+    const p = new ProxyProcess(['--search', '--', node, WIRE_SERVER, '--tools', clashing]);
+    await p.initialize();
+    p.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    expect(await p.closed).toBe(1);
+    expect(p.stderr).toContain('--search: the server has a tool named `toolslim_search_tools`, which the search mode serves itself; use --hot-set');
+  });
+
+  it('--hot-set and --search together are refused', async () => {
+    const r = await run(['proxy', '--hot-set', '3', '--search', '3', '--', node, WIRE_SERVER]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--hot-set and --search are two ways to serve the list: give one');
+  });
+});
