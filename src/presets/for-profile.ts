@@ -50,9 +50,15 @@ export interface PresetForProfileOptions extends PresetOptions {
    * toolslim never loads a tokenizer; pass `o200k` from `toolslim/tokens`).
    */
   readonly tokenizer?: Tokenizer;
+  /**
+   * For a `typescript` reader, run `inline-small-refs` before `adapt-to-client` (default false). Off by
+   * default because it is not idempotent: each run grants each tool a fresh 10% growth budget, so a second
+   * run over its own output may inline more (the fuzz harness found it; a preset must reach its fixed point).
+   */
+  readonly inlineRefs?: boolean;
 }
 
-const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy', 'renameTools', 'tokenizer'];
+const PROFILE_OPTION_KEYS: readonly string[] = ['overrides', 'growthCap', 'growthAllowance', 'lossy', 'renameTools', 'tokenizer', 'inlineRefs'];
 
 /** A transform of the preset that {@link planForProfile} leaves out, and why. */
 export interface SkippedStep {
@@ -130,8 +136,8 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
  * {@link presetForProfile}, with what it leaves out of the preset and why: the transforms that create
  * references for a client that cannot resolve them or reads them as `any` (a `typescript` reader); those
  * that write the server's instructions for a client that does not show them, or that defers schemas (its
- * instructions are always paid, its descriptions are not). For a `typescript` reader it also runs
- * `inline-small-refs` (each tool may grow by 10% in the reader's own measure) before `adapt-to-client`.
+ * instructions are always paid, its descriptions are not). For a `typescript` reader, `inlineRefs: true` also
+ * runs `inline-small-refs` (each tool may grow by 10% in the reader's own measure) before `adapt-to-client`.
  */
 export function planForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): ProfilePlan {
   for (const key of Object.keys(options)) {
@@ -146,11 +152,11 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   const drop = new Set<string>([...base.steps, ...builtinTransforms].filter(dropped).map((t) => t.name));
   const steps = base.steps.filter((t) => !drop.has(t.name));
   const skipped: SkippedStep[] = base.steps.filter((t) => drop.has(t.name)).map((t) => ({ transform: t.name, reason: reasonToSkip(t, p)! }));
-  const { growthCap, growthAllowance, lossy, renameTools, overrides, tokenizer } = options;
+  const { growthCap, growthAllowance, lossy, renameTools, overrides, tokenizer, inlineRefs } = options;
   if (tokenizer !== undefined && (typeof tokenizer !== 'object' || tokenizer === null || typeof tokenizer.count !== 'function')) {
     throw new ToolslimError('invalid-option', 'presetForProfile: `tokenizer` must have a count(text) method (import { o200k } from "toolslim/tokens")');
   }
-  for (const [key, value] of [['lossy', lossy], ['renameTools', renameTools]] as const) {
+  for (const [key, value] of [['lossy', lossy], ['renameTools', renameTools], ['inlineRefs', inlineRefs]] as const) {
     if (value !== undefined && typeof value !== 'boolean') throw new ToolslimError('invalid-option', `presetForProfile: \`${key}\` must be true or false`);
   }
   const kept: Record<string, false | object> = {};
@@ -173,6 +179,6 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   // then runs it again, with the options the preset ran it with (see its `reconcile` option).
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
-  const inline: TransformStepInput[] = p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
+  const inline: TransformStepInput[] = inlineRefs === true && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
   return { steps: [[adapted, { overrides: kept }], ...inline, [adaptToClient, adaptOptions]], skipped };
 }

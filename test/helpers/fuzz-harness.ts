@@ -99,8 +99,9 @@ function pipelineOutputs(input: readonly unknown[], wanted: ReadonlySet<string>,
   const safe = run(lossless, presetSafe.steps.slice(presetLossless.steps.length), 'safe');
   out.set('safe', safe);
   out.set('max', run(safe, presetMax.steps.slice(presetSafe.steps.length), 'max'));
-  for (const p of PROFILES) if (wanted.has(`safe+${p}`)) out.set(`safe+${p}`, run(safe, [presetForProfile('safe', p, { lossy: false }).at(-1)!], `safe+${p}`));
-  for (const p of PROFILES) if (wanted.has(`safe+${p}+lossy`)) out.set(`safe+${p}+lossy`, run(safe, [presetForProfile('safe', p).at(-1)!], `safe+${p}+lossy`));
+  // Every step after the base preset (a typescript reader's plan may hold more than adapt-to-client).
+  for (const p of PROFILES) if (wanted.has(`safe+${p}`)) out.set(`safe+${p}`, run(safe, presetForProfile('safe', p, { lossy: false }).slice(1), `safe+${p}`));
+  for (const p of PROFILES) if (wanted.has(`safe+${p}+lossy`)) out.set(`safe+${p}+lossy`, run(safe, presetForProfile('safe', p).slice(1), `safe+${p}+lossy`));
   return out;
 }
 

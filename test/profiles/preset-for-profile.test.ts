@@ -41,8 +41,9 @@ describe('presetForProfile', () => {
     for (const profile of ['claude', 'gemini', 'kimi', 'ref-free', 'qwen', 'llama', 'claude-code']) {
       expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
     }
-    // A typescript reader also gets inline-small-refs before adapt-to-client.
-    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'adapt-to-client']);
+    // A typescript reader gets inline-small-refs before adapt-to-client only when asked (it is not idempotent).
+    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
+    expect(resolveSteps(presetForProfile(withPromote, 'openai', { inlineRefs: true })).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'adapt-to-client']);
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
     const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
@@ -82,8 +83,9 @@ describe('presetForProfile', () => {
     expect(r.report.diagnostics).toEqual([]);
     expect(() => presetForProfile('prune-unreachable-defs', 'mcp')).toThrow(/not a preset/);
   });
-  it('rejects an option other than overrides, growthCap, growthAllowance, lossy, renameTools and tokenizer', () => {
-    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy, renameTools, tokenizer)');
+  it('rejects an option other than overrides, growthCap, growthAllowance, lossy, renameTools, tokenizer and inlineRefs', () => {
+    expect(() => presetForProfile('max', 'openai', { growthcap: 3 } as never)).toThrow('presetForProfile: unknown option `growthcap` (known: overrides, growthCap, growthAllowance, lossy, renameTools, tokenizer, inlineRefs)');
+    expect(() => presetForProfile('max', 'openai', { inlineRefs: 'yes' } as never)).toThrow('presetForProfile: `inlineRefs` must be true or false');
     expect(() => presetForProfile('max', 'openai', { tokenizer: 'o200k' } as never)).toThrow(/`tokenizer` must have a count\(text\) method/);
   });
 });
@@ -93,9 +95,10 @@ const LONG = 'Ships a parcel from one address to another and back again, choosin
 
 describe('planForProfile: presets that know their reader (issue 27)', () => {
   const names = (plan: ReturnType<typeof planForProfile>) => resolveSteps(plan.steps).map(([t]) => t.name);
-  it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client, each skip with its reason', () => {
+  it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client when asked, each skip with its reason', () => {
     for (const profile of ['openai', 'openai-strict']) {
-      const plan = planForProfile('max', profile);
+      expect(names(planForProfile('max', profile)), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'adapt-to-client']);
+      const plan = planForProfile('max', profile, { inlineRefs: true });
       expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'inline-small-refs', 'adapt-to-client']);
       expect(plan.skipped.map((s) => s.transform)).toEqual(['dedupe-repeated-subtrees', 'promote-common-params']);
       expect(plan.skipped[0]!.reason).toMatch(/TypeScript, where a `\$ref` renders as `any`/);
@@ -116,7 +119,7 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
     const tools = [
       { name: 'ship', description: LONG, inputSchema: { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, from: address, back: address }, $defs: { Address: address } } },
     ];
-    const r = transformTools(tools, { transforms: presetForProfile('max', 'openai') });
+    const r = transformTools(tools, { transforms: presetForProfile('max', 'openai', { inlineRefs: true }) });
     // Hand-written: the reference replaced by the definition, the emptied $defs gone; the repeats stay inline.
     expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { to: address, from: address, back: address } });
     expect(r.report.changes.filter((c) => c.transform === 'inline-small-refs').map((c) => `${c.op} ${c.path} ${c.code}`)).toEqual(['replace /0/inputSchema/properties/to inlined-ref', 'remove /0/inputSchema/$defs removed-empty-defs']);
@@ -130,7 +133,7 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
   it('never raises the count of types the reader cannot see: a definition holding two `anyOf`s stays a reference', () => {
     const either = { anyOf: [{ type: 'string' }, { type: 'number' }] };
     const tools = [{ name: 'configure', description: `${LONG} ${LONG} ${LONG}`, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
-    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai') });
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai', { inlineRefs: true }) });
     // Mode is inlined (one `any` fewer); Cfg would turn one `any` into two, so it stays.
     expect(r.tools[0]!.inputSchema).toEqual({ type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { type: 'string', enum: ['fast', 'slow'] } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } } } });
   });
@@ -139,7 +142,7 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
     const tools = [{ name: 'many', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/Big' }, b: { $ref: '#/$defs/Big' }, c: { $ref: '#/$defs/Big' } }, $defs: { Big: big } } }];
     const calls: string[] = [];
     const counting = { name: 'words', count: (text: string) => (calls.push(text), text.split(/\s+/).length) };
-    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai', { tokenizer: counting }) });
+    const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai', { tokenizer: counting, inlineRefs: true }) });
     // Three uses of a twelve-field object: far more than 10% of a tool that renders three `any`s.
     expect(r.tools[0]!.inputSchema).toEqual(tools[0]!.inputSchema);
     expect(r.report.diagnostics.filter((d) => d.code === 'kept-ref').map((d) => d.path)).toEqual(['/0/inputSchema/properties/a/$ref', '/0/inputSchema/properties/b/$ref', '/0/inputSchema/properties/c/$ref']);
