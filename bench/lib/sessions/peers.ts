@@ -259,7 +259,7 @@ export function regexOf(text: string): string {
 }
 
 /**
- * toolslim's proxy-side search (not yet served by `toolslim proxy`; the bench prices it to say whether to
+ * toolslim's proxy-side search (served by `toolslim proxy --search`, one proxy per server; the bench prices it to say whether to
  * build it): each server's hot set (chosen as the recommended policy chooses it) in full, the shared
  * preamble once; its other tools out of the list, behind a `<server>__search` tool and a `<server>__call`
  * tool. `search`: the search tool ranks the server's cold tools by BM25 over the user's text, 5 results,
@@ -276,7 +276,7 @@ export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchP
     side: 'proxy',
     k: 5,
     chooser: 'rate-0.35',
-    description: `5 hot per server (the recommended chooser) in full, the preamble once; the other tools behind a per-server search tool${byNames ? ' whose description lists their names (load by name)' : ' (BM25 over name and description, the user\'s text as the query, 5 results)'} and a call tool; not yet served by \`toolslim proxy\``,
+    description: `5 hot per server (the recommended chooser) in full, the preamble once; the other tools behind a per-server search tool${byNames ? ' whose description lists their names (load by name)' : ' (BM25 over name and description, the user\'s text as the query, 5 results)'} and a call tool; ${byNames ? 'not served by \`toolslim proxy\`' : 'served by \`toolslim proxy --search\`'}`,
   };
   return {
     name,
