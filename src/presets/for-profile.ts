@@ -11,6 +11,7 @@ import type { Tokenizer } from '../core/measure.js';
 import type { McpTool } from '../core/tool.js';
 import { findAnyTypes, getRenderer } from '../render/index.js';
 import { inlineSmallRefs } from '../transforms/inline-small-refs.js';
+import { normalizeUnions } from '../transforms/normalize-unions.js';
 
 /**
  * Built-in transforms that create `$ref`s (`createsRefs`): pointless (and costly to undo) for a client that
@@ -180,5 +181,8 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
   const inline: TransformStepInput[] = inlineRefs === true && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
-  return { steps: [[adapted, { overrides: kept }], ...inline, [adaptToClient, adaptOptions]], skipped };
+  // A typescript reader renders `anyOf`, a nullable object and a `const` as `any`: normalize-unions writes
+  // each in a form it reads as a type, with the same verdicts, where the client accepts `oneOf`.
+  const unions: TransformStepInput[] = p.reader.renderer === 'typescript' && !p.rejected.includes('oneOf') ? [normalizeUnions] : [];
+  return { steps: [[adapted, { overrides: kept }], ...inline, ...unions, [adaptToClient, adaptOptions]], skipped };
 }
