@@ -18,7 +18,8 @@ const CODES: Readonly<Record<ReadableKind, string>> = Object.freeze({ 'const-enu
  * (rendered as a union); `type: ["object", "null"]` (or `"array"`) becomes a `oneOf` of the typed branch
  * and `{"type": "null"}` (rendered `{ … } | null` rather than `object | null`); a string `const` becomes a
  * one-value `enum` (rendered as the literal). Not in any preset: `presetForProfile` adds it for profiles
- * whose reader is `typescript` and which accept `oneOf` (for a JSON reader it only changes bytes).
+ * whose reader is `typescript`, which accept `oneOf` and have no strict-mode rules (`openai`); for a JSON
+ * reader it only changes bytes.
  */
 export const normalizeUnions = defineTransform<NormalizeUnionsOptions, undefined>({
   name: 'normalize-unions',
