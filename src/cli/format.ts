@@ -7,8 +7,8 @@
  * measured on Node 20.20: `styleText('red', 'x')` returns plain `x` when NO_COLOR=1 is in process.env or
  * process.stdout is a pipe — it decides from the real process, whereas main.ts's `useColour` decides from
  * the env and streams it was given (the tests inject both); only `{ validateStream: false }` turns that off,
- * an option earlier 20.x releases do not have. picocolors decides from process.env and process.argv at
- * import in the same way and would be a dependency for these ten lines. The codes are the ones both use.
+ * an option earlier 20.x releases do not have. picocolors' `createColors(on)` would fit, but it is a
+ * runtime dependency for ten lines that write the same codes.
  */
 import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
