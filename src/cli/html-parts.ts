@@ -9,6 +9,9 @@
 import { utf8Length } from '../core/measure.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { stringifyJson } from '../json/stringify.js';
+import { forwardedTool } from '../lint/rules/rendered-budget.js';
+import type { ForwardedField } from '../profiles/define.js';
+import type { ForwardedTool } from '../render/index.js';
 
 /** The parts, in the order the chart stacks them. */
 export const PART_NAMES = ['description', 'parameters', 'definitions', 'outputSchema', 'other'] as const;
@@ -44,5 +47,32 @@ export function measureParts(tool: unknown, total: number, count: (text: string)
     }
   }
   out.other = Math.max(0, total - out.description - out.parameters - out.definitions - out.outputSchema);
+  return out;
+}
+
+/**
+ * The parts of one tool as a reader counts it (`total`: the tokens of its rendering): each part is what the
+ * reader's text loses without it — the description; the definitions (`$defs`, `definitions`); the rest of
+ * the parameters schema — measured by rendering the tool again without that part. A part the reader does
+ * not see costs 0 (the typescript reader drops `$defs`; no reader here shows the output schema).
+ */
+export function measureReaderParts(tool: unknown, total: number, render: (tool: ForwardedTool) => string, count: (text: string) => number, forwards: readonly ForwardedField[]): PartFigures {
+  const out = { description: 0, parameters: 0, definitions: 0, outputSchema: 0, other: 0 };
+  const full = forwardedTool(tool, forwards);
+  const without = (t: ForwardedTool) => Math.max(0, total - count(render(t)));
+  if (full.description !== undefined) {
+    const { description: _d, ...rest } = full;
+    out.description = without(rest);
+  }
+  const schema = full.inputSchema;
+  if (schema !== undefined) {
+    const defs: Record<string, unknown> = {};
+    const params: Record<string, unknown> = {};
+    if (isObject(schema)) for (const k of Object.keys(schema)) ((DEFS_KEYS as readonly string[]).includes(k) ? defs : params)[k] = schema[k];
+    if (isObject(schema) && Object.keys(defs).length > 0) out.definitions = without({ ...full, inputSchema: params });
+    const { inputSchema: _s, ...bare } = full;
+    out.parameters = Math.max(0, without(bare) - out.definitions);
+  }
+  out.other = Math.max(0, total - out.description - out.parameters - out.definitions);
   return out;
 }

@@ -20,6 +20,8 @@ import { PART_NAMES, type PartFigures, type PartName } from './html-parts.js';
 export interface HtmlSection {
   readonly data: ReportData;
   readonly parts: readonly PartFigures[];
+  /** Per renderer of `data.readers`, each tool's parts in that reader's tokens (undefined: not split). */
+  readonly readerParts?: Readonly<Record<string, readonly (PartFigures | undefined)[]>>;
 }
 
 const PART_LABELS: Readonly<Record<PartName, string>> = {
@@ -110,12 +112,16 @@ function renderSection(section: HtmlSection, top: number, n: number): string {
     const who = r.profile !== undefined ? `${r.profile} (${r.renderer} rendering, ${r.tokenizer})` : `the ${r.renderer} reader (${r.tokenizer})`;
     const figures = data.tools.map((t) => [t, t.rendered?.[r.renderer]] as const).filter((x) => x[1] !== undefined);
     figures.sort((a, b) => b[1]!.tokens - a[1]!.tokens || a[0].index - b[0].index);
+    const split = section.readerParts?.[r.renderer];
     const rows: BarRow[] = (top > 0 ? figures.slice(0, top) : figures).map(([t, f]) => {
       const name = t.name || `#${t.index}`;
+      const p = split?.[t.index];
       return {
         label: name,
         cls: 'reader-tool',
-        segments: [{ cls: 'reader', value: f!.tokens, title: `${name}: ${formatCount(f!.tokens)} tokens as ${who} reads it` }],
+        segments: p
+          ? PART_NAMES.filter((k) => p[k] > 0).map((k) => ({ cls: `part part-${k}`, value: p[k], title: `${name}: ${PART_LABELS[k]} ${formatCount(p[k])} tokens as ${who} reads it` }))
+          : [{ cls: 'reader', value: f!.tokens, title: `${name}: ${formatCount(f!.tokens)} tokens as ${who} reads it` }],
         after: { value: f!.tokensAfter, title: `${name}: ${formatCount(f!.tokensAfter)} tokens after ${data.steps}` },
         text: `${formatCount(f!.tokens)} → ${formatCount(f!.tokensAfter)}`,
       };
@@ -126,7 +132,8 @@ function renderSection(section: HtmlSection, top: number, n: number): string {
     if (total) out.push(`<p class="summary">${formatCount(total.tokens)} → ${formatCount(total.tokensAfter)} tokens (${pct(total.tokens - total.tokensAfter, total.tokens)} saved); parameter types read as <code>any</code>: ${formatCount(total.any)} → ${formatCount(total.anyAfter)}.${esc(approx)}</p>`);
     if (r.standIn !== undefined) out.push(`<p class="note">A stand-in: ${esc(r.standIn)}.</p>`);
     if (paid) out.push(`<p class="note">Defers schemas: every request pays ${formatCount(paid.tokens)} → ${formatCount(paid.tokensAfter)} tokens; a schema is paid when loaded.</p>`);
-    out.push(legend([{ cls: 'reader', label: 'before' }, { cls: 'after', label: `after ${data.steps}` }]));
+    out.push(`<p class="note">Each part: the tokens this reader's text of the tool loses without it (measured by rendering the tool again); a part the reader does not see counts 0.</p>`);
+    out.push(legend([...PART_NAMES.filter((k) => k !== 'outputSchema').map((k) => ({ cls: `part-${k}`, label: PART_LABELS[k] })), ...(rows.some((row) => row.segments.some((seg) => seg.cls === 'reader')) ? [{ cls: 'reader', label: 'tokens (not split: the tool does not render without a part)' }] : []), { cls: 'after', label: `after ${data.steps}` }]));
     out.push(barChart(rows, `reader-${r.renderer}`, `tokens per tool as ${who} reads it`));
   }
 

@@ -8,6 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTRIBUTE_NAME, EXPECTED, HOSTILE_DESCRIPTION, HOSTILE_NAME, occurrences, TOOLS, writeFixture } from './report-html.fixture.js';
+import { o200k } from '../../src/tokens.js';
 import { runMain } from './helpers.js';
 
 const { dir, file } = writeFixture();
@@ -69,6 +70,29 @@ describe('report --format html', () => {
     expect(occurrences(page, '<g class="reader-tool"')).toBe(EXPECTED.tools);
     expect(page).toContain('Tokens as the typescript reader (o200k_base) reads the tools');
     expect(page).not.toContain('pproximate');
+  });
+
+  it('splits a reader\'s bars by part in its tokens: what the rendering loses without each part', async () => {
+    const page = await html(['--render', 'typescript,json-indent4']);
+    const chart = (id: string) => {
+      const start = page.indexOf(`<svg class="chart" id="chart-reader-${id}"`);
+      expect(start).toBeGreaterThan(-1);
+      return page.slice(start, page.indexOf('</svg>', start));
+    };
+    const ts = chart('typescript');
+    const json = chart('json-indent4');
+    // The typescript reader (harmony) drops `$defs`: no definitions part; the indented JSON shows them.
+    expect(occurrences(ts, 'class="part part-definitions"')).toBe(0);
+    expect(occurrences(json, 'class="part part-definitions"')).toBe(EXPECTED.withDefinitions);
+    expect(occurrences(ts, 'class="part part-description"')).toBe(EXPECTED.withDescription);
+    expect(occurrences(ts, 'class="part part-outputSchema"')).toBe(0);
+    // The description of the plain tool as the json-indent4 reader reads it: the OpenAI-style function object
+    // indented by 4, with and without its description, counted in o200k_base.
+    const plain = TOOLS[1]!;
+    const indent4 = (f: Record<string, unknown>) => JSON.stringify({ type: 'function', function: f }, null, 4);
+    const delta = o200k.count(indent4({ name: plain.name, description: plain.description, parameters: plain.inputSchema })) - o200k.count(indent4({ name: plain.name, parameters: plain.inputSchema }));
+    expect(delta).toBeGreaterThan(0);
+    expect(json).toContain(`description ${delta} tokens as the json-indent4 reader (o200k_base) reads it</title>`);
   });
 
   it('with --profile, names the profile and its reader', async () => {

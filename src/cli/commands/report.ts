@@ -12,6 +12,7 @@ import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '..
 import { CliError } from '../errors.js';
 import { writeOutput } from '../output.js';
 import type { PartFigures } from '../html-parts.js';
+import type { HtmlSection } from '../html.js';
 import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
 export const reportCommand: Command = {
@@ -89,7 +90,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const top = flagNumber(args, 'top') ?? 25;
   const { count, inputs } = openInputs(args, ctx);
   const reports: ReportData[] = [];
-  const parts: PartFigures[][] = [];
+  const parts: HtmlParts[] = [];
   const chunks: string[] = [];
   let unreadable = 0;
   let first = true;
@@ -102,7 +103,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
     if (format === 'json' || format === 'html') {
       reports.push(data);
-      if (format === 'html') parts.push(await partsOf(input.value, data, tokenizers?.o200k));
+      if (format === 'html') parts.push(await partsOf(input.value, data, tokenizers));
       continue;
     }
     if (!first) chunks.push('\n');
@@ -114,7 +115,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   if (format === 'json' && reports.length > 0) chunks.push(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
   if (format === 'html' && reports.length > 0) {
     const { renderHtml } = await import('../html.js');
-    chunks.push(renderHtml(reports.map((data, i) => ({ data, parts: parts[i]! })), top));
+    chunks.push(renderHtml(reports.map((data, i) => ({ data, ...parts[i]! })), top));
   }
   if (chunks.length > 0) await writeOutput(outPath, chunks.join(''), ctx);
   return unreadable > 0 ? 2 : 0;
@@ -195,13 +196,35 @@ function reportOne(
   };
 }
 
-/** Each tool's size by part (html), in o200k tokens when counting, else bytes; by tool index. */
-async function partsOf(value: unknown, data: ReportData, o200k: Tokenizer | undefined): Promise<PartFigures[]> {
-  const { measureParts } = await import('../html-parts.js');
+type HtmlParts = Pick<HtmlSection, 'parts' | 'readerParts'>;
+
+/**
+ * Each tool's size by part (html), by tool index: in o200k tokens of compact JSON when counting, else bytes;
+ * and per reader, in its tokens (a tool its renderer cannot render has none: its bar is not split).
+ */
+async function partsOf(value: unknown, data: ReportData, tokenizers: typeof import('../../tokens.js') | undefined): Promise<HtmlParts> {
+  const { measureParts, measureReaderParts } = await import('../html-parts.js');
+  const { getRenderer } = await import('../../render/index.js');
   const tools = locateTools(value).tools;
-  const out: PartFigures[] = [];
-  for (const r of data.tools) out[r.index] = measureParts(tools[r.index], o200k ? r.o200k! : r.bytes, o200k ? (t) => o200k.count(t) : undefined);
-  return out;
+  const o200k = tokenizers?.o200k;
+  const parts: PartFigures[] = [];
+  for (const r of data.tools) parts[r.index] = measureParts(tools[r.index], o200k ? r.o200k! : r.bytes, o200k ? (t) => o200k.count(t) : undefined);
+  const readerParts: Record<string, (PartFigures | undefined)[]> = {};
+  for (const reader of tokenizers ? (data.readers ?? []) : []) {
+    const renderer = getRenderer(reader.renderer);
+    const tokenizer = tokenizers!.getTokenizer(reader.tokenizer);
+    const list: (PartFigures | undefined)[] = (readerParts[reader.renderer] = []);
+    for (const r of data.tools) {
+      const total = r.rendered?.[reader.renderer]?.tokens;
+      if (total === undefined) continue;
+      try {
+        list[r.index] = measureReaderParts(tools[r.index], total, (t) => renderer.renderTool(t), (t) => tokenizer.count(t), reader.forwards);
+      } catch {
+        list[r.index] = undefined;
+      }
+    }
+  }
+  return { parts, readerParts };
 }
 
 /** The rows' rendered figures by tool index (rows are sorted by size). */
