@@ -101,6 +101,14 @@ describe('report --format html', () => {
     expect(page).toContain('Tokens as openai (typescript rendering, o200k_base) reads the tools');
   });
 
+  it('--responses says it has no html and no -o instead of ignoring them', async () => {
+    for (const extra of [['--format', 'html'], ['-o', join(dir, 'x.txt')]]) {
+      const r = await runMain(['report', '--responses', file, ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--responses prints text, markdown or json to stdout/);
+    }
+  });
+
   it('writes to stdout without -o, and -o works for the other formats', async () => {
     const r = await runMain(['report', file, '--format', 'html', '--no-tokens']);
     expect(r.code).toBe(0);

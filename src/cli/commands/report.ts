@@ -72,6 +72,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const responses = flagString(args, 'responses');
   if (responses !== undefined) {
     if (args.positional.length > 0 || args.rest !== undefined || args.flags.url !== undefined) throw new CliError('--responses <file> reads a stats file; give no other input', { usage: true });
+    if (flagString(args, 'format') === 'html' || flagString(args, 'out') !== undefined) throw new CliError('--responses prints text, markdown or json to stdout: drop --format html and -o (redirect stdout instead)', { usage: true });
     const { printResponses } = await import('../responses.js');
     return printResponses(responses, (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json', ctx, flagNumber(args, 'top') ?? 25);
   }
