@@ -22,7 +22,8 @@ description as `// line` comments (Rust `str::lines` semantics) and `type name =
     prints them (compact JSON; floats as Rust's ryu prints them).
 Key order is the input's (harmony builds serde_json with `preserve_order`).
 
-Input (stdin): a JSON list of tools `{name, description?, inputSchema?}`, or `{"tools": [...]}`.
+Input (stdin): a JSON list of tools `{name, description?, inputSchema?}`, or `{"tools": [...]}`, or
+`{"batches": [[...], ...]}` (many lists in one run: the output is then `{"batches": [<one output each>]}`).
 Output (stdout): JSON `{"section": "## functions\\n\\nnamespace functions {…} // namespace functions",
 "tools": ["<per-tool text>", …], "errors": [...]}`; `--text` prints only the section. The per-tool text is the
 tool's comment lines and its `type …;` line, joined by newlines, ending with the newline harmony puts there.
@@ -353,6 +354,9 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(fixture_developer_body())
         return 0
     data = json.load(sys.stdin)
+    if isinstance(data, dict) and isinstance(data.get("batches"), list):
+        sys.stdout.write(json.dumps({"batches": [render_section(b if isinstance(b, list) else []) for b in data["batches"]]}, ensure_ascii=False))
+        return 0
     tools = data.get("tools", []) if isinstance(data, dict) else data
     if not isinstance(tools, list):
         sys.stderr.write("render.py: expected a JSON list of tools or {\"tools\": [...]}\n")
