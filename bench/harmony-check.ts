@@ -26,6 +26,8 @@ import { join } from 'node:path';
 import { presetForProfile, transformTools, type McpTool, type TransformStepInput } from '../src/index.js';
 import { typescriptRenderer, type ForwardedTool } from '../src/render/index.js';
 import { o200k } from '../src/tokens.js';
+import fc from 'fast-check';
+import { fuzzToolsArb } from '../test/helpers/fuzz-arbitraries.js';
 import { replaceMarkedBlock } from './lib/stats.js';
 
 const BENCH = import.meta.dirname;
@@ -50,7 +52,12 @@ function load(dir: string): Server[] {
     .filter((s) => s.tools.length > 0);
 }
 
-const forward = (t: McpTool): ForwardedTool => ({ name: String(t.name ?? ''), ...(typeof t.description === 'string' ? { description: t.description } : {}), ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}) });
+/** What a client forwards, as the JSON it sends (both renderers read the same values). */
+const forward = (tool: McpTool): ForwardedTool => {
+  const t = JSON.parse(JSON.stringify(tool)) as McpTool;
+  return forwardFields(t);
+};
+const forwardFields = (t: McpTool): ForwardedTool => ({ name: String(t.name ?? ''), ...(typeof t.description === 'string' ? { description: t.description } : {}), ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}) });
 
 interface RefOutput {
   readonly section: string;
@@ -171,6 +178,8 @@ interface SetResult {
   readonly toolsDiffering: number;
   readonly refErrors: number;
   readonly template?: number;
+  /** Servers the template could not render (not counted in `template`). */
+  readonly templateErrors?: string[];
   readonly templateVsRef?: number;
   readonly within: boolean;
 }
@@ -192,6 +201,7 @@ function measure(setName: string, servers: readonly Server[], template: Template
     let toolsDiffering = 0;
     let refErrors = 0;
     let toolCount = 0;
+    const templateErrors: string[] = [];
     servers.forEach((s, si) => {
       const fwd = inputs[vi]![si]!;
       const out = batches[vi * servers.length + si]!;
@@ -199,7 +209,13 @@ function measure(setName: string, servers: readonly Server[], template: Template
       const rf = o200k.count(out.section);
       ours += o;
       ref += rf;
-      if (template) tpl += o200k.count(template.render(fwd));
+      if (template) {
+        try {
+          tpl += o200k.count(template.render(fwd));
+        } catch (e) {
+          templateErrors.push(`${s.file}: ${(e as Error).message.split('\n')[0]!.slice(0, 160)}`);
+        }
+      }
       const d = rf === 0 ? 0 : Math.abs(o - rf) / rf;
       if (d > maxServer) {
         maxServer = d;
@@ -228,7 +244,7 @@ function measure(setName: string, servers: readonly Server[], template: Template
       maxServerName,
       toolsDiffering,
       refErrors,
-      ...(template ? { template: tpl, templateVsRef: ref === 0 ? 0 : (tpl - ref) / ref } : {}),
+      ...(template ? { template: tpl, templateVsRef: ref === 0 ? 0 : (tpl - ref) / ref, templateErrors } : {}),
       within: Math.abs(aggregate) <= TARGET && maxServer <= TARGET,
     };
   });
@@ -252,6 +268,17 @@ const sets = [
   { name: 'bundled corpus', dir: join(BENCH, 'corpus') },
   { name: 'validation set (never tuned on)', dir: join(BENCH, 'validation') },
 ].map((s) => ({ ...s, servers: load(s.dir) }));
+// Hand-written tools that take every branch of the rules (each its own "server", so the max is per tool).
+const edge = JSON.parse(readFileSync(join(REF, 'edge-cases.json'), 'utf8')) as { tools: McpTool[] };
+sets.push({ name: 'edge cases (bench/harmony-ref/edge-cases.json)', dir: '', servers: edge.tools.map((t) => ({ file: String(t.name), tools: [t] })) });
+// The suite's fuzz generator (every dialect, $ref/anyOf/oneOf/const/nullable mixes), seeded: each list a "server".
+const FUZZ_SEED = 27;
+const FUZZ_LISTS = process.argv.includes('--quick') ? 50 : 400;
+sets.push({
+  name: `fuzzed lists (test/helpers/fuzz-arbitraries.ts, seed ${FUZZ_SEED})`,
+  dir: '',
+  servers: fc.sample(fuzzToolsArb(), { numRuns: FUZZ_LISTS, seed: FUZZ_SEED }).map((tools, i) => ({ file: `fuzz-${i}`, tools: tools as McpTool[] })),
+});
 
 const parts: string[] = [
   '## `typescript` against an independent harmony reference (issue 27)',
@@ -299,6 +326,7 @@ if (!fixture.ok) {
         ? `HF chat template: openai/gpt-oss-20b/120b \`chat_template.jinja\` (sha256 \`${tpl.t.sha256.slice(0, 16)}…\`, the file llama.cpp vendors as models/templates/openai-gpt-oss-120b.jinja), rendered with @huggingface/jinja (transformers' trim_blocks/lstrip_blocks); its tools section only. It drops nested descriptions, titles, examples and nested defaults, writes nested objects on one line, and renders \`oneOf\` with an object variant as \`any\`; not committed here (third-party file).`
         : `HF chat template: not measured: ${tpl.why ?? 'unavailable'}.`,
     );
+    for (const r of results) if (r.templateErrors?.length) parts.push('', `HF chat template could not render ${r.templateErrors.length} of ${r.servers} in ${r.set} / ${r.variant} (not counted in its column): ${r.templateErrors.slice(0, 5).join('; ')}${r.templateErrors.length > 5 ? '; …' : ''}`);
     const uniq = new Map<string, Diff>();
     for (const d of diffs) if (!uniq.has(`${d.tool}\0${d.ours}\0${d.ref}`)) uniq.set(`${d.tool}\0${d.ours}\0${d.ref}`, d);
     parts.push('', `Tools whose text differs: ${diffs.length} (${uniq.size} distinct).`);
