@@ -17,7 +17,7 @@
  *
  * Without python3 the bench says so and skips (labelled); it never crashes on that.
  * Writes the section between `<!-- harmony:start -->` and `<!-- harmony:end -->` of bench/results.md and
- * bench/harmony-check.json. `--no-write` (or `--quick`) prints only.
+ * bench/harmony-check.json. `--no-write` (or `--quick`) prints only. `--dir PATH` adds a set: every capture in that folder.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -32,12 +32,14 @@ import { replaceMarkedBlock } from './lib/stats.js';
 
 const BENCH = import.meta.dirname;
 const REF = join(BENCH, 'harmony-ref');
-const WRITE = !process.argv.includes('--no-write') && !process.argv.includes('--quick');
+const WRITE = !process.argv.includes('--no-write') && !process.argv.includes('--quick') && !process.argv.includes('--dir');
 const TARGET = 0.02;
 
 interface Server {
   readonly file: string;
   readonly tools: McpTool[];
+  /** The capture file: the reference reads the server's own JSON text for the "before" input. */
+  readonly path?: string;
 }
 
 function load(dir: string): Server[] {
@@ -47,7 +49,7 @@ function load(dir: string): Server[] {
     .sort()
     .map((file) => {
       const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { toolsList?: { tools?: McpTool[] }; tools?: McpTool[] };
-      return { file, tools: data.toolsList?.tools ?? data.tools ?? [] };
+      return { file, path: join(dir, file), tools: data.toolsList?.tools ?? data.tools ?? [] };
     })
     .filter((s) => s.tools.length > 0);
 }
@@ -189,7 +191,9 @@ const sameTool = (a: string, b: string) => a.replace(/\n+$/, '') === b.replace(/
 
 function measure(setName: string, servers: readonly Server[], template: TemplateRenderer | undefined, diffs: Diff[]): SetResult[] | { why: string } {
   const inputs = VARIANTS.map((v) => servers.map((s) => (v.steps ? (transformTools(s.tools, { transforms: v.steps, verify: false }).tools as McpTool[]) : s.tools).map(forward)));
-  const r = python([], JSON.stringify({ batches: inputs.flat() }));
+  // The server's own list goes to the reference as its file (key order and numbers as the server wrote them).
+  const batches0 = VARIANTS.flatMap((v, vi) => servers.map((s, si) => (v.steps === undefined && s.path !== undefined ? { file: s.path } : inputs[vi]![si]!)));
+  const r = python([], JSON.stringify({ batches: batches0 }));
   if (r.out === undefined) return { why: r.why ?? 'render.py failed' };
   const batches = (JSON.parse(r.out) as { batches: RefOutput[] }).batches;
   return VARIANTS.map((v, vi) => {
@@ -268,6 +272,10 @@ const sets = [
   { name: 'bundled corpus', dir: join(BENCH, 'corpus') },
   { name: 'validation set (never tuned on)', dir: join(BENCH, 'validation') },
 ].map((s) => ({ ...s, servers: load(s.dir) }));
+// `--dir PATH` (repeatable): any folder of captures (`{toolsList: {tools}}` or `{tools}` JSON files), e.g. servers this bench has not seen.
+process.argv.forEach((a, i) => {
+  if (a === '--dir' && process.argv[i + 1] !== undefined) sets.push({ name: `--dir ${process.argv[i + 1]!}`, dir: process.argv[i + 1]!, servers: load(process.argv[i + 1]!) });
+});
 // Hand-written tools that take every branch of the rules (each its own "server", so the max is per tool).
 const edge = JSON.parse(readFileSync(join(REF, 'edge-cases.json'), 'utf8')) as { tools: McpTool[] };
 sets.push({ name: 'edge cases (bench/harmony-ref/edge-cases.json)', dir: '', servers: edge.tools.map((t) => ({ file: String(t.name), tools: [t] })) });
@@ -287,7 +295,8 @@ const parts: string[] = [
     'Reference: [bench/harmony-ref/render.py](harmony-ref/render.py), Python 3.11 standard library, written from openai/harmony v0.0.8 ' +
     '(commit ec7606d, `src/encoding.rs`: `json_schema_to_typescript`, `template_tools_section`) and its fixture, without reading ' +
     '`src/render/typescript.ts`. Both render what a client forwards (name, description, input schema) as the whole tools section ' +
-    '(`## functions` … `} // namespace functions`); o200k_base tokens (gpt-tokenizer, as `toolslim/tokens`). "max per server" is the ' +
+    '(`## functions` … `} // namespace functions`); for the server\'s own list the reference reads the capture file itself (key ' +
+    'order and number spelling as the server wrote them), for transformed lists the JSON toolslim outputs; o200k_base tokens (gpt-tokenizer, as `toolslim/tokens`). "max per server" is the ' +
     'largest |ours − reference| / reference of one server. "tools differing" counts tools whose text is not identical (trailing newline aside).',
 ];
 const results: SetResult[] = [];
@@ -330,6 +339,15 @@ if (!fixture.ok) {
     const uniq = new Map<string, Diff>();
     for (const d of diffs) if (!uniq.has(`${d.tool}\0${d.ours}\0${d.ref}`)) uniq.set(`${d.tool}\0${d.ours}\0${d.ref}`, d);
     parts.push('', `Tools whose text differs: ${diffs.length} (${uniq.size} distinct).`);
+    parts.push(
+      '',
+      'Fixed after this comparison: numbers in `// default:` comments were written as JavaScript writes them (`1e+21`, `0.0000015`, ' +
+        '`200000000000000000000`); harmony prints them with serde_json + ryu (`1e21`, `1.5e-6`, `2e20`): src/render/serde-number.ts, ' +
+        'test/render/typescript-numbers.test.ts. Differences left on purpose (not measurable here): a schema nested deeper than ' +
+        'serde_json\'s recursion limit (128) makes harmony refuse the whole request, so there is no harmony text to match; toolslim ' +
+        'renders `any` past `MAX_TYPESCRIPT_DEPTH` and the reference reports the tool as an error. A description holding a lone ' +
+        'surrogate is likewise a serde_json parse error in harmony.',
+    );
     for (const d of [...uniq.values()].slice(0, 20)) parts.push(`- ${d.server} · \`${d.tool}\`: ${firstDifference(d.ours, d.ref)}`);
   }
 }

@@ -23,7 +23,8 @@ description as `// line` comments (Rust `str::lines` semantics) and `type name =
 Key order is the input's (harmony builds serde_json with `preserve_order`).
 
 Input (stdin): a JSON list of tools `{name, description?, inputSchema?}`, or `{"tools": [...]}`, or
-`{"batches": [[...], ...]}` (many lists in one run: the output is then `{"batches": [<one output each>]}`).
+`{"batches": [[...] or {"file": path}, ...]}` (many lists in one run, a list or a capture file read as the
+server wrote it; the output is then `{"batches": [<one output each>]}`).
 Output (stdout): JSON `{"section": "## functions\\n\\nnamespace functions {…} // namespace functions",
 "tools": ["<per-tool text>", …], "errors": [...]}`; `--text` prints only the section. The per-tool text is the
 tool's comment lines and its `type …;` line, joined by newlines, ending with the newline harmony puts there.
@@ -349,13 +350,37 @@ def fixture_developer_body() -> str:
     return "\n\n".join(["# Instructions", "Always respond in riddles", "# Tools\n\n" + render_section(FIXTURE_TOOLS)["section"]])
 
 
+def tools_of_file(batch) -> list:
+    """`{"file": path}`: the tools of a capture (`{toolsList: {tools}}` or `{tools}`), read from the server's own
+    JSON text (its key order and number spelling), forwarded as a client forwards them."""
+    path = batch.get("file") if isinstance(batch, dict) else None
+    if not isinstance(path, str):
+        return []
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    listing = data.get("toolsList") if isinstance(data.get("toolsList"), dict) else data
+    tools = listing.get("tools") if isinstance(listing.get("tools"), list) else []
+    out = []
+    for t in tools:
+        if not isinstance(t, dict):
+            continue
+        fwd = {"name": t.get("name", "")}
+        if isinstance(t.get("description"), str):
+            fwd["description"] = t["description"]
+        if "inputSchema" in t:
+            fwd["inputSchema"] = t["inputSchema"]
+        out.append(fwd)
+    return out
+
+
 def main(argv: list[str]) -> int:
     if "--fixture" in argv:
         sys.stdout.write(fixture_developer_body())
         return 0
     data = json.load(sys.stdin)
     if isinstance(data, dict) and isinstance(data.get("batches"), list):
-        sys.stdout.write(json.dumps({"batches": [render_section(b if isinstance(b, list) else []) for b in data["batches"]]}, ensure_ascii=False))
+        outs = [render_section(b if isinstance(b, list) else tools_of_file(b)) for b in data["batches"]]
+        sys.stdout.write(json.dumps({"batches": outs}, ensure_ascii=False))
         return 0
     tools = data.get("tools", []) if isinstance(data, dict) else data
     if not isinstance(tools, list):
