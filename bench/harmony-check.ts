@@ -332,10 +332,12 @@ if (!fixture.ok) {
     parts.push(
       '',
       tpl.t && !tpl.why
-        ? `HF chat template: openai/gpt-oss-20b/120b \`chat_template.jinja\` (sha256 \`${tpl.t.sha256.slice(0, 16)}…\`, the file llama.cpp vendors as models/templates/openai-gpt-oss-120b.jinja), rendered with @huggingface/jinja (transformers' trim_blocks/lstrip_blocks); its tools section only. It drops nested descriptions, titles, examples and nested defaults, writes nested objects on one line, and renders \`oneOf\` with an object variant as \`any\`; not committed here (third-party file).`
+        ? `HF chat template: openai/gpt-oss-20b/120b \`chat_template.jinja\` (sha256 \`${tpl.t.sha256.slice(0, 16)}…\`, the file llama.cpp vendors as models/templates/openai-gpt-oss-120b.jinja), rendered with @huggingface/jinja (transformers' trim_blocks/lstrip_blocks); its tools section only. It drops nested descriptions, titles, examples and nested defaults, writes nested objects on one line, and renders \`oneOf\` with an object variant as \`any\`; not committed here (third-party file). @huggingface/jinja stands in for Python's Jinja2 (not installable here); the one difference met, a property named \`items\` shadowing \`.items()\`, is worked around; \`join\` of non-string \`enum\` members (\`true\` vs Python's \`True\`) is not.`
         : `HF chat template: not measured: ${tpl.why ?? 'unavailable'}.`,
     );
-    for (const r of results) if (r.templateErrors?.length) parts.push('', `HF chat template could not render ${r.templateErrors.length} of ${r.servers} in ${r.set} / ${r.variant} (not counted in its column): ${r.templateErrors.slice(0, 5).join('; ')}${r.templateErrors.length > 5 ? '; …' : ''}`);
+    const failed = new Map<string, Set<string>>();
+    for (const r of results) for (const e of r.templateErrors ?? []) failed.set(r.set, (failed.get(r.set) ?? new Set()).add(e));
+    for (const [set, errs] of failed) parts.push('', `HF chat template could not render ${errs.size} server(s) of ${set} (left out of its column, in every input): ${[...errs].slice(0, 5).join('; ')}${errs.size > 5 ? '; …' : ''}`);
     const uniq = new Map<string, Diff>();
     for (const d of diffs) if (!uniq.has(`${d.tool}\0${d.ours}\0${d.ref}`)) uniq.set(`${d.tool}\0${d.ours}\0${d.ref}`, d);
     parts.push('', `Tools whose text differs: ${diffs.length} (${uniq.size} distinct).`);
