@@ -345,9 +345,10 @@ if (!fixture.ok) {
       '',
       'Fixed after this comparison: numbers in `// default:` comments were written as JavaScript writes them (`1e+21`, `0.0000015`, ' +
         '`200000000000000000000`); harmony prints them with serde_json + ryu (`1e21`, `1.5e-6`, `2e20`): src/render/serde-number.ts, ' +
-        'test/render/typescript-numbers.test.ts. Differences left on purpose (not measurable here): a schema nested deeper than ' +
-        'serde_json\'s recursion limit (128) makes harmony refuse the whole request, so there is no harmony text to match; toolslim ' +
-        'renders `any` past `MAX_TYPESCRIPT_DEPTH` and the reference reports the tool as an error. A description holding a lone ' +
+        'test/render/typescript-numbers.test.ts. Differences left on purpose (not measurable here): very deep schemas. Through its Python binding harmony ' +
+        'parses the whole conversation with serde_json (recursion limit 128; the schema sits 9 levels down, so about 118 levels of ' +
+        'schema), and refuses the request past that: there is no harmony text to match. Called from Rust it has no limit. toolslim ' +
+        'renders `any` past `MAX_TYPESCRIPT_DEPTH` (128); the reference reports such a tool as an error. A description holding a lone ' +
         'surrogate is likewise a serde_json parse error in harmony.',
     );
     for (const d of [...uniq.values()].slice(0, 20)) parts.push(`- ${d.server} · \`${d.tool}\`: ${firstDifference(d.ours, d.ref)}`);
