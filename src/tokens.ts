@@ -14,6 +14,11 @@
  * minutes. So a piece longer than {@link MAX_EXACT_PIECE} characters is counted in slices of that length,
  * and the count of a text holding one is an estimate (off by about a token per slice; see
  * {@link hasLongPiece}). Every other text is counted exactly, as gpt-tokenizer counts it.
+ *
+ * Counts are memoized per segment of text (src/core/token-memo.ts): a stretch that repeats (a description,
+ * a property schema) is tokenized once per process, with the same result as counting it afresh, and the
+ * memo is bounded (some 40 MB per encoding at worst). `countConcat(parts)` counts a joined text without
+ * building it.
  */
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
