@@ -164,11 +164,15 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     } catch (e) {
       throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
     }
-    const overlay = session.readOverlay(text, overlayPath);
+    // The rebuild hint comes from the file in use and this command (redacted), never from the file's own `rebuild`.
+    const liveSource = target.kind === 'http'
+      ? [`--url ${shellWord(redactUrl(target.url))}`, ...Object.keys(target.headers ?? {}).map((k) => `-H ${shellWord(`${k}: ***`)}`)].join(' ')
+      : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
+    const rebuild = redact(`toolslim optimize --overlay ${shellWord(overlayPath)} --preset … ${liveSource}`);
+    const overlay = session.readOverlay(text, overlayPath, { rebuild });
     overlayPolicies = overlay.responses;
     const { overlayHooks } = await import('../proxy/overlay.js');
-    const liveSource = target.kind === 'http' ? `--url ${shellWord(redactUrl(target.url))}` : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
-    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource, rebuild });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
   }
