@@ -273,7 +273,7 @@ describe('session folders', () => {
 
 describe('bench/sessions.json and the docs that quote it', () => {
   const root = join(import.meta.dirname, '..');
-  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { recommended: string; policies: { name: string; recommended: boolean; costVsFullCached: number; costVsFullCachedHidden: number }[] };
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { recommended: string; hotSetDefault: string; policies: { name: string; recommended: boolean; costVsFullCached: number; costVsFullCachedHidden: number }[] };
   const get = (name: string) => json.policies.find((p) => p.name === name)!;
   const x = (r: number) => `${r.toFixed(2)}×`;
 
@@ -283,8 +283,13 @@ describe('bench/sessions.json and the docs that quote it', () => {
     for (const p of json.policies) for (const key of ['costVsFullCached', 'costVsFullUncached', 'extraRequestsMax', 'extraRequestsMin', 'hitRate', 'bytesPerRequest']) expect(typeof (p as Record<string, unknown>)[key]).toBe('number');
   });
 
+  it('marks what toolslim proxy picks by default; names the --hot-set default beside it', () => {
+    expect(json.recommended).toBe('proxy/default');
+    expect(get(json.hotSetDefault)).toBeDefined();
+  });
+
   it('docs/usage-graph.md and bench/cold-tools.md quote the current numbers', () => {
-    const rec = get(json.recommended);
+    const rec = get(json.hotSetDefault);
     const rerank = get('rerank-5');
     for (const doc of [join(root, 'docs', 'usage-graph.md'), join(root, 'bench', 'cold-tools.md')]) {
       const text = readFileSync(doc, 'utf8');
@@ -295,10 +300,10 @@ describe('bench/sessions.json and the docs that quote it', () => {
   });
 });
 
-describe('the recommended policy is the session layer\'s default', () => {
+describe('the --hot-set default policy is the session layer\'s default', () => {
   const root = join(import.meta.dirname, '..');
-  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { policies: { name: string; recommended: boolean; k: number; chooser: Chooser; coldForm: ColdForm; reveal: string }[] };
-  const rec = json.policies.find((p) => p.recommended)!;
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { hotSetDefault: string; policies: { name: string; recommended: boolean; k: number; chooser: Chooser; coldForm: ColdForm; reveal: string }[] };
+  const rec = json.policies.find((p) => p.name === json.hotSetDefault)!;
 
   it('DEFAULT_HOT_SET (what every hot-set option of ToolSession, the proxy and the hook defaults to) says the same', () => {
     const { policy, minCallsPerSession } = chooserOptions(rec.chooser);
