@@ -26,12 +26,12 @@ export const SEARCH_RESULTS = 5;
 export const SEARCH_RESULTS_MAX = 20;
 
 /**
- * The list size from which the proxy serves the hot set beside a search tool unless told otherwise. The
- * session bench (bench/sessions.md, "Against what users have now") measured 29 tools (BFCL as it is: the
- * hot set 0.54× of full-cached, the hot set + search 0.66×) and 177 (hot set 0.22×, hot set + search
- * 0.050×, fewer extra requests than the hot set: 22.7% against 28.1%); no size in between was measured,
- * so the switch sits between the two, nearer the smaller, since stubs for every tool grow with the list
- * and a search tool does not.
+ * The list size from which the proxy serves the hot set beside a search tool unless told otherwise, and
+ * below which `--search` lists the other tools' names. The session bench (bench/sessions.md, "Against what
+ * users have now") prices, one proxy per server: on BFCL's servers (2–22 tools) the search tool listing
+ * names at 0.45× of full-cached against 0.71× for a keyword search alone (whose recall is 78% in the top
+ * 5); on servers of 117–235 tools the names would cost hundreds of tokens on every request. The default
+ * serves every tool below it: no round trip, which only the user can trade for a smaller list.
  */
 export const SEARCH_MIN_TOOLS = 100;
 
