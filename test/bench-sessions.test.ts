@@ -13,7 +13,7 @@ import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
 import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, PREAMBLE_OF_FORM, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
-import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, ToolSession, type McpTool } from '../src/index.js';
+import { buildServedTools, CALL_TOOL, compressColdTools, DEFAULT_HOT_SET, SEARCH_TOOL, searchMode, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
 const data = readSessionFolder(TINY);
@@ -320,6 +320,23 @@ describe('the --hot-set default policy is the session layer\'s default', () => {
       const expected = session.groups.flatMap((g) => {
         const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
         return new ToolSession({ list: ctx.safe(g), hotSet: { graph } }).tools;
+      });
+      expect(served, session.id).toEqual(expected);
+    }
+  });
+
+  it('a ToolSession with search, given only a usage graph, serves on real sessions the list proxy/--search is priced on', () => {
+    const bfcl = readSessionFolder(join(root, 'bench', 'sessions'));
+    const ctx = new PolicyContext(bfcl);
+    const policy = policyByName(ctx, 'proxy/--search');
+    for (const session of bfcl.sessions.slice(0, 12)) {
+      const served = policy.start(session).served().tools;
+      const exclude = PolicyContext.exclusion(session);
+      const expected = session.groups.flatMap((g) => {
+        const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
+        const tools = new ToolSession({ list: ctx.safe(g), hotSet: { graph, search: searchMode(ctx.safe(g).length) } }).tools;
+        // The bench names each server's two tools after the server, as a client prefixing its servers would.
+        return tools.map((t) => (t.name === SEARCH_TOOL ? { ...t, name: `${g}__search` } : t.name === CALL_TOOL ? { ...t, name: `${g}__call` } : t));
       });
       expect(served, session.id).toEqual(expected);
     }

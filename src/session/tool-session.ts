@@ -321,7 +321,7 @@ export class ToolSession {
     let size = this.#sizes.get(name);
     if (!size) {
       const original = this.#original.get(this.#serverNames.get(name) ?? name) ?? this.#full[index]!;
-      const served = this.#search ? (this.isHot(name) ? this.#full[index] : undefined) : this.#served[index];
+      const served = this.#search ? (this.isHot(name) ? this.#served.find((t) => t.name === name) : undefined) : this.#served[index];
       size = { served: served === undefined ? 0 : utf8Length(stringifyJson(served)), original: utf8Length(stringifyJson(original)) };
       this.#sizes.set(name, size);
     }
@@ -379,7 +379,9 @@ export class ToolSession {
       for (const own of SEARCH_TOOLS) if (this.#byName.has(own.name)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own.name}\`, which the search mode serves itself; serve a hot set without \`search\``);
       const named = (t: McpTool) => isObject(t) && typeof t.name === 'string';
       const cold = this.#listNames ? this.#full.filter((t) => named(t) && !this.#hot.has(t.name)).map((t) => t.name) : undefined;
-      this.#served = [...this.#full.filter((t) => named(t) && this.#hot.has(t.name)), ...(cold === undefined ? SEARCH_TOOLS : searchTools(cold))];
+      // The hot tools as a hot set serves them (the shared preamble said once, where the list puts it).
+      const hot = buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble).filter((t) => named(t) && this.#hot.has(t.name));
+      this.#served = [...hot, ...(cold === undefined ? SEARCH_TOOLS : searchTools(cold))];
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
