@@ -13,7 +13,7 @@ export { PREAMBLE_MODES } from './types.js';
 export { ArgumentValidator } from './validate-arguments.js';
 export type { ArgumentCheck, ArgumentIssue, ArgumentValidatorOptions } from './validate-arguments.js';
 export { invalidArgumentsResult, REVEAL_MODES, ToolSession } from './tool-session.js';
-export { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchText, ToolSearchIndex } from './tool-search.js';
+export { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchText, searchTools, ToolSearchIndex } from './tool-search.js';
 export type { CallToolTextResult, ServingChoice } from './tool-search.js';
 export type { AnswerDecision, CallDecision, CallDecisionBase, CallToolErrorResult, DefinitionBytes, ForwardDecision, HotSetOptions, RevealMode, ToolSessionOptions, UsageRecorder } from './tool-session.js';
 export { readUsageFile, UsageStore } from './usage-store.js';
