@@ -43,7 +43,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     errors.write(`toolslim proxy: ${line}\n`);
     options.onLog?.(line);
   };
-  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs);
+  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs, redact);
   options.onUpstream?.(upstream);
 
   return new Promise<number>((resolve) => {
@@ -132,8 +132,9 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
   });
 }
 
-async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined): Promise<Upstream> {
-  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors });
+async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined, redact: (text: string) => string): Promise<Upstream> {
+  // The server's own stderr passes the same redaction as the proxy's lines (its argv secrets, tokens).
+  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors, redact });
   const { HttpUpstream } = await import('./http.js');
   return new HttpUpstream({ url: target.url, headers: target.headers, log, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
 }
