@@ -1,4 +1,5 @@
-import { openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { checkRegularFile } from '../../session/file-io.js';
 import { transformTools } from '../../api.js';
 import { ToolslimError } from '../../core/errors.js';
 import { DEFAULT_HOT_SET } from '../../session/defaults.js';
@@ -159,7 +160,10 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   let overlayPolicies: ResponsePolicies | undefined;
   if (overlayPath !== undefined) {
     let text: string;
+    // A FIFO would block the start, a device or directory is no overlay: refused before it is opened.
+    const exists = checkRegularFile(overlayPath, `--overlay ${overlayPath}`);
     try {
+      if (!exists) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
       text = readFileSync(overlayPath, 'utf8');
     } catch (e) {
       throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
@@ -176,17 +180,8 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const usage = usagePath === undefined ? undefined : session.UsageStore.open(usagePath);
   const hotSet = hotSetFrom(args, usage?.graph, checkHotSetOptions);
   const statsPath = flagString(args, 'stats');
-  let stats: ((line: string) => void) | undefined;
-  if (statsPath !== undefined) {
-    let fd: number;
-    try {
-      fd = openSync(statsPath, 'a');
-    } catch (e) {
-      throw new CliError(`--stats ${statsPath}: cannot open it for appending: ${(e as Error).message}`);
-    }
-    // One write per line, to a file opened for appending: lines of two proxies never interleave.
-    stats = (line) => void writeSync(fd, line + '\n');
-  }
+  // Refused before the server starts: a file that is not a stats file, or not a regular file.
+  const stats = statsPath === undefined ? undefined : (await import('../stats-file.js')).openStatsFile(statsPath);
 
   const responses = await responsesFrom(args, overlayPolicies, log);
   // Neither --hot-set nor --search: the session library picks by the first list's size.

@@ -25,7 +25,7 @@ export interface SessionHooksOptions {
    */
   readonly auto?: { readonly hotSet: HotSetOptions; readonly verbose?: boolean };
   /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
-  readonly usage?: UsageRecorder & { flush?(): void };
+  readonly usage?: UsageRecorder & { flush?(): void; tryFlush?(): boolean; readonly pending?: number; readonly file?: string };
   /** Told one stats line per `tools/call` (`--stats`). */
   readonly stats?: (line: string) => void;
   /** Response policies (`--project`, `--response-budget`, the overlay's `responses`). */
@@ -64,11 +64,21 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     return out;
   };
   let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
-  const flush = () => {
+  /** Busy flushes in a row (another live process held the lock): the next try waits longer, up to 30 s. */
+  let busy = 0;
+  /** Writes the usage file, never waiting for a lock (a held one is tried again later; `last`: at the end, said on stderr). */
+  const flush = (last = false) => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
+    const usage = options.usage;
     try {
-      options.usage?.flush?.();
+      if (usage?.tryFlush === undefined) usage?.flush?.();
+      else if (usage.tryFlush()) busy = 0;
+      else if (last) options.log(`usage file ${usage.file}: another process holds its lock; ${usage.pending} recorded calls were not written`);
+      else {
+        flushTimer = setTimeout(flush, Math.min(1000 * 2 ** ++busy, 30_000));
+        flushTimer.unref?.();
+      }
     } catch (e) {
       options.log(`${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
     }
@@ -207,7 +217,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     close() {
       inner.close?.();
-      flush();
+      flush(true);
     },
   };
 }
