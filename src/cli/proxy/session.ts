@@ -13,6 +13,7 @@ import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
+import { DEFAULT_LIMITS, overCap } from './limits.js';
 
 /** Options of {@link sessionHooks}. */
 export interface SessionHooksOptions {
@@ -30,6 +31,8 @@ export interface SessionHooksOptions {
   readonly stats?: (line: string) => void;
   /** Response policies (`--project`, `--response-budget`, the overlay's `responses`). */
   readonly responses?: ProxyResponses;
+  /** The result cap (`--max-result-bytes`; default DEFAULT_LIMITS.result): a longer tools/call answer becomes an error naming it. */
+  readonly maxResultBytes?: number;
   readonly log: (line: string) => void;
 }
 
@@ -192,6 +195,14 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     answer(params0, responseText, parsed) {
       const params = clientCall(params0);
+      const maxResult = options.maxResultBytes ?? DEFAULT_LIMITS.result;
+      if (responseText.length > maxResult / 3 && Buffer.byteLength(responseText, 'utf8') > maxResult) {
+        const name = isObject(params) && typeof params.name === 'string' ? `\`${params.name}\`` : 'a tool';
+        const message = `${overCap(`the answer of ${name}`, 'result', maxResult, Buffer.byteLength(responseText, 'utf8'))}; the client gets this error instead`;
+        options.log(message);
+        const id = memberSpans(responseText).get('id');
+        return `{"jsonrpc":"2.0","id":${id === undefined ? 'null' : responseText.slice(id.start, id.end)},"error":${JSON.stringify({ code: -32000, message: `toolslim proxy: ${message}` })}}`;
+      }
       const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
       // A covered result: its projection or page (never an error result, so no renaming below is needed).
       const policy = client === undefined ? undefined : responses?.answer(serverName(client), (params as { arguments?: unknown }).arguments, responseText, parsed, options.stats !== undefined);
