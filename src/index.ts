@@ -60,6 +60,8 @@ export { builtinPresets, presetLossless, presetSafe } from './presets/index.js';
 export { dedupeRepeatedSubtrees, normalizeSchema, promoteCommonParams, stripNoise } from './transforms/index.js';
 export type { DedupeRepeatedSubtreesOptions } from './transforms/dedupe-repeated-subtrees.js';
 export type { NormalizeSchemaOptions } from './transforms/normalize-schema.js';
+export { normalizeUnions } from './transforms/index.js';
+export type { NormalizeUnionsOptions } from './transforms/normalize-unions.js';
 export type { PromoteCommonParamsOptions, PromotedParams } from './transforms/promote-common-params.js';
 export type { KeepReason, SentenceRemoval } from './transforms/promote-common-params/sentences.js';
 export type { CleanedText, StripNoiseOptions } from './transforms/strip-noise/index.js';

@@ -11,6 +11,7 @@ import type { Tokenizer } from '../core/measure.js';
 import type { McpTool } from '../core/tool.js';
 import { findAnyTypes, getRenderer } from '../render/index.js';
 import { inlineSmallRefs } from '../transforms/inline-small-refs.js';
+import { normalizeUnions } from '../transforms/normalize-unions.js';
 
 /**
  * Built-in transforms that create `$ref`s (`createsRefs`): pointless (and costly to undo) for a client that
@@ -136,7 +137,9 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
  * {@link presetForProfile}, with what it leaves out of the preset and why: the transforms that create
  * references for a client that cannot resolve them or reads them as `any` (a `typescript` reader); those
  * that write the server's instructions for a client that does not show them, or that defers schemas (its
- * instructions are always paid, its descriptions are not). For a `typescript` reader, `inlineRefs: true` also
+ * instructions are always paid, its descriptions are not). For a `typescript` reader without strict-mode rules
+ * (`openai`) it adds `normalize-unions` before `adapt-to-client` (unions that reader reads as types, the same
+ * verdicts). For a `typescript` reader, `inlineRefs: true` also
  * runs `inline-small-refs` (each tool may grow by 10% in the reader's own measure) before `adapt-to-client`.
  */
 export function planForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): ProfilePlan {
@@ -180,5 +183,11 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
   const inline: TransformStepInput[] = inlineRefs === true && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
-  return { steps: [[adapted, { overrides: kept }], ...inline, [adaptToClient, adaptOptions]], skipped };
+  // A typescript reader renders `anyOf`, a nullable object and a `const` as `any`: normalize-unions writes
+  // each in a form it reads as a type, with the same verdicts, where the client accepts `oneOf`. Not for a
+  // client with strict-mode rules (`openai-strict`): its conversion (close-objects) writes nullable
+  // properties as `anyOf` with null, the form OpenAI's strict mode documents, which the next run's
+  // normalize-unions would rewrite (the fuzz harness found it: the preset would not reach its fixed point).
+  const unions: TransformStepInput[] = p.reader.renderer === 'typescript' && !p.rejected.includes('oneOf') && p.strict === undefined ? [normalizeUnions] : [];
+  return { steps: [[adapted, { overrides: kept }], ...inline, ...unions, [adaptToClient, adaptOptions]], skipped };
 }

@@ -24,6 +24,8 @@ export interface JsonStyle {
   readonly key: string;
   /** Indentation per level (`''`: one line). */
   readonly indent: string;
+  /** How a finite number is written; absent: as `JSON.stringify` writes it. */
+  readonly number?: (n: number) => string;
 }
 
 export const COMPACT: JsonStyle = Object.freeze({ item: ',', key: ':', indent: '' });
@@ -60,7 +62,7 @@ export function writeJson(value: unknown, style: JsonStyle): string {
   /** Writes a value: a scalar or a placeholder now, a container by opening its frame. */
   const write = (value: unknown, level: number): void => {
     if (typeof value !== 'object' || value === null) {
-      out += scalar(value) ?? 'null';
+      out += scalar(value, style) ?? 'null';
       return;
     }
     if (open.has(value)) {
@@ -81,7 +83,7 @@ export function writeJson(value: unknown, style: JsonStyle): string {
         return;
       }
       if (typeof v !== 'object' || v === null) {
-        out += scalar(v) ?? 'null';
+        out += scalar(v, style) ?? 'null';
         return;
       }
       if (open.has(v)) {
@@ -151,8 +153,9 @@ function omitted(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
 
-function scalar(v: unknown): string | undefined {
+function scalar(v: unknown, style: JsonStyle): string | undefined {
   if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number' && style.number !== undefined && Number.isFinite(v)) return style.number(v);
   return JSON.stringify(v);
 }
 

@@ -19,7 +19,8 @@
  * as `any` (harmony reads parsed JSON, whose depth serde_json limits to 128 and which has no cycles).
  */
 import { appendPointer } from '../json/pointer.js';
-import { COMPACT, readField, writeJson } from './json-text.js';
+import { COMPACT, readField, writeJson, type JsonStyle } from './json-text.js';
+import { serdeNumber } from './serde-number.js';
 import { MAX_TYPESCRIPT_DEPTH, type AnyReason, type ForwardedTool, type Renderer } from './types.js';
 
 export const typescriptRenderer: Renderer = Object.freeze({
@@ -232,9 +233,10 @@ function keysOf(value: object): string[] {
   }
 }
 
-/** serde_json's `Display` of a value: compact JSON. */
+/** serde_json's `Display` of a value: compact JSON, numbers as serde_json writes them. */
+const SERDE: JsonStyle = Object.freeze({ ...COMPACT, number: serdeNumber });
 function display(value: unknown): string {
-  return writeJson(value, COMPACT);
+  return writeJson(value, SERDE);
 }
 
 function text(value: unknown): string {

@@ -76,6 +76,9 @@ export function collapseNullUnion(holder: Record<string, unknown>, keyword: Null
   // OpenAI's strict-mode guide writes a nullable object as this very union (adapt-to-client writes it so),
   // and the typescript reader renders `["object", "null"]` as `object | null`, the properties hidden: no gain.
   if (types.includes('object')) return no('the other branch may be an object (kept as a union: the form strict clients want)');
+  // `oneOf` of an array and null is what a typescript reader reads as `T[] | null` (normalize-unions and
+  // reconcile-dialect's nullable split write it so); `["array", "null"]` reads `array | null`, items hidden.
+  if (keyword === 'oneOf' && types.length === 1 && types[0] === 'array' && hasOwn(x, 'items')) return no('the other branch is an array with `items` (a `oneOf` with null reads as `T[] | null` in TypeScript)');
   const hasNull = types.includes('null');
   if (keyword === 'oneOf' && hasNull) return no('the other branch accepts null too, so `oneOf` rejects null');
   const table = KEYWORD_TABLES[dialect];

@@ -5,6 +5,7 @@ import { dedupeRepeatedSubtrees } from './dedupe-repeated-subtrees.js';
 import { hoistNestedDefs } from './hoist-nested-defs.js';
 import { inlineSmallRefs } from './inline-small-refs.js';
 import { normalizeSchema } from './normalize-schema.js';
+import { normalizeUnions } from './normalize-unions.js';
 import { promoteCommonParams } from './promote-common-params.js';
 import { pruneUnreachableDefs } from './prune-unreachable-defs.js';
 import { reconcileDialect } from './reconcile-dialect/index.js';
@@ -19,6 +20,7 @@ export const builtinTransforms: readonly AnyTransform[] = Object.freeze([
   hoistNestedDefs,
   inlineSmallRefs,
   normalizeSchema,
+  normalizeUnions,
   promoteCommonParams,
   pruneUnreachableDefs,
   reconcileDialect,
@@ -33,6 +35,7 @@ export {
   hoistNestedDefs,
   inlineSmallRefs,
   normalizeSchema,
+  normalizeUnions,
   promoteCommonParams,
   pruneUnreachableDefs,
   reconcileDialect,

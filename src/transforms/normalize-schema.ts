@@ -175,7 +175,9 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
           }
           break;
         case 'type':
-          if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') {
+          // `{"type": ["null"]}` as a `oneOf` branch stays: a typescript reader reads it as `null` and the
+          // unwrapped `"null"` as `any` (normalize-unions and reconcile-dialect's nullable split write it so).
+          if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' && !(value[0] === 'null' && depth > 0 && keywords[depth - 1] === 'oneOf' && isBareNullBranch(node))) {
             code = 'unwrapped-type';
             replacement = value[0];
             data = { type: value[0] };
@@ -319,4 +321,11 @@ function dataKeys(schema: Record<string, unknown>, table: KeywordTable): DataKey
     }
   }
   return { references, unevaluatedProperties, unevaluatedItems };
+}
+
+/** `{"type": ["null"]}` with nothing else. */
+function isBareNullBranch(node: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const key in node) if (hasOwn(node, key)) keys++;
+  return keys === 1;
 }

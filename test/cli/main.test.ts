@@ -52,7 +52,7 @@ describe('usage', () => {
       [['check', demo, '--max-bytes'], /--max-bytes needs a value/],
       [['check', demo, '--max-bytes', 'lots'], /--max-bytes must be a non-negative number/],
       [['check', demo, '--fail-on', 'fatal'], /--fail-on must be one of error, warning, info/],
-      [['report', demo, '--format', 'html'], /--format must be one of text, markdown, json/],
+      [['report', demo, '--format', 'xml'], /--format must be one of text, markdown, json, html/],
       [['check', demo, '--fail-on', 'error', '--fail-on', 'warning'], /given twice/],
       [['check'], /missing input/],
       [['optimize', demo, demo], /one input at a time/],

@@ -41,9 +41,9 @@ describe('presetForProfile', () => {
     for (const profile of ['claude', 'gemini', 'kimi', 'ref-free', 'qwen', 'llama', 'claude-code']) {
       expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
     }
-    // A typescript reader gets inline-small-refs before adapt-to-client only when asked (it is not idempotent).
-    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
-    expect(resolveSteps(presetForProfile(withPromote, 'openai', { inlineRefs: true })).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'adapt-to-client']);
+    // A typescript reader gets normalize-unions before adapt-to-client, and inline-small-refs only when asked (it is not idempotent).
+    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'normalize-unions', 'adapt-to-client']);
+    expect(resolveSteps(presetForProfile(withPromote, 'openai', { inlineRefs: true })).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'normalize-unions', 'adapt-to-client']);
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
     const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
@@ -97,9 +97,11 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
   const names = (plan: ReturnType<typeof planForProfile>) => resolveSteps(plan.steps).map(([t]) => t.name);
   it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client when asked, each skip with its reason', () => {
     for (const profile of ['openai', 'openai-strict']) {
-      expect(names(planForProfile('max', profile)), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'adapt-to-client']);
+      // normalize-unions for openai only: openai-strict's close-objects writes nullable properties as `anyOf` with null.
+      const unions = profile === 'openai' ? ['normalize-unions'] : [];
+      expect(names(planForProfile('max', profile)), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', ...unions, 'adapt-to-client']);
       const plan = planForProfile('max', profile, { inlineRefs: true });
-      expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'inline-small-refs', 'adapt-to-client']);
+      expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'inline-small-refs', ...unions, 'adapt-to-client']);
       expect(plan.skipped.map((s) => s.transform)).toEqual(['dedupe-repeated-subtrees', 'promote-common-params']);
       expect(plan.skipped[0]!.reason).toMatch(/TypeScript, where a `\$ref` renders as `any`/);
       expect(plan.skipped[1]!.reason).toMatch(/does not show the server's instructions/);
@@ -131,7 +133,8 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
     expect(plain.report.diagnostics.filter((d) => d.code === 'hides-types').map((d) => d.message)).toEqual([expect.stringMatching(/TypeScript reader \(openai, openai-strict\) renders as `any`/)]);
   });
   it('never raises the count of types the reader cannot see: a definition holding two `anyOf`s stays a reference', () => {
-    const either = { anyOf: [{ type: 'string' }, { type: 'number' }] };
+    // Branches that may overlap (the second has no `type`): normalize-unions cannot make this a `oneOf`.
+    const either = { anyOf: [{ type: 'string' }, { minLength: 3 }] };
     const tools = [{ name: 'configure', description: `${LONG} ${LONG} ${LONG}`, inputSchema: { type: 'object', properties: { cfg: { $ref: '#/$defs/Cfg' }, mode: { $ref: '#/$defs/Mode' } }, $defs: { Cfg: { type: 'object', properties: { a: either, b: either } }, Mode: { type: 'string', enum: ['fast', 'slow'] } } } }];
     const r = transformTools(tools, { transforms: presetForProfile('safe', 'openai', { inlineRefs: true }) });
     // Mode is inlined (one `any` fewer); Cfg would turn one `any` into two, so it stays.

@@ -10,20 +10,28 @@ import { findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.
 import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '../format.js';
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
+import { writeOutput } from '../output.js';
+import type { PartFigures } from '../html-parts.js';
+import type { HtmlSection } from '../html.js';
 import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
 export const reportCommand: Command = {
   summary: 'sizes per tool (bytes, o200k and cl100k tokens), what each transform saves, findings',
-  usage: 'toolslim report <inputs…> [--format text|markdown|json] [--no-tokens] [--render typescript,…] [--preset …] [--transform …] | toolslim report --responses <stats file>',
-  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json'] }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, RENDER_FLAG, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
+  usage: 'toolslim report <inputs…> [--format text|markdown|json|html] [-o <file>] [--no-tokens] [--render typescript,…] [--preset …] [--transform …] | toolslim report --responses <stats file>',
+  flags: [HELP, { name: 'format', short: 'f', type: 'string', choices: ['text', 'markdown', 'json', 'html'] }, { name: 'out', short: 'o', type: 'string' }, { name: 'top', type: 'number' }, { name: 'no-tokens', type: 'boolean' }, { name: 'responses', type: 'string' }, RENDER_FLAG, ...STEP_FLAGS, ...RULE_FLAGS, ...BUDGET_FLAGS, ...INPUT_FLAGS],
   help: `A table of tools, largest first, with bytes of compact JSON and tokens in o200k_base and
 cl100k_base; what each transform of the preset would save; and the findings of \`check\` (with --profile,
 what that client would reject, exactly as \`check --profile\` lists it).
 
 Options:
-  -f, --format <f>          text (default), markdown (for a PR comment) or json (one object; an array
-                            of them for several inputs)
-  --top <n>                 tools listed in text and markdown (default 25; 0 = all)
+  -f, --format <f>          text (default), markdown (for a PR comment), json (one object; an array
+                            of them for several inputs) or html (one self-contained page of bar
+                            charts: each tool's tokens by part — description, parameters,
+                            definitions, output schema — and after the preset, what each transform
+                            saves, and each reader's tokens with --render/--profile; no script, no
+                            network; bytes with --no-tokens)
+  -o, --out <file>          write the report to a file (atomically) instead of stdout
+  --top <n>                 tools listed in text and markdown, charted in html (default 25; 0 = all)
   --no-tokens               bytes only: load no tokenizer (the fastest report of a large list)
 ${RENDER_HELP}
                             Per reader, per tool and in total: tokens before and after, and how
@@ -50,6 +58,7 @@ cannot be read (the others are still reported).
 Examples:
   toolslim report tools.json
   toolslim report --format markdown tools.json > report.md
+  toolslim report tools.json --format html -o report.html
   toolslim report captures/*.json --no-tokens
   toolslim report -- node server.mjs
   toolslim report tools.json --render typescript,json-indent4
@@ -63,6 +72,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const responses = flagString(args, 'responses');
   if (responses !== undefined) {
     if (args.positional.length > 0 || args.rest !== undefined || args.flags.url !== undefined) throw new CliError('--responses <file> reads a stats file; give no other input', { usage: true });
+    if (flagString(args, 'format') === 'html' || flagString(args, 'out') !== undefined) throw new CliError('--responses prints text, markdown or json to stdout: drop --format html and -o (redirect stdout instead)', { usage: true });
     const { printResponses } = await import('../responses.js');
     return printResponses(responses, (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json', ctx, flagNumber(args, 'top') ?? 25);
   }
@@ -76,9 +86,13 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   if (!counting && args.flags.render !== undefined) throw new CliError('--render counts rendered tokens: drop --no-tokens', { usage: true });
   const tokenizers = counting ? await loadTokenizers('report counts tokens', 'run it with --no-tokens (bytes only)') : undefined;
   const steps = stepsFrom(args);
-  const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json';
+  const format = (flagString(args, 'format') ?? 'text') as 'text' | 'markdown' | 'json' | 'html';
+  const outPath = flagString(args, 'out');
+  const top = flagNumber(args, 'top') ?? 25;
   const { count, inputs } = openInputs(args, ctx);
   const reports: ReportData[] = [];
+  const parts: HtmlParts[] = [];
+  const chunks: string[] = [];
   let unreadable = 0;
   let first = true;
   for await (const input of inputs) {
@@ -88,17 +102,23 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
       continue;
     }
     const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
-    if (format === 'json') {
+    if (format === 'json' || format === 'html') {
       reports.push(data);
+      if (format === 'html') parts.push(await partsOf(input.value, data, tokenizers));
       continue;
     }
-    if (!first) ctx.io.stdout.write('\n');
+    if (!first) chunks.push('\n');
     first = false;
-    const style = format === 'text' ? ctx.style : makeStyle(false);
-    ctx.io.stdout.write(renderReport(data, format, style, flagNumber(args, 'top') ?? 25));
-    if (data.readers) ctx.io.stdout.write('\n' + renderReaders({ readers: data.readers, total: data.total.rendered ?? {}, perTool: toolsByIndex(data.tools), ...(data.alwaysPaid ? { alwaysPaid: data.alwaysPaid } : {}) }, names(data.tools), format, style, flagNumber(args, 'top') ?? 25));
+    const style = format === 'text' && outPath === undefined ? ctx.style : makeStyle(false);
+    chunks.push(renderReport(data, format, style, top));
+    if (data.readers) chunks.push('\n' + renderReaders({ readers: data.readers, total: data.total.rendered ?? {}, perTool: toolsByIndex(data.tools), ...(data.alwaysPaid ? { alwaysPaid: data.alwaysPaid } : {}) }, names(data.tools), format, style, top));
   }
-  if (format === 'json' && reports.length > 0) ctx.io.stdout.write(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
+  if (format === 'json' && reports.length > 0) chunks.push(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
+  if (format === 'html' && reports.length > 0) {
+    const { renderHtml } = await import('../html.js');
+    chunks.push(renderHtml(reports.map((data, i) => ({ data, ...parts[i]! })), top));
+  }
+  if (chunks.length > 0) await writeOutput(outPath, chunks.join(''), ctx);
   return unreadable > 0 ? 2 : 0;
 }
 
@@ -175,6 +195,37 @@ function reportOne(
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
     ...(rendered ? { readers: rendered.readers, ...(rendered.alwaysPaid ? { alwaysPaid: rendered.alwaysPaid } : {}) } : {}),
   };
+}
+
+type HtmlParts = Pick<HtmlSection, 'parts' | 'readerParts'>;
+
+/**
+ * Each tool's size by part (html), by tool index: in o200k tokens of compact JSON when counting, else bytes;
+ * and per reader, in its tokens (a tool its renderer cannot render has none: its bar is not split).
+ */
+async function partsOf(value: unknown, data: ReportData, tokenizers: typeof import('../../tokens.js') | undefined): Promise<HtmlParts> {
+  const { measureParts, measureReaderParts } = await import('../html-parts.js');
+  const { getRenderer } = await import('../../render/index.js');
+  const tools = locateTools(value).tools;
+  const o200k = tokenizers?.o200k;
+  const parts: PartFigures[] = [];
+  for (const r of data.tools) parts[r.index] = measureParts(tools[r.index], o200k ? r.o200k! : r.bytes, o200k ? (t) => o200k.count(t) : undefined);
+  const readerParts: Record<string, (PartFigures | undefined)[]> = {};
+  for (const reader of tokenizers ? (data.readers ?? []) : []) {
+    const renderer = getRenderer(reader.renderer);
+    const tokenizer = tokenizers!.getTokenizer(reader.tokenizer);
+    const list: (PartFigures | undefined)[] = (readerParts[reader.renderer] = []);
+    for (const r of data.tools) {
+      const total = r.rendered?.[reader.renderer]?.tokens;
+      if (total === undefined) continue;
+      try {
+        list[r.index] = measureReaderParts(tools[r.index], total, (t) => renderer.renderTool(t), (t) => tokenizer.count(t), reader.forwards);
+      } catch {
+        list[r.index] = undefined;
+      }
+    }
+  }
+  return { parts, readerParts };
 }
 
 /** The rows' rendered figures by tool index (rows are sorted by size). */

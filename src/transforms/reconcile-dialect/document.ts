@@ -26,6 +26,7 @@ import { writeStamp } from './stamp.js';
 import type { BelowRoot } from '../below-root.js';
 import { mayTidy } from '../normalize-schema.js';
 import { walkAndConvert } from './walk.js';
+import { splitNullables } from './conversions/nullable.js';
 
 /** A document whose dialect toolslim knows, as {@link readDocument} found it: what {@link reconcileDocument} rewrites. */
 export interface SourceDocument {
@@ -146,6 +147,7 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
     const tokens = parsePointer(definition);
     ctx.remove(base + at, 'removed-dead-referrer', { name: tokens[1]!, container: tokens[0]!, target: options.target, dialect: source });
   }
+  splitNullables(job, options.target);
   writeStamp(schema, '', job, true);
   // A schema that cannot be fully expressed in the target keeps its own dialect, stamp and all.
   return job.unconvertible > 0;

@@ -66,6 +66,11 @@ export interface Job {
    * node itself), so the first look at a node costs no pointer walk.
    */
   seen?: { readonly cur: string; readonly edits: number; readonly node: Record<string, unknown> };
+  /**
+   * Where the `nullable` conversion wrote `type: ["object"|"array", "null"]` (current pointers): split into
+   * a `oneOf` with null once the walk and the reference rewrites are done (see conversions/nullable.ts).
+   */
+  nullableSplits?: string[];
 }
 
 /** What a node's rewrite did to its keys, so its children are visited where they now are. */
