@@ -63,6 +63,19 @@ describe('stdio: line, page, list and result caps', () => {
     expect(value).toContain('over the line cap of 1,000,000 bytes (--max-line-bytes <bytes> raises it)');
   });
 
+  it('a client line over the line cap is not sent; its request gets the error', async () => {
+    const { value } = await withProxy(['--max-line-bytes', '1000000', '--', node, WIRE_SERVER], async (p) => {
+      await p.initialize();
+      p.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"${'y'.repeat(2_000_000)}"}}}`);
+      const big = errorOf((await p.until(9)).message);
+      p.send('{"jsonrpc":"2.0","id":10,"method":"ping"}');
+      const ping = (await p.until(10)).message;
+      return { big, ping };
+    });
+    expect(value.big).toContain('a line from the client is over the line cap of 1,000,000 bytes (--max-line-bytes <bytes> raises it); it was not sent to the server');
+    expect(value.ping.result).toEqual({});
+  });
+
   it('one tools/list page over the page cap: the client’s tools/list gets an error naming it', async () => {
     const { value } = await withProxy(['--max-page-bytes', '100000', '--', node, HOSTILE, '--page-bytes', '300000'], async (p) => {
       await p.initialize();
@@ -195,5 +208,8 @@ describe('the pure parts', () => {
     expect(leadingId('{"result":{"x":"\\"id\\":9, more')).toBeUndefined();
     expect(leadingId('{"jsonrpc":"2.0","method":"sampling/createMessage","id":3,"params":{"x":"')).toBeUndefined();
     expect(leadingId('[{"id":1,')).toBeUndefined();
+    // A client's line: the id of a request (a method read too), never of the client's answer to the server.
+    expect(leadingId('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"x":"', 'request')).toBe(9);
+    expect(leadingId('{"jsonrpc":"2.0","id":9,"result":{"x":"', 'request')).toBeUndefined();
   });
 });

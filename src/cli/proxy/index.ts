@@ -93,7 +93,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
         maxBytes: limits.line,
         // A client line over the cap never reaches the server; its request (id from its first bytes) gets the error.
         onOverflow: (head) => {
-          const id = leadingId(head.toString('utf8'));
+          const id = leadingId(head.toString('utf8'), 'request');
           const message = `${overCap('a line from the client', 'line', limits.line)}; it was not sent to the server`;
           log(message);
           if (id !== undefined) toClient(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify({ code: -32600, message: `toolslim proxy: ${message}` })}}`);

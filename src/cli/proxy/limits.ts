@@ -67,16 +67,19 @@ export function reconnectDelay(unproductive: number, retryMs: number | undefined
 }
 
 /**
- * The `id` of a JSON-RPC response from the start of its text (a line cut at a cap): the top-level members
- * are read in order, by parsing, as far as the text goes; the `id` (a string or a number) when one was
- * read and no `method` (then the message is a request of the server, not an answer). Undefined when the
- * text is no object or the id is not within it.
+ * The `id` of a JSON-RPC message from the start of its text (a line cut at a cap): the top-level members
+ * are read in order, by parsing, as far as the text goes. `response` (a server's line): the `id` (a string
+ * or a number) when one was read and no `method` (a message with one is the server's own request, not an
+ * answer). `request` (a client's line): the `id` only when a `method` was read too (a client's answer to
+ * the server has none, and nobody waits for an error about it). Undefined when the text is no object or
+ * what is needed is not within it.
  */
-export function leadingId(prefix: string): RpcId | undefined {
+export function leadingId(prefix: string, kind: 'response' | 'request' = 'response'): RpcId | undefined {
   let i = blank(prefix, 0);
   if (prefix[i] !== '{') return undefined;
   i = blank(prefix, i + 1);
   let id: RpcId | undefined;
+  let method = false;
   for (let members = 0; members < 64 && i < prefix.length; members++) {
     const keyEnd = stringEnd(prefix, i);
     if (keyEnd === -1) break;
@@ -86,7 +89,10 @@ export function leadingId(prefix: string): RpcId | undefined {
     } catch {
       return undefined;
     }
-    if (key === 'method') return undefined;
+    if (key === 'method') {
+      if (kind === 'response') return undefined;
+      method = true;
+    }
     i = blank(prefix, keyEnd);
     if (prefix[i] !== ':') break;
     i = blank(prefix, i + 1);
@@ -104,7 +110,7 @@ export function leadingId(prefix: string): RpcId | undefined {
     if (prefix[i] !== ',') break;
     i = blank(prefix, i + 1);
   }
-  return id;
+  return kind === 'request' && !method ? undefined : id;
 }
 
 function blank(s: string, i: number): number {
