@@ -99,10 +99,14 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             and, instead of the others, ${SEARCH_TOOL} (keywords → the best
                             matches' full definitions, BM25 over names and descriptions) and
                             ${CALL_TOOL} (name + arguments); a found tool's call is checked against
-                            its real inputSchema as a cold call is. The list stays small and keeps
-                            its bytes however many tools the server has.
+                            its real inputSchema as a cold call is. Below ${SEARCH_MIN_TOOLS} tools the search
+                            tool's description lists the other tools' names, and a name loads that
+                            tool alone. The list stays small and keeps its bytes however many tools
+                            the server has.
                             Neither flag: from ${SEARCH_MIN_TOOLS} tools on the proxy serves --search, below that
-                            every tool (the session bench: bench/sessions.md); stderr says which
+                            every tool; with --profile of a client that defers schemas itself
+                            (claude-code) every tool at any size (the session bench:
+                            bench/sessions.md); stderr says which and why
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
                             tool has earned a place and every tool is served cold. A regular file
@@ -189,11 +193,15 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     } catch (e) {
       throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
     }
-    const overlay = session.readOverlay(text, overlayPath);
+    // The rebuild hint comes from the file in use and this command (redacted), never from the file's own `rebuild`.
+    const liveSource = target.kind === 'http'
+      ? [`--url ${shellWord(redactUrl(target.url))}`, ...Object.keys(target.headers ?? {}).map((k) => `-H ${shellWord(`${k}: ***`)}`)].join(' ')
+      : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
+    const rebuild = redact(`toolslim optimize --overlay ${shellWord(overlayPath)} --preset … ${liveSource}`);
+    const overlay = session.readOverlay(text, overlayPath, { rebuild });
     overlayPolicies = overlay.responses;
     const { overlayHooks } = await import('../proxy/overlay.js');
-    const liveSource = target.kind === 'http' ? `--url ${shellWord(redactUrl(target.url))}` : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
-    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource, rebuild });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
   }
@@ -207,9 +215,9 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const responses = await responsesFrom(args, overlayPolicies, log);
   // Neither --hot-set nor --search: the session library picks by the first list's size.
   const auto = hotSet === undefined ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
-  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
-  // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
+  // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
   return runProxy({
     target,

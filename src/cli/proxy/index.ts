@@ -47,7 +47,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     options.onLog?.(line);
   };
   const limits = limitsOf(options.limits);
-  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs, limits.line);
+  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs, redact, limits.line);
   options.onUpstream?.(upstream);
 
   return new Promise<number>((resolve) => {
@@ -149,8 +149,9 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
   });
 }
 
-async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined, maxLineBytes: number): Promise<Upstream> {
-  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors, maxLineBytes });
+async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined, redact: (text: string) => string, maxLineBytes: number): Promise<Upstream> {
+  // The server's own stderr passes the same redaction as the proxy's lines (its argv secrets, tokens).
+  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors, redact, maxLineBytes });
   const { HttpUpstream } = await import('./http.js');
   return new HttpUpstream({ url: target.url, headers: target.headers, log, maxLineBytes, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
 }

@@ -3,6 +3,7 @@
  * kinds: a command spoken to over stdio ({@link StdioUpstream}) and a streamable HTTP endpoint
  * (`http.ts`). Both deliver each server message as its exact text, one message (or batch) at a time.
  */
+import { RedactedLines } from './server-stderr.js';
 import type { Writable } from 'node:stream';
 import { startServerProcess, describeExit, exitStatus, type ServerProcess } from './child.js';
 import { LineReader, isBlankLine } from './lines.js';
@@ -66,6 +67,8 @@ export interface StdioUpstreamOptions {
   readonly args: readonly string[];
   /** Where the server's stderr goes (the proxy's stderr). */
   readonly stderr?: Writable;
+  /** Every line of the server's stderr passes this before `stderr` gets it (redact.ts; server-stderr.ts). */
+  readonly redact?: (text: string) => string;
   /** Called with every chunk of the server's stderr (capture keeps a tail for messages). */
   readonly onStderr?: (chunk: Buffer) => void;
   /** How long a server gets to exit after its stdin closed before SIGTERM (default 2000 ms). */
@@ -118,10 +121,14 @@ export class StdioUpstream implements Upstream {
       },
     );
     proc.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    const out = this.#options.stderr;
+    const redacted = out && this.#options.redact ? new RedactedLines(out, this.#options.redact) : undefined;
     proc.stderr.on('data', (chunk: Buffer) => {
       this.#options.onStderr?.(chunk);
-      this.#options.stderr?.write(chunk);
+      if (redacted) redacted.push(chunk);
+      else out?.write(chunk);
     });
+    proc.stderr.once('end', () => redacted?.end());
     proc.stdin.on('drain', () => {
       const waiting = this.#onDrain;
       this.#onDrain = [];
@@ -145,6 +152,7 @@ export class StdioUpstream implements Upstream {
       await Promise.race([stdoutDone, sleep(500)]);
       if (!proc.stdout.destroyed) proc.stdout.destroy();
       if (!proc.stderr.destroyed) proc.stderr.destroy();
+      redacted?.end();
       lines.end();
       const status = exitStatus(exit);
       return { status, reason: this.#closing ? 'stopped' : describeExit(exit) };
