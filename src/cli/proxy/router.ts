@@ -43,6 +43,8 @@ export interface RouterOptions {
   readonly done: (status: number) => void;
   /** Every error message the proxy writes itself passes this (redact.ts; default: as it is). */
   readonly redact?: (text: string) => string;
+  /** The page and list caps of the proxy's own tools/list (limits.ts). */
+  readonly limits?: { readonly page: number; readonly list: number };
 }
 
 interface ClientPending {
@@ -99,7 +101,7 @@ export class Router {
         return asked.length === 0 ? undefined : `the server itself is still waiting for the client's answer to ${asked.join(', ')}`;
       },
     });
-    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact });
+    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact, ...(options.limits ? { limits: options.limits } : {}) });
   }
 
   readonly #redact = (text: string): string => this.#o.redact?.(text) ?? text;

@@ -13,6 +13,7 @@ import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
+import { DEFAULT_LIMITS, overCap } from './limits.js';
 
 /** Options of {@link sessionHooks}. */
 export interface SessionHooksOptions {
@@ -28,11 +29,13 @@ export interface SessionHooksOptions {
   /** `--profile`: a client that defers schemas itself (claude-code) is served every tool in full by default. */
   readonly profile?: string;
   /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
-  readonly usage?: UsageRecorder & { flush?(): void };
+  readonly usage?: UsageRecorder & { flush?(): void; tryFlush?(): boolean; readonly pending?: number; readonly file?: string };
   /** Told one stats line per `tools/call` (`--stats`). */
   readonly stats?: (line: string) => void;
   /** Response policies (`--project`, `--response-budget`, the overlay's `responses`). */
   readonly responses?: ProxyResponses;
+  /** The result cap (`--max-result-bytes`; default DEFAULT_LIMITS.result): a longer tools/call answer becomes an error naming it. */
+  readonly maxResultBytes?: number;
   readonly log: (line: string) => void;
 }
 
@@ -67,11 +70,21 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     return out;
   };
   let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
-  const flush = () => {
+  /** Busy flushes in a row (another live process held the lock): the next try waits longer, up to 30 s. */
+  let busy = 0;
+  /** Writes the usage file, never waiting for a lock (a held one is tried again later; `last`: at the end, said on stderr). */
+  const flush = (last = false) => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
+    const usage = options.usage;
     try {
-      options.usage?.flush?.();
+      if (usage?.tryFlush === undefined) usage?.flush?.();
+      else if (usage.tryFlush()) busy = 0;
+      else if (last) options.log(`usage file ${usage.file}: another process holds its lock; ${usage.pending} recorded calls were not written`);
+      else {
+        flushTimer = setTimeout(flush, Math.min(1000 * 2 ** ++busy, 30_000));
+        flushTimer.unref?.();
+      }
     } catch (e) {
       options.log(`${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
     }
@@ -191,6 +204,14 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     answer(params0, responseText, parsed) {
       const params = clientCall(params0);
+      const maxResult = options.maxResultBytes ?? DEFAULT_LIMITS.result;
+      if (responseText.length > maxResult / 3 && Buffer.byteLength(responseText, 'utf8') > maxResult) {
+        const name = isObject(params) && typeof params.name === 'string' ? `\`${params.name}\`` : 'a tool';
+        const message = `${overCap(`the answer of ${name}`, 'result', maxResult, Buffer.byteLength(responseText, 'utf8'))}; the client gets this error instead`;
+        options.log(message);
+        const id = memberSpans(responseText).get('id');
+        return `{"jsonrpc":"2.0","id":${id === undefined ? 'null' : responseText.slice(id.start, id.end)},"error":${JSON.stringify({ code: -32000, message: `toolslim proxy: ${message}` })}}`;
+      }
       const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
       // A covered result: its projection or page (never an error result, so no renaming below is needed).
       const policy = client === undefined ? undefined : responses?.answer(serverName(client), (params as { arguments?: unknown }).arguments, responseText, parsed, options.stats !== undefined);
@@ -216,7 +237,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     close() {
       inner.close?.();
-      flush();
+      flush(true);
     },
   };
 }

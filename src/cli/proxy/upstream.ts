@@ -8,6 +8,7 @@ import type { Writable } from 'node:stream';
 import { startServerProcess, describeExit, exitStatus, type ServerProcess } from './child.js';
 import { LineReader, isBlankLine } from './lines.js';
 import { redactArgs } from '../redact.js';
+import { DEFAULT_LIMITS, leadingId, overCap } from './limits.js';
 
 /** A JSON-RPC id as it is on the wire (parsed). */
 export type RpcId = string | number;
@@ -74,6 +75,8 @@ export interface StdioUpstreamOptions {
   readonly graceMs?: number;
   /** How long after SIGTERM before SIGKILL (default 1000 ms). */
   readonly killMs?: number;
+  /** The line cap (`--max-line-bytes`; default {@link DEFAULT_LIMITS}.line). */
+  readonly maxLineBytes?: number;
 }
 
 /** A command spoken to over stdio, in a process group of its own. */
@@ -101,9 +104,22 @@ export class StdioUpstream implements Upstream {
     this.#events = events;
     const proc = startServerProcess(this.#options.command, this.#options.args);
     this.#process = proc;
-    const lines = new LineReader((line) => {
-      if (!isBlankLine(line)) events.message(line);
-    });
+    const maxBytes = this.#options.maxLineBytes ?? DEFAULT_LIMITS.line;
+    const lines = new LineReader(
+      (line) => {
+        if (!isBlankLine(line)) events.message(line);
+      },
+      {
+        maxBytes,
+        // Never held whole: dropped, and the request it answers (its id, read from its first bytes) fails naming the cap.
+        onOverflow: (head, seen) => {
+          const id = leadingId(head.toString('utf8'));
+          const message = `${overCap(`a line ${this.label} wrote`, 'line', maxBytes)} (${seen.toLocaleString('en-US')} bytes seen); it was dropped`;
+          events.log(`${message}${id === undefined ? ' (no answer id in its first bytes: nothing else was told)' : `: request ${JSON.stringify(id)} gets an error`}`);
+          if (id !== undefined) events.failed([id], -32000, message);
+        },
+      },
+    );
     proc.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
     const out = this.#options.stderr;
     const redacted = out && this.#options.redact ? new RedactedLines(out, this.#options.redact) : undefined;
