@@ -1,0 +1,36 @@
+/**
+ * inline-small-refs reaches its fixed point in one run (issue 27 item 6): generated nests of definitions
+ * (references inside definitions, chains, a definition used once inside one used several times, self and
+ * mutual recursion, references with sibling descriptions) at several budgets. The old step granted a fresh
+ * budget per run and failed this (its second run inlined more). Fixed seed.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { inlineSmallRefs } from '../../src/index.js';
+import { deepFreeze } from '../helpers/freeze.js';
+
+const NAMES = ['A', 'B', 'C', 'D', 'E'];
+const leaf = fc.constantFrom<unknown>({ type: 'string' }, { type: 'integer', minimum: 0 }, { enum: ['x', 'y'] }, { type: 'string', description: 'A fairly long description of this field, to make it cost' });
+const ref = (n: string, described: boolean) => (described ? { $ref: `#/$defs/${n}`, description: `About ${n}` } : { $ref: `#/$defs/${n}` });
+/** A definition: an object whose properties are leaves or references to any definition (cycles allowed). */
+const body = fc.array(fc.oneof(leaf, fc.record({ to: fc.constantFrom(...NAMES), described: fc.boolean() }).map((r) => ref(r.to, r.described))), { minLength: 1, maxLength: 3 }).map((props) => ({ type: 'object', properties: Object.fromEntries(props.map((p, i) => [`p${i}`, p])) }));
+const schema = fc.record({ defs: fc.tuple(body, body, body, body, body), uses: fc.array(fc.record({ to: fc.constantFrom(...NAMES), described: fc.boolean() }), { minLength: 1, maxLength: 4 }) }).map(({ defs, uses }) => ({
+  type: 'object',
+  properties: Object.fromEntries(uses.map((u, i) => [`u${i}`, ref(u.to, u.described)])),
+  $defs: Object.fromEntries(NAMES.map((n, i) => [n, defs[i]])),
+}));
+
+describe('inline-small-refs on generated nests of definitions', () => {
+  it('a second run changes nothing, at every budget', () => {
+    fc.assert(
+      fc.property(schema, fc.constantFrom(0, 0.05, 0.1, 0.3, 1, 100), (inputSchema, maxGrowth) => {
+        const tools = deepFreeze([{ name: 't', inputSchema }]);
+        const once = inlineSmallRefs(tools as never, { maxGrowth });
+        const twice = inlineSmallRefs(once.tools as never, { maxGrowth });
+        expect(twice.report.changes, JSON.stringify(inputSchema)).toEqual([]);
+        expect(JSON.stringify(twice.tools)).toBe(JSON.stringify(once.tools));
+      }),
+      { numRuns: 150, seed: 20261205 },
+    );
+  });
+});
