@@ -53,7 +53,8 @@ export interface PresetForProfileOptions extends PresetOptions {
   readonly tokenizer?: Tokenizer;
   /**
    * For a `typescript` reader, run `inline-small-refs` after `normalize-unions` and before
-   * `adapt-to-client` (default true; `false` keeps every `$ref`). Each definition is inlined where that
+   * `adapt-to-client` (default true, but false for a profile with strict-mode rules, `openai-strict`, whose
+   * conversion rewrites kept definitions so that a second run could decide otherwise; `false` keeps every `$ref`). Each definition is inlined where that
    * grows the tool by at most 10% in the reader's own measure (see `tokenizer`) and does not raise the
    * count of types the reader cannot see; the step decides from the fully expanded tool, so running the
    * plan again changes nothing. Ignored for other readers.
@@ -196,6 +197,8 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   // run of the plan decides the same.
   const readerForm = unions.length > 0 ? (tool: McpTool): McpTool => normalizeUnions([tool]).tools[0] ?? tool : (tool: McpTool) => tool;
   const measureTool = readerMeasure(p, tokenizer);
-  const inline: TransformStepInput[] = inlineRefs !== false && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: (tool: McpTool) => measureTool(readerForm(tool)), hidden: (tool: McpTool) => findAnyTypes((readerForm(tool) as { inputSchema?: unknown }).inputSchema).length }]] : [];
+  // Default on only without strict-mode rules: openai-strict's close-objects rewrites kept definitions after
+  // the step, and the next run judges them anew (fuzz shard 1: not a fixed point); `inlineRefs: true` still runs it.
+  const inline: TransformStepInput[] = (inlineRefs ?? p.strict === undefined) && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: (tool: McpTool) => measureTool(readerForm(tool)), hidden: (tool: McpTool) => findAnyTypes((readerForm(tool) as { inputSchema?: unknown }).inputSchema).length }]] : [];
   return { steps: [[adapted, { overrides: kept }], ...unions, ...inline, ...(inline.length > 0 ? unions : []), [adaptToClient, adaptOptions]], skipped };
 }
