@@ -107,11 +107,14 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
   const dialect = d.dialect;
   const toolAt = (schema: unknown): McpTool => ({ ...(ctx.root as Record<string, unknown>), inputSchema: schema }) as McpTool;
   const schema = ctx.get(d.base);
-  const present = findCandidates(schema, dialect);
-  if (present === undefined || present.length === 0) return;
+  const first = findCandidates(schema, dialect);
+  if (first === undefined || first.length === 0) return;
   // E: every inlinable reference expanded. The same from the input and from any partly inlined form of it.
-  const expanded = expand(schema, dialect, () => true);
+  // Judged: every target met on the way (a place that held a reference is a target once that is inlined).
+  const seen = new Map<string, Candidate>();
+  const expanded = expand(schema, dialect, () => true, [], undefined, seen);
   if (expanded === undefined) return;
+  const present = [...seen.values()].sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   const full = toolAt(expanded);
   const mFull = measure(full);
   const hFull = hidden?.(full);
@@ -130,7 +133,7 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
   const chosen = new Map(verdicts.filter((v) => v.inline).map((v) => [v.target, v]));
   for (const v of verdicts) {
     if (v.inline) continue;
-    for (const site of present.find((c) => c.target === v.target)!.sites) {
+    for (const site of first.find((c) => c.target === v.target)?.sites ?? []) {
       if (insideDefinitions(schema, site.schemaPath)) continue;
       if (v.hiddenWith !== undefined) ctx.report('info', 'kept-ref-hidden', d.base + site.path, { ref: site.ref, before: String(v.hiddenWithout), after: String(v.hiddenWith) });
       else ctx.report('info', 'kept-ref', d.base + site.path, { ref: site.ref, growth: describeGrowth(v.cost, v.base), limit: describeGrowth(maxGrowth * v.base, v.base) });
@@ -153,16 +156,17 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
 
 /**
  * `schema` with every use of each inlinable definition `allow` accepts expanded, one definition at a time
- * (those in `order` first), each applied edit passed to `sink`. Undefined when the schema has more
- * candidates than considered.
+ * (those in `order` first), each applied edit passed to `sink`, each candidate met added to `seen`.
+ * Undefined when the schema has more candidates than considered.
  */
-function expand(schema: unknown, dialect: Dialect, allow: (target: string) => boolean, order: readonly string[] = [], sink?: (target: string, edits: readonly Edit[]) => void): unknown {
+function expand(schema: unknown, dialect: Dialect, allow: (target: string) => boolean, order: readonly string[] = [], sink?: (target: string, edits: readonly Edit[]) => void, seen?: Map<string, Candidate>): unknown {
   let now = schema;
   const failed = new Set<string>();
   for (let round = 0; round <= MAX_CANDIDATES; round++) {
     const candidates = findCandidates(now, dialect)?.filter((c) => allow(c.target) && !failed.has(c.target));
     if (candidates === undefined) return undefined;
     if (candidates.length === 0) return now;
+    for (const c of candidates) if (seen !== undefined && !seen.has(c.target)) seen.set(c.target, c);
     const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
     const c = candidates.reduce((a, b) => (rank(b.target) < rank(a.target) ? b : a));
     const plan = planInline(now, c, dialect);
@@ -181,7 +185,8 @@ function describeGrowth(amount: number, of: number): string {
 }
 
 /**
- * Root definitions `$ref`s reach and that may be inlined, with every reference to each, in pointer order;
+ * Root definitions `$ref`s reach and that may be inlined, and other places of the schema references reach
+ * (see inside), with every reference to each, in pointer order;
  * undefined when there are more than {@link MAX_CANDIDATES}.
  */
 function findCandidates(schema: unknown, dialect: Dialect): Candidate[] | undefined {
@@ -196,7 +201,17 @@ function findCandidates(schema: unknown, dialect: Dialect): Candidate[] | undefi
     const r = resolveRefSite(schema, inventory, site);
     if (r.status !== 'resolved') continue;
     const def = definitionOf(schema, r.path);
-    if (def === undefined) continue;
+    if (def === undefined) {
+      // A reference to another place of the schema (`#/properties/start`, as zod-to-json-schema writes a
+      // repeated type): copied, the place itself stays. Only a place with no reference inside and no
+      // reference around it, so neither the copy nor the place changes while others are inlined.
+      if (r.path === '' || anchorDoubt(schema, inventory, site, dialect) !== undefined || placeDoubt(schema, r.path, dialect) !== undefined) continue;
+      if (inventory.refs.some((s) => s.inSchema && (within(r.path, s.schemaPath) || within(s.schemaPath, r.path)))) continue;
+      const list = byTarget.get(r.path) ?? [];
+      list.push(site);
+      byTarget.set(r.path, list);
+      continue;
+    }
     const target = appendPointer(appendPointer('', def[0]), def[1]);
     if (r.path !== target) {
       spoiled.add(target); // a reference into the definition would lose its target
@@ -294,8 +309,9 @@ function planInline(schema: unknown, c: Candidate, dialect: Dialect): { edits: E
     const r = resolveRefSite(after, inventory, s);
     return r.status === 'resolved' && within(r.path, c.target);
   });
-  if (!stillUsed) {
-    const [container, name] = definitionOf(schema, c.target)!;
+  const def = definitionOf(schema, c.target);
+  if (!stillUsed && def !== undefined) {
+    const [container, name] = def;
     const holder = (after as Record<string, unknown>)[container];
     if (isObject(holder) && Object.keys(holder).length === 1 && hasOwn(holder, name)) {
       scratch.remove(appendPointer('', container), 'x');

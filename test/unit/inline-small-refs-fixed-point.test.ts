@@ -1,7 +1,7 @@
 /**
  * inline-small-refs reaches its fixed point in one run (issue 27 item 6): generated nests of definitions
  * (references inside definitions, chains, a definition used once inside one used several times, self and
- * mutual recursion, references with sibling descriptions) at several budgets. The old step granted a fresh
+ * mutual recursion, references with sibling descriptions, references to other parameters and chains of them) at several budgets. The old step granted a fresh
  * budget per run and failed this (its second run inlined more). Fixed seed.
  */
 import fc from 'fast-check';
@@ -11,10 +11,14 @@ import { deepFreeze } from '../helpers/freeze.js';
 
 const NAMES = ['A', 'B', 'C', 'D', 'E'];
 const leaf = fc.constantFrom<unknown>({ type: 'string' }, { type: 'integer', minimum: 0 }, { enum: ['x', 'y'] }, { type: 'string', description: 'A fairly long description of this field, to make it cost' });
-const ref = (n: string, described: boolean) => (described ? { $ref: `#/$defs/${n}`, description: `About ${n}` } : { $ref: `#/$defs/${n}` });
+/** `u0`, `u1`: a reference to another parameter (`#/properties/u0`), as zod-to-json-schema writes a repeated type. */
+const ref = (n: string, described: boolean) => {
+  const $ref = n.startsWith('u') ? `#/properties/${n}` : `#/$defs/${n}`;
+  return described ? { $ref, description: `About ${n}` } : { $ref };
+};
 /** A definition: an object whose properties are leaves or references to any definition (cycles allowed). */
 const body = fc.array(fc.oneof(leaf, fc.record({ to: fc.constantFrom(...NAMES), described: fc.boolean() }).map((r) => ref(r.to, r.described))), { minLength: 1, maxLength: 3 }).map((props) => ({ type: 'object', properties: Object.fromEntries(props.map((p, i) => [`p${i}`, p])) }));
-const schema = fc.record({ defs: fc.tuple(body, body, body, body, body), uses: fc.array(fc.record({ to: fc.constantFrom(...NAMES), described: fc.boolean() }), { minLength: 1, maxLength: 4 }) }).map(({ defs, uses }) => ({
+const schema = fc.record({ defs: fc.tuple(body, body, body, body, body), uses: fc.array(fc.record({ to: fc.constantFrom(...NAMES, 'u0', 'u1'), described: fc.boolean() }), { minLength: 1, maxLength: 4 }) }).map(({ defs, uses }) => ({
   type: 'object',
   properties: Object.fromEntries(uses.map((u, i) => [`u${i}`, ref(u.to, u.described)])),
   $defs: Object.fromEntries(NAMES.map((n, i) => [n, defs[i]])),
