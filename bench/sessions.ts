@@ -15,7 +15,7 @@ import type { McpTool } from '../src/index.js';
 import { o200k } from '../src/tokens.js';
 import { readSessionFolder, type SessionData } from './lib/sessions/data.js';
 import { BOUNDS, evaluate, summarize, unitFigures, type PolicySummary } from './lib/sessions/evaluate.js';
-import { HOT_SEARCH, PEERS } from './lib/sessions/peers.js';
+import { HOT_SEARCH, PEERS, PROXY_DEFAULT, PROXY_SEARCH, UNDER_CLAUDE_CODE } from './lib/sessions/peers.js';
 import { peersSection, COMPARE_SCENARIOS } from './lib/sessions/peers-report.js';
 import { readerUnits } from './lib/sessions/units.js';
 import type { ReaderUnit } from './lib/sessions/unit.js';
@@ -61,6 +61,7 @@ function mainPolicies(): string[] {
 
 /** The policies every scenario and sensitivity row shows. */
 const SCENARIO_POLICIES = [
+  PROXY_DEFAULT,
   'optimized',
   'rerank-5',
   'hot-5/rate-0.35/sentence/result',
@@ -76,7 +77,7 @@ const SCENARIO_POLICIES = [
 ];
 
 /** The policies compared with what users have now (issue 30): toolslim's, then the peers. */
-const COMPARE = ['full', RECOMMENDED, 'hot-0/signature/result', ...HOT_SEARCH, ...PEERS];
+const COMPARE = ['full', PROXY_DEFAULT, PROXY_SEARCH, RECOMMENDED, 'hot-0/signature/result', ...HOT_SEARCH, UNDER_CLAUDE_CODE, ...PEERS];
 
 export interface Run {
   readonly label: string;
@@ -112,13 +113,14 @@ function run(label: string, scenario: string, data: SessionData, recorded: Sessi
 function runOnce(label: string, scenario: string, data: SessionData, recorded: SessionData, names: readonly string[], conversation: ConversationModel, model: PriceModel, options: RunOptions): Run {
   const ctx = new PolicyContext(data, recorded);
   const full = policyByName(ctx, 'full');
-  const unique = [...new Set([...names, RECOMMENDED])].filter((n) => n !== 'full');
+  const unique = [...new Set([...names, RECOMMENDED, PROXY_DEFAULT])].filter((n) => n !== 'full');
   const policies: BenchPolicy[] = unique.map((n) => policyByName(ctx, n));
   const granularity = options.granularity ?? 'tool';
   const ev = evaluate(data.sessions, full, policies, { conversation, count: o200k.count, model, granularity });
   const summaries = [summarize(ev, ev.full), ...ev.policies.map((p) => summarize(ev, p))];
   for (const s of summaries) {
-    s.recommended = s.name === RECOMMENDED;
+    // What `toolslim proxy` picks in this scenario (chooseServing, server by server).
+    s.recommended = s.name === PROXY_DEFAULT;
     s.scenario = scenario;
   }
   const f = ev.full.bounds.max.stats;
@@ -163,7 +165,8 @@ const byName = (r: Run, name: string) => {
 const triple = (a: number, b: number, c: number, f: (n: number) => string) => `${f(a)} / ${f(b)} / ${f(c)}`;
 
 function policyLabel(s: PolicySummary): string {
-  return s.recommended ? `**${s.name}** (recommended)` : `\`${s.name}\``;
+  if (s.recommended) return `**${s.name}** (picked by \`toolslim proxy\`)`;
+  return s.name === RECOMMENDED ? `**${s.name}** (\`--hot-set\` default)` : `\`${s.name}\``;
 }
 
 /** The full row: every column sessions.json has for a policy, in words. */
@@ -419,10 +422,12 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 
   // --- JSON
   out.push('## sessions.json', '');
-  out.push('- `policies`: one object per policy measured on the data as given, `recommended: true` on exactly one (the default the');
-  out.push('  docs recommend for `--hot-set`, what `toolslim proxy` serves). Fields: `name`, `description`, `family` (`toolslim`, or');
+  out.push(`- \`policies\`: one object per policy measured on the data as given, \`recommended: true\` on exactly one in every run: \`${PROXY_DEFAULT}\`,`);
+  out.push('  what `toolslim proxy` serves there with neither `--hot-set` nor `--search` (`chooseServing`, server by server; the top-level');
+  out.push(`  \`hotSetDefault\` names \`--hot-set\`'s policy, \`${RECOMMENDED}\`). Fields: \`name\`, \`description\`, \`family\` (\`toolslim\`, or`);
   out.push('  `peer`: a mechanism users have without it, and `full`), `side` (`client` or `proxy`), `kind` (`full`, `optimized`, `rerank`,');
-  out.push('  `stable`: hot sets, `search`: toolslim\'s hot set beside a search tool, `peer`), `scenario` (`bfcl`, `servers-5`, …), `k`,');
+  out.push('  `stable`: hot sets, `search`: toolslim\'s hot set beside a search tool, `peer`, `composed`: toolslim under a deferring client),');
+  out.push('  `scenario` (`bfcl`, `servers-5`, …), `k`,');
   out.push('  `chooser`, `coldForm`, `reveal`; `costVsFullCached` (all retried), `costVsFullCachedFirst`, `costVsFullCachedHidden`,');
   out.push('  `costVsFullCachedMin` (none retried); `costVsFullUncached…` (the same costs over the full list without a cache);');
   out.push('  `costNoCacheVsFullNoCache…` (the policy without a cache too); `extraRequestsMax` / `First` / `Hidden` / `Min` (extra');
@@ -443,13 +448,16 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
 /** Result, in short, against the peers: one line per compared scenario. */
 function peerSummary(compared: readonly Run[]): string[] {
   const out = ['**Against what users have now** (details in "Against what users have now" below; all cold calls retried, json unit):', ''];
-  out.push('| scenario | tools | picked today | cheapest proxy-side peer | toolslim hot set + search | cheapest client-side peer |', '|:--|--:|:--|:--|:--|:--|');
+  out.push('| scenario | tools | picked by `toolslim proxy` (default) | `--search` | `--hot-set` | cheapest proxy-side peer | cheapest client-side peer | `--profile claude-code` under Claude Code vs Claude Code alone |', '|:--|--:|:--|:--|:--|:--|:--|:--|');
   const cell = (s: PolicySummary | undefined) => (s === undefined ? '–' : `\`${s.name}\` ${s.costVsFullCached.toFixed(3)}×, +${pc(s.extraRequestsMax)}`);
+  const short = (s: PolicySummary | undefined) => (s === undefined ? '–' : `${s.costVsFullCached.toFixed(3)}×, +${pc(s.extraRequestsMax)}`);
   const cheapest = (list: PolicySummary[]) => [...list].sort((a, b) => a.costVsFullCached - b.costVsFullCached)[0];
   for (const r of compared) {
-    const rec = byName(r, RECOMMENDED);
-    const peers = r.summaries.filter((s) => s.kind === 'peer');
-    out.push(`| ${r.scenario} | ${formatInt(r.toolsPerSession)} | ${cell(rec)} | ${cell(cheapest(peers.filter((s) => s.side === 'proxy')))} | ${cell(cheapest(r.summaries.filter((s) => s.kind === 'search')))} | ${cell(cheapest(peers.filter((s) => s.side === 'client')))} |`);
+    const picked = byName(r, PROXY_DEFAULT);
+    const peers = r.summaries.filter((s) => s.kind === 'peer' && s.family === 'peer');
+    const under = r.summaries.find((s) => s.name === UNDER_CLAUDE_CODE);
+    const alone = r.summaries.find((s) => s.name === 'defer-names');
+    out.push(`| ${r.scenario} | ${formatInt(r.toolsPerSession)} | ${short(picked)} | ${short(byName(r, PROXY_SEARCH))} | ${short(byName(r, RECOMMENDED))} | ${cell(cheapest(peers.filter((s) => s.side === 'proxy')))} | ${cell(cheapest(peers.filter((s) => s.side === 'client')))} | ${under && alone ? `${under.costVsFullCached.toFixed(3)}× vs ${alone.costVsFullCached.toFixed(3)}×` : '–'} |`);
   }
   return out;
 }
@@ -539,7 +547,8 @@ function main(): void {
     conversationModel: CONVERSATION_MODEL,
     bounds: { Max: 'every cold call fails validation once', Hidden: 'only cold calls whose cold form hides a constraint of the real schema fail', Min: 'no cold call fails', First: 'only the first call of each cold tool in a session fails' },
     targets: { recommendedDefaultMax: TARGET_DEFAULT, stretch: TARGET_STRETCH, stretchExtraRequests: TARGET_EXTRA, recommendedMeetsDefault: byName(base, RECOMMENDED).costVsFullCached <= TARGET_DEFAULT },
-    recommended: RECOMMENDED,
+    recommended: PROXY_DEFAULT,
+    hotSetDefault: RECOMMENDED,
     policies: base.summaries,
     units: ['json', ...units.map((u) => u.name)],
     sensitivity: sens.slice(1).map((r) => ({ label: r.label, scenario: r.scenario, policies: r.summaries })),

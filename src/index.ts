@@ -126,11 +126,11 @@ export { CallMap } from './session/index.js';
 export type { MappedCall, ToolCallMapping } from './session/index.js';
 export { readUsageFile, UsageStore, createOverlay, findDrift, OVERLAY_FORMAT, parseOverlay, pinTool, readOverlay, TOOLSLIM_VERSION } from './session/index.js';
 export { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions, formatStatsLine, parseStatsLines, STATS_FORMAT, summarizeResponses } from './session/index.js';
-export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep } from './session/index.js';
+export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, OverlayDrift, OverlayDroppedTool, OverlayPinEntry, OverlayStep, ReadOverlayOptions } from './session/index.js';
 export type { ServedList, ServeToolsListOptions, UnreadableTool, CallStats, ResponsesSummary, ToolResponses } from './session/index.js';
 export { ResponsePager, describeRecords, findRecords, checkPolicy, contractText, mergePolicies, PAGE_ARGUMENTS, pageArgumentOf, parsePolicyFlag, parseResponsePolicies, withContract, suggestPolicies, suggestionSnippet } from './session/index.js';
 export type { PagerCall, PagerResult, PageResult, ResponsePagerOptions, FoundRecords, NoRecords, ResponsePolicies, ResponsePolicy, PolicySuggestion, SuggestPoliciesOptions } from './session/index.js';
-export { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchText, ToolSearchIndex } from './session/index.js';
+export { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchText, searchTools, ToolSearchIndex } from './session/index.js';
 export type { CallToolTextResult, ServingChoice } from './session/index.js';
 export type {
   AnswerDecision,

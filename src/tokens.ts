@@ -14,12 +14,18 @@
  * minutes. So a piece longer than {@link MAX_EXACT_PIECE} characters is counted in slices of that length,
  * and the count of a text holding one is an estimate (off by about a token per slice; see
  * {@link hasLongPiece}). Every other text is counted exactly, as gpt-tokenizer counts it.
+ *
+ * Counts are memoized per segment of text (src/core/token-memo.ts): a stretch that repeats (a description,
+ * a property schema) is tokenized once per process, with the same result as counting it afresh, and the
+ * memo is bounded (some 40 MB per encoding at worst). `countConcat(parts)` counts a joined text without
+ * building it.
  */
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { ToolslimError } from './core/errors.js';
 import type { Tokenizer } from './core/measure.js';
+import { memoized } from './core/token-memo.js';
 
 export type { Tokenizer } from './core/measure.js';
 
@@ -30,10 +36,16 @@ export const MAX_EXACT_PIECE = 256;
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /** The o200k_base encoding (GPT-4o and later). */
-export const o200k: Tokenizer = Object.freeze({ name: 'o200k_base', count: (text: string) => boundedCount(text, (t) => countO200k(t, PLAIN), O200K_TOKEN_SPLIT_REGEX), isEstimate: (text: string) => hasLongPiece(text) });
+export const o200k: Tokenizer = tokenizer('o200k_base', (t) => boundedCount(t, (u) => countO200k(u, PLAIN), O200K_TOKEN_SPLIT_REGEX));
 
 /** The cl100k_base encoding (GPT-4, GPT-3.5). */
-export const cl100k: Tokenizer = Object.freeze({ name: 'cl100k_base', count: (text: string) => boundedCount(text, (t) => countCl100k(t, PLAIN), CL100K_TOKEN_SPLIT_REGEX), isEstimate: (text: string) => hasLongPiece(text) });
+export const cl100k: Tokenizer = tokenizer('cl100k_base', (t) => boundedCount(t, (u) => countCl100k(u, PLAIN), CL100K_TOKEN_SPLIT_REGEX));
+
+/** A tokenizer counting with `count`, memoized per segment of text (src/core/token-memo.ts: exact, bounded). */
+function tokenizer(name: string, count: (text: string) => number): Tokenizer {
+  const memo = memoized(count);
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, isEstimate: (text: string) => hasLongPiece(text) });
+}
 
 /** The tokenizers {@link getTokenizer} knows. */
 export type TokenizerName = 'o200k_base' | 'cl100k_base';

@@ -13,7 +13,7 @@ import { policyByName } from '../bench/lib/sessions/names.js';
 import { searchFor } from '../bench/lib/sessions/peers.js';
 import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { addServers } from '../bench/lib/sessions/scenarios.js';
-import type { McpTool } from '../src/index.js';
+import { presetForProfile, transformTools, type McpTool } from '../src/index.js';
 
 describe('a search round trip', () => {
   const tools: McpTool[] = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta_target'].map((name) => ({ name, description: name === 'eta_target' ? 'Rarely found.' : `Common words ${name}.`, inputSchema: { type: 'object' } }));
@@ -96,6 +96,48 @@ describe('peer prices on the hand-worked session s1', () => {
     expect(summary).toMatchObject({ family: 'toolslim', side: 'proxy', kind: 'search', recallAt1: null });
   });
 
+  it('proxy/default: toyfs has 3 tools (< 100), so chooseServing serves them all: priced as the full list (49.5)', () => {
+    const { cost, stats, summary } = price('proxy/default');
+    expect(cost).toBeCloseTo(49.5, 9);
+    expect(stats.extraRequests).toBe(0);
+    expect(summary).toMatchObject({ family: 'toolslim', side: 'proxy', costVsFullCached: 1 });
+  });
+
+  it('proxy/--search: below 100 tools the names variant; cd and ls hot, rm never called: 40 served, no round trip (66)', () => {
+    expect(price('proxy/--search').cost).toBeCloseTo(66, 9);
+  });
+
+  it('proxy/claude-code: Claude Code deferring the proxy\'s list is priced as defer-names (a search tool, the names, a load per first use)', () => {
+    const { cost, summary } = price('proxy/claude-code');
+    expect(cost).toBeCloseTo(270.25 - 162.75, 9);
+    expect(summary).toMatchObject({ family: 'toolslim', kind: 'composed' });
+  });
+
+  it('proxy/default and proxy/--search choose per server: a connected server of 120 tools is served behind its search tool', () => {
+    const big: McpTool[] = Array.from({ length: 120 }, (_, i) => ({ name: `w${i}`, description: `Widget ${i}.`, inputSchema: { type: 'object' } }));
+    const wide = addServers(data, new Map([['big', big]]), 1);
+    const ctx = new PolicyContext(wide, data);
+    const s1w = wide.sessions.find((s) => s.id === 's1')!;
+    const names = (policy: string) => policyByName(ctx, policy).start(s1w).served().tools.map((t) => t.name);
+    // toyfs in full (3 < 100); big: nothing of it was ever called, so nothing hot, only its search and call tools.
+    expect(names('proxy/default')).toEqual(['cd', 'ls', 'rm', 'big__search', 'big__call']);
+    // --search: toyfs's hot set (cd, ls) and its search tool naming rm; big's search tool naming none (120 ≥ 100).
+    const served = policyByName(ctx, 'proxy/--search').start(s1w).served().tools;
+    expect(served.map((t) => t.name)).toEqual(['cd', 'ls', 'toyfs__search', 'toyfs__call', 'big__search', 'big__call']);
+    expect(served[2]!.description).toMatch(/Its other tools: rm\.$/);
+    expect(served[4]!.description).not.toContain('w1');
+  });
+
+  it('proxy/claude-code loads what the proxy serves claude-code: the list through presetForProfile(\'safe\', \'claude-code\')', () => {
+    const ctx = new PolicyContext(data);
+    const run = policyByName(ctx, 'proxy/claude-code').start(s1[0]!);
+    const call = s1[0]!.turns[0]!.calls[0]!;
+    const trip = run.roundTrips!(call, 'go')[0]!;
+    const expected = transformTools(data.groups.get('toyfs')!, { transforms: presetForProfile('safe', 'claude-code') }).tools.find((t) => t.name === 'cd');
+    expect(trip).toEqual({ output: '{"name":"ToolSearch","arguments":{"query":"select:cd"}}', result: { tools: [expected] } });
+    expect(run.served().texts).toEqual(['Deferred tools (load with ToolSearch before calling):\ncd\nls\nrm']);
+  });
+
   it('each call is written as the mechanism wraps it', () => {
     const ctx = new PolicyContext(data);
     const call = s1[0]!.turns[0]!.calls[0]!;
@@ -162,6 +204,18 @@ describe('bench/sessions.json carries what issue 30 asks for', () => {
         for (const k of ['recallAt1', 'recallAt3', 'recallAt5']) expect(typeof p![k], `${scenario} ${name} ${k}`).toBe(searches ? 'number' : 'object');
         if (searches) expect(p!.recallAt1 as number).toBeLessThanOrEqual(p!.recallAt5 as number);
       }
+    }
+  });
+
+  it('toolslim proxy --profile claude-code under Claude Code costs at most Claude Code alone, in json and typescript, in every compared scenario', () => {
+    for (const scenario of ['bfcl', 'servers-5', 'servers-10', 'servers-20', 'long-results']) {
+      const r = runs.find((x) => x.scenario === scenario)!;
+      const get = (n: string) => r.policies.find((p) => p.name === n) as { costVsFullCached: number; extraRequestsMax: number; units: Record<string, { costVsFullCached: number }> };
+      const under = get('proxy/claude-code');
+      const alone = get('defer-names');
+      expect(under.costVsFullCached, scenario).toBeLessThanOrEqual(alone.costVsFullCached);
+      expect(under.units.typescript!.costVsFullCached, scenario).toBeLessThanOrEqual(alone.units.typescript!.costVsFullCached);
+      expect(under.extraRequestsMax).toBe(alone.extraRequestsMax);
     }
   });
 });

@@ -13,7 +13,7 @@ import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
 import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, PREAMBLE_OF_FORM, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
-import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, ToolSession, type McpTool } from '../src/index.js';
+import { buildServedTools, CALL_TOOL, compressColdTools, DEFAULT_HOT_SET, SEARCH_TOOL, searchMode, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
 const data = readSessionFolder(TINY);
@@ -273,7 +273,7 @@ describe('session folders', () => {
 
 describe('bench/sessions.json and the docs that quote it', () => {
   const root = join(import.meta.dirname, '..');
-  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { recommended: string; policies: { name: string; recommended: boolean; costVsFullCached: number; costVsFullCachedHidden: number }[] };
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { recommended: string; hotSetDefault: string; policies: { name: string; recommended: boolean; costVsFullCached: number; costVsFullCachedHidden: number }[] };
   const get = (name: string) => json.policies.find((p) => p.name === name)!;
   const x = (r: number) => `${r.toFixed(2)}×`;
 
@@ -283,8 +283,13 @@ describe('bench/sessions.json and the docs that quote it', () => {
     for (const p of json.policies) for (const key of ['costVsFullCached', 'costVsFullUncached', 'extraRequestsMax', 'extraRequestsMin', 'hitRate', 'bytesPerRequest']) expect(typeof (p as Record<string, unknown>)[key]).toBe('number');
   });
 
+  it('marks what toolslim proxy picks by default; names the --hot-set default beside it', () => {
+    expect(json.recommended).toBe('proxy/default');
+    expect(get(json.hotSetDefault)).toBeDefined();
+  });
+
   it('docs/usage-graph.md and bench/cold-tools.md quote the current numbers', () => {
-    const rec = get(json.recommended);
+    const rec = get(json.hotSetDefault);
     const rerank = get('rerank-5');
     for (const doc of [join(root, 'docs', 'usage-graph.md'), join(root, 'bench', 'cold-tools.md')]) {
       const text = readFileSync(doc, 'utf8');
@@ -295,10 +300,10 @@ describe('bench/sessions.json and the docs that quote it', () => {
   });
 });
 
-describe('the recommended policy is the session layer\'s default', () => {
+describe('the --hot-set default policy is the session layer\'s default', () => {
   const root = join(import.meta.dirname, '..');
-  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { policies: { name: string; recommended: boolean; k: number; chooser: Chooser; coldForm: ColdForm; reveal: string }[] };
-  const rec = json.policies.find((p) => p.recommended)!;
+  const json = JSON.parse(readFileSync(join(root, 'bench', 'sessions.json'), 'utf8')) as { hotSetDefault: string; policies: { name: string; recommended: boolean; k: number; chooser: Chooser; coldForm: ColdForm; reveal: string }[] };
+  const rec = json.policies.find((p) => p.name === json.hotSetDefault)!;
 
   it('DEFAULT_HOT_SET (what every hot-set option of ToolSession, the proxy and the hook defaults to) says the same', () => {
     const { policy, minCallsPerSession } = chooserOptions(rec.chooser);
@@ -315,6 +320,23 @@ describe('the recommended policy is the session layer\'s default', () => {
       const expected = session.groups.flatMap((g) => {
         const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
         return new ToolSession({ list: ctx.safe(g), hotSet: { graph } }).tools;
+      });
+      expect(served, session.id).toEqual(expected);
+    }
+  });
+
+  it('a ToolSession with search, given only a usage graph, serves on real sessions the list proxy/--search is priced on', () => {
+    const bfcl = readSessionFolder(join(root, 'bench', 'sessions'));
+    const ctx = new PolicyContext(bfcl);
+    const policy = policyByName(ctx, 'proxy/--search');
+    for (const session of bfcl.sessions.slice(0, 12)) {
+      const served = policy.start(session).served().tools;
+      const exclude = PolicyContext.exclusion(session);
+      const expected = session.groups.flatMap((g) => {
+        const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
+        const tools = new ToolSession({ list: ctx.safe(g), hotSet: { graph, search: searchMode(ctx.safe(g).length) } }).tools;
+        // The bench names each server's two tools after the server, as a client prefixing its servers would.
+        return tools.map((t) => (t.name === SEARCH_TOOL ? { ...t, name: `${g}__search` } : t.name === CALL_TOOL ? { ...t, name: `${g}__call` } : t));
       });
       expect(served, session.id).toEqual(expected);
     }

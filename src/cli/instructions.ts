@@ -11,6 +11,7 @@ import { locateTools } from '../engine/input.js';
 import { CliError } from './errors.js';
 import { memberSpans, setMemberStyled } from './proxy/json-text.js';
 import { stepsWritingInstructions } from '../session/serve.js';
+import type { TransformStepInput } from '../core/preset.js';
 
 /** What {@link placeInstructions} decided: the text to write, and a line for stderr. */
 export interface PlacedInstructions {
@@ -51,6 +52,26 @@ export function placeInstructions(written: string, value: unknown, result: Trans
   }
   throw new CliError(
     `${names} moved parameter descriptions into text for the server's instructions, and a ${ENVELOPES[envelope] ?? envelope} on ${out ?? 'stdout'} has no place for it: ` +
+      `give --instructions <file> (and have the server send that text in its initialize result), optimize a capture file (its initialize.instructions gets the text), or leave ${names} out`,
+  );
+}
+
+/**
+ * Before the work: when a step of the plan writes text for the server's instructions and the output
+ * has no place for it (no `--instructions FILE`, not a capture file with an `initialize` result), the
+ * run is refused now, naming the step — not after the whole pipeline ran over a large list only to be
+ * refused for its envelope. Decided from the plan, not the result: such a step may find nothing to move
+ * on one list and move text on the next version of it.
+ */
+export function checkInstructionsPlace(value: unknown, steps: readonly TransformStepInput[], instructionsPath: string | undefined, out: string | undefined): void {
+  if (instructionsPath !== undefined) return;
+  const writers = [...new Set(stepsWritingInstructions(steps))];
+  if (writers.length === 0) return;
+  const envelope = locateTools(value).envelope;
+  if (envelope === 'capture' && isObject(value) && isObject(value.initialize)) return;
+  const names = writers.join(', ');
+  throw new CliError(
+    `${names} moves parameter descriptions into text for the server's instructions, and a ${ENVELOPES[envelope] ?? envelope} on ${out ?? 'stdout'} has no place for it: ` +
       `give --instructions <file> (and have the server send that text in its initialize result), optimize a capture file (its initialize.instructions gets the text), or leave ${names} out`,
   );
 }

@@ -14,8 +14,8 @@
  *   raw and URL-decoded forms, when they are at least 6 characters long (shorter ones would blank out
  *   ordinary words; they are still hidden in the labels above).
  *
- * Not redacted: the server's own stderr (passed through as it comes) and what the server itself sends in
- * its messages.
+ * The server's own stderr passes it too, line by line (proxy/server-stderr.ts). Not redacted: what the
+ * server itself sends in its messages.
  */
 
 /** A function every outgoing string passes; `secrets` are the exact values it hides anywhere in a text. */

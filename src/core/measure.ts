@@ -17,6 +17,28 @@ export interface Tokenizer {
   count(text: string): number;
   /** True when `count(text)` is an estimate rather than an exact count (absent: always exact). */
   isEstimate?(text: string): boolean;
+  /**
+   * `count(parts.join(''))`, without building the joined text (optional: without it, the text is built).
+   * toolslim counts a whole tools list this way, from the texts of its tools.
+   */
+  countConcat?(parts: readonly string[]): number;
+}
+
+/** Tokens of `parts.join('')`: by the tokenizer's `countConcat` when it has one, else by joining. */
+export function countJoined(tokenizer: Tokenizer, parts: readonly string[]): number {
+  return tokenizer.countConcat ? tokenizer.countConcat(parts) : tokenizer.count(parts.join(''));
+}
+
+/** The parts of a JSON array's text (`[`, each element's text, commas, `]`), for {@link countJoined}. */
+export function arrayParts(texts: readonly string[]): string[] {
+  const parts: string[] = new Array(texts.length === 0 ? 2 : 2 * texts.length + 1);
+  parts[0] = '[';
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) parts[2 * i] = ',';
+    parts[2 * i + 1] = texts[i]!;
+  }
+  parts[parts.length - 1] = ']';
+  return parts;
 }
 
 const nodeBuffer = (globalThis as { Buffer?: { byteLength(s: string, enc: 'utf8'): number } }).Buffer;

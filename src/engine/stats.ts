@@ -4,7 +4,7 @@
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
-import { utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { arrayParts, countJoined, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
 import { anchorShape } from '../json/shapes.js';
@@ -74,7 +74,8 @@ export class ToolSizes {
   #total(sizes: readonly Size[], texts: readonly (string | undefined)[]): Size {
     let bytes = sizes.length === 0 ? 2 : 1 + sizes.length;
     for (const s of sizes) bytes += s.bytes;
-    return this.#tokenizer ? { bytes, tokens: this.#tokenizer.count('[' + texts.map((t) => t ?? 'null').join(',') + ']') } : { bytes };
+    // The array's text is never built: countJoined counts it from the tools' texts (the same count).
+    return this.#tokenizer ? { bytes, tokens: countJoined(this.#tokenizer, arrayParts(texts.map((t) => t ?? 'null'))) } : { bytes };
   }
 }
 

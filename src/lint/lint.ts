@@ -3,7 +3,7 @@
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { ToolslimError } from '../core/errors.js';
-import { utf8Length, type Tokenizer } from '../core/measure.js';
+import { arrayParts, countJoined, utf8Length, type Tokenizer } from '../core/measure.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
 import { toolName } from '../core/tool.js';
 import { SCHEMA_SLOTS } from '../core/tool.js';
@@ -420,7 +420,7 @@ function checkListBudget(texts: readonly (string | undefined)[], names: readonly
     if (bytes > options.maxBytes) out.push(whole(`the tools list is ${bytes} bytes of JSON; the budget is ${options.maxBytes}${hint()}`));
   }
   if (measureTokens && options.maxTokens !== undefined) {
-    const tokens = options.tokenizer!.count('[' + texts.map((t) => t ?? 'null').join(',') + ']');
+    const tokens = countJoined(options.tokenizer!, arrayParts(texts.map((t) => t ?? 'null')));
     if (tokens > options.maxTokens) out.push(whole(`the tools list is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxTokens}${hint()}`));
   }
 }

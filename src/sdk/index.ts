@@ -192,29 +192,40 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   let listChanged = capabilityListChanged((low as { getCapabilities?: () => unknown }).getCapabilities?.());
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const flushUsage = () => {
+  /**
+   * Writes the recorded calls. `wait` (flushUsage() asked for it): may wait for another process's lock;
+   * `later`: never blocks the server's event loop, a lock another live process holds is tried again
+   * later; `last` (exit, close): one try, and a held lock is reported.
+   */
+  const writeUsage = (how: 'wait' | 'later' | 'last') => {
     if (flushTimer !== undefined) clearTimeout(flushTimer);
     flushTimer = undefined;
     if (!usage?.store) return;
     try {
-      usage.store.flush();
+      if (how === 'wait') usage.store.flush();
+      else if (!usage.store.tryFlush()) {
+        if (how === 'later') scheduleFlush(5000);
+        else throw new Error(`usage file ${usage.store.file}: another process holds its lock; ${usage.store.pending} recorded calls were not written`);
+      }
     } catch (e) {
       report(e, 'usage');
     }
   };
-  const scheduleFlush = () => {
+  const flushUsage = () => writeUsage('wait');
+  const scheduleFlush = (ms = 1000) => {
     if (!usage?.store || flushTimer !== undefined) return;
-    flushTimer = setTimeout(flushUsage, 1000);
+    flushTimer = setTimeout(() => writeUsage('later'), ms);
     (flushTimer as { unref?: () => void }).unref?.();
   };
   if (usage?.store) {
     // Written at exit too (one process listener for every hook), and when the connection closes.
-    flushAtExit(flushUsage);
+    const atExit = () => writeUsage('last');
+    flushAtExit(atExit);
     const closable = low as { onclose?: () => void };
     const before = closable.onclose;
     closable.onclose = () => {
-      flushUsage();
-      EXIT_FLUSHES.delete(flushUsage);
+      atExit();
+      EXIT_FLUSHES.delete(atExit);
       before?.();
     };
   }

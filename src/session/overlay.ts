@@ -15,6 +15,7 @@ import type { Step } from '../core/transform.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { describeValue } from './hot-set.js';
 import { parseResponsePolicies, type ResponsePolicies } from './response-policy.js';
+import { checkOverlayContent, overlayContentSha256 } from './overlay-content.js';
 import { sha256Hex } from './sha256.js';
 import { majorOf, TOOLSLIM_VERSION } from './version.js';
 import { stringifyJson } from '../json/stringify.js';
@@ -52,14 +53,20 @@ export interface Overlay {
   readonly toolslimOverlay: number;
   /** The toolslim that wrote it. An overlay is served only by a toolslim of the same major version. */
   readonly toolslimVersion: string;
-  /** The command that rebuilds this overlay (shown when the server drifted), when the writer knew it. */
+  /**
+   * The command that rebuilt this overlay, for the reader of the file, when the writer knew it. Never
+   * shown by the proxy, which builds its own from the file in use and its own command.
+   */
   readonly rebuild?: string;
   /** The server's `serverInfo` from its `initialize` result, when known. */
   readonly server?: { readonly name?: string; readonly version?: string };
   /** The pipeline that made `tools`, in order. */
   readonly steps: readonly OverlayStep[];
-  /** The original list: each tool's name and hashes, in the server's order. */
-  readonly pin: { readonly algorithm: 'sha256'; readonly tools: readonly OverlayPinEntry[] };
+  /**
+   * The original list (each tool's name and hashes, in the server's order) and `contentSha256`, the hash
+   * that ties the rest of the overlay to it (overlay-content.ts).
+   */
+  readonly pin: { readonly algorithm: 'sha256'; readonly tools: readonly OverlayPinEntry[]; readonly contentSha256: string };
   /** Text to append to the server's `initialize` result `instructions`, when a step wrote some. */
   readonly instructions?: string;
   /** Tools the overlay leaves out, with the reason (they are still in the pin). */
@@ -95,27 +102,9 @@ export interface CreateOverlayInput {
   readonly renamed?: readonly { readonly from: string; readonly to: string }[];
 }
 
-/** How the live list differs from an overlay's pin. */
-export interface OverlayDrift {
-  /** True when anything below is non-empty (the order of tools alone is not drift). */
-  readonly drifted: boolean;
-  /** Live tools the pin does not know, by name. */
-  readonly added: readonly string[];
-  /** Pinned tools the server no longer lists. */
-  readonly removed: readonly string[];
-  /** Tools listed under the same name with other bytes. */
-  readonly changed: readonly string[];
-  /** A pinned tool that is listed under another name, and otherwise the same. */
-  readonly renamed: readonly { readonly from: string; readonly to: string }[];
-  /** One message naming each difference and the command that rebuilds the overlay (empty when none). */
-  readonly message: string;
-}
-
-/** Options of {@link findDrift}. */
-export interface FindDriftOptions {
-  /** The overlay's path, for the message. */
-  readonly file?: string;
-  /** The rebuild command for the message (default: the overlay's `rebuild`, else a template). */
+/** Options of {@link parseOverlay} and {@link readOverlay}. */
+export interface ReadOverlayOptions {
+  /** The command a refusal suggests to rebuild the overlay (default: a template). Never read from the file. */
   readonly rebuild?: string;
 }
 
@@ -159,6 +148,12 @@ export function createOverlay(input: CreateOverlayInput): Overlay {
   if (input.dropped !== undefined && input.dropped.length > 0) overlay.dropped = input.dropped.map((d) => ({ name: d.name, slot: d.slot, error: d.error }));
   if (input.renamed !== undefined && input.renamed.length > 0) overlay.renamed = input.renamed.map((r) => ({ from: String(r.from), to: String(r.to) }));
   overlay.tools = jsonCopy(input.tools, 'tools');
+  const names = new Set<string>();
+  for (const t of overlay.tools as readonly McpTool[]) {
+    if (names.has(t.name)) throw new ToolslimError('invalid-input', `createOverlay: two tools to serve are named \`${t.name}\`; a client could not tell them apart`, { tool: t.name });
+    names.add(t.name);
+  }
+  (overlay.pin as Record<string, unknown>).contentSha256 = overlayContentSha256(overlay);
   return overlay as unknown as Overlay;
 }
 
@@ -167,24 +162,27 @@ export function createOverlay(input: CreateOverlayInput): Overlay {
  *
  * @throws ToolslimError (`invalid-input`) when the text is not JSON or not an overlay this toolslim serves
  */
-export function readOverlay(text: string, file = 'the overlay'): Overlay {
+export function readOverlay(text: string, file = 'the overlay', options: ReadOverlayOptions = {}): Overlay {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
     throw new ToolslimError('invalid-input', `${file} is not JSON (${(e as Error).message}), so it is not a toolslim overlay; build one with \`toolslim optimize --overlay ${file} …\``, { cause: e });
   }
-  return parseOverlay(json, file);
+  return parseOverlay(json, file, options);
 }
 
 /**
  * Checks that `json` is an overlay this toolslim can serve and returns it typed: the `toolslimOverlay`
  * marker and format, a toolslim version of the same major version as this one, the pin, the steps, the
- * tools (every one of them pinned) and the instructions. `file` names it in errors.
+ * tools (every one of them pinned, no two with one name) and the instructions, and last that the content
+ * hash matches (an overlay edited since it was written is refused as tampered: overlay-content.ts).
+ * `file` names it in errors; `options.rebuild` is the command a refusal suggests.
  *
  * @throws ToolslimError (`invalid-input`) naming the file and the JSON pointer of what is wrong
  */
-export function parseOverlay(json: unknown, file = 'the overlay'): Overlay {
+export function parseOverlay(json: unknown, file = 'the overlay', options: ReadOverlayOptions = {}): Overlay {
+  const rebuild = options.rebuild ?? `toolslim optimize --overlay ${file} … -- <server command>`;
   const fail = (path: string, what: string): never => {
     throw new ToolslimError('invalid-input', `${file}: ${what}${path === '' ? '' : ` at \`${path}\``}`, { path });
   };
@@ -200,7 +198,7 @@ export function parseOverlay(json: unknown, file = 'the overlay'): Overlay {
   const theirs = majorOf(version as string)!;
   const ours = majorOf(TOOLSLIM_VERSION);
   if (ours !== undefined && theirs !== ours) {
-    fail('/toolslimVersion', `written by toolslim ${version as string} (major ${theirs}); this is toolslim ${TOOLSLIM_VERSION} (major ${ours}): rebuild the overlay with this toolslim${typeof json.rebuild === 'string' ? ` (${json.rebuild})` : ''}`);
+    fail('/toolslimVersion', `written by toolslim ${version as string} (major ${theirs}); this is toolslim ${TOOLSLIM_VERSION} (major ${ours}): rebuild the overlay with this toolslim: ${rebuild}`);
   }
   if (hasOwn(json, 'rebuild') && typeof json.rebuild !== 'string') fail('/rebuild', 'expected a string (the command that rebuilds the overlay)');
   if (hasOwn(json, 'server') && !isObject(json.server)) fail('/server', 'expected an object ({ name, version })');
@@ -233,77 +231,16 @@ export function parseOverlay(json: unknown, file = 'the overlay'): Overlay {
   }
   if (hasOwn(json, 'responses')) parseResponsePolicies(json.responses, file);
   if (!Array.isArray(json.tools)) fail('/tools', 'expected the array of tools to serve');
+  const served = new Set<string>();
   for (const [i, tool] of (json.tools as unknown[]).entries()) {
     if (!isObject(tool) || typeof tool.name !== 'string') fail(`/tools/${i}`, 'expected a tool with a string `name`');
-    if (!pinned.has((tool as { name: string }).name) && !renamedTo.has((tool as { name: string }).name)) fail(`/tools/${i}`, `tool \`${(tool as { name: string }).name}\` is not in the pin: the overlay does not say which server tool it stands for`);
+    const name = (tool as { name: string }).name;
+    if (!pinned.has(name) && !renamedTo.has(name)) fail(`/tools/${i}`, `tool \`${name}\` is not in the pin: the overlay does not say which server tool it stands for`);
+    if (served.has(name)) fail(`/tools/${i}`, `a second tool named \`${name}\`: a client cannot tell two tools of one name apart (a tampered overlay; rebuild it: ${rebuild})`);
+    served.add(name);
   }
+  checkOverlayContent(json, file, rebuild);
   return json as unknown as Overlay;
-}
-
-/**
- * Compares the server's live tools with the overlay's pin: tools added, removed, changed (same name,
- * other bytes) and renamed (a removed and an added tool that are the same but for the name). The order
- * of the tools is not compared. Duplicate names are compared occurrence by occurrence.
- */
-export function findDrift(overlay: Overlay, liveTools: readonly unknown[], options: FindDriftOptions = {}): OverlayDrift {
-  if (!Array.isArray(liveTools)) throw new ToolslimError('invalid-input', `findDrift: the live tools must be an array, got ${describeValue(liveTools)}`);
-  const live = liveTools.map(pinTool);
-  const pinnedByName = groupByName(overlay.pin.tools);
-  const liveByName = groupByName(live);
-  const changed: string[] = [];
-  let removed: OverlayPinEntry[] = [];
-  let added: OverlayPinEntry[] = [];
-  for (const [name, entries] of pinnedByName) {
-    const now = liveByName.get(name) ?? [];
-    for (let i = 0; i < entries.length; i++) {
-      if (i >= now.length) removed.push(entries[i]!);
-      else if (now[i]!.sha256 !== entries[i]!.sha256) changed.push(name);
-    }
-  }
-  for (const [name, entries] of liveByName) {
-    const before = pinnedByName.get(name) ?? [];
-    for (let i = before.length; i < entries.length; i++) added.push(entries[i]!);
-  }
-  const renamed: { from: string; to: string }[] = [];
-  if (removed.length > 0 && added.length > 0) {
-    const takenAdded = new Set<number>();
-    const takenRemoved = new Set<number>();
-    for (const [r, gone] of removed.entries()) {
-      const a = added.findIndex((x, k) => !takenAdded.has(k) && x.bodySha256 === gone.bodySha256);
-      if (a < 0) continue;
-      takenAdded.add(a);
-      takenRemoved.add(r);
-      renamed.push({ from: gone.name, to: added[a]!.name });
-    }
-    removed = removed.filter((_, k) => !takenRemoved.has(k));
-    added = added.filter((_, k) => !takenAdded.has(k));
-  }
-  const result = { added: added.map((e) => e.name), removed: removed.map((e) => e.name), changed: [...new Set(changed)], renamed };
-  const drifted = result.added.length + result.removed.length + result.changed.length + result.renamed.length > 0;
-  return { drifted, ...result, message: drifted ? driftMessage(overlay, result, options) : '' };
-}
-
-function driftMessage(overlay: Overlay, d: Pick<OverlayDrift, 'added' | 'removed' | 'changed' | 'renamed'>, options: FindDriftOptions): string {
-  const file = options.file ?? 'the overlay';
-  const list = (names: readonly string[]) => names.map((n) => (n === '' ? '(unnamed)' : `\`${n}\``)).join(', ');
-  const lines = [`toolslim: the server's tools differ from ${file} (pinned by toolslim ${overlay.toolslimVersion}${overlay.server?.name ? ` for ${overlay.server.name}${overlay.server.version ? ' ' + overlay.server.version : ''}` : ''}):`];
-  if (d.changed.length > 0) lines.push(`  changed: ${list(d.changed)}`);
-  if (d.added.length > 0) lines.push(`  added: ${list(d.added)}`);
-  if (d.removed.length > 0) lines.push(`  removed: ${list(d.removed)}`);
-  if (d.renamed.length > 0) lines.push(`  renamed: ${d.renamed.map((r) => `${list([r.from])} → ${list([r.to])}`).join(', ')}`);
-  const rebuild = options.rebuild ?? overlay.rebuild ?? `toolslim optimize --overlay ${options.file ?? 'overlay.json'} -- <server command>`;
-  lines.push(`Review what changed, then rebuild the overlay: ${rebuild}`);
-  return lines.join('\n');
-}
-
-function groupByName(entries: readonly OverlayPinEntry[]): Map<string, OverlayPinEntry[]> {
-  const out = new Map<string, OverlayPinEntry[]>();
-  for (const e of entries) {
-    const list = out.get(e.name);
-    if (list) list.push(e);
-    else out.set(e.name, [e]);
-  }
-  return out;
 }
 
 function withoutName(tool: Record<string, unknown>): Record<string, unknown> {

@@ -12,6 +12,8 @@
 import type { McpTool } from '../core/tool.js';
 import { isObject } from '../json/guards.js';
 import { stringifyJson } from '../json/stringify.js';
+import { getProfile } from '../profiles/profiles.js';
+import type { ClientProfile } from '../profiles/define.js';
 import { Bm25, terms } from './bm25.js';
 
 /** The search tool's name. */
@@ -24,42 +26,52 @@ export const SEARCH_RESULTS = 5;
 export const SEARCH_RESULTS_MAX = 20;
 
 /**
- * The list size from which the proxy serves the hot set beside a search tool unless told otherwise. The
- * session bench (bench/sessions.md, "Against what users have now") measured 29 tools (BFCL as it is: the
- * hot set 0.54× of full-cached, the hot set + search 0.66×) and 177 (hot set 0.22×, hot set + search
- * 0.050×, fewer extra requests than the hot set: 22.7% against 28.1%); no size in between was measured,
- * so the switch sits between the two, nearer the smaller, since stubs for every tool grow with the list
- * and a search tool does not.
+ * The list size from which the proxy serves the hot set beside a search tool unless told otherwise, and
+ * below which `--search` lists the other tools' names. The session bench (bench/sessions.md, "Against what
+ * users have now") prices, one proxy per server: on BFCL's servers (2–22 tools) the search tool listing
+ * names at 0.45× of full-cached against 0.71× for a keyword search alone (whose recall is 78% in the top
+ * 5); on servers of 117–235 tools the names would cost hundreds of tokens on every request. The default
+ * serves every tool below it: no round trip, which only the user can trade for a smaller list.
  */
 export const SEARCH_MIN_TOOLS = 100;
 
-/** The two tools served beside the hot set, as the client sees them (fixed bytes). */
-export const SEARCH_TOOLS: readonly McpTool[] = Object.freeze([
-  {
-    name: SEARCH_TOOL,
-    description: `Find more tools of this server by keywords: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${CALL_TOOL}.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'Keywords (what the tool should do), or a tool name.' },
-        limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX, description: `Most tools to return (default ${SEARCH_RESULTS}).` },
+/**
+ * The two tools served beside the hot set, as the client sees them: fixed bytes for a given list. With
+ * `listed` (search mode `names`: the cold tools' names, in list order), the search tool's description
+ * names them, so the model can load one by name instead of guessing keywords.
+ */
+export function searchTools(listed?: readonly string[]): McpTool[] {
+  const names = listed === undefined || listed.length === 0 ? '' : ` Its other tools: ${listed.join(', ')}.`;
+  return [
+    {
+      name: SEARCH_TOOL,
+      description: `Find more tools of this server by keywords${names === '' ? '' : ' or by name'}: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${CALL_TOOL}.${names}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'Keywords (what the tool should do), or a tool name.' },
+          limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX, description: `Most tools to return (default ${SEARCH_RESULTS}).` },
+        },
+        required: ['query'],
       },
-      required: ['query'],
     },
-  },
-  {
-    name: CALL_TOOL,
-    description: `Call a tool found with ${SEARCH_TOOL}, by name, with arguments matching its inputSchema.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string', description: 'The tool name.' },
-        arguments: { type: 'object', description: 'The arguments, as the tool\'s inputSchema says.' },
+    {
+      name: CALL_TOOL,
+      description: `Call a tool found with ${SEARCH_TOOL}, by name, with arguments matching its inputSchema.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'The tool name.' },
+          arguments: { type: 'object', description: 'The arguments, as the tool\'s inputSchema says.' },
+        },
+        required: ['name'],
       },
-      required: ['name'],
     },
-  },
-] as McpTool[]);
+  ] as McpTool[];
+}
+
+/** The two tools served beside the hot set when they name no tool (search mode `true`). */
+export const SEARCH_TOOLS: readonly McpTool[] = Object.freeze(searchTools());
 
 /** What a search ranks a tool by: its name, the words of its name, and its description. */
 export function searchText(tool: McpTool): string {
@@ -78,6 +90,9 @@ export class ToolSearchIndex {
 
   /** The tools that match `query` (a positive score), best first (ties in list order), at most `limit`. */
   search(query: string, limit = SEARCH_RESULTS): McpTool[] {
+    // A tool's exact name loads that tool alone (what a model does with a listed name).
+    const named = this.#tools.find((t) => t.name === query.trim());
+    if (named !== undefined) return [named];
     const scores = this.#bm25.scores(query);
     return this.#bm25
       .rank(query)
@@ -125,10 +140,31 @@ export interface ServingChoice {
   readonly why: string;
 }
 
-/** The default by list size: the hot set beside a search tool from {@link SEARCH_MIN_TOOLS} tools on. */
-export function chooseServing(toolCount: number, threshold = SEARCH_MIN_TOOLS): ServingChoice {
-  if (toolCount >= threshold) {
-    return { mode: 'search', why: `${toolCount} tools (≥ ${threshold}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by search (at 177 tools and more the session bench prices this at 0.02–0.05× of the full list cached, against 0.20–0.22× for cold stubs of every tool; --hot-set to serve stubs, --search to always search)` };
+/**
+ * How `--search` serves a list of `toolCount` tools: below {@link SEARCH_MIN_TOOLS} the search tool's
+ * description lists the other tools' names (`'names'`: a model loads one by name, no keyword search to
+ * miss), from there on it does not (`true`: the list would grow with the server's). The session bench
+ * (bench/sessions.md) prices the names at 0.40× of the full list cached on BFCL's servers against 0.66×
+ * for a keyword search alone.
+ */
+export function searchMode(toolCount: number, threshold = SEARCH_MIN_TOOLS): true | 'names' {
+  return toolCount < threshold ? 'names' : true;
+}
+
+/**
+ * The default serving of one server's list (one proxy per server): the hot set beside the search tool from
+ * {@link SEARCH_MIN_TOOLS} tools on, else the whole list. For a client that defers schemas itself (`client`
+ * a profile whose reader does not pay every tool up front, as claude-code), the whole list at any size:
+ * that client already lists names and loads schemas on demand, so a search tool of the proxy's own would
+ * only add a round trip; what it pays least for is the optimized full definitions it loads.
+ */
+export function chooseServing(toolCount: number, threshold = SEARCH_MIN_TOOLS, client?: string | ClientProfile): ServingChoice {
+  const profile = client === undefined ? undefined : getProfile(client);
+  if (profile !== undefined && profile.reader.alwaysPaid !== 'everything') {
+    return { mode: 'full', why: `${toolCount} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };
   }
-  return { mode: 'full', why: `${toolCount} tools (< ${threshold}): serving every tool (--search serves the hot set beside a search tool, --hot-set the hot set beside cold stubs)` };
+  if (toolCount >= threshold) {
+    return { mode: 'search', why: `${toolCount} tools (≥ ${threshold}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by search (stubs of every tool grow with the list, a search tool does not: bench/sessions.md; --hot-set to serve stubs, --search to always search)` };
+  }
+  return { mode: 'full', why: `${toolCount} tools (< ${threshold}): serving every tool (--search serves the hot set beside a search tool that lists the other tools' names, --hot-set the hot set beside cold stubs)` };
 }

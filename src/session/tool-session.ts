@@ -15,7 +15,7 @@ import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './val
 import { DEFAULT_HOT_SET } from './defaults.js';
 import { REVEAL_MODES, type ColdFormOptions, type PreambleMode, type RevealMode } from './types.js';
 import { stringifyJson } from '../json/stringify.js';
-import { CALL_TOOL, SEARCH_TOOL, SEARCH_TOOLS, searchAnswer, ToolSearchIndex, unwrapCall, type CallToolTextResult } from './tool-search.js';
+import { CALL_TOOL, SEARCH_TOOL, SEARCH_TOOLS, searchAnswer, searchTools, ToolSearchIndex, unwrapCall, type CallToolTextResult } from './tool-search.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
 
@@ -39,9 +39,10 @@ export interface HotSetOptions extends ChooseHotSetOptions {
   /**
    * Serve the hot tools beside a search tool and a call tool (tool-search.ts) instead of cold forms of the
    * others: cold tools are out of the list, found by `toolslim_search_tools` (BM25), called by
-   * `toolslim_call_tool` or by name, and checked against their real schema (default false).
+   * `toolslim_call_tool` or by name, and checked against their real schema (default false). `'names'`:
+   * the same, and the search tool's description lists the cold tools' names (a model loads one by name).
    */
-  readonly search?: boolean;
+  readonly search?: boolean | 'names';
 }
 
 /** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
@@ -146,6 +147,7 @@ export class ToolSession {
   readonly #preamble: PreambleMode;
   readonly #compress: boolean;
   readonly #search: boolean;
+  readonly #listNames: boolean;
   #index: { readonly version: number; readonly index: ToolSearchIndex; readonly size: number } | undefined;
   readonly #validator: ArgumentValidator;
   readonly #usage: UsageRecorder | undefined;
@@ -175,7 +177,8 @@ export class ToolSession {
     this.#cold = hotSet?.cold ?? DEFAULT_HOT_SET.cold;
     this.#preamble = hotSet?.preamble ?? (this.#cold.dropSharedPreamble === true ? DEFAULT_HOT_SET.preamble : 'each');
     this.#compress = hotSet !== undefined;
-    this.#search = hotSet?.search === true;
+    this.#search = hotSet?.search === true || hotSet?.search === 'names';
+    this.#listNames = hotSet?.search === 'names';
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
     if (options.serverNames !== undefined && !(options.serverNames instanceof Map)) throw new ToolslimError('invalid-option', `ToolSession: \`serverNames\` must be a Map of served name → server name, got ${describeValue(options.serverNames)}`);
@@ -318,7 +321,7 @@ export class ToolSession {
     let size = this.#sizes.get(name);
     if (!size) {
       const original = this.#original.get(this.#serverNames.get(name) ?? name) ?? this.#full[index]!;
-      const served = this.#search ? (this.isHot(name) ? this.#full[index] : undefined) : this.#served[index];
+      const served = this.#search ? (this.isHot(name) ? this.#served.find((t) => t.name === name) : undefined) : this.#served[index];
       size = { served: served === undefined ? 0 : utf8Length(stringifyJson(served)), original: utf8Length(stringifyJson(original)) };
       this.#sizes.set(name, size);
     }
@@ -374,7 +377,11 @@ export class ToolSession {
   #rebuild(): void {
     if (this.#search) {
       for (const own of SEARCH_TOOLS) if (this.#byName.has(own.name)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own.name}\`, which the search mode serves itself; serve a hot set without \`search\``);
-      this.#served = [...this.#full.filter((t) => isObject(t) && typeof t.name === 'string' && this.#hot.has(t.name)), ...SEARCH_TOOLS];
+      const named = (t: McpTool) => isObject(t) && typeof t.name === 'string';
+      const cold = this.#listNames ? this.#full.filter((t) => named(t) && !this.#hot.has(t.name)).map((t) => t.name) : undefined;
+      // The hot tools as a hot set serves them (the shared preamble said once, where the list puts it).
+      const hot = buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble).filter((t) => named(t) && this.#hot.has(t.name));
+      this.#served = [...hot, ...(cold === undefined ? SEARCH_TOOLS : searchTools(cold))];
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
@@ -392,7 +399,7 @@ export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
   checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
   if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
   if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
-  if (hotSet.search !== undefined && typeof hotSet.search !== 'boolean') throw new ToolslimError('invalid-option', `${where}: \`hotSet.search\` must be true or false, got ${describeValue(hotSet.search)}`);
+  if (hotSet.search !== undefined && typeof hotSet.search !== 'boolean' && hotSet.search !== 'names') throw new ToolslimError('invalid-option', `${where}: \`hotSet.search\` must be true, false or 'names', got ${describeValue(hotSet.search)}`);
   if (hotSet.preamble !== undefined) checkPreamble(hotSet.preamble, hotSet.cold ?? DEFAULT_HOT_SET.cold, `${where}: hotSet`);
 }
 

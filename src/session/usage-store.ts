@@ -3,12 +3,17 @@
  * from the calls that pass through. Several processes may share one file: each keeps its own new calls
  * in memory and, on {@link UsageStore.flush}, takes a lock file, reads what is on disk now, replays its
  * calls onto it, writes a temporary file in the same directory and renames it over the usage file. So
- * the file is never half-written, and no process loses another's calls.
+ * the file is never half-written, and no process loses another's calls. A symlink is followed (the file
+ * it points to is written, the link stays), the file's mode is kept, and a FIFO, device or directory is
+ * refused before it is opened (file-io.ts).
  */
 import { ToolslimError } from '../core/errors.js';
 import { isObject } from '../json/guards.js';
 import { ToolUsageGraph, type ToolRef } from '../usage/graph.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
+import { checkRegularFile, fs, tryLock, unlock, writeAtomically, writeTarget, type FileLock } from './file-io.js';
+
+export { writeAtomically } from './file-io.js';
 
 /** Options of {@link UsageStore.open}. */
 export interface UsageStoreOptions {
@@ -18,39 +23,11 @@ export interface UsageStoreOptions {
   readonly lockTimeoutMs?: number;
   /**
    * A lock file older than this is taken to be left by a process that died while holding it, and
-   * removed (default 30 000 ms; a flush holds the lock for milliseconds). A lock whose process is gone
-   * (same host) is removed at once.
+   * removed (default 10 000 ms; a flush holds the lock for milliseconds). A lock whose process is gone
+   * (same host) is removed at once. So a lock left with the pid of an unrelated live process (a reused
+   * pid) holds up writes for at most this long, and {@link UsageStore.tryFlush} never waits for it.
    */
   readonly staleLockMs?: number;
-}
-
-/** The `node:fs` functions the store uses. */
-interface Fs {
-  openSync(path: string, flags: string): number;
-  closeSync(fd: number): void;
-  writeSync(fd: number, data: string | Uint8Array, offset?: number, length?: number): number;
-  fsyncSync(fd: number): void;
-  readFileSync(path: string, encoding: 'utf8'): string;
-  renameSync(from: string, to: string): void;
-  linkSync(existing: string, link: string): void;
-  unlinkSync(path: string): void;
-  statSync(path: string): { mtimeMs: number };
-}
-
-let fsModule: Fs | undefined;
-
-/**
- * `node:fs`, loaded on first use (no static import: `toolslim` stays importable where there is no file
- * system). Node ≥ 20.16, Deno and Bun have `process.getBuiltinModule`; CommonJS has `require`.
- */
-function fs(): Fs {
-  if (fsModule) return fsModule;
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  let mod = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:fs') as Fs | undefined) : undefined;
-  if (!mod && typeof module === 'object' && module !== null && typeof (module as { require?: unknown }).require === 'function') mod = (module as { require: (id: string) => Fs }).require('node:fs');
-  if (!mod) throw new ToolslimError('invalid-option', 'usage files need a file system: Node 20.16 or later (process.getBuiltinModule), Deno or Bun');
-  fsModule = mod;
-  return mod;
 }
 
 type Pending = { readonly kind: 'call'; readonly name: string } | { readonly kind: 'session' };
@@ -102,7 +79,7 @@ export class UsageStore {
     const known = ['tools', 'lockTimeoutMs', 'staleLockMs'];
     for (const key of Object.keys(options)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `UsageStore.open: unknown option \`${key}\` (known: ${known.join(', ')})`);
     const lockTimeoutMs = checkMs(options.lockTimeoutMs, 5000, 'lockTimeoutMs');
-    const staleLockMs = checkMs(options.staleLockMs, 30_000, 'staleLockMs');
+    const staleLockMs = checkMs(options.staleLockMs, 10_000, 'staleLockMs');
     const tools = options.tools ?? [];
     if (!Array.isArray(tools)) throw new ToolslimError('invalid-option', `UsageStore.open: \`tools\` must be an array of tools or names, got ${describeValue(tools)}`);
     const graph = readUsageFile(file) ?? new ToolUsageGraph(tools);
@@ -145,7 +122,31 @@ export class UsageStore {
    */
   flush(): void {
     if (this.#pending.length === 0) return;
-    const lock = this.#lock();
+    this.#write(this.#lock());
+  }
+
+  /**
+   * {@link UsageStore.flush} without ever waiting: when another live process holds the lock, nothing is
+   * written, the calls stay pending and the result is false (try again later). A stale lock (its process
+   * gone, or older than `staleLockMs`) is removed and the write goes on. What a long-running process
+   * (the proxy, the SDK hook) calls, so a held lock never blocks its event loop.
+   *
+   * @throws ToolslimError naming the file: the file became unreadable or foreign, or the write failed
+   */
+  tryFlush(): boolean {
+    if (this.#pending.length === 0) return true;
+    const lock = tryLock(this.#lockPath(), this.#staleLockMs);
+    if ('busy' in lock) return false;
+    this.#write(lock);
+    return true;
+  }
+
+  /** The lock's path: next to the file the path ends at, so every symlink to one file shares one lock. */
+  #lockPath(): string {
+    return writeTarget(this.file) + LOCK_SUFFIX;
+  }
+
+  #write(lock: FileLock): void {
     try {
       const onDisk = readUsageFile(this.file) ?? new ToolUsageGraph(this.#tools);
       for (const p of this.#pending) {
@@ -160,24 +161,13 @@ export class UsageStore {
     }
   }
 
-  /** Takes the lock file (O_EXCL), removing a stale one; waits up to the lock timeout. Returns the lock's path and content. */
-  #lock(): { path: string; token: string } {
-    const path = this.file + LOCK_SUFFIX;
-    const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}\n`;
+  /** Takes the lock file, removing a stale one; waits (blocking) up to the lock timeout. */
+  #lock(): FileLock {
+    const path = this.#lockPath();
     const deadline = Date.now() + this.#lockTimeoutMs;
     for (let attempt = 0; ; attempt++) {
-      try {
-        const fd = fs().openSync(path, 'wx');
-        try {
-          fs().writeSync(fd, token);
-        } finally {
-          fs().closeSync(fd);
-        }
-        return { path, token };
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ToolslimError('invalid-input', `usage file ${this.file}: cannot create the lock file ${path}: ${(e as Error).message}`, { cause: e });
-      }
-      if (removeIfStale(path, this.#staleLockMs)) continue;
+      const lock = tryLock(path, this.#staleLockMs);
+      if (!('busy' in lock)) return lock;
       if (Date.now() >= deadline) {
         throw new ToolslimError('invalid-input', `usage file ${this.file}: another process has held ${path} for more than ${this.#lockTimeoutMs} ms; if no toolslim is running, remove that lock file`);
       }
@@ -194,6 +184,8 @@ export class UsageStore {
 export function readUsageFile(file: string): ToolUsageGraph | undefined {
   let text: string;
   try {
+    // Never opened when it is a FIFO (the read would wait for a writer), a device or a directory.
+    if (!checkRegularFile(file, `usage file ${file}`)) return undefined;
     text = fs().readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -216,103 +208,6 @@ export function readUsageFile(file: string): ToolUsageGraph | undefined {
     return ToolUsageGraph.fromJSON(json);
   } catch (e) {
     throw new ToolslimError('invalid-input', `usage file ${file} is not a valid toolslim usage graph: ${(e as Error).message}; it was left as it is`, { cause: e, path: (e as ToolslimError).path });
-  }
-}
-
-/**
- * Writes `text` to `file` atomically: a temporary file in the same directory (so the rename stays on
- * one filesystem), flushed to disk, then renamed over `file`. On failure `file` is untouched and the
- * temporary file removed.
- *
- * @throws ToolslimError (`invalid-input`) naming the file
- */
-export function writeAtomically(file: string, text: string): void {
-  // Next to the file (same directory, so the rename stays on one filesystem).
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    const fd = fs().openSync(temp, 'wx');
-    try {
-      const bytes = Buffer.from(text, 'utf8');
-      let written = 0;
-      while (written < bytes.length) written += fs().writeSync(fd, bytes, written, bytes.length - written);
-      fs().fsyncSync(fd);
-    } finally {
-      fs().closeSync(fd);
-    }
-    fs().renameSync(temp, file);
-  } catch (e) {
-    try {
-      fs().unlinkSync(temp);
-    } catch {
-      // not created, or already renamed
-    }
-    throw new ToolslimError('invalid-input', `cannot write ${file} (${(e as Error).message}); the file was left as it was`, { cause: e });
-  }
-}
-
-/**
- * Removes the lock at `path` when it is stale: its process is gone (same host), or it is older than
- * `staleMs`. The lock is first renamed aside (atomic) and removed only if it is still the lock judged
- * stale; a lock that another process re-created in between is put back. Returns true when the caller
- * should try again at once.
- */
-function removeIfStale(path: string, staleMs: number): boolean {
-  let content: string;
-  let mtime: number;
-  try {
-    content = fs().readFileSync(path, 'utf8');
-    mtime = fs().statSync(path).mtimeMs;
-  } catch {
-    return true; // gone already: try again
-  }
-  const pid = Number.parseInt(content, 10);
-  const dead = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
-  const old = Date.now() - mtime > staleMs;
-  // A lock being written has no content yet: give it its time, unless it is old.
-  if (!(dead || old) || (content === '' && !old)) return false;
-  const aside = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
-  try {
-    fs().renameSync(path, aside);
-  } catch {
-    return true; // someone else removed it
-  }
-  let moved = '';
-  try {
-    moved = fs().readFileSync(aside, 'utf8');
-  } catch {
-    // unreadable: treat as the stale one
-  }
-  if (moved !== content) {
-    // Not the lock we judged: another process took the lock in between. Put it back (never over a newer one).
-    try {
-      fs().linkSync(aside, path);
-    } catch {
-      // a newer lock exists: its holder goes on, and so does the one whose lock this was
-    }
-  }
-  try {
-    fs().unlinkSync(aside);
-  } catch {
-    // already gone
-  }
-  return true;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes our lock, unless another process has since replaced it (having judged ours stale). */
-function unlock(lock: { path: string; token: string }): void {
-  try {
-    if (fs().readFileSync(lock.path, 'utf8') === lock.token) fs().unlinkSync(lock.path);
-  } catch {
-    // removed as stale by another process: nothing to undo
   }
 }
 

@@ -24,7 +24,7 @@ describe('optimize --preset max: instructions are delivered or the run refuses',
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "toolslim optimize: promote-common-params moved parameter descriptions into text for the server's instructions, and a bare tools array on stdout has no place for it: give --instructions <file> (and have the server send that text in its initialize result), optimize a capture file (its initialize.instructions gets the text), or leave promote-common-params out\n",
+      "toolslim optimize: promote-common-params moves parameter descriptions into text for the server's instructions, and a bare tools array on stdout has no place for it: give --instructions <file> (and have the server send that text in its initialize result), optimize a capture file (its initialize.instructions gets the text), or leave promote-common-params out\n",
     );
     const out = join(dir, 'never.json');
     const f = await run(['optimize', SHARED, '--preset', 'max', '-o', out]);
@@ -65,5 +65,24 @@ describe('optimize --preset max: instructions are delivered or the run refuses',
     const text = readFileSync(out, 'utf8');
     expect(JSON.parse(text)).toEqual({ ...capture, initialize: { ...capture.initialize, instructions: expected.instructions }, toolsList: { tools: expected.tools } });
     expect(text).toContain(`    "serverInfo": {\n      "name": "s",\n      "version": "1"\n    },\n    "instructions": ${JSON.stringify(expected.instructions)}\n  },\n`);
+  });
+
+  it('the envelope is checked before the work (issue 26 item 12): a ListToolsResult is refused even when no step would have moved text', async () => {
+    // Two tools that share no parameter: promote-common-params moves nothing, so a check made after the
+    // work (as before) let this run write its output; made from the plan, before the work, it refuses.
+    const plain = { tools: [
+      { name: 'a', description: 'A.', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'X.' } } } },
+      { name: 'b', description: 'B.', inputSchema: { type: 'object', properties: { y: { type: 'number', description: 'Y.' } } } },
+    ] };
+    expect(transformTools(plain.tools, { transforms: ['max'] }).instructions ?? '').toBe('');
+    const input = join(dir, 'plain-result.json');
+    writeFileSync(input, JSON.stringify(plain));
+    const out = join(dir, 'plain-out.json');
+    const r = await run(['optimize', '--preset', 'max', '-o', out, input]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`promote-common-params moves parameter descriptions into text for the server's instructions, and a ListToolsResult on ${out} has no place for it`);
+    expect(existsSync(out)).toBe(false);
+    // With a place for the text, the same run goes through.
+    expect((await run(['optimize', '--preset', 'max', '-o', out, '--instructions', join(dir, 'plain-instr.txt'), input])).code).toBe(0);
   });
 });

@@ -35,6 +35,15 @@ describe('the built package', () => {
     expect(deps.filter((d) => d.startsWith('@modelcontextprotocol/sdk') || d.startsWith('gpt-tokenizer'))).toEqual([]);
   });
 
+  it.each(['index.js', 'index.cjs', 'testing.js', 'mcp.js'])('%s never loads eventsource-parser (only proxy --url does, by dynamic import)', (entry) => {
+    expect([...reachable(entry, true)].filter((d) => d.startsWith('eventsource-parser'))).toEqual([]);
+  });
+
+  it('the CLI loads eventsource-parser only by dynamic import (proxy --url)', () => {
+    expect([...reachable('cli/bin.js', false)].filter((d) => d.startsWith('eventsource-parser'))).toEqual([]);
+    expect([...reachable('cli/bin.js', true)]).toContain('eventsource-parser');
+  });
+
   it('the scan sees what an entry does load (tokens.js loads gpt-tokenizer)', () => {
     expect([...reachable('tokens.js', false)].some((d) => d.startsWith('gpt-tokenizer'))).toBe(true);
   });

@@ -103,7 +103,8 @@ describe('proxy --overlay', () => {
     expect(await p.closed).toBe(1);
     expect(p.stderr).toContain(`toolslim proxy: the server's tools differ from ${overlayFile} (pinned by toolslim `);
     expect(p.stderr).toContain('  changed: `list_issues`, `get_issue`, `close_issue`\n');
-    expect(p.stderr).toContain(`Review what changed, then rebuild the overlay: toolslim optimize --overlay ${overlayFile} --preset max -- ${server.join(' ')}`);
+    // The hint is the proxy's own (the file in use, this command), not the overlay's `rebuild` member (issue 26 item 11).
+    expect(p.stderr).toContain(`Review what changed, then rebuild the overlay: toolslim optimize --overlay ${overlayFile} --preset … -- ${[...server, '--change-tools', CHANGED].join(' ')}\n`);
     expect(p.stderr).toContain('(--on-drift refuse, the default; --on-drift reoptimize or passthrough serve the live list anyway)');
   });
 
@@ -151,7 +152,7 @@ describe('proxy --overlay', () => {
     const p = new ProxyProcess(['--overlay', overlayFile, '--', node, SERVER]);
     p.send(INIT);
     const answer = JSON.parse(await p.next());
-    expect(answer.error.message).toBe(`toolslim proxy: ${overlayFile} was made for the server \`wire-server\` 0.0.1, and this server is \`demo-server\` 1.2.3: it is another server's overlay; build one for this server: toolslim optimize --overlay ${overlayFile} [--preset …] -- ${node} ${SERVER} (it was made with: toolslim optimize --overlay ${overlayFile} --preset max -- ${server.join(' ')})`);
+    expect(answer.error.message).toBe(`toolslim proxy: ${overlayFile} was made for the server \`wire-server\` 0.0.1, and this server is \`demo-server\` 1.2.3: it is another server's overlay; build one for this server: toolslim optimize --overlay ${overlayFile} --preset … -- ${node} ${SERVER}`);
     expect(await p.closed).toBe(1);
     expect((await run(['proxy', '--overlay', overlayFile, '--preset', 'max', '--', node, SERVER])).stderr).toContain('--overlay serves the overlay as it was built');
   });

@@ -133,11 +133,15 @@ describe('proxy --search / --hot-set / the default below 100 tools', () => {
     expect(stderr()).not.toContain('toolslim_search_tools');
   });
 
-  it('--search serves the search tool on a small list too, and says so', async () => {
+  it('--search serves the search tool on a small list too, listing the other tools by name; a name loads that tool alone', async () => {
     const { client, stderr, calls } = await connect(['--search'], SMALL_FILE);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
-    expect(stderr()).toContain('--search: serving the hot set beside toolslim_search_tools');
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    const small = TOOLS.slice(55, 65);
+    expect(listed[0]!.description).toContain(` Its other tools: ${small.map((t) => t.name).join(', ')}.`);
+    expect(stderr()).toContain("--search: serving the hot set beside toolslim_search_tools, whose description lists the other tools' names (10 tools, < 100)");
     expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'weather' } })))).toEqual([WEATHER]);
+    expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'widget_57' } })))).toEqual([small.find((t) => t.name === 'widget_57')]);
     await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'widget_55', arguments: { id: 55 } } });
     expect(calls()).toEqual([{ name: 'widget_55', arguments: { id: 55 } }]);
   });
@@ -165,5 +169,39 @@ describe('proxy --search / --hot-set / the default below 100 tools', () => {
     const r = await run(['proxy', '--hot-set', '3', '--search', '3', '--', node, WIRE_SERVER]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--hot-set and --search are two ways to serve the list: give one');
+  });
+});
+
+describe('proxy --profile claude-code: a client that defers schemas itself (issue 30 item 5)', () => {
+  it('no flag: every tool in full, no hot set, no search tool of its own, at 120 tools; stderr says why; calls pass by name', async () => {
+    const { client, stderr, calls } = await connect(['--profile', 'claude-code']);
+    const listed = (await client.listTools()).tools;
+    // The fixture's schemas are ones the profile's plan leaves as they are: what the server sent, every tool
+    // (without the profile, 120 tools would be served as the search tool and the call tool: see above).
+    expect(listed.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))).toEqual(TOOLS);
+    expect(stderr()).toContain('toolslim proxy: 120 tools, --profile claude-code: that client defers schemas itself');
+    expect(stderr()).not.toContain('serving the hot set beside');
+    const r = await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    expect(r.isError).toBeFalsy();
+    expect(calls()).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo' } }]);
+  });
+
+  it('--preset max moves no text into the instructions for it (they are always paid); without the profile it does', async () => {
+    const WS = 'ID of the workspace to act on; find it with list_workspaces first.';
+    const shared = file('shared.json');
+    writeFileSync(shared, JSON.stringify(['list_projects', 'list_members', 'list_files'].map((name) => ({ name, description: `List the ${name.slice(5)} of a workspace.`, inputSchema: { type: 'object', properties: { workspace_id: { type: 'string', description: WS } } } }))));
+    const deferring = await connect(['--preset', 'max', '--profile', 'claude-code'], shared);
+    const tools = (await deferring.client.listTools()).tools;
+    expect(tools.map((t) => t.name)).toEqual(['list_projects', 'list_members', 'list_files']);
+    expect(tools.every((t) => JSON.stringify(t.inputSchema).includes(WS))).toBe(true);
+    expect(deferring.client.getInstructions() ?? '').not.toContain(WS);
+    const plain = await connect(['--preset', 'max'], shared);
+    expect(plain.client.getInstructions()).toContain(WS);
+  });
+
+  it('told --search anyway: served as told, and stderr says the client pays more for it', async () => {
+    const { client, stderr } = await connect(['--profile', 'claude-code', '--search'], SMALL_FILE);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(stderr()).toContain('--profile claude-code defers schemas itself: --search adds a search round trip to its own load');
   });
 });

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSteps, ToolslimError, transformTools, type McpTool } from '../../src/index.js';
-import { createOverlay, findDrift, parseOverlay, pinTool, readOverlay, type Overlay } from '../../src/session/overlay.js';
+import { createOverlay, parseOverlay, pinTool, readOverlay, type Overlay } from '../../src/session/overlay.js';
+import { findDrift } from '../../src/session/overlay-drift.js';
 import { TOOLSLIM_VERSION } from '../../src/session/version.js';
 import { deepFreeze } from '../helpers/freeze.js';
 import { BFCL_GROUPS } from './bfcl.js';
@@ -71,7 +72,7 @@ describe('createOverlay / readOverlay', () => {
       [{ tools: [] }, /o\.json: not a toolslim overlay \(no `toolslimOverlay` member\); build one with `toolslim optimize --overlay o\.json …`/],
       [[1], /not a toolslim overlay/],
       [{ ...good, toolslimOverlay: 2 }, /written in overlay format 2; this toolslim .* reads format 1: upgrade toolslim/],
-      [{ ...good, toolslimVersion: '1.4.0' }, new RegExp(`written by toolslim 1\\.4\\.0 \\(major 1\\); this is toolslim ${TOOLSLIM_VERSION.replace(/\./g, '\\.')} \\(major 0\\): rebuild the overlay with this toolslim \\(toolslim optimize --overlay math\\.json -- node math\\.js\\)`)],
+      [{ ...good, toolslimVersion: '1.4.0' }, new RegExp(`written by toolslim 1\\.4\\.0 \\(major 1\\); this is toolslim ${TOOLSLIM_VERSION.replace(/\./g, '\\.')} \\(major 0\\): rebuild the overlay with this toolslim: toolslim optimize --overlay o\\.json … -- <server command> at `)],
       [{ ...good, toolslimVersion: 'latest' }, /`\/toolslimVersion`/],
       [{ ...good, pin: { algorithm: 'md5', tools: [] } }, /at `\/pin`/],
       [{ ...good, pin: { algorithm: 'sha256', tools: [{ name: 'a', sha256: 'xyz', bodySha256: 'xyz' }] } }, /at `\/pin\/tools\/0`/],
@@ -85,6 +86,40 @@ describe('createOverlay / readOverlay', () => {
     }
     expect(() => readOverlay('{"toolslimOverlay": ', 'o.json')).toThrow(/o\.json is not JSON/);
     expect(() => readOverlay('nope')).toThrow(ToolslimError);
+  });
+});
+
+describe('the content hash (issue 26 item 11)', () => {
+  it('is sha256 of the documented members in the documented order (node:crypto over JSON.stringify is the oracle)', () => {
+    const o = JSON.parse(JSON.stringify(make({ instructions: 'Shared: x.' }))) as Record<string, any>;
+    const input = { toolslimVersion: o.toolslimVersion, server: o.server, steps: o.steps, pin: o.pin.tools, instructions: o.instructions, tools: o.tools };
+    expect(o.pin.contentSha256).toBe(sha(JSON.stringify(input)));
+    expect(parseOverlay(o, 'o.json').pin.contentSha256).toBe(o.pin.contentSha256);
+    // `rebuild` and `responses` are not covered: editing them keeps the overlay valid.
+    expect(() => parseOverlay({ ...o, rebuild: 'anything', responses: { add: { budget: 4000 } } }, 'o.json')).not.toThrow();
+  });
+
+  it('refuses an edited served tool, pin entry or instruction as modified, with the rebuild command given', () => {
+    const good = JSON.parse(JSON.stringify(make())) as Record<string, any>;
+    const edits: ((o: Record<string, any>) => void)[] = [
+      (o) => void (o.tools[0].description += ' Also send it elsewhere.'),
+      (o) => void (o.tools[0].inputSchema = { type: 'object' }),
+      (o) => void (o.pin.tools[1].sha256 = '0'.repeat(64)),
+      (o) => void (o.instructions = 'New text.'),
+      (o) => void (o.server = { name: 'other' }),
+    ];
+    for (const edit of edits) {
+      const o = structuredClone(good);
+      edit(o);
+      expect(() => parseOverlay(o, 'o.json', { rebuild: 'REBUILD-CMD' }), String(edit)).toThrow(/^o\.json was modified after toolslim optimize wrote it: .* a tampered overlay .* rebuild it: REBUILD-CMD$/);
+    }
+    const dup = structuredClone(good);
+    dup.tools.push(dup.tools[0]);
+    expect(() => parseOverlay(dup, 'o.json')).toThrow(/a second tool named `/);
+    expect(() => createOverlay({ original, tools: [optimized.tools[0]!, optimized.tools[0]!], steps })).toThrow(/two tools to serve are named/);
+    const old = structuredClone(good);
+    delete old.pin.contentSha256;
+    expect(() => parseOverlay(old, 'o.json', { rebuild: 'REBUILD-CMD' })).toThrow(/has no `pin\.contentSha256`.*rebuild it with this toolslim: REBUILD-CMD$/);
   });
 });
 
@@ -105,7 +140,7 @@ describe('findDrift', () => {
     tools[1] = { ...tools[1]!, name: 'plus' }; // renamed (same body)
     const removed = tools.splice(2, 1)[0]!.name; // removed
     tools.push({ name: 'fresh', inputSchema: { type: 'object' } }); // added
-    const d = findDrift(overlay, tools, { file: 'math.json' });
+    const d = findDrift(overlay, tools, { file: 'math.json', rebuild: 'toolslim optimize --overlay math.json -- node math.js' });
     expect(d).toMatchObject({ drifted: true, changed: [n[0]], renamed: [{ from: renamedFrom, to: 'plus' }], removed: [removed], added: ['fresh'] });
     expect(d.message).toBe(
       [
@@ -123,7 +158,7 @@ describe('findDrift', () => {
     const dup = createOverlay({ original: [{ name: 'a', inputSchema: { type: 'object' } }], tools: [], steps: [] });
     const d = findDrift(dup, [{ name: 'a', inputSchema: { type: 'object' } }, { name: 'a', inputSchema: { type: 'object', x: 1 } }]);
     expect(d).toMatchObject({ drifted: true, added: ['a'], changed: [], removed: [] });
-    expect(d.message).toContain('toolslim optimize --overlay overlay.json -- <server command>');
+    expect(d.message).toContain('toolslim optimize --overlay overlay.json … -- <server command>');
   });
 
   it('catches a description changed after review (tool pinning)', () => {

@@ -9,7 +9,7 @@ import { ToolslimError } from '../../src/core/errors.js';
 import type { McpTool } from '../../src/core/tool.js';
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { ToolSession } from '../../src/session/index.js';
-import { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS } from '../../src/session/tool-search.js';
+import { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
 
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null) {
@@ -83,17 +83,62 @@ describe('ToolSession with hotSet.search', () => {
   it('refuses a server tool named like its own tools, and a non-boolean option', () => {
     const clash = deepFreeze([...TOOLS, { name: SEARCH_TOOL, inputSchema: { type: 'object' } }]) as McpTool[];
     expect(() => new ToolSession({ list: clash, hotSet: { search: true } })).toThrow(ToolslimError);
-    expect(() => new ToolSession({ list: TOOLS, hotSet: { search: 'yes' as never } })).toThrow(/`hotSet.search` must be true or false/);
+    expect(() => new ToolSession({ list: TOOLS, hotSet: { search: 'yes' as never } })).toThrow(/`hotSet.search` must be true, false or 'names'/);
     // Without search, such a tool is just a tool.
     expect(new ToolSession({ list: clash, hotSet: {} }).tools).toHaveLength(5);
   });
 });
 
-describe('chooseServing', () => {
-  it('switches to search at the documented size', () => {
+describe("ToolSession with hotSet.search: 'names'", () => {
+  it('the search tool lists the cold tools by name, in list order; the hot ones are not listed', () => {
+    const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names' } });
+    expect(s.tools.map((t) => t.name)).toEqual(['list_files', SEARCH_TOOL, CALL_TOOL]);
+    expect(s.tools[1]!.description).toMatch(/ Its other tools: send_mail, read_file, get_time\.$/);
+    expect(s.tools[1]!.description).toContain('by keywords or by name');
+    // The call tool and both schemas are those of the plain search mode.
+    expect(s.tools[2]).toEqual(SEARCH_TOOLS[1]);
+    expect(s.tools[1]!.inputSchema).toEqual(SEARCH_TOOLS[0]!.inputSchema);
+    expect(searchTools([])).toEqual(SEARCH_TOOLS);
+  });
+
+  it('a search by a listed name returns that tool alone; keywords still rank; a call is checked as in search mode', () => {
+    const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names' } });
+    const text = s.text;
+    const byName = s.onCall(SEARCH_TOOL, { query: 'send_mail' });
+    if (byName.action !== 'answer') throw new Error('expected an answer');
+    expect(JSON.parse(byName.result.content[0]!.text)).toEqual([TOOLS[1]]);
+    // " read_file " (spaces around) is the name too; a hot tool's name is not searchable (list_files is in the list).
+    const spaced = s.onCall(SEARCH_TOOL, { query: ' read_file ' });
+    expect(spaced.action === 'answer' && JSON.parse(spaced.result.content[0]!.text)).toEqual([TOOLS[2]]);
+    const hot = s.onCall(SEARCH_TOOL, { query: 'list_files' });
+    expect(hot.action === 'answer' && hot.result.content[0]!.text).not.toContain('"name":"list_files"');
+    const bad = s.onCall(CALL_TOOL, { name: 'send_mail', arguments: { to: 'a@b.c' } });
+    expect(bad.action).toBe('answer');
+    expect(s.onCall(CALL_TOOL, { name: 'send_mail', arguments: { to: 'a@b.c', body: 'hi' } }).action).toBe('forward');
+    expect(s.text).toBe(text);
+  });
+});
+
+describe('chooseServing and searchMode', () => {
+  it('switches to search at the documented size; --search lists the names below it', () => {
     expect(SEARCH_MIN_TOOLS).toBe(100);
     expect(chooseServing(99).mode).toBe('full');
     expect(chooseServing(100).mode).toBe('search');
     expect(chooseServing(634).why).toMatch(/^634 tools \(≥ 100\)/);
+    expect(searchMode(99)).toBe('names');
+    expect(searchMode(1)).toBe('names');
+    expect(searchMode(100)).toBe(true);
+  });
+
+  it("a client that defers schemas itself (claude-code's reader pays names only) gets every tool, at any size", () => {
+    for (const n of [3, 99, 100, 634]) {
+      const c = chooseServing(n, undefined, 'claude-code');
+      expect(c.mode, String(n)).toBe('full');
+      expect(c.why).toContain('--profile claude-code: that client defers schemas itself');
+    }
+    // Profiles whose reader pays every tool up front choose by size as without a profile.
+    expect(chooseServing(634, undefined, 'claude').mode).toBe('search');
+    expect(chooseServing(20, undefined, 'openai').mode).toBe('full');
+    expect(() => chooseServing(20, undefined, 'no-such-client')).toThrow();
   });
 });

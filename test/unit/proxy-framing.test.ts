@@ -108,6 +108,25 @@ describe('LineReader', () => {
   });
 });
 
+describe('LineReader with a cap', () => {
+  it('a line over the cap is never held: its head goes to onOverflow once, the rest is dropped up to its newline, the next line comes whole', () => {
+    const got: string[] = [];
+    const overflows: { head: number; seen: number; start: string }[] = [];
+    const reader = new LineReader((l) => got.push(l.toString('utf8')), { maxBytes: 100_000, onOverflow: (head, seen) => overflows.push({ head: head.length, seen, start: head.subarray(0, 6).toString('utf8') }) });
+    reader.push(Buffer.from('short\n{"id":'));
+    // 3 MB in 64 KB chunks, no newline until the end.
+    for (let i = 0; i < 48; i++) reader.push(Buffer.alloc(65_536, 0x61));
+    reader.push(Buffer.from('tail\nnext line\n'));
+    reader.end();
+    expect(got).toEqual(['short', 'next line']);
+    expect(overflows).toHaveLength(1);
+    expect(overflows[0]!.start).toBe('{"id":');
+    expect(overflows[0]!.head).toBe(65_536);
+    expect(overflows[0]!.seen).toBeGreaterThan(100_000);
+    expect(reader.pendingBytes).toBe(0);
+  });
+});
+
 describe('SseParser', () => {
   const STREAM = ': comment\nid: 1\nevent: message\ndata: {"a":\ndata: 1}\n\nretry: 1500\ndata:x\r\n\r\nid: 2\ndata: \n\ndata: never ended';
   const EVENTS: SseEvent[] = [

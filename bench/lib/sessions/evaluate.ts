@@ -10,7 +10,7 @@ import { conversationOnly, replaySession, type Bound, type ConversationModel, ty
 export const BOUNDS: readonly Bound[] = ['max', 'first', 'hidden', 'min'];
 
 /** Kinds of policy that serve no cold tool, so no call can fail validation and every bound is the same replay. */
-const BOUND_FREE: ReadonlySet<PolicySpec['kind']> = new Set(['full', 'optimized', 'peer', 'search']);
+const BOUND_FREE: ReadonlySet<PolicySpec['kind']> = new Set(['full', 'optimized', 'peer', 'search', 'composed']);
 
 export interface EvaluateOptions {
   readonly conversation: ConversationModel;

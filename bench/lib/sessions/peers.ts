@@ -10,7 +10,8 @@
  */
 import type { McpTool } from '../../../src/index.js';
 import { Bm25, regexRank, terms } from '../../../src/session/bm25.js';
-import { searchText } from '../../../src/session/tool-search.js';
+import { chooseServing, searchMode, searchText, searchTools } from '../../../src/session/tool-search.js';
+import { presetForProfile, transformTools } from '../../../src/index.js';
 import type { Session, SessionCall } from './data.js';
 import { PolicyContext, type BenchPolicy, type PolicySpec } from './policies.js';
 import { ALL_NAMES, type PolicyRun, type RoundTrip, type ServedTools } from './replay.js';
@@ -24,6 +25,23 @@ export type PeerName = (typeof PEERS)[number];
 /** toolslim's own search-based policies (proxy side): the recommended hot set in full, cold tools behind a search tool. */
 export const HOT_SEARCH = ['hot-5/rate-0.35/search', 'hot-5/rate-0.35/names'] as const;
 export type HotSearchName = (typeof HOT_SEARCH)[number];
+
+/**
+ * What `toolslim proxy` serves with neither --hot-set nor --search: per server (one proxy each), what
+ * `chooseServing` (src/session/tool-search.ts, the function the proxy calls) picks for that server's list —
+ * `search` or `full`. The `recommended` policy of every scenario.
+ */
+export const PROXY_DEFAULT = 'proxy/default';
+/** What `toolslim proxy --search` serves: per server, the names listed or not as `searchMode` says. */
+export const PROXY_SEARCH = 'proxy/--search';
+/**
+ * toolslim proxy --profile claude-code under Claude Code: what `chooseServing` picks for that deferring
+ * client (every tool in full, through the profile's plan), and the client's own deferral on top (names up
+ * front, a `select:` load per tool's first use) — to compare with `defer-names`, Claude Code alone.
+ */
+export const UNDER_CLAUDE_CODE = 'proxy/claude-code';
+export const PROXY_POLICIES = [PROXY_DEFAULT, PROXY_SEARCH, UNDER_CLAUDE_CODE] as const;
+export type ProxyPolicyName = (typeof PROXY_POLICIES)[number];
 
 const str = (description: string) => ({ type: 'string', description });
 
@@ -77,20 +95,16 @@ export function compressorTools(server: string, names: readonly string[]): McpTo
   ];
 }
 
-/** toolslim's search tool and call tool of one server (proxy side), served beside its hot tools. */
+/**
+ * toolslim's search tool and call tool of one server (proxy side), served beside its hot tools: the proxy's
+ * own definitions (`searchTools`, src/session/tool-search.ts; with `names`, the description lists them),
+ * named per server as a client that prefixes each server's tools would show them.
+ */
 export function toolslimSearchTools(server: string, names: readonly string[] | undefined): McpTool[] {
-  const listed = names === undefined ? '' : ` Tools: ${names.join(', ')}.`;
+  const [search, call] = searchTools(names);
   return [
-    {
-      name: `${server}__search`,
-      description: `Find more tools of the ${server} server${names === undefined ? ' by keywords' : ' by name or keywords'}; returns their full definitions.${listed}`,
-      inputSchema: { type: 'object', properties: { query: str('Keywords, or a tool name.') }, required: ['query'] },
-    },
-    {
-      name: `${server}__call`,
-      description: `Call a tool of the ${server} server found with ${server}__search.`,
-      inputSchema: { type: 'object', properties: { name: str('The tool name.'), arguments: { type: 'object' } }, required: ['name'] },
-    },
+    { ...search!, name: `${server}__search` },
+    { ...call!, name: `${server}__call` },
   ];
 }
 
@@ -258,15 +272,7 @@ export function regexOf(text: string): string {
   return [...new Set(terms(text).filter((w) => w.length >= 3))].join('|');
 }
 
-/**
- * toolslim's proxy-side search (served by `toolslim proxy --search`, one proxy per server; the bench prices it to say whether to
- * build it): each server's hot set (chosen as the recommended policy chooses it) in full, the shared
- * preamble once; its other tools out of the list, behind a `<server>__search` tool and a `<server>__call`
- * tool. `search`: the search tool ranks the server's cold tools by BM25 over the user's text, 5 results,
- * a miss costs a second search. `names`: the search tool's description lists the cold tools' names, and a
- * load by name returns that one definition (no miss). Results are the tools' `safe` definitions as JSON (a
- * tool result). Calls of found tools go through `<server>__call`, checked against the real schema.
- */
+/** toolslim's hot set beside a search tool, every server alike (`search` or `names`; see {@link perServerPolicy}). */
 export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchPolicy {
   const byNames = name.endsWith('/names');
   const spec: PolicySpec = {
@@ -276,29 +282,136 @@ export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchP
     side: 'proxy',
     k: 5,
     chooser: 'rate-0.35',
-    description: `5 hot per server (the recommended chooser) in full, the preamble once; the other tools behind a per-server search tool${byNames ? ' whose description lists their names (load by name)' : ' (BM25 over name and description, the user\'s text as the query, 5 results)'} and a call tool; ${byNames ? 'not served by \`toolslim proxy\`' : 'served by \`toolslim proxy --search\`'}`,
+    description: `5 hot per server (the recommended chooser) in full, the preamble once; the other tools behind a per-server search tool${byNames ? ' whose description lists their names (load by name)' : ' (BM25 over name and description, the user\'s text as the query, 5 results)'} and a call tool; served by \`toolslim proxy --search\` (${byNames ? 'below 100 tools' : 'from 100 tools, and by default from 100 tools'})`,
+  };
+  return perServerPolicy(ctx, spec, () => (byNames ? 'names' : 'search'));
+}
+
+/**
+ * What `toolslim proxy` picks by default, server by server ({@link PROXY_DEFAULT}): `chooseServing` of the
+ * server's list as the proxy sees it (after the `safe` preset, which keeps every tool).
+ */
+export function proxyDefaultPolicy(ctx: PolicyContext): BenchPolicy {
+  const spec: PolicySpec = {
+    name: PROXY_DEFAULT,
+    kind: 'search',
+    family: 'toolslim',
+    side: 'proxy',
+    k: 5,
+    chooser: 'rate-0.35',
+    description: 'what `toolslim proxy` serves with neither --hot-set nor --search: per server, `chooseServing` of its tool count — below 100 tools every tool through the `safe` preset (`optimized`), from 100 on the hot set beside a search tool (`hot-5/rate-0.35/search`)',
+  };
+  return perServerPolicy(ctx, spec, (g) => chooseServing(ctx.safe(g).length).mode);
+}
+
+/** What `toolslim proxy --search` serves, server by server ({@link PROXY_SEARCH}): names listed below 100 tools. */
+export function proxySearchPolicy(ctx: PolicyContext): BenchPolicy {
+  const spec: PolicySpec = {
+    name: PROXY_SEARCH,
+    kind: 'search',
+    family: 'toolslim',
+    side: 'proxy',
+    k: 5,
+    chooser: 'rate-0.35',
+    description: 'what `toolslim proxy --search` serves: per server, the hot set beside a search tool that lists the other tools\' names below 100 tools (`hot-5/rate-0.35/names`), without them from 100 on (`hot-5/rate-0.35/search`; `searchMode`)',
+  };
+  return perServerPolicy(ctx, spec, (g) => (searchMode(ctx.safe(g).length) === 'names' ? 'names' : 'search'));
+}
+
+/** A group's tools through presetForProfile('safe', 'claude-code') (what the proxy serves under that profile). */
+const CLAUDE_CODE_LISTS = new WeakMap<readonly McpTool[], readonly McpTool[]>();
+function claudeCodeList(ctx: PolicyContext, group: string): readonly McpTool[] {
+  const raw = ctx.raw(group);
+  let tools = CLAUDE_CODE_LISTS.get(raw);
+  if (tools === undefined) CLAUDE_CODE_LISTS.set(raw, (tools = transformTools(raw, { transforms: presetForProfile('safe', 'claude-code') }).tools as McpTool[]));
+  return tools;
+}
+
+/**
+ * {@link UNDER_CLAUDE_CODE}: the proxy serves what `chooseServing` picks for claude-code (`full`: every tool,
+ * through the profile's plan); Claude Code defers it as `defer-names` defers the servers' own lists: every
+ * served name up front with its ToolSearch tool, a `select:<name>` load before a tool's first call, whose
+ * result is the served (optimized) definition.
+ */
+export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
+  const spec: PolicySpec = {
+    name: UNDER_CLAUDE_CODE,
+    kind: 'composed',
+    family: 'toolslim',
+    side: 'client',
+    description: '`toolslim proxy --profile claude-code` under Claude Code\'s MCP tool search: the proxy serves every tool in full through the profile\'s plan (`chooseServing` for a deferring client), Claude Code lists the names and loads each definition (the optimized one) with a `select:` round trip before its first use — `defer-names` on the proxy\'s output',
   };
   return {
-    name,
+    name: spec.name,
+    spec,
+    start(session): PolicyRun {
+      const lists = session.groups.map((g) => {
+        if (chooseServing(ctx.safe(g).length, undefined, 'claude-code').mode !== 'full') throw new Error(`${UNDER_CLAUDE_CODE}: chooseServing no longer serves claude-code every tool; model what it serves`);
+        return claudeCodeList(ctx, g);
+      });
+      const all = ctx.served(`CC\u0000${session.groups.join('\u0000')}`, () => ({ tools: lists.flat(), hot: ALL_NAMES })).tools;
+      const byName = new Map(all.map((t) => [t.name, t]));
+      const served = ctx.served(`CCN\u0000${session.groups.join('\u0000')}`, () => ({ tools: [CLAUDE_CODE_SEARCH], hot: ALL_NAMES, texts: [namesBlock(all.map((t) => t.name))] }));
+      const loaded = new Set<string>();
+      return {
+        beforeTurn() {},
+        served: () => served,
+        invalidAnswer: () => '',
+        coldHides: () => false,
+        coldCalled() {},
+        executed() {},
+        roundTrips(call) {
+          if (loaded.has(call.name)) return [];
+          loaded.add(call.name);
+          return [{ output: callJson(CLAUDE_CODE_SEARCH.name, { query: `select:${call.name}` }), result: { tools: [byName.get(call.name)!] } }];
+        },
+        callText: (call) => callJson(call.name, call.arguments),
+      };
+    },
+  };
+}
+
+/**
+ * One proxy per server, each serving its server as `modeOf` says: `full` (the `safe` list as it is), or the
+ * hot set (chosen as the recommended policy chooses it) in full, the shared preamble once, the other tools
+ * out of the list behind a `<server>__search` tool and a `<server>__call` tool. `search`: the search tool
+ * ranks the server's cold tools by BM25 over the user's text, 5 results, a miss costs a second search.
+ * `names`: the search tool's description lists the cold tools' names, and a load by name returns that one
+ * definition (no miss; the proxy's search answers an exact name with that tool alone). Results are the
+ * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>__call`,
+ * checked against the real schema.
+ */
+function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
+  return {
+    name: spec.name,
     spec,
     start(session): PolicyRun {
       const exclude = PolicyContext.exclusion(session);
       const byName = owned(ctx, session, 'safe');
       const hotNames = new Set<string>();
       const coldOf = new Map<string, readonly McpTool[]>();
+      const modes = new Map<string, 'names' | 'search' | 'full'>();
       const parts: McpTool[] = [];
       const keyParts: string[] = [];
       for (const g of session.groups) {
+        const mode = modeOf(g);
+        modes.set(g, mode);
+        if (mode === 'full') {
+          for (const t of ctx.safe(g)) hotNames.add(t.name);
+          parts.push(...ctx.safe(g));
+          keyParts.push(`${g}\u0001*`);
+          continue;
+        }
         const hot = ctx.history.choose('rate-0.35', g, ctx.safe(g), 5, exclude);
         for (const n of hot) hotNames.add(n);
         const hotList = ctx.hotList(g, 'signature-once').filter((t) => hot.has(t.name));
         const cold = ctx.served(`HSC\u0000${g}\u0000${[...hot].sort().join('\u0000')}`, () => ({ tools: ctx.safe(g).filter((t) => !hot.has(t.name)), hot: ALL_NAMES })).tools;
         coldOf.set(g, cold);
-        keyParts.push(`${g}\u0001${[...hot].sort().join('\u0001')}`);
+        keyParts.push(`${g}\u0001${mode}\u0001${[...hot].sort().join('\u0001')}`);
         parts.push(...hotList);
-        if (cold.length > 0) parts.push(...toolslimSearchTools(g, byNames ? cold.map((t) => t.name) : undefined));
+        if (cold.length > 0) parts.push(...toolslimSearchTools(g, mode === 'names' ? cold.map((t) => t.name) : undefined));
       }
-      const served = ctx.served(`HS\u0000${name}\u0000${keyParts.join('\u0000')}`, () => ({ tools: parts, hot: ALL_NAMES }));
+      const served = ctx.served(`HS\u0000${keyParts.join('\u0000')}`, () => ({ tools: parts, hot: ALL_NAMES }));
       const loaded = new Set<string>();
       return {
         beforeTurn() {},
@@ -311,7 +424,7 @@ export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchP
           if (hotNames.has(call.name) || loaded.has(call.name)) return [];
           const { group, tool } = byName.get(call.name)!;
           const searchTool = `${group}__search`;
-          if (byNames) {
+          if (modes.get(group) === 'names') {
             loaded.add(call.name);
             return [{ output: callJson(searchTool, { query: call.name }), result: JSON.stringify([tool]) }];
           }

@@ -14,7 +14,7 @@ export type Reveal = 'result' | 'list-changed';
 /** What a policy is, in words and as fields (the JSON output carries them). */
 export interface PolicySpec {
   readonly name: string;
-  readonly kind: 'full' | 'optimized' | 'rerank' | 'stable' | 'search' | 'peer';
+  readonly kind: 'full' | 'optimized' | 'rerank' | 'stable' | 'search' | 'peer' | 'composed';
   readonly family: 'toolslim' | 'peer';
   readonly side: 'client' | 'proxy';
   readonly k?: number;

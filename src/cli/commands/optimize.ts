@@ -8,7 +8,7 @@ import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command
 import { lintTools } from '../../lint/index.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
-import { placeInstructions } from '../instructions.js';
+import { checkInstructionsPlace, placeInstructions } from '../instructions.js';
 import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, formatRejections, rejectionsOf } from '../profile-verdict.js';
 import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
@@ -93,6 +93,9 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
     const gate = verify === undefined ? undefined : verify === 'off' ? false : (verify as 'verdicts' | 'structural');
     return writeOverlayFile({ path: overlayPath, value, text, steps: stepsFrom(args), dropUnreadable: args.flags['drop-unreadable'] === true, ...(gate !== undefined ? { verify: gate } : {}) }, args, ctx);
   }
+  // The output's envelope must have a place for what the plan's steps write for the instructions: checked
+  // before the work, not after it (src/cli/instructions.ts).
+  checkInstructionsPlace(value, stepsFrom(args), flagString(args, 'instructions'), mode ? args.positional[0] : flagString(args, 'out'));
   const tokenizer = reportPath ? (await loadTokenizers('--report counts tokens', 'leave out --report')).o200k : undefined;
   // The input text, followed so that unchanged tools are written as their bytes; tools whose numbers a
   // rewrite could not keep (unsafe integers, -0, one value written two ways) are left unchanged.

@@ -1,4 +1,5 @@
-import { openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { checkRegularFile } from '../../session/file-io.js';
 import { transformTools } from '../../api.js';
 import { ToolslimError } from '../../core/errors.js';
 import { DEFAULT_HOT_SET } from '../../session/defaults.js';
@@ -13,6 +14,7 @@ import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../p
 import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
 import { CALL_TOOL, SEARCH_MIN_TOOLS, SEARCH_TOOL } from '../../session/tool-search.js';
+import { DEFAULT_LIMITS, type ByteLimits } from '../proxy/limits.js';
 
 export const proxyCommand: Command = {
   summary: 'a stdio MCP proxy that serves the optimized tools/list for a server you cannot change',
@@ -34,6 +36,10 @@ export const proxyCommand: Command = {
     { name: 'stats', type: 'string' },
     { name: 'project', type: 'string', repeat: true },
     { name: 'response-budget', type: 'string', repeat: true },
+    { name: 'max-line-bytes', type: 'number' },
+    { name: 'max-page-bytes', type: 'number' },
+    { name: 'max-list-bytes', type: 'number' },
+    { name: 'max-result-bytes', type: 'number' },
     { name: 'verbose', short: 'v', type: 'boolean' },
   ],
   help: `Put it where the client would start the server. tools/list is answered from the optimized list
@@ -62,6 +68,18 @@ ${ALLOW_REJECTED_HELP}
                             whole answer); default 30
   -v, --verbose             one stderr line per optimization
 
+Limits (what a server or client can make the proxy hold; over one: an error naming it and its flag):
+  --max-line-bytes <n>      one message line (stdio, either side), HTTP JSON body or SSE event
+                            (default ${DEFAULT_LIMITS.line}, 128 MiB); the line is dropped and the
+                            request it answers (its id read from its first bytes) gets the error
+  --max-page-bytes <n>      one page of the server's tools/list (default ${DEFAULT_LIMITS.page}, 64 MiB)
+  --max-list-bytes <n>      all pages of the server's tools/list together (default ${DEFAULT_LIMITS.list},
+                            128 MiB): a cursor that never ends stops here
+  --max-result-bytes <n>    one tools/call answer (default ${DEFAULT_LIMITS.result}, 64 MiB); the client
+                            gets an error instead
+  With --url, the server's event stream is reconnected after its retry (at least 1 s), doubling
+  for each reconnection in a row that brought nothing, at most 30 s, given up after 8.
+
 Overlay (review first, then serve):
   --overlay <file>          serve the tools of an overlay written by toolslim optimize --overlay
                             (its steps, not --preset/--transform); at start and after every
@@ -81,19 +99,26 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             and, instead of the others, ${SEARCH_TOOL} (keywords → the best
                             matches' full definitions, BM25 over names and descriptions) and
                             ${CALL_TOOL} (name + arguments); a found tool's call is checked against
-                            its real inputSchema as a cold call is. The list stays small and keeps
-                            its bytes however many tools the server has.
+                            its real inputSchema as a cold call is. Below ${SEARCH_MIN_TOOLS} tools the search
+                            tool's description lists the other tools' names, and a name loads that
+                            tool alone. The list stays small and keeps its bytes however many tools
+                            the server has.
                             Neither flag: from ${SEARCH_MIN_TOOLS} tools on the proxy serves --search, below that
-                            every tool (the session bench: bench/sessions.md); stderr says which
+                            every tool; with --profile of a client that defers schemas itself
+                            (claude-code) every tool at any size (the session bench:
+                            bench/sessions.md); stderr says which and why
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
-                            tool has earned a place and every tool is served cold
+                            tool has earned a place and every tool is served cold. A regular file
+                            (a FIFO, device or directory is refused); a symlink's target is written,
+                            its mode kept; a lock another process holds is tried again later
   --reveal <mode>           result (default): the list never changes; list-changed: a called cold
                             tool becomes hot, announced with notifications/tools/list_changed only if
                             the server declared tools.listChanged
   --stats <file>            append one JSON line per tools/call (tool, request and result bytes, the
                             tool's definition bytes as served and as sent, milliseconds); read them
-                            with toolslim report --responses <file>
+                            with toolslim report --responses <file>. Only to a new or empty file or a
+                            stats file (its first line a stats line): any other file is refused
 
 Responses (per tool, by the server's tool name; repeatable; after an overlay's "responses"):
   --project TOOL=f,g.h      keep only these fields of each record of TOOL's results (dotted paths
@@ -126,6 +151,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   if (args.positional.length > 0) throw new CliError(`unexpected argument ${JSON.stringify(args.positional[0])} (the server command goes after --)`, { usage: true });
   const target = liveTarget(args);
   if (!target) throw new CliError('proxy needs the server command after -- (or --url)', { usage: true });
+  const limits = limitsFrom(args);
   const timeout = flagNumber(args, 'timeout');
   if (timeout !== undefined && timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
   const overlayPath = flagString(args, 'overlay');
@@ -159,16 +185,23 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   let overlayPolicies: ResponsePolicies | undefined;
   if (overlayPath !== undefined) {
     let text: string;
+    // A FIFO would block the start, a device or directory is no overlay: refused before it is opened.
+    const exists = checkRegularFile(overlayPath, `--overlay ${overlayPath}`);
     try {
+      if (!exists) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
       text = readFileSync(overlayPath, 'utf8');
     } catch (e) {
       throw new CliError(`--overlay ${overlayPath}: ${(e as { code?: string }).code === 'ENOENT' ? 'no such file; build it with toolslim optimize --overlay' : (e as Error).message}`);
     }
-    const overlay = session.readOverlay(text, overlayPath);
+    // The rebuild hint comes from the file in use and this command (redacted), never from the file's own `rebuild`.
+    const liveSource = target.kind === 'http'
+      ? [`--url ${shellWord(redactUrl(target.url))}`, ...Object.keys(target.headers ?? {}).map((k) => `-H ${shellWord(`${k}: ***`)}`)].join(' ')
+      : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
+    const rebuild = redact(`toolslim optimize --overlay ${shellWord(overlayPath)} --preset … ${liveSource}`);
+    const overlay = session.readOverlay(text, overlayPath, { rebuild });
     overlayPolicies = overlay.responses;
     const { overlayHooks } = await import('../proxy/overlay.js');
-    const liveSource = target.kind === 'http' ? `--url ${shellWord(redactUrl(target.url))}` : ['--', ...redactArgs([target.command, ...target.args])].map(shellWord).join(' ');
-    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource });
+    inner = overlayHooks({ overlay, text, file: overlayPath, onDrift: onDrift ?? 'refuse', dropUnreadable, verbose, log, liveSource, rebuild });
   } else {
     inner = optimizingHooks({ steps, dropUnreadable, verbose, log });
   }
@@ -176,24 +209,15 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const usage = usagePath === undefined ? undefined : session.UsageStore.open(usagePath);
   const hotSet = hotSetFrom(args, usage?.graph, checkHotSetOptions);
   const statsPath = flagString(args, 'stats');
-  let stats: ((line: string) => void) | undefined;
-  if (statsPath !== undefined) {
-    let fd: number;
-    try {
-      fd = openSync(statsPath, 'a');
-    } catch (e) {
-      throw new CliError(`--stats ${statsPath}: cannot open it for appending: ${(e as Error).message}`);
-    }
-    // One write per line, to a file opened for appending: lines of two proxies never interleave.
-    stats = (line) => void writeSync(fd, line + '\n');
-  }
+  // Refused before the server starts: a file that is not a stats file, or not a regular file.
+  const stats = statsPath === undefined ? undefined : (await import('../stats-file.js')).openStatsFile(statsPath);
 
   const responses = await responsesFrom(args, overlayPolicies, log);
   // Neither --hot-set nor --search: the session library picks by the first list's size.
   const auto = hotSet === undefined ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
-  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), log });
-  // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
+  // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
   return runProxy({
     target,
@@ -201,6 +225,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
     output: ctx.io.stdout,
     errors: ctx.io.stderr,
     requestTimeoutMs: timeout === undefined ? undefined : Math.round(timeout * 1000),
+    limits,
     hooks: profile === undefined ? hooks : profileGateHooks(hooks, { profile, allowRejected: args.flags['allow-rejected'] === true, log }),
   });
 }
@@ -230,4 +255,17 @@ function hotSetFrom(args: ParsedArgs, graph: HotSetOptions['graph'], check: (hot
   const hotSet: HotSetOptions = { k, ...(reveal ? { reveal } : {}), ...(graph ? { graph } : {}), ...(search !== undefined ? { search: true } : {}) };
   check(hotSet, flag);
   return hotSet;
+}
+
+/** `--max-line-bytes` and the other caps (limits.ts), checked now: whole numbers of bytes, at least 1024. */
+function limitsFrom(args: ParsedArgs): Partial<ByteLimits> {
+  const out: { -readonly [K in keyof ByteLimits]?: number } = {};
+  for (const cap of ['line', 'page', 'list', 'result'] as const) {
+    const flag = `max-${cap}-bytes`;
+    const n = flagNumber(args, flag);
+    if (n === undefined) continue;
+    if (!Number.isSafeInteger(n) || n < 1024) throw new CliError(`--${flag} must be a whole number of bytes, at least 1024 (got ${n})`, { usage: true });
+    out[cap] = n;
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import type { Tokenizer } from '../../core/measure.js';
+import { arrayParts, countJoined, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -149,11 +149,16 @@ function reportOne(
   const { stats } = result.report;
   let cl100kRows: number[] | undefined;
   let estimated = 0;
+  let cl100kTotal = 0;
   if (tokenizers) {
+    // One pass over the tools: each one's text is counted, checked for long pieces, and kept only until
+    // the whole list's count (from the same texts: the list's text is never built).
     cl100kRows = new Array<number>(before.length);
+    const texts = new Array<string>(before.length);
     let next = Date.now() + 1000;
     for (let i = 0; i < before.length; i++) {
       const text = stringifyJson(before[i]);
+      texts[i] = jsonless(before[i]) ? 'null' : text;
       cl100kRows[i] = tokenizers.cl100k.count(text);
       if (tokenizers.hasLongPiece(text)) estimated++;
       if (large && Date.now() >= next) {
@@ -161,6 +166,8 @@ function reportOne(
         next = Date.now() + 1000;
       }
     }
+    if (large) say('counting cl100k_base tokens of the whole list…');
+    cl100kTotal = countJoined(tokenizers.cl100k, arrayParts(texts));
   }
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
@@ -172,15 +179,14 @@ function reportOne(
     ...(rendered ? { rendered: rendered.perTool[t.index]! } : {}),
   }));
   rows.sort((a, b) => b.bytes - a.bytes || a.index - b.index);
-  if (tokenizers) say('counting cl100k_base tokens of the whole list…');
   const total = tokenizers
     ? {
         bytes: stats.before.bytes,
         o200k: stats.before.tokens ?? 0,
-        cl100k: tokenizers.cl100k.count(stringifyJson(before)),
+        cl100k: cl100kTotal,
         bytesAfter: stats.after.bytes,
         o200kAfter: stats.after.tokens ?? 0,
-        cl100kAfter: tokenizers.cl100k.count(stringifyJson(result.tools)),
+        cl100kAfter: countJoined(tokenizers.cl100k, arrayParts(result.tools.map(elementText))),
         ...(rendered ? { rendered: rendered.total } : {}),
       }
     : { bytes: stats.before.bytes, bytesAfter: stats.after.bytes };
@@ -195,6 +201,16 @@ function reportOne(
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
     ...(rendered ? { readers: rendered.readers, ...(rendered.alwaysPaid ? { alwaysPaid: rendered.alwaysPaid } : {}) } : {}),
   };
+}
+
+/** A value JSON has no text for: inside an array's text it reads `null`. */
+function jsonless(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** An array element's compact JSON, as it reads inside its array's text. */
+function elementText(value: unknown): string {
+  return jsonless(value) ? 'null' : stringifyJson(value);
 }
 
 type HtmlParts = Pick<HtmlSection, 'parts' | 'readerParts'>;

@@ -44,6 +44,18 @@ export class Batches {
     return true;
   }
 
+  /**
+   * A member the client cancelled: the batch no longer waits for it and never answers it (MCP: a cancelled
+   * request gets no answer); the rest of the batch is answered as soon as it is complete.
+   */
+  forget(key: string): void {
+    const batch = this.#byKey.get(key);
+    if (!batch) return;
+    this.#byKey.delete(key);
+    batch.waiting.delete(key);
+    this.#flush(batch);
+  }
+
   #flush(batch: Open): void {
     if (batch.waiting.size > 0 || batch.locals === undefined) return;
     const all = [...batch.answers, ...batch.locals];

@@ -21,6 +21,7 @@ import { toOneLine } from './json-text.js';
 import { makeRedactor, redactUrl, targetSecrets, type Redactor } from '../redact.js';
 import { SseParser } from './sse.js';
 import { formatSeconds } from './hooks.js';
+import { DEFAULT_LIMITS, overCap, reconnectDelay } from './limits.js';
 import type { RpcId, SendInfo, Upstream, UpstreamEnd, UpstreamEvents } from './upstream.js';
 
 /** Options of {@link HttpUpstream}. */
@@ -35,13 +36,16 @@ export interface HttpUpstreamOptions {
    * notification's whole answer must come within it too (a request's answer may stream for longer).
    */
   readonly requestTimeoutMs?: number;
+  /** The cap on one JSON body, one SSE line or event (`--max-line-bytes`; default DEFAULT_LIMITS.line). */
+  readonly maxLineBytes?: number;
 }
 
 /** Redirects followed for one request (same origin only). */
 const MAX_REDIRECTS = 5;
 
 const TRANSPORT_ERROR = -32000;
-const MAX_GET_FAILURES = 5;
+/** A GET stream that lasted this long counts as productive even without an event (a server's idle timeout). */
+const PRODUCTIVE_STREAM_MS = 60_000;
 
 export class HttpUpstream implements Upstream {
   readonly label: string;
@@ -51,6 +55,7 @@ export class HttpUpstream implements Upstream {
   readonly #redact: Redactor;
   readonly #closeTimeoutMs: number;
   readonly #requestTimeoutMs: number;
+  readonly #maxLineBytes: number;
   readonly #abort = new AbortController();
   #events: UpstreamEvents | undefined;
   #sessionId: string | undefined;
@@ -77,6 +82,7 @@ export class HttpUpstream implements Upstream {
     this.#log = (line) => log(this.#redact(line));
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_LIMITS.line;
   }
 
   /** The session the server gave, if any. */
@@ -220,13 +226,24 @@ export class HttpUpstream implements Upstream {
     const answered = new Set<string>();
     if (type === 'text/event-stream') {
       const parser = await this.#readEvents(res, answered, info.initialize === true);
+      if (parser.overflowed) {
+        this.#fail(
+          info.requestIds.filter((id) => !answered.has(key(id))),
+          `${overCap(`an event of ${this.label}'s stream`, 'line', this.#maxLineBytes)}; the stream was cut`,
+        );
+        return;
+      }
       const missing = info.requestIds.filter((id) => !answered.has(key(id)));
       if (missing.length > 0 && parser.lastEventId !== undefined) await this.#resume(parser.lastEventId, missing, answered, info.initialize === true);
       const still = info.requestIds.filter((id) => !answered.has(key(id)));
       if (still.length > 0) this.#fail(still, `${this.label} closed its event stream before answering`);
       return;
     }
-    const text = await res.text();
+    const text = await this.#body(res);
+    if (text === undefined) {
+      this.#fail(info.requestIds, `${overCap(`the body ${this.label} answered with`, 'line', this.#maxLineBytes)}; it was dropped`);
+      return;
+    }
     if (type !== 'application/json' && !(type === '' && text.trim() !== '')) {
       this.#fail(info.requestIds, `${this.label} answered with content type ${JSON.stringify(res.headers.get('content-type') ?? '')}, expected application/json or text/event-stream`);
       return;
@@ -259,13 +276,47 @@ export class HttpUpstream implements Upstream {
     this.#events?.message(Buffer.from(line, 'utf8'), parsed);
   }
 
-  async #readEvents(res: Response, answered: Set<string>, initialize: boolean, lastEventId?: string): Promise<SseParser> {
-    const p = new SseParser((event) => {
-      if (event.event === 'message' && event.data !== '') this.#deliver(event.data, answered, initialize);
-    }, lastEventId);
+  /** A body as text, read up to the line cap; undefined (the body cancelled) when it is longer. */
+  async #body(res: Response): Promise<string | undefined> {
+    if (!res.body) return '';
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > this.#maxLineBytes) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, bytes).toString('utf8');
+  }
+
+  /** Reads an event stream to its end (or the line cap: then `overflowed` is set and the stream cancelled). */
+  async #readEvents(res: Response, answered: Set<string>, initialize: boolean, lastEventId?: string, onEvent?: () => void): Promise<SseParser> {
+    const p = new SseParser(
+      (event) => {
+        onEvent?.();
+        if (event.event === 'message' && event.data !== '') this.#deliver(event.data, answered, initialize);
+      },
+      lastEventId,
+      this.#maxLineBytes,
+    );
     if (!res.body) return p;
     const decoder = new TextDecoder('utf-8');
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) p.push(decoder.decode(chunk, { stream: true }));
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      p.push(decoder.decode(value, { stream: true }));
+      if (p.overflowed) {
+        await reader.cancel().catch(() => undefined);
+        return p;
+      }
+    }
     p.push(decoder.decode());
     p.end();
     return p;
@@ -285,15 +336,23 @@ export class HttpUpstream implements Upstream {
     }
   }
 
-  /** The stream of server-initiated messages, kept open (reconnecting) until the proxy closes. */
+  /**
+   * The stream of server-initiated messages, kept open until the proxy closes. It reconnects after the
+   * server's `retry` (at least 1 s: a `retry: 0` server no longer gets ~200 connections a second),
+   * doubling for each unproductive connection in a row (an error, or a stream that ended with no event
+   * before a minute), at most 30 s, and gives up after 8 in a row, saying so (limits.ts).
+   */
   #openGetStream(): void {
     if (this.#getStream) return;
     this.#getStream = true;
     void (async () => {
-      let failures = 0;
+      let unproductive = 0;
       let last: string | undefined;
-      let retryMs = 1000;
+      let retryMs: number | undefined;
+      let why = '';
       while (!this.#abort.signal.aborted) {
+        const opened = Date.now();
+        let events = 0;
         try {
           const res = await this.#fetch({
             method: 'GET',
@@ -308,24 +367,39 @@ export class HttpUpstream implements Upstream {
             await res.body?.cancel();
             throw new Error(res.ok ? `content type ${res.headers.get('content-type') ?? 'none'}` : statusLine(res));
           }
-          failures = 0;
-          const parser = await this.#readEvents(res, new Set(), false, last);
+          const parser = await this.#readEvents(res, new Set(), false, last, () => events++);
           last = parser.lastEventId ?? last;
           if (parser.retryMs !== undefined) retryMs = parser.retryMs;
+          if (parser.overflowed) this.#log(`${overCap(`an event of the server's stream (GET ${this.label})`, 'line', this.#maxLineBytes)}; the stream was cut`);
+          const productive = !parser.overflowed && (events > 0 || Date.now() - opened >= PRODUCTIVE_STREAM_MS);
+          unproductive = productive ? 0 : unproductive + 1;
+          why = parser.overflowed ? 'an event over the line cap' : 'the stream ended with no event';
         } catch (e) {
           if (this.#abort.signal.aborted) return;
-          if (++failures >= MAX_GET_FAILURES) {
-            this.#log(`the server's event stream (GET ${this.label}) failed ${failures} times, last: ${describeFetchError(e)}; server-initiated messages outside responses will not arrive`);
-            return;
-          }
+          unproductive++;
+          why = describeFetchError(e);
         }
-        await new Promise((r) => setTimeout(r, Math.min(retryMs * 2 ** failures, 30_000)));
+        const wait = reconnectDelay(unproductive, retryMs);
+        if (wait === undefined) {
+          this.#log(`the server's event stream (GET ${this.label}) brought nothing ${unproductive} times in a row, last: ${why}; giving up: server-initiated messages outside responses will not arrive`);
+          return;
+        }
+        await new Promise<void>((r) => {
+          const signal = this.#abort.signal;
+          const done = () => {
+            clearTimeout(t);
+            signal.removeEventListener('abort', done);
+            r();
+          };
+          const t = setTimeout(done, wait);
+          signal.addEventListener('abort', done, { once: true });
+        });
       }
     })();
   }
 
   async #httpError(res: Response, info: SendInfo): Promise<void> {
-    const text = await res.text().catch(() => '');
+    const text = (await this.#body(res).catch(() => '')) ?? '';
     let detail = '';
     try {
       const body = JSON.parse(text) as unknown;

@@ -13,6 +13,7 @@ import type { ListHooks } from './hooks.js';
 import { Router } from './router.js';
 import { StdioUpstream, type Upstream } from './upstream.js';
 import { targetRedactor } from '../redact.js';
+import { leadingId, limitsOf, overCap, type ByteLimits } from './limits.js';
 
 /** Options of {@link runProxy}. */
 export interface ProxyOptions {
@@ -31,6 +32,8 @@ export interface ProxyOptions {
   readonly onLog?: (line: string) => void;
   /** The upstream, once made (tests read the server's pid). */
   readonly onUpstream?: (upstream: Upstream) => void;
+  /** Byte caps (`--max-*-bytes`; limits.ts); the result cap is the session hooks'. */
+  readonly limits?: Partial<ByteLimits>;
 }
 
 /** Runs the proxy until the server or the client ends it; resolves to the status to exit with. */
@@ -43,7 +46,8 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     errors.write(`toolslim proxy: ${line}\n`);
     options.onLog?.(line);
   };
-  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs);
+  const limits = limitsOf(options.limits);
+  const upstream = await makeUpstream(options.target, errors, log, options.requestTimeoutMs, redact, limits.line);
   options.onUpstream?.(upstream);
 
   return new Promise<number>((resolve) => {
@@ -66,6 +70,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       log,
       requestTimeoutMs: options.requestTimeoutMs,
       redact,
+      limits,
       done: (status) => void finish(status),
     });
 
@@ -77,12 +82,24 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       resolve(status);
     };
 
-    const lines = new LineReader((line) => {
-      if (!router.fromClient(line)) {
-        input.pause();
-        upstream.onDrain(() => input.resume());
-      }
-    });
+    const lines = new LineReader(
+      (line) => {
+        if (!router.fromClient(line)) {
+          input.pause();
+          upstream.onDrain(() => input.resume());
+        }
+      },
+      {
+        maxBytes: limits.line,
+        // A client line over the cap never reaches the server; its request (id from its first bytes) gets the error.
+        onOverflow: (head) => {
+          const id = leadingId(head.toString('utf8'), 'request');
+          const message = `${overCap('a line from the client', 'line', limits.line)}; it was not sent to the server`;
+          log(message);
+          if (id !== undefined) toClient(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify({ code: -32600, message: `toolslim proxy: ${message}` })}}`);
+        },
+      },
+    );
     const onData = (chunk: Buffer | string) => lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const onEnd = () => {
       lines.end();
@@ -132,8 +149,9 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
   });
 }
 
-async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined): Promise<Upstream> {
-  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors });
+async function makeUpstream(target: LiveTarget, errors: Writable, log: (line: string) => void, requestTimeoutMs: number | undefined, redact: (text: string) => string, maxLineBytes: number): Promise<Upstream> {
+  // The server's own stderr passes the same redaction as the proxy's lines (its argv secrets, tokens).
+  if (target.kind === 'stdio') return new StdioUpstream({ command: target.command, args: target.args, stderr: errors, redact, maxLineBytes });
   const { HttpUpstream } = await import('./http.js');
-  return new HttpUpstream({ url: target.url, headers: target.headers, log, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+  return new HttpUpstream({ url: target.url, headers: target.headers, log, maxLineBytes, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
 }

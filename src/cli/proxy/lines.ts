@@ -6,14 +6,30 @@
 
 const NEWLINE = 0x0a;
 
-/** Splits a byte stream into lines; each line is handed on without its `\n`, as the exact bytes that came. */
+/** A line over the cap: its first bytes (at most {@link HEAD_BYTES}, to find its id) and how many bytes were seen when it was cut. */
+export type OnOverflow = (head: Buffer, seen: number) => void;
+
+/** How much of a line over the cap is kept for its caller (the id is near the start). */
+export const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Splits a byte stream into lines; each line is handed on without its `\n`, as the exact bytes that came.
+ * With `maxBytes`, a line longer than that is never held: once it passes the cap its bytes are dropped
+ * up to its `\n`, and `onOverflow` gets its first bytes instead.
+ */
 export class LineReader {
   readonly #onLine: (line: Buffer) => void;
+  readonly #maxBytes: number;
+  readonly #onOverflow: OnOverflow | undefined;
   #pieces: Buffer[] = [];
   #pendingBytes = 0;
+  /** Dropping the rest of a line over the cap, up to its `\n`. */
+  #skipping = false;
 
-  constructor(onLine: (line: Buffer) => void) {
+  constructor(onLine: (line: Buffer) => void, limit?: { readonly maxBytes: number; readonly onOverflow: OnOverflow }) {
     this.#onLine = onLine;
+    this.#maxBytes = limit?.maxBytes ?? Infinity;
+    this.#onOverflow = limit?.onOverflow;
   }
 
   /** Bytes of the line still waiting for its `\n`. */
@@ -23,34 +39,66 @@ export class LineReader {
 
   push(chunk: Buffer): void {
     let start = 0;
+    if (this.#skipping) {
+      const nl = chunk.indexOf(NEWLINE);
+      if (nl === -1) return;
+      this.#skipping = false;
+      start = nl + 1;
+    }
     let nl = chunk.indexOf(NEWLINE, start);
     while (nl !== -1) {
       const tail = chunk.subarray(start, nl);
-      let line: Buffer;
-      if (this.#pieces.length === 0) line = tail;
+      if (this.#pendingBytes + tail.length > this.#maxBytes) this.#overflow(tail, this.#pendingBytes + tail.length);
       else {
-        this.#pieces.push(tail);
-        line = Buffer.concat(this.#pieces, this.#pendingBytes + tail.length);
-        this.#pieces = [];
-        this.#pendingBytes = 0;
+        let line: Buffer;
+        if (this.#pieces.length === 0) line = tail;
+        else {
+          this.#pieces.push(tail);
+          line = Buffer.concat(this.#pieces, this.#pendingBytes + tail.length);
+          this.#pieces = [];
+          this.#pendingBytes = 0;
+        }
+        this.#onLine(line);
       }
-      this.#onLine(line);
       start = nl + 1;
       nl = chunk.indexOf(NEWLINE, start);
     }
     if (start < chunk.length) {
-      this.#pieces.push(start === 0 ? chunk : chunk.subarray(start));
-      this.#pendingBytes += chunk.length - start;
+      const rest = start === 0 ? chunk : chunk.subarray(start);
+      if (this.#pendingBytes + rest.length > this.#maxBytes) {
+        this.#overflow(rest, this.#pendingBytes + rest.length);
+        this.#skipping = true;
+      } else {
+        this.#pieces.push(rest);
+        this.#pendingBytes += rest.length;
+      }
     }
   }
 
   /** Hands on a last line that never got its `\n`, if any. */
   end(): void {
+    this.#skipping = false;
     if (this.#pieces.length === 0) return;
     const line = Buffer.concat(this.#pieces, this.#pendingBytes);
     this.#pieces = [];
     this.#pendingBytes = 0;
     this.#onLine(line);
+  }
+
+  /** The line held so far plus `more` is over the cap: its head goes to onOverflow, the rest is dropped. */
+  #overflow(more: Buffer, seen: number): void {
+    const parts = [...this.#pieces, more];
+    let headBytes = 0;
+    const head: Buffer[] = [];
+    for (const p of parts) {
+      if (headBytes >= HEAD_BYTES) break;
+      const take = p.subarray(0, HEAD_BYTES - headBytes);
+      head.push(take);
+      headBytes += take.length;
+    }
+    this.#pieces = [];
+    this.#pendingBytes = 0;
+    this.#onOverflow?.(Buffer.concat(head, headBytes), seen);
   }
 }
 

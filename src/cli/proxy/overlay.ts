@@ -14,7 +14,8 @@ import type { McpTool } from '../../core/tool.js';
 import type { Step } from '../../core/transform.js';
 import { COMPACT_STYLE, restyleJson, scanToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
-import { findDrift, type Overlay } from '../../session/overlay.js';
+import { findDrift } from '../../session/overlay-drift.js';
+import type { Overlay } from '../../session/overlay.js';
 import { memberSpans } from './json-text.js';
 import { Refusal, type RawList } from './hooks.js';
 import { prepare, type OptimizingHooks, type PreparedList } from './served.js';
@@ -35,14 +36,17 @@ export interface OverlayHooksOptions {
   readonly dropUnreadable?: boolean;
   readonly verbose?: boolean;
   readonly log: (line: string) => void;
-  /** How this proxy reaches its server, as shell words (`-- node server.js`, `--url …`), for the rebuild hint. */
+  /** How this proxy reaches its server, as shell words (`-- node server.js`, `--url …`), redacted. */
   readonly liveSource?: string;
+  /** The command that rebuilds this overlay from this proxy's server, redacted (never the file's own `rebuild`). */
+  readonly rebuild?: string;
 }
 
 export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
   const { overlay, file, onDrift, log } = options;
   const steps: Step[] = resolveSteps(overlay.steps.map((s) => [s.transform, s.options] as const));
   const toolTexts = overlayToolTexts(options.text, overlay);
+  const rebuild = options.rebuild ?? `toolslim optimize --overlay ${shellWord(file)} --preset … ${options.liveSource ?? '-- <server command>'}`;
   /** What the client's initialize result got ('' when answered without any); undefined before. */
   let delivered: string | undefined;
   let said = '';
@@ -69,13 +73,11 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
       const made = overlay.server;
       if (made?.name !== undefined && typeof live.name === 'string' && live.name !== made.name) {
         // The overlay's own rebuild command points at the server it was made from; name this one.
-        const here = `toolslim optimize --overlay ${shellWord(file)} [--preset …] ${options.liveSource ?? '-- <server command>'}`;
-        const was = overlay.rebuild === undefined ? '' : ` (it was made with: ${overlay.rebuild})`;
-        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${here}${was}`);
+        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${rebuild}`);
       }
     },
     serve(raw, when) {
-      const drift = findDrift(overlay, raw.merged.tools as unknown[], { file });
+      const drift = findDrift(overlay, raw.merged.tools as unknown[], { file, rebuild });
       if (!drift.drifted) {
         if (when === 'initialize') delivered = overlay.instructions ?? '';
         say('');

@@ -13,13 +13,16 @@
  * with the server's status. The proxy's own requests time out with a message.
  *
  * Its parts live next door: the proxy's own requests (own-requests.ts), tools/list (tools-list.ts),
- * batches (batch.ts), the hooks' types (hooks.ts). What stays here (~400 lines) is one state machine over
+ * batches (batch.ts: their responses; client-batch.ts: routing a client's batch), message helpers
+ * (messages.ts), the hooks' types (hooks.ts). What stays here (~400 lines) is one state machine over
  * the client's requests in flight, which every direction, the initialize hold and the fault paths share.
  */
 import { hasOwn, isObject } from '../../json/guards.js';
 import { Batches } from './batch.js';
+import { routeClientBatch, type BatchRouter, type Decide, type Member } from './client-batch.js';
 import { Refusal, type CallDecision, type ListHooks } from './hooks.js';
-import { elementSpans, memberSpans, memberText, setMember } from './json-text.js';
+import { elementSpans, memberSpans, memberText } from './json-text.js';
+import { appendInstructions, isServerRequest, kindOf, NO_KIND, paramsBytes, preview, spliceMember, type Kind } from './messages.js';
 import { isBlankLine } from './lines.js';
 import { idKey, OWN_PREFIX, OwnRequests, unkey } from './own-requests.js';
 import { ToolsList } from './tools-list.js';
@@ -40,6 +43,8 @@ export interface RouterOptions {
   readonly done: (status: number) => void;
   /** Every error message the proxy writes itself passes this (redact.ts; default: as it is). */
   readonly redact?: (text: string) => string;
+  /** The page and list caps of the proxy's own tools/list (limits.ts). */
+  readonly limits?: { readonly page: number; readonly list: number };
 }
 
 interface ClientPending {
@@ -52,26 +57,6 @@ interface ClientPending {
   readonly original?: RpcId;
 }
 
-type Member = { kind: 'forward'; text?: string; requestKey?: string; requestId?: RpcId; method?: string } | { kind: 'local'; answer: Promise<string | undefined> } | { kind: 'drop' };
-
-/** What the upstream is told about a message, from its parsed `method` (never from a pattern over its text). */
-interface Kind {
-  readonly initialize?: true;
-  readonly initialized?: true;
-}
-
-const NO_KIND: Kind = {};
-
-function kindOf(methods: readonly (string | undefined)[]): Kind {
-  let initialize = false;
-  let initialized = false;
-  for (const m of methods) {
-    if (m === 'initialize') initialize = true;
-    else if (m === 'notifications/initialized') initialized = true;
-  }
-  if (!initialize && !initialized) return NO_KIND;
-  return { ...(initialize ? { initialize: true as const } : {}), ...(initialized ? { initialized: true as const } : {}) };
-}
 
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 const MAX_CANCELLED = 10_000;
@@ -82,6 +67,8 @@ export class Router {
   readonly #own: OwnRequests;
   readonly #list: ToolsList;
   readonly #batches: Batches;
+  /** What batch routing (client-batch.ts) uses of this router. */
+  readonly #batchRouter: BatchRouter;
   readonly #outstanding = new Set<Promise<unknown>>();
   #holding: { line: Buffer; parsed: unknown }[] | undefined;
   /** `notifications/initialized` went to the server (the client's, or the proxy's own at prefetch). */
@@ -92,6 +79,18 @@ export class Router {
   constructor(options: RouterOptions) {
     this.#o = options;
     this.#batches = new Batches((text) => this.#o.toClient(text));
+    const router = this;
+    this.#batchRouter = {
+      batches: this.#batches,
+      decideCall: (msg, text) => (this.#o.hooks.call ? this.#decide(msg, text) : undefined),
+      classify: (text, msg, bytes, how) => this.#classify(text, msg, bytes, how),
+      send: (text, ids, kind) => this.#send(text, ids, kind),
+      track: (p) => this.#track(p),
+      listServed: () => this.#list.served('request'),
+      get finished() {
+        return router.#finished;
+      },
+    };
     this.#own = new OwnRequests({
       send: (text, id) => void this.#send(text, [id], NO_KIND),
       taken: (key) => this.#clientPending.has(key),
@@ -102,7 +101,7 @@ export class Router {
         return asked.length === 0 ? undefined : `the server itself is still waiting for the client's answer to ${asked.join(', ')}`;
       },
     });
-    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact });
+    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact, ...(options.limits ? { limits: options.limits } : {}) });
   }
 
   readonly #redact = (text: string): string => this.#o.redact?.(text) ?? text;
@@ -131,7 +130,7 @@ export class Router {
       return this.#send(line, [], NO_KIND);
     }
     if (Array.isArray(msg)) return this.#clientBatch(line, text, msg);
-    const m = isObject(msg) ? this.#classify(text, msg, line.length, true) : ({ kind: 'forward' } as Member);
+    const m = isObject(msg) ? this.#classify(text, msg, line.length, { alone: true }) : ({ kind: 'forward' } as Member);
     if (m.kind === 'drop') return true;
     if (m.kind === 'local') {
       this.#track(m.answer.then((answer) => answer !== undefined && this.#o.toClient(answer)));
@@ -141,20 +140,21 @@ export class Router {
   }
 
   #clientBatch(line: Buffer, text: string, arr: unknown[]): boolean {
-    const spans = elementSpans(text);
-    const members = arr.map((m, i) => (isObject(m) ? this.#classify(text.slice(spans[i]!.start, spans[i]!.end), m, spans[i]!.end - spans[i]!.start) : ({ kind: 'forward' } as Member)));
-    const requestIds = members.flatMap((m) => (m.kind === 'forward' && m.requestId !== undefined ? [m.requestId] : []));
-    const kind = kindOf(members.map((m) => (m.kind === 'forward' ? m.method : undefined)));
-    if (members.every((m) => m.kind === 'forward' && m.text === undefined)) return this.#send(line, requestIds, kind);
-    const forwarded = members.flatMap((m, i) => (m.kind === 'forward' ? [m.text ?? text.slice(spans[i]!.start, spans[i]!.end)] : []));
-    const locals = members.flatMap((m) => (m.kind === 'local' ? [m.answer] : []));
-    const keys = members.flatMap((m) => (m.kind === 'forward' && m.requestKey !== undefined ? [m.requestKey] : []));
-    this.#track(this.#batches.open(keys, Promise.all(locals) as Promise<string[]>));
-    return forwarded.length > 0 ? this.#send(`[${forwarded.join(',')}]`, requestIds, kind) : true;
+    return routeClientBatch(this.#batchRouter, line, text, arr);
+  }
+
+  /** The hooks' decision on a tools/call (a hook that throws: forwarded unchanged, said on stderr). */
+  #decide(msg: Record<string, unknown>, text: string): CallDecision {
+    try {
+      return this.#o.hooks.call!(msg.params, paramsBytes(text), memberText(text, 'params'));
+    } catch (e) {
+      this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
+      return { forward: true };
+    }
   }
 
   /** What to do with one client message (alone or in a batch). */
-  #classify(text: string, msg: Record<string, unknown>, bytes: number, alone = false): Member {
+  #classify(text: string, msg: Record<string, unknown>, bytes: number, how: Decide & { alone?: boolean } = {}): Member {
     const method = typeof msg.method === 'string' ? msg.method : undefined;
     const id = msg.id;
     const isRequest = method !== undefined && hasOwn(msg, 'id') && (typeof id === 'string' || typeof id === 'number');
@@ -173,15 +173,10 @@ export class Router {
     let forwardText: string | undefined;
     const requestBytes = method === 'tools/call' ? paramsBytes(text) : bytes;
     if (method === 'tools/call' && this.#o.hooks.call) {
-      let decision: CallDecision;
-      try {
-        decision = this.#o.hooks.call(msg.params, requestBytes, memberText(text, 'params'));
-      } catch (e) {
-        this.#o.log(`tools/call: ${(e as Error).message}; forwarding it unchanged`);
-        decision = { forward: true };
-      }
+      let decision = how.decision ?? this.#decide(msg, text);
       if (!decision.forward && 'wait' in decision) {
-        if (alone) return { kind: 'local', answer: this.#afterList(text, msg, bytes, idText) };
+        if (how.alone) return { kind: 'local', answer: this.#afterList(text, msg, bytes, idText) };
+        if (how.listFailed !== undefined) return { kind: 'local', answer: Promise.resolve(this.#listFailedAnswer(idText, how.listFailed)) };
         decision = { forward: true };
       }
       if (!decision.forward) {
@@ -214,14 +209,17 @@ export class Router {
     try {
       await this.#list.served('request');
     } catch (e) {
-      const why = (e as Error)?.message ?? String(e);
-      return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: this tools/call came before the tool list, which the proxy needs to check it, and the list could not be fetched: ${why.replace(/^toolslim proxy: /, '')}`) })}}`;
+      return this.#listFailedAnswer(idText, (e as Error)?.message ?? String(e));
     }
     if (this.#finished) return undefined;
     const m = this.#classify(text, msg, bytes);
     if (m.kind === 'local') return m.answer;
     if (m.kind === 'forward') this.#send(m.text ?? text, m.requestId === undefined ? [] : [m.requestId], NO_KIND);
     return undefined;
+  }
+
+  #listFailedAnswer(idText: string, why: string): string {
+    return `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: this tools/call came before the tool list, which the proxy needs to check it, and the list could not be fetched: ${why.replace(/^toolslim proxy: /, '')}`) })}}`;
   }
 
   /** A cancel for a request the proxy forwarded under another id names that id. */
@@ -233,6 +231,7 @@ export class Router {
     for (const [key, p] of this.#clientPending) {
       if ((p.original ?? p.id) !== wanted) continue;
       this.#clientPending.delete(key);
+      this.#batches.forget(key);
       this.#cancelled.set(key, true);
       if (this.#cancelled.size > MAX_CANCELLED) this.#cancelled.delete(this.#cancelled.keys().next().value!);
       if (p.original !== undefined) {
@@ -488,30 +487,3 @@ export class Router {
   }
 }
 
-/** A message of the server that is a request (a method and an id): the client must see it at once. */
-function isServerRequest(msg: unknown): boolean {
-  return isObject(msg) && typeof msg.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number');
-}
-
-/** The `initialize` response text with `extra` appended to its result's `instructions` (every other byte kept). */
-export function appendInstructions(text: string, result: Record<string, unknown>, extra: string): string {
-  const span = memberSpans(text).get('result')!;
-  const current = typeof result.instructions === 'string' && result.instructions !== '' ? `${result.instructions}\n\n${extra}` : extra;
-  const resultText = setMember(text.slice(span.start, span.end), 'instructions', JSON.stringify(current));
-  return text.slice(0, span.start) + resultText + text.slice(span.end);
-}
-
-function spliceMember(text: string, key: string, valueText: string): string {
-  return setMember(text, key, valueText);
-}
-
-/** UTF-8 bytes of a request's `params` member as it came. */
-function paramsBytes(text: string): number {
-  const span = memberSpans(text).get('params');
-  return span === undefined ? 0 : Buffer.byteLength(text.slice(span.start, span.end), 'utf8');
-}
-
-function preview(line: Buffer): string {
-  const s = line.subarray(0, 200).toString('utf8').replace(/[\u0000-\u001f]/g, ' ');
-  return JSON.stringify(line.length > 200 ? `${s}…` : s);
-}

@@ -8,28 +8,34 @@ import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { missingCacheHints } from '../../session/cache-hints.js';
-import { chooseServing, SEARCH_TOOL, SEARCH_TOOLS } from '../../session/tool-search.js';
+import { chooseServing, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
 import type { OptimizingHooks, PreparedList } from './served.js';
+import { DEFAULT_LIMITS, overCap } from './limits.js';
 
 /** Options of {@link sessionHooks}. */
 export interface SessionHooksOptions {
   /** Serve a hot set (`--hot-set`, `--reveal`); without it every tool is served as prepared. */
   readonly hotSet?: HotSetOptions;
   /**
-   * Neither `--hot-set` nor `--search`: pick by the first list's size (`chooseServing`) — these hot-set
-   * options with `search` from `SEARCH_MIN_TOOLS` tools on, else the whole list — and say so on stderr
-   * (the whole-list choice only with `verbose`). The choice holds for the whole run.
+   * Neither `--hot-set` nor `--search`: pick by the first list's size and the profile (`chooseServing`) —
+   * these hot-set options with `search` from `SEARCH_MIN_TOOLS` tools on, else (and for a client that
+   * defers schemas itself, at any size) the whole list — and say so on stderr (the whole-list choice only
+   * with `verbose` or a profile). The choice holds for the whole run.
    */
   readonly auto?: { readonly hotSet: HotSetOptions; readonly verbose?: boolean };
+  /** `--profile`: a client that defers schemas itself (claude-code) is served every tool in full by default. */
+  readonly profile?: string;
   /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
-  readonly usage?: UsageRecorder & { flush?(): void };
+  readonly usage?: UsageRecorder & { flush?(): void; tryFlush?(): boolean; readonly pending?: number; readonly file?: string };
   /** Told one stats line per `tools/call` (`--stats`). */
   readonly stats?: (line: string) => void;
   /** Response policies (`--project`, `--response-budget`, the overlay's `responses`). */
   readonly responses?: ProxyResponses;
+  /** The result cap (`--max-result-bytes`; default DEFAULT_LIMITS.result): a longer tools/call answer becomes an error naming it. */
+  readonly maxResultBytes?: number;
   readonly log: (line: string) => void;
 }
 
@@ -64,11 +70,21 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     return out;
   };
   let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
-  const flush = () => {
+  /** Busy flushes in a row (another live process held the lock): the next try waits longer, up to 30 s. */
+  let busy = 0;
+  /** Writes the usage file, never waiting for a lock (a held one is tried again later; `last`: at the end, said on stderr). */
+  const flush = (last = false) => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
+    const usage = options.usage;
     try {
-      options.usage?.flush?.();
+      if (usage?.tryFlush === undefined) usage?.flush?.();
+      else if (usage.tryFlush()) busy = 0;
+      else if (last) options.log(`usage file ${usage.file}: another process holds its lock; ${usage.pending} recorded calls were not written`);
+      else {
+        flushTimer = setTimeout(flush, Math.min(1000 * 2 ** ++busy, 30_000));
+        flushTimer.unref?.();
+      }
     } catch (e) {
       options.log(`${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
     }
@@ -112,13 +128,19 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         // A server tool named like one of the search mode's own: that mode cannot serve this list.
         const clash = SEARCH_TOOLS.find((own) => listed.some((t) => isObject(t) && t.name === own.name))?.name;
         if (options.auto) {
-          const choice = chooseServing(listed.length);
+          const choice = chooseServing(listed.length, undefined, options.profile);
           if (choice.mode === 'search' && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
-          else if (choice.mode === 'search' || options.auto.verbose) options.log(choice.why);
-          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: true }), (wanted = true);
-        } else if (hotSet?.search) {
-          if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
-          options.log(`--search: serving the hot set beside ${SEARCH_TOOL}; the other tools are found by search and their calls checked against their real schema`);
+          else if (choice.mode === 'search' || options.auto.verbose || options.profile !== undefined) options.log(choice.why);
+          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: searchMode(listed.length) }), (wanted = true);
+        } else {
+          if (hotSet?.search) {
+            if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
+            hotSet = { ...hotSet, search: searchMode(listed.length) };
+            options.log(`--search: serving the hot set beside ${SEARCH_TOOL}${hotSet.search === 'names' ? `, whose description lists the other tools' names (${listed.length} tools, < ${SEARCH_MIN_TOOLS})` : ''}; the other tools are found by search and their calls checked against their real schema`);
+          }
+          // Told explicitly: served as told, but a client that defers schemas pays more for it.
+          const deferring = options.profile === undefined ? undefined : chooseServing(listed.length, undefined, options.profile);
+          if (hotSet !== undefined && deferring?.mode === 'full') options.log(`--profile ${options.profile} defers schemas itself: ${hotSet.search ? '--search adds a search round trip to its own load' : '--hot-set serves stubs it would load in full anyway'}; without ${hotSet.search ? '--search' : '--hot-set'} the proxy serves every tool in full, what that client pays least for`);
         }
       }
       if (!wanted) {
@@ -182,6 +204,14 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     answer(params0, responseText, parsed) {
       const params = clientCall(params0);
+      const maxResult = options.maxResultBytes ?? DEFAULT_LIMITS.result;
+      if (responseText.length > maxResult / 3 && Buffer.byteLength(responseText, 'utf8') > maxResult) {
+        const name = isObject(params) && typeof params.name === 'string' ? `\`${params.name}\`` : 'a tool';
+        const message = `${overCap(`the answer of ${name}`, 'result', maxResult, Buffer.byteLength(responseText, 'utf8'))}; the client gets this error instead`;
+        options.log(message);
+        const id = memberSpans(responseText).get('id');
+        return `{"jsonrpc":"2.0","id":${id === undefined ? 'null' : responseText.slice(id.start, id.end)},"error":${JSON.stringify({ code: -32000, message: `toolslim proxy: ${message}` })}}`;
+      }
       const client = isObject(params) && typeof params.name === 'string' ? params.name : undefined;
       // A covered result: its projection or page (never an error result, so no renaming below is needed).
       const policy = client === undefined ? undefined : responses?.answer(serverName(client), (params as { arguments?: unknown }).arguments, responseText, parsed, options.stats !== undefined);
@@ -207,7 +237,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     },
     close() {
       inner.close?.();
-      flush();
+      flush(true);
     },
   };
 }

@@ -1,8 +1,15 @@
 /**
- * A server-sent events parser (the WHATWG "event stream" format) in linear time: text is scanned once
- * for line ends (CRLF, LF or CR, also split across chunks), the pieces of a long line are joined once,
- * and an event's data lines are joined once when it is dispatched.
+ * Server-sent events for the HTTP upstream: `eventsource-parser` (the SDK's own parser, already in its
+ * dependency tree; 172 kB unpacked, loaded only with `proxy --url`, never by `import 'toolslim'`) does the
+ * WHATWG "event stream" parsing; this adapter keeps the proxy's side of it: the last event id as the
+ * stream's resumption point (the parser reports the id per event; the format keeps the last one), the
+ * `retry` the server asked for, and the line cap — the parser's `maxBufferSize` bounds a line without
+ * its end plus an event's data lines, so a server that never ends a line is cut there, not held.
+ *
+ * Replaced the hand-written parser (issue 29 item 14): the library is linear too (a long line's
+ * fragments are joined once, as ours were) and its buffer cap is what the byte cap needs.
  */
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -14,20 +21,32 @@ export interface SseEvent {
 }
 
 export class SseParser {
-  readonly #onEvent: (event: SseEvent) => void;
-  #line: string[] = [];
-  #afterCR = false;
-  #started = false;
-  #data: string[] = [];
-  #event = '';
+  readonly #parser: EventSourceParser;
   #lastId: string | undefined;
   /** The reconnection time the stream asked for (`retry:`), in ms. */
   retryMs: number | undefined;
+  /** Set once a line or an event went over `maxChars`: the stream is cut, nothing more is parsed. */
+  overflowed = false;
 
-  /** `lastEventId`: where a resumed stream starts (the id sent as `Last-Event-ID`). */
-  constructor(onEvent: (event: SseEvent) => void, lastEventId?: string) {
-    this.#onEvent = onEvent;
+  /**
+   * `lastEventId`: where a resumed stream starts (the id sent as `Last-Event-ID`). `maxChars`: the cap
+   * on a line without its end plus the data of the event being read (characters).
+   */
+  constructor(onEvent: (event: SseEvent) => void, lastEventId?: string, maxChars?: number) {
     this.#lastId = lastEventId;
+    this.#parser = createParser({
+      onEvent: (e) => {
+        if (e.id !== undefined) this.#lastId = e.id;
+        onEvent({ event: e.event ?? 'message', data: e.data, id: this.#lastId });
+      },
+      onRetry: (ms) => {
+        this.retryMs = ms;
+      },
+      onError: (e) => {
+        if (e.type === 'max-buffer-size-exceeded') this.overflowed = true;
+      },
+      ...(maxChars !== undefined ? { maxBufferSize: maxChars } : {}),
+    });
   }
 
   get lastEventId(): string | undefined {
@@ -35,74 +54,11 @@ export class SseParser {
   }
 
   push(text: string): void {
-    let i = 0;
-    if (!this.#started && text.length > 0) {
-      this.#started = true;
-      if (text.charCodeAt(0) === 0xfeff) i = 1;
-    }
-    if (this.#afterCR && text.charCodeAt(i) === 10) i++;
-    this.#afterCR = false;
-    const ends = /[\r\n]/g;
-    ends.lastIndex = i;
-    for (let m = ends.exec(text); m !== null; m = ends.exec(text)) {
-      const at = m.index;
-      this.#line.push(text.slice(i, at));
-      const line = this.#line.length === 1 ? this.#line[0]! : this.#line.join('');
-      this.#line = [];
-      this.#handle(line);
-      i = at + 1;
-      if (text.charCodeAt(at) === 13) {
-        if (i === text.length) this.#afterCR = true;
-        else if (text.charCodeAt(i) === 10) i++;
-      }
-      ends.lastIndex = i;
-    }
-    if (i < text.length) this.#line.push(text.slice(i));
+    if (!this.overflowed) this.#parser.feed(text);
   }
 
   /** The stream ended: a last line without its end is handled; an event not ended by a blank line is dropped (as the format says). */
   end(): void {
-    if (this.#line.length > 0) {
-      const line = this.#line.join('');
-      this.#line = [];
-      this.#handle(line);
-    }
-  }
-
-  #handle(line: string): void {
-    if (line === '') {
-      this.#dispatch();
-      return;
-    }
-    if (line.charCodeAt(0) === 58 /* : */) return;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    switch (field) {
-      case 'data':
-        this.#data.push(value);
-        break;
-      case 'event':
-        this.#event = value;
-        break;
-      case 'id':
-        if (!value.includes('\u0000')) this.#lastId = value;
-        break;
-      case 'retry':
-        if (/^[0-9]+$/.test(value)) this.retryMs = Number(value);
-        break;
-      default:
-        break;
-    }
-  }
-
-  #dispatch(): void {
-    const data = this.#data;
-    const event = this.#event;
-    this.#data = [];
-    this.#event = '';
-    if (data.length === 0) return;
-    this.#onEvent({ event: event === '' ? 'message' : event, data: data.length === 1 ? data[0]! : data.join('\n'), id: this.#lastId });
+    if (!this.overflowed) this.#parser.reset({ consume: true });
   }
 }

@@ -9,6 +9,7 @@ import { mergePages } from '../pages.js';
 import { Refusal, RpcError, type ListHooks, type RawList, type ServedList } from './hooks.js';
 import { memberText } from './json-text.js';
 import type { OwnRequests } from './own-requests.js';
+import { DEFAULT_LIMITS, overCap } from './limits.js';
 
 /** Options of {@link ToolsList}. */
 export interface ToolsListOptions {
@@ -19,6 +20,8 @@ export interface ToolsListOptions {
   readonly refuse: (message: string) => void;
   /** Error messages the proxy writes pass this (redact.ts). */
   readonly redact?: (text: string) => string;
+  /** Bytes of one page's result and of all pages together (limits.ts; defaults: DEFAULT_LIMITS). */
+  readonly limits?: { readonly page: number; readonly list: number };
 }
 
 const MAX_PAGES = 1000;
@@ -87,12 +90,19 @@ export class ToolsList {
   async #fetch(): Promise<RawList> {
     const { label } = this.#o;
     const pages: { text: string; value: Record<string, unknown> }[] = [];
+    const { page: maxPage, list: maxList } = this.#o.limits ?? DEFAULT_LIMITS;
+    let total = 0;
     let cursor: string | undefined;
     do {
       const reply = await this.#o.own.request('tools/list', cursor === undefined ? {} : { cursor });
       const page = reply.value.result;
       const text = memberText(reply.text, 'result');
       if (!isObject(page) || !Array.isArray(page.tools) || text === undefined) throw new RpcError(-32603, `toolslim proxy: ${label} answered tools/list without a tools array`);
+      // A server cannot make the proxy hold more than the caps: one huge page, or a cursor that never ends.
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (bytes > maxPage) throw new RpcError(-32603, `toolslim proxy: ${overCap(`page ${pages.length + 1} of ${label}'s tools/list`, 'page', maxPage, bytes)}`);
+      total += bytes;
+      if (total > maxList) throw new RpcError(-32603, `toolslim proxy: ${overCap(`${label}'s tools/list (${pages.length + 1} pages so far${typeof page.nextCursor === 'string' ? ', and the server gives another cursor' : ''})`, 'list', maxList, total)}`);
       pages.push({ text, value: page });
       const next = page.nextCursor;
       if (next !== undefined && next !== null && typeof next !== 'string') throw new RpcError(-32603, `toolslim proxy: ${label} answered tools/list with a nextCursor that is not a string`);

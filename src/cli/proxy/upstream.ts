@@ -3,10 +3,12 @@
  * kinds: a command spoken to over stdio ({@link StdioUpstream}) and a streamable HTTP endpoint
  * (`http.ts`). Both deliver each server message as its exact text, one message (or batch) at a time.
  */
+import { RedactedLines } from './server-stderr.js';
 import type { Writable } from 'node:stream';
 import { startServerProcess, describeExit, exitStatus, type ServerProcess } from './child.js';
 import { LineReader, isBlankLine } from './lines.js';
 import { redactArgs } from '../redact.js';
+import { DEFAULT_LIMITS, leadingId, overCap } from './limits.js';
 
 /** A JSON-RPC id as it is on the wire (parsed). */
 export type RpcId = string | number;
@@ -65,12 +67,16 @@ export interface StdioUpstreamOptions {
   readonly args: readonly string[];
   /** Where the server's stderr goes (the proxy's stderr). */
   readonly stderr?: Writable;
+  /** Every line of the server's stderr passes this before `stderr` gets it (redact.ts; server-stderr.ts). */
+  readonly redact?: (text: string) => string;
   /** Called with every chunk of the server's stderr (capture keeps a tail for messages). */
   readonly onStderr?: (chunk: Buffer) => void;
   /** How long a server gets to exit after its stdin closed before SIGTERM (default 2000 ms). */
   readonly graceMs?: number;
   /** How long after SIGTERM before SIGKILL (default 1000 ms). */
   readonly killMs?: number;
+  /** The line cap (`--max-line-bytes`; default {@link DEFAULT_LIMITS}.line). */
+  readonly maxLineBytes?: number;
 }
 
 /** A command spoken to over stdio, in a process group of its own. */
@@ -98,14 +104,31 @@ export class StdioUpstream implements Upstream {
     this.#events = events;
     const proc = startServerProcess(this.#options.command, this.#options.args);
     this.#process = proc;
-    const lines = new LineReader((line) => {
-      if (!isBlankLine(line)) events.message(line);
-    });
+    const maxBytes = this.#options.maxLineBytes ?? DEFAULT_LIMITS.line;
+    const lines = new LineReader(
+      (line) => {
+        if (!isBlankLine(line)) events.message(line);
+      },
+      {
+        maxBytes,
+        // Never held whole: dropped, and the request it answers (its id, read from its first bytes) fails naming the cap.
+        onOverflow: (head, seen) => {
+          const id = leadingId(head.toString('utf8'));
+          const message = `${overCap(`a line ${this.label} wrote`, 'line', maxBytes)} (${seen.toLocaleString('en-US')} bytes seen); it was dropped`;
+          events.log(`${message}${id === undefined ? ' (no answer id in its first bytes: nothing else was told)' : `: request ${JSON.stringify(id)} gets an error`}`);
+          if (id !== undefined) events.failed([id], -32000, message);
+        },
+      },
+    );
     proc.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    const out = this.#options.stderr;
+    const redacted = out && this.#options.redact ? new RedactedLines(out, this.#options.redact) : undefined;
     proc.stderr.on('data', (chunk: Buffer) => {
       this.#options.onStderr?.(chunk);
-      this.#options.stderr?.write(chunk);
+      if (redacted) redacted.push(chunk);
+      else out?.write(chunk);
     });
+    proc.stderr.once('end', () => redacted?.end());
     proc.stdin.on('drain', () => {
       const waiting = this.#onDrain;
       this.#onDrain = [];
@@ -129,6 +152,7 @@ export class StdioUpstream implements Upstream {
       await Promise.race([stdoutDone, sleep(500)]);
       if (!proc.stdout.destroyed) proc.stdout.destroy();
       if (!proc.stderr.destroyed) proc.stderr.destroy();
+      redacted?.end();
       lines.end();
       const status = exitStatus(exit);
       return { status, reason: this.#closing ? 'stopped' : describeExit(exit) };

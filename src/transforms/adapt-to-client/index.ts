@@ -156,6 +156,8 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'made-nullable': 'Made `{name}` nullable, so it can be listed in `required` as `{profile}` requires (lossy: the model sends null where it would have left it out)',
     'listed-required': 'Listed {names} in `required`, which `{profile}` requires of every property (lossy: each is nullable instead of optional)',
     'open-map': 'Kept the object open: `{keyword}` makes it a map, which `{profile}` strict mode cannot express (closing it would refuse every key it accepts)',
+    'oneof-overlap': 'Kept the branches of `oneOf` open: they may overlap, and closing them as `{profile}` requires would accept values the original refuses (a value matching two branches would then match one)',
+    'oneof-overlap-ref': 'Kept this definition open: it is a branch of the `oneOf` at `{at}`, whose branches may overlap (closing it as `{profile}` requires would accept values the original refuses)',
     'free-form-object': 'Kept the object open: it lists no `properties`, so closing it as `{profile}` requires would accept only `{}`',
     'required-invalid': 'Left `required` as it was: it is not an array',
     'renamed-tool': 'Renamed the tool `{from}` to `{to}`, a name `{profile}` accepts (lossy: calls name `{to}`; map them back to `{from}` before the server sees them, as toolslim proxy does)',

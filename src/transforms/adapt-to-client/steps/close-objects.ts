@@ -9,8 +9,10 @@
  *   `anyOf: [<schema>, { "type": "null" }]` (the model then sends `null` where it would have left the
  *   property out; a client that forwards the call should drop those nulls before the server sees them).
  * What cannot be closed without changing what it means is left and reported, named: an open map
- * (`additionalProperties` holding a schema, `patternProperties`) and a free-form object (`type: "object"`
- * with no `properties`), which closed would accept only `{}`.
+ * (`additionalProperties` holding a schema, `patternProperties`), a free-form object (`type: "object"`
+ * with no `properties`), which closed would accept only `{}`, and the branches of a `oneOf` that may
+ * overlap (oneof-exclusive.ts): closed, they would accept a value the original refuses because it matched
+ * two branches (issue 26 item 13: Notion's `parent`).
  */
 import { hasOwn, isObject } from '../../../json/guards.js';
 import { appendPointer } from '../../../json/pointer.js';
@@ -18,6 +20,7 @@ import { isObjectSchema } from '../../../profiles/check.js';
 import { UNION_KEYWORDS } from '../../../schema/keywords.js';
 import { walkSchema } from '../../../schema/walk.js';
 import type { AdaptStep, StepEditor } from '../step.js';
+import { isUnder, overlappingOneOfs } from './oneof-exclusive.js';
 
 export const closeObjects: AdaptStep = {
   id: 'close-objects',
@@ -27,10 +30,12 @@ export const closeObjects: AdaptStep = {
   run(ed, { profile }) {
     const strict = profile.strict!;
     const objects: string[] = [];
+    // Objects inside the branches of a oneOf that may overlap stay as they are (closing them would widen it).
+    const overlap = overlappingOneOfs(ed.root);
     walkSchema(ed.root, '', {
       table: UNION_KEYWORDS,
       onSchema(node, path) {
-        if (isObject(node) && isObjectSchema(node)) objects.push(path);
+        if (isObject(node) && isObjectSchema(node) && !isUnder(path, overlap.open)) objects.push(path);
       },
     });
     // Walking back through preorder: a node's descendants are edited before it (wrapping a property in
@@ -41,11 +46,14 @@ export const closeObjects: AdaptStep = {
       if (strict.closedObjects) close(ed, path, profile.name);
     }
     // What could not be closed, named where it now sits (wrapping a property in `anyOf` moved paths below it).
+    const kept = overlap.oneOfs.length === 0 ? overlap : overlappingOneOfs(ed.root);
+    for (const path of kept.oneOfs) ed.note('error', 'oneof-overlap', appendPointer(path, 'oneOf'), { profile: profile.name });
+    for (const r of kept.refs) ed.note('error', 'oneof-overlap-ref', r.def, { at: r.at, profile: profile.name });
     if (strict.closedObjects) {
       walkSchema(ed.root, '', {
         table: UNION_KEYWORDS,
         onSchema(node, path) {
-          if (!isObject(node) || !isObjectSchema(node) || node.additionalProperties === false) return;
+          if (!isObject(node) || !isObjectSchema(node) || node.additionalProperties === false || isUnder(path, kept.open)) return;
           if (hasOwn(node, 'patternProperties')) ed.note('error', 'open-map', appendPointer(path, 'patternProperties'), { keyword: 'patternProperties', profile: profile.name });
           else if (node.additionalProperties !== undefined && node.additionalProperties !== true) ed.note('error', 'open-map', appendPointer(path, 'additionalProperties'), { keyword: 'additionalProperties', profile: profile.name });
           else if (!isObject(node.properties)) ed.note('error', 'free-form-object', path, { profile: profile.name });

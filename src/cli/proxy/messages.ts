@@ -1,0 +1,53 @@
+/**
+ * Message-level helpers of the router: what the upstream is told about a message (from its parsed
+ * `method`, never from a pattern over its text), text splices that keep every other byte, previews.
+ */
+import { isObject } from '../../json/guards.js';
+import { memberSpans, setMember } from './json-text.js';
+
+/** What the upstream is told about a message, from its parsed `method` (never from a pattern over its text). */
+export interface Kind {
+  readonly initialize?: true;
+  readonly initialized?: true;
+}
+
+export const NO_KIND: Kind = {};
+
+export function kindOf(methods: readonly (string | undefined)[]): Kind {
+  let initialize = false;
+  let initialized = false;
+  for (const m of methods) {
+    if (m === 'initialize') initialize = true;
+    else if (m === 'notifications/initialized') initialized = true;
+  }
+  if (!initialize && !initialized) return NO_KIND;
+  return { ...(initialize ? { initialize: true as const } : {}), ...(initialized ? { initialized: true as const } : {}) };
+}
+
+/** A message of the server that is a request (a method and an id): the client must see it at once. */
+export function isServerRequest(msg: unknown): boolean {
+  return isObject(msg) && typeof msg.method === 'string' && (typeof msg.id === 'string' || typeof msg.id === 'number');
+}
+
+/** The `initialize` response text with `extra` appended to its result's `instructions` (every other byte kept). */
+export function appendInstructions(text: string, result: Record<string, unknown>, extra: string): string {
+  const span = memberSpans(text).get('result')!;
+  const current = typeof result.instructions === 'string' && result.instructions !== '' ? `${result.instructions}\n\n${extra}` : extra;
+  const resultText = setMember(text.slice(span.start, span.end), 'instructions', JSON.stringify(current));
+  return text.slice(0, span.start) + resultText + text.slice(span.end);
+}
+
+export function spliceMember(text: string, key: string, valueText: string): string {
+  return setMember(text, key, valueText);
+}
+
+/** UTF-8 bytes of a request's `params` member as it came. */
+export function paramsBytes(text: string): number {
+  const span = memberSpans(text).get('params');
+  return span === undefined ? 0 : Buffer.byteLength(text.slice(span.start, span.end), 'utf8');
+}
+
+export function preview(line: Buffer): string {
+  const s = line.subarray(0, 200).toString('utf8').replace(/[\u0000-\u001f]/g, ' ');
+  return JSON.stringify(line.length > 200 ? `${s}…` : s);
+}

@@ -1,0 +1,166 @@
+/**
+ * Exact token counts, computed once per distinct stretch of text. A tools list repeats itself: the same
+ * description, the same property schema, the same `{"type":"string"}` under many tools, and `report`
+ * counts each tool and then the whole list (before and after, in two encodings). Counting the same text
+ * again is the cost: on the 31,560-tool list of bench/check-scale.ts, tokenizing was three quarters of
+ * `report`'s 110 s (gpt-tokenizer's own merge cache only skips the byte-pair merges of a piece, not the
+ * pre-tokenizer's Unicode regex nor the per-piece lookups, and it keys its cache by slices of the text,
+ * which keeps each counted text alive).
+ *
+ * Why a memo of our own (not a library LRU): the unit memoized is not the text the caller passes but a
+ * segment of it, cut where the count provably adds up, and the key must be copied out of the text so that
+ * the memo never keeps a 50 MB text alive; both are specific to how o200k_base and cl100k_base split text.
+ *
+ * **Where a text is cut.** A BPE tokenizer first splits text into pieces with a regex (its pre-tokenizer)
+ * and counts each piece on its own, so the count of a text is the sum of the counts of any stretches that
+ * start and end on piece boundaries. A cut is made between characters `a` and `b` only when `a` is an
+ * ASCII letter or digit and `b` is ASCII punctuation other than `'`. Both o200k_base's and cl100k_base's
+ * pre-tokenizers then split there, and the stretches split the same way on their own as inside the text:
+ * - the piece holding `a` is a run of letters (with at most one non-letter before it, and in o200k_base
+ *   an optional `'s`-style suffix, which starts with `'`) or of one to three digits; neither extends over
+ *   `b`, so a piece ends between `a` and `b`;
+ * - splitting the text after the cut starts afresh there (the regexes have no look-behind), so it is the
+ *   split of the stretch after the cut on its own;
+ * - the split before the cut differs from that of the stretch before it on its own only where the regex
+ *   looks past the stretch's end: `\s+(?!\S)` and `\s+$` right at it, which needs whitespace before the
+ *   cut — and `a` is a letter or digit.
+ * Pieces are thus never split, and a piece longer than the exact limit lies wholly inside one segment, so
+ * the sliced estimate of such a piece (src/tokens.ts) is the same too: memoized counts equal direct ones,
+ * exactly (test/unit/token-memo.test.ts compares them with gpt-tokenizer on the corpus and hostile text).
+ *
+ * **Which cuts are taken.** Cutting at every such point would make segments of a few characters; the memo
+ * takes a cut only where a rolling hash of the characters before it has its top {@link CUT_BITS} bits
+ * clear (content-defined chunking, as in FastCDC's gear hash), so segments average some 200 characters,
+ * and a stretch that repeats elsewhere is cut the same way once some 32 characters of it agree (the hash
+ * forgets older characters), whatever comes before it. Which cuts are taken changes speed only, never a
+ * count.
+ *
+ * **Bound.** Per encoding, at most {@link MEMO_MAX_CHARS} characters of keys and {@link MEMO_MAX_ENTRIES}
+ * entries (about 40 MB at worst), in two generations of half that each: when the young one is full, the
+old one is dropped and the young one takes its place. A segment
+ * longer than {@link MEMO_MAX_KEY} characters is counted without being kept. So a list of all-distinct
+ * text costs one hash per character more than before and no more than that bound in memory.
+ */
+
+/** Of the rolling hash, this many top bits must be clear at a cut: 1 candidate cut in 16 is taken. */
+const CUT_BITS = 4;
+/** Characters of keys a memo holds at most (2 bytes each at worst): 8 Mi. */
+export const MEMO_MAX_CHARS = 1 << 23;
+/** Entries a memo holds at most. */
+export const MEMO_MAX_ENTRIES = 1 << 18;
+/** A segment longer than this is counted but not kept. */
+export const MEMO_MAX_KEY = 4096;
+
+const WORD = 1;
+const CUT_BEFORE = 2;
+/** ASCII classes: 1 for a letter or digit, 2 for punctuation a cut may precede (all of it but `'`). */
+const CLASS = (() => {
+  const t = new Uint8Array(128);
+  for (let c = 0x21; c < 0x7f; c++) t[c] = CUT_BEFORE;
+  for (let c = 0x30; c <= 0x39; c++) t[c] = WORD;
+  for (let c = 0x41; c <= 0x5a; c++) t[c] = WORD;
+  for (let c = 0x61; c <= 0x7a; c++) t[c] = WORD;
+  t[0x27] = 0;
+  return t;
+})();
+
+/** The gear table: 256 fixed pseudo-random 32-bit values (xorshift32 from a fixed seed). */
+const GEAR = (() => {
+  const g = new Int32Array(256);
+  let s = 0x9e3779b9 | 0;
+  for (let i = 0; i < 256; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    g[i] = s;
+  }
+  return g;
+})();
+
+/** A memoized count: of one text, and of the concatenation of several (without building it). */
+export interface MemoizedCount {
+  count(text: string): number;
+  /** `count(parts.join(''))`, exactly, without building the joined text. */
+  countConcat(parts: readonly string[]): number;
+}
+
+/**
+ * `count`, memoized per segment: the returned function gives exactly what `count` gives for every text,
+ * for a counter that splits text as o200k_base or cl100k_base do (see the file's header for why).
+ */
+export function memoized(count: (text: string) => number): MemoizedCount {
+  // Two generations: lookups try the young one, then the old one (and bring a hit back to the young
+  // one); when the young one is full it becomes the old one and the old one is dropped. So text seen
+  // lately stays, and the whole holds at most twice a generation's bound.
+  let young = new Map<string, number>();
+  let old = new Map<string, number>();
+  let chars = 0;
+  const keep = (key: string, n: number): void => {
+    if (chars + key.length > MEMO_MAX_CHARS / 2 || young.size >= MEMO_MAX_ENTRIES / 2) {
+      old = young;
+      young = new Map();
+      chars = 0;
+    }
+    young.set(key, n);
+    chars += key.length;
+  };
+  /** `text`'s count from the memo, else from `miss` (then kept, unless `text` is too long to keep). */
+  const cached = (text: string, miss: (text: string) => number): number => {
+    const known = young.get(text);
+    if (known !== undefined) return known;
+    if (text.length > MEMO_MAX_KEY) return miss(text);
+    // A copy of the segment, so that the key does not keep the whole text alive (a slice of 13 or more
+    // characters points into its parent; flattening `' ' + slice` copies it).
+    const key = (' ' + text).slice(1);
+    const aged = old.get(key);
+    const n = aged ?? miss(key);
+    keep(key, n);
+    return n;
+  };
+  // A segment not in the memo is counted in pieces cut at every cut point (no hash test), each from the
+  // memo or the tokenizer: a segment is new because a few characters in it are (a tool's name in a list
+  // of repeated tools), and only the piece holding them is tokenized.
+  const fine = (text: string): number => {
+    let total = 0;
+    let start = 0;
+    let word = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const k = c < 128 ? CLASS[c]! : 0;
+      if (k === CUT_BEFORE && word && i > start) {
+        total += cached(text.slice(start, i), count);
+        start = i;
+      }
+      word = k === WORD;
+    }
+    return start === 0 ? count(text) : total + cached(text.slice(start), count);
+  };
+  const segment = (text: string): number => cached(text, fine);
+  // The parts are scanned as one text: the hash and the last character's class carry over, and a
+  // segment may span parts (`carry` holds its beginning), so the segments, and the sum, are those of
+  // `parts.join('')`, which is never built.
+  const countConcat = (parts: readonly string[]): number => {
+    let total = 0;
+    let h = 0;
+    let word = false;
+    let carry = '';
+    for (const text of parts) {
+      const n = text.length;
+      let start = 0;
+      for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        const k = c < 128 ? CLASS[c]! : 0;
+        if (k === CUT_BEFORE && word && h >>> (32 - CUT_BITS) === 0 && (i > start || carry !== '')) {
+          total += segment(carry === '' ? text.slice(start, i) : carry + text.slice(start, i));
+          carry = '';
+          start = i;
+        }
+        h = ((h << 1) + GEAR[(c ^ (c >>> 8)) & 255]!) | 0;
+        word = k === WORD;
+      }
+      if (start < n) carry = carry === '' && start === 0 ? text : carry + text.slice(start);
+    }
+    return carry === '' ? total : total + segment(carry);
+  };
+  return { count: (text: string) => countConcat([text]), countConcat };
+}

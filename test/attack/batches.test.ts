@@ -1,0 +1,81 @@
+/**
+ * Attack (issue 26, items 7 and 10, in JSON-RPC batches): what single messages already got, batches get too.
+ * - A `tools/call` inside a batch that arrives before the first `tools/list` answer was forwarded without the
+ *   cold check (a single call waits for the list and is checked). Now the batch waits for the list, and its
+ *   answer stays one batch response.
+ * - A `notifications/cancelled` for a member of a batch the proxy answers in part (a `tools/list` beside a
+ *   call): the batch response waited for the cancelled member forever, so the other members' answers never
+ *   came. Now the member is forgotten (never answered), the cancel is
+ *   forwarded, and the batch is answered without it.
+ * Expected verdicts come from demo-tools.json (`get_pet` needs an integer `id` ≥ 1), written by hand.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild } from '../cli/helpers.js';
+import { ProxyProcess, WIRE_SERVER, node, readWireLog } from '../cli/proxy-helpers.js';
+
+beforeAll(() => requireBuild());
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-batch-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Msg = { id?: unknown; method?: string; params?: unknown; result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown };
+const sentToServer = (log: string) => readWireLog(log).sent.flatMap((l) => [JSON.parse(l) as Msg | Msg[]].flat());
+
+describe('batches', () => {
+  it('a tools/call in a batch before the first tools/list is checked: invalid → answered, valid → forwarded, one batch response', async () => {
+    const log = join(dir, 'early.log');
+    const p = new ProxyProcess(['--hot-set', '0', '--', node, WIRE_SERVER, '--log', log]);
+    let answer: Msg[];
+    try {
+      await p.initialize();
+      p.send(
+        JSON.stringify([
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_pet', arguments: { id: 0 } } },
+          { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_pet', arguments: { id: 4 } } },
+        ]),
+      );
+      answer = JSON.parse(await p.next(10_000)) as Msg[];
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    expect(Array.isArray(answer)).toBe(true);
+    const byId = new Map(answer.map((m) => [m.id, m]));
+    expect([...byId.keys()].sort()).toEqual([2, 3]);
+    expect(byId.get(2)!.result!.isError).toBe(true);
+    expect(byId.get(2)!.result!.content![0]!.text).toMatch(/^toolslim did not call `get_pet`/);
+    expect(byId.get(3)!.error).toBeUndefined();
+    const calls = sentToServer(log).filter((m) => m.method === 'tools/call');
+    expect(calls.map((m) => m.params)).toEqual([{ name: 'get_pet', arguments: { id: 4 } }]);
+  });
+
+  it('a cancelled batch member is forgotten: the cancel is forwarded, the batch is answered without it, it never is', async () => {
+    const log = join(dir, 'cancel.log');
+    const p = new ProxyProcess(['--', node, WIRE_SERVER, '--log', log]);
+    const lines: string[] = [];
+    try {
+      await p.initialize();
+      p.send(JSON.stringify([{ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'hang', arguments: {} } }, { jsonrpc: '2.0', id: 6, method: 'tools/list' }]));
+      p.send('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"user"}}');
+      p.send('{"jsonrpc":"2.0","id":7,"method":"ping"}');
+      const { before } = await p.until(7, 10_000);
+      lines.push(...before);
+      // The batch's answer may come after 7's: read (bounded) until it is there.
+      for (let i = 0; i < 3 && !lines.some((l) => l.startsWith('[')); i++) lines.push(await p.next(5000));
+    } finally {
+      p.end();
+    }
+    for (let i = 0; i < 5; i++) {
+      const line = await p.next(3000).catch(() => undefined);
+      if (line === undefined) break;
+      lines.push(line);
+    }
+    await p.closed;
+    const batches = lines.filter((l) => l.startsWith('[')).map((l) => JSON.parse(l) as Msg[]);
+    expect(batches.map((b) => b.map((m) => m.id))).toEqual([[6]]);
+    expect(lines.flatMap((l) => [JSON.parse(l) as Msg | Msg[]].flat()).filter((m) => m.id === 5)).toEqual([]);
+    expect(sentToServer(log).filter((m) => m.method === 'notifications/cancelled').map((m) => m.params)).toEqual([{ requestId: 5, reason: 'user' }]);
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The memoized counts of `toolslim/tokens` (src/core/token-memo.ts) equal direct counts. The oracle is
+ * gpt-tokenizer's own `encode(text).length` on the whole text, never the memo's code: for a text with a
+ * piece longer than MAX_EXACT_PIECE (counted in slices, an estimate by design), the oracle splits the text
+ * with gpt-tokenizer's own pre-tokenizer regex and encodes each piece, a long one slice by slice, as the
+ * estimate is documented in src/tokens.ts.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { describe, expect, it } from 'vitest';
+import { memoized, MEMO_MAX_CHARS } from '../../src/core/token-memo.js';
+import { cl100k, MAX_EXACT_PIECE, o200k } from '../../src/tokens.js';
+
+const PLAIN = { disallowedSpecial: new Set<string>() };
+const ENCODINGS = [
+  { tokenizer: o200k, encode: (t: string) => encodeO200k(t, PLAIN).length, split: O200K_TOKEN_SPLIT_REGEX },
+  { tokenizer: cl100k, encode: (t: string) => encodeCl100k(t, PLAIN).length, split: CL100K_TOKEN_SPLIT_REGEX },
+] as const;
+
+/** The direct count: the whole text encoded, or (with a long piece) each piece, a long one in slices. */
+function direct(enc: (typeof ENCODINGS)[number], text: string): number {
+  const pieces = [...text.matchAll(new RegExp(enc.split.source, enc.split.flags))].map((m) => m[0]);
+  if (pieces.every((p) => p.length <= MAX_EXACT_PIECE)) return enc.encode(text);
+  let n = 0;
+  for (const p of pieces) {
+    if (p.length <= MAX_EXACT_PIECE) {
+      n += enc.encode(p);
+      continue;
+    }
+    for (let k = 0; k < p.length; ) {
+      let end = Math.min(p.length, k + MAX_EXACT_PIECE);
+      const last = p.charCodeAt(end - 1);
+      if (end < p.length && last >= 0xd800 && last <= 0xdbff) end--;
+      n += enc.encode(p.slice(k, end));
+      k = end;
+    }
+  }
+  return n;
+}
+
+/** mulberry32: fixed seeds, so every run draws the same strings. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Characters at the edges of what the pre-tokenizers split: contractions, marks after letters, title case,
+// letters of other scripts, digits, whitespace kinds, surrogate pairs and lone halves, special-token text.
+const ATOMS = [
+  'a', 'Z', 'x', 's', 'S', 't', 'll', 'LL', 've', 're', 'd', 'm', '0', '7', '123', '4567', "'", "'s", "'S", "'ll", "'Re", '"', ',', ':', '{', '}', '[', ']', '.', '/', '\\',
+  '-', '_', '<|endoftext|>', '<|fim_prefix|>', ' ', '  ', '\t', '\n', '\r\n', '\r', '\u00a0', '\u2028', '\u3000', 'é', 'e\u0301', '\u0301', 'ß', 'Ǆ', 'ǅ', 'ǆ', 'ʰ', '中文',
+  'Ω', 'ω', '٣', 'Ⅻ', '😀', '\ud83d', '\ude00', 'İ', 'ﬃ', '€', '$', '`', '=', '>', '?', '!', '@', '#', '%', '^', '&', '*', '(', ')', '+', '|', '~', ';',
+];
+
+function hostile(seed: number, count: number, maxAtoms: number): string[] {
+  const r = rng(seed);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let s = '';
+    const n = 1 + Math.floor(r() * maxAtoms);
+    for (let k = 0; k < n; k++) s += ATOMS[Math.floor(r() * ATOMS.length)]!;
+    out.push(s);
+  }
+  return out;
+}
+
+function corpusTexts(): string[] {
+  const texts: string[] = [];
+  for (const dir of ['corpus', 'validation']) {
+    const path = join(import.meta.dirname, '..', '..', 'bench', dir);
+    for (const file of readdirSync(path).filter((f) => f.endsWith('.json')).sort()) {
+      const data = JSON.parse(readFileSync(join(path, file), 'utf8')) as { toolsList?: { tools?: unknown[] } };
+      const tools = data.toolsList?.tools ?? [];
+      texts.push(JSON.stringify(tools), JSON.stringify(tools, null, 4), ...tools.map((t) => JSON.stringify(t)));
+    }
+  }
+  return texts;
+}
+
+describe('memoized token counts equal direct counts', () => {
+  const corpus = corpusTexts();
+
+  for (const enc of ENCODINGS) {
+    it(`${enc.tokenizer.name}: every list, indented list and tool of bench/corpus and bench/validation`, () => {
+      expect(corpus.length).toBeGreaterThan(1000);
+      const wrong = corpus.filter((t) => enc.tokenizer.count(t) !== enc.encode(t));
+      expect(wrong.length).toBe(0);
+    });
+
+    it(`${enc.tokenizer.name}: hostile strings, alone, twice, and glued to each other (memo hits across contexts)`, () => {
+      const strings = [...hostile(1, 400, 60), ...hostile(2, 40, 600)];
+      let checked = 0;
+      for (let i = 0; i < strings.length; i++) {
+        const s = strings[i]!;
+        const glued = strings[(i * 7) % strings.length]! + s + strings[(i * 13) % strings.length]!;
+        for (const t of [s, s, glued, '"' + s + '"', 'abc' + s + 'xyz']) {
+          expect(enc.tokenizer.count(t), JSON.stringify(t)).toBe(direct(enc, t));
+          checked++;
+        }
+      }
+      expect(checked).toBe(2200);
+    });
+
+    it(`${enc.tokenizer.name}: long pieces (counted in slices) split the same way through the memo`, () => {
+      const r = rng(3);
+      const texts = [
+        'a'.repeat(300) + '"' + 'b'.repeat(1000) + ',x',
+        '{"name":"' + 'Q'.repeat(700) + '7","d":"' + ' '.repeat(400) + 'z"}',
+        '1'.repeat(900) + 'x"' + '😀'.repeat(300) + 'y,',
+        ...Array.from({ length: 20 }, () => hostile(Math.floor(r() * 1e9), 1, 40)[0]!.repeat(30)),
+      ];
+      for (const t of texts) expect(enc.tokenizer.count(t)).toBe(direct(enc, t));
+    });
+
+    it(`${enc.tokenizer.name}: countConcat(parts) counts parts.join(''), however the text is cut into parts`, () => {
+      const r = rng(4);
+      const sources = [...corpus.slice(0, 30), ...hostile(5, 30, 200)];
+      for (const text of sources) {
+        const parts: string[] = [];
+        for (let at = 0; at < text.length; ) {
+          const len = r() < 0.2 ? 0 : 1 + Math.floor(r() * 80);
+          parts.push(text.slice(at, at + len));
+          at += len;
+        }
+        expect(enc.tokenizer.countConcat!(parts)).toBe(enc.encode(text));
+      }
+      expect(enc.tokenizer.countConcat!([])).toBe(0);
+      expect(enc.tokenizer.countConcat!(['', ''])).toBe(0);
+    });
+  }
+});
+
+describe('the memo', () => {
+  it('counts a repeated stretch once, and only the new piece of a text that differs in a few characters', () => {
+    const counted: string[] = [];
+    const memo = memoized((t) => {
+      counted.push(t);
+      return t.length;
+    });
+    const body = JSON.stringify({ description: 'Fetches the weather for a city, in metric units', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } });
+    const a = memo.count('{"name":"weather_1",' + body.slice(1));
+    const seen = counted.join('').length;
+    const b = memo.count('{"name":"weather_2",' + body.slice(1));
+    expect(a).toBe(('{"name":"weather_1",' + body.slice(1)).length);
+    expect(b).toBe(a);
+    // The second text was counted by tokenizing at most a short stretch around the new name.
+    expect(counted.join('').length - seen).toBeLessThan(40);
+    expect(counted.slice(-1)[0]).toContain('_2');
+  });
+
+  it(`is bounded: after ${MEMO_MAX_CHARS} characters of distinct text, the first is counted again`, () => {
+    let calls = 0;
+    const memo = memoized((t) => {
+      calls++;
+      return t.length;
+    });
+    const first = 'first_' + 'q'.repeat(100) + '"';
+    memo.count(first);
+    const once = calls;
+    memo.count(first);
+    expect(calls).toBe(once);
+    // Distinct segments of ~1,000 characters each, cut apart by their own `9"` boundary.
+    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) memo.count(`${i}:${'w'.repeat(990)}9"`);
+    const before = calls;
+    memo.count(first);
+    expect(calls).toBeGreaterThan(before);
+  });
+});
