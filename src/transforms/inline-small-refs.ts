@@ -36,6 +36,13 @@ export interface InlineSmallRefsOptions {
 
 /** Definitions considered per tool (a tool with more is left alone). */
 const MAX_CANDIDATES = 64;
+/**
+ * Candidates × bytes of the schema a tool may have (each candidate costs an expansion of the whole
+ * schema; the bundled corpus's largest is 27,195): beyond, the tool is left alone, reported.
+ */
+const MAX_WORK = 400_000;
+/** Bytes the expanded schema may reach (definitions used twice by definitions used twice double each level). */
+const MAX_EXPANDED = 256 * 1024;
 
 /**
  * Replaces `$ref`s to root definitions with the definition itself where that costs its reader little: a
@@ -58,6 +65,7 @@ export const inlineSmallRefs = defineTransform<InlineSmallRefsOptions, undefined
     'removed-definition': 'Removed definition `{name}`: every reference to it is inlined',
     'removed-empty-defs': 'Removed `{keyword}`, empty once its definitions were inlined',
     'kept-ref': 'Kept `$ref` `{ref}`: inlining its definition would grow the tool by {growth}, more than the {limit} allowed',
+    'left-alone': 'Left every `$ref` of this schema as it is: {reason}',
     'kept-ref-hidden': 'Kept `$ref` `{ref}`: inlining its definition would raise the places whose type the reader cannot see from {before} to {after}',
   },
   validateOptions(options) {
@@ -108,12 +116,19 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
   const toolAt = (schema: unknown): McpTool => ({ ...(ctx.root as Record<string, unknown>), inputSchema: schema }) as McpTool;
   const schema = ctx.get(d.base);
   const first = findCandidates(schema, dialect);
-  if (first === undefined || first.length === 0) return;
+  if (first === undefined || first.length === 0) {
+    if (first === undefined) ctx.report('info', 'left-alone', d.base, { reason: `more than ${MAX_CANDIDATES} definitions to consider` });
+    return;
+  }
+  const bytes = utf8Length(JSON.stringify(schema) ?? '');
+  // Leaving a tool alone changes nothing, so it never breaks the fixed point.
+  const leave = (reason: string) => ctx.report('info', 'left-alone', d.base, { reason });
+  if (first.length * bytes > MAX_WORK) return leave(`${first.length} definitions in a schema of ${bytes} bytes: more work than allowed`);
   // E: every inlinable reference expanded. The same from the input and from any partly inlined form of it.
   // Judged: every target met on the way (a place that held a reference is a target once that is inlined).
   const seen = new Map<string, Candidate>();
   const expanded = expand(schema, dialect, () => true, [], undefined, seen);
-  if (expanded === undefined) return;
+  if (expanded === undefined) return leave(`expanded, it would pass ${MAX_EXPANDED} bytes or ${MAX_CANDIDATES} definitions`);
   const present = [...seen.values()].sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   const full = toolAt(expanded);
   const mFull = measure(full);
@@ -122,7 +137,7 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
   for (const c of present) {
     // E with this definition's uses put back as references.
     const back = expand(schema, dialect, (t) => t !== c.target);
-    if (back === undefined) return;
+    if (back === undefined) return leave(`expanded, it would pass ${MAX_EXPANDED} bytes or ${MAX_CANDIDATES} definitions`);
     const tool = toolAt(back);
     const base = measure(tool);
     const cost = mFull - base;
@@ -172,6 +187,8 @@ function expand(schema: unknown, dialect: Dialect, allow: (target: string) => bo
     const plan = planInline(now, c, dialect);
     if (plan === undefined) failed.add(c.target);
     else {
+      // Only while judging: once judged, the edits go through (what they apply stays below what E holds).
+      if (sink === undefined && (JSON.stringify(plan.next)?.length ?? 0) > MAX_EXPANDED) return undefined;
       sink?.(c.target, plan.edits);
       now = plan.next;
     }

@@ -38,3 +38,22 @@ describe('inline-small-refs on generated nests of definitions', () => {
     );
   });
 });
+
+describe('inline-small-refs on schemas whose expansion would blow up', () => {
+  it('a diamond of 30 levels (2^30 copies expanded) is left alone, reported', () => {
+    const defs = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`L${i}`, i === 29 ? { type: 'string' } : { type: 'object', properties: { a: { $ref: `#/$defs/L${i + 1}` }, b: { $ref: `#/$defs/L${i + 1}` } } }]));
+    const tools = deepFreeze([{ name: 'diamond', inputSchema: { type: 'object', properties: { root: { $ref: '#/$defs/L0' } }, $defs: defs } }]);
+    const r = inlineSmallRefs(tools as never, { maxGrowth: 100 });
+    expect(r.report.changes).toEqual([]);
+    expect(r.report.diagnostics.map((d) => `${d.code} ${d.path}`)).toEqual(['left-alone /0/inputSchema']);
+    expect(r.report.diagnostics[0]!.message).toMatch(/would pass 262144 bytes/);
+  });
+  it('64 large definitions are left alone, reported, without expanding them', () => {
+    const defs = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`D${i}`, { type: 'object', properties: Object.fromEntries(Array.from({ length: 20 }, (_, k) => [`f${k}`, { type: 'string', description: `field ${k} of ${i}` }])) }]));
+    const tools = deepFreeze([{ name: 'big', inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 64 }, (_, i) => [`p${i}`, { $ref: `#/$defs/D${i}` }])), $defs: defs } }]);
+    const r = inlineSmallRefs(tools as never, { maxGrowth: 100 });
+    expect(r.report.changes).toEqual([]);
+    expect(r.report.diagnostics.map((d) => d.code)).toEqual(['left-alone']);
+    expect(r.report.diagnostics[0]!.message).toMatch(/64 definitions in a schema of \d+ bytes/);
+  });
+});
