@@ -151,6 +151,11 @@ export function searchMode(toolCount: number, threshold = SEARCH_MIN_TOOLS): tru
   return toolCount < threshold ? 'names' : true;
 }
 
+/** Whether `client` defers tool schemas itself (its reader does not pay every tool up front, as claude-code). */
+export function defersSchemas(client: string | ClientProfile): boolean {
+  return getProfile(client).reader.alwaysPaid !== 'everything';
+}
+
 /**
  * The default serving of one server's list (one proxy per server): the hot set beside the search tool from
  * {@link SEARCH_MIN_TOOLS} tools on, else the whole list. For a client that defers schemas itself (`client`
@@ -160,7 +165,7 @@ export function searchMode(toolCount: number, threshold = SEARCH_MIN_TOOLS): tru
  */
 export function chooseServing(toolCount: number, threshold = SEARCH_MIN_TOOLS, client?: string | ClientProfile): ServingChoice {
   const profile = client === undefined ? undefined : getProfile(client);
-  if (profile !== undefined && profile.reader.alwaysPaid !== 'everything') {
+  if (profile !== undefined && defersSchemas(profile)) {
     return { mode: 'full', why: `${toolCount} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };
   }
   if (toolCount >= threshold) {

@@ -204,4 +204,12 @@ describe('proxy --profile claude-code: a client that defers schemas itself (issu
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
     expect(stderr()).toContain('--profile claude-code defers schemas itself: --search adds a search round trip to its own load');
   });
+
+  it('--search with a profile that pays every tool up front (openai) on a small list: no word of deferring', async () => {
+    // Found by hand through the SDK client: a list under 100 tools made the proxy call openai a deferring client.
+    const { client, stderr } = await connect(['--profile', 'openai', '--search'], SMALL_FILE);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(stderr()).toContain('--search: serving the hot set beside toolslim_search_tools');
+    expect(stderr()).not.toContain('defers schemas');
+  });
 });

@@ -8,7 +8,7 @@ import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { missingCacheHints } from '../../session/cache-hints.js';
-import { chooseServing, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode } from '../../session/tool-search.js';
+import { chooseServing, defersSchemas, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
@@ -139,8 +139,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
             options.log(`--search: serving the hot set beside ${SEARCH_TOOL}${hotSet.search === 'names' ? `, whose description lists the other tools' names (${listed.length} tools, < ${SEARCH_MIN_TOOLS})` : ''}; the other tools are found by search and their calls checked against their real schema`);
           }
           // Told explicitly: served as told, but a client that defers schemas pays more for it.
-          const deferring = options.profile === undefined ? undefined : chooseServing(listed.length, undefined, options.profile);
-          if (hotSet !== undefined && deferring?.mode === 'full') options.log(`--profile ${options.profile} defers schemas itself: ${hotSet.search ? '--search adds a search round trip to its own load' : '--hot-set serves stubs it would load in full anyway'}; without ${hotSet.search ? '--search' : '--hot-set'} the proxy serves every tool in full, what that client pays least for`);
+          if (hotSet !== undefined && options.profile !== undefined && defersSchemas(options.profile)) options.log(`--profile ${options.profile} defers schemas itself: ${hotSet.search ? '--search adds a search round trip to its own load' : '--hot-set serves stubs it would load in full anyway'}; without ${hotSet.search ? '--search' : '--hot-set'} the proxy serves every tool in full, what that client pays least for`);
         }
       }
       if (!wanted) {
