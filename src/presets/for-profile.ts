@@ -52,9 +52,12 @@ export interface PresetForProfileOptions extends PresetOptions {
    */
   readonly tokenizer?: Tokenizer;
   /**
-   * For a `typescript` reader, run `inline-small-refs` before `adapt-to-client` (default false). Off by
-   * default because it is not idempotent: each run grants each tool a fresh 10% growth budget, so a second
-   * run over its own output may inline more (the fuzz harness found it; a preset must reach its fixed point).
+   * For a `typescript` reader, run `inline-small-refs` after `normalize-unions` and before
+   * `adapt-to-client` (default true, but false for a profile with strict-mode rules, `openai-strict`, whose
+   * conversion rewrites kept definitions so that a second run could decide otherwise; `false` keeps every `$ref`). Each definition is inlined where that
+   * grows the tool by at most 10% in the reader's own measure (see `tokenizer`) and does not raise the
+   * count of types the reader cannot see; the step decides from the fully expanded tool, so running the
+   * plan again changes nothing. Ignored for other readers.
    */
   readonly inlineRefs?: boolean;
 }
@@ -139,8 +142,9 @@ export function presetForProfile(preset: Preset | string, profile: string | Clie
  * that write the server's instructions for a client that does not show them, or that defers schemas (its
  * instructions are always paid, its descriptions are not). For a `typescript` reader without strict-mode rules
  * (`openai`) it adds `normalize-unions` before `adapt-to-client` (unions that reader reads as types, the same
- * verdicts). For a `typescript` reader, `inlineRefs: true` also
- * runs `inline-small-refs` (each tool may grow by 10% in the reader's own measure) before `adapt-to-client`.
+ * verdicts). For a `typescript` reader it then runs
+ * `inline-small-refs` (each definition inlined where the tool grows by at most 10% in the reader's own
+ * measure; `inlineRefs: false` leaves it out) before `adapt-to-client`.
  */
 export function planForProfile(preset: Preset | string, profile: string | ClientProfile, options: PresetForProfileOptions = {}): ProfilePlan {
   for (const key of Object.keys(options)) {
@@ -182,12 +186,19 @@ export function planForProfile(preset: Preset | string, profile: string | Client
   // then runs it again, with the options the preset ran it with (see its `reconcile` option).
   const reconcile = schemaLossy ? reconcileOptionsOf(adapted, kept) : undefined;
   if (reconcile !== undefined) adaptOptions.reconcile = reconcile;
-  const inline: TransformStepInput[] = inlineRefs === true && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: readerMeasure(p, tokenizer), hidden: (tool: McpTool) => findAnyTypes((tool as { inputSchema?: unknown }).inputSchema).length }]] : [];
   // A typescript reader renders `anyOf`, a nullable object and a `const` as `any`: normalize-unions writes
   // each in a form it reads as a type, with the same verdicts, where the client accepts `oneOf`. Not for a
   // client with strict-mode rules (`openai-strict`): its conversion (close-objects) writes nullable
   // properties as `anyOf` with null, the form OpenAI's strict mode documents, which the next run's
   // normalize-unions would rewrite (the fuzz harness found it: the preset would not reach its fixed point).
   const unions: TransformStepInput[] = p.reader.renderer === 'typescript' && !p.rejected.includes('oneOf') && p.strict === undefined ? [normalizeUnions] : [];
-  return { steps: [[adapted, { overrides: kept }], ...inline, ...unions, [adaptToClient, adaptOptions]], skipped };
+  // inline-small-refs judges each tool as the reader will get it: after normalize-unions, which a copy may
+  // let prove what a `$ref` hid (so normalize-unions runs again after it). Judged on that form, a second
+  // run of the plan decides the same.
+  const readerForm = unions.length > 0 ? (tool: McpTool): McpTool => normalizeUnions([tool]).tools[0] ?? tool : (tool: McpTool) => tool;
+  const measureTool = readerMeasure(p, tokenizer);
+  // Default on only without strict-mode rules: openai-strict's close-objects rewrites kept definitions after
+  // the step, and the next run judges them anew (fuzz shard 1: not a fixed point); `inlineRefs: true` still runs it.
+  const inline: TransformStepInput[] = (inlineRefs ?? p.strict === undefined) && p.reader.renderer === 'typescript' && !drop.has(inlineSmallRefs.name) ? [[inlineSmallRefs, { measure: (tool: McpTool) => measureTool(readerForm(tool)), hidden: (tool: McpTool) => findAnyTypes((readerForm(tool) as { inputSchema?: unknown }).inputSchema).length }]] : [];
+  return { steps: [[adapted, { overrides: kept }], ...unions, ...inline, ...(inline.length > 0 ? unions : []), [adaptToClient, adaptOptions]], skipped };
 }

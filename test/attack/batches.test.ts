@@ -7,6 +7,8 @@
  *   call): the batch response waited for the cancelled member forever, so the other members' answers never
  *   came. Now the member is forgotten (never answered), the cancel is
  *   forwarded, and the batch is answered without it.
+ * - A `notifications/cancelled` for a call (alone or in a batch) still held for the first list: the call was
+ *   forwarded and answered once the list came. Now it is forgotten: never forwarded, never answered.
  * Expected verdicts come from demo-tools.json (`get_pet` needs an integer `id` ≥ 1), written by hand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -77,5 +79,51 @@ describe('batches', () => {
     expect(batches.map((b) => b.map((m) => m.id))).toEqual([[6]]);
     expect(lines.flatMap((l) => [JSON.parse(l) as Msg | Msg[]].flat()).filter((m) => m.id === 5)).toEqual([]);
     expect(sentToServer(log).filter((m) => m.method === 'notifications/cancelled').map((m) => m.params)).toEqual([{ requestId: 5, reason: 'user' }]);
+  });
+
+  /** Sends `msgs` to a proxy whose server answers tools/list after 1.5 s, then cancels `cancel`; every line back. */
+  async function cancelWhileHeld(name: string, msgs: string, cancel: number): Promise<{ lines: string[]; log: string }> {
+    const log = join(dir, name);
+    const p = new ProxyProcess(['--hot-set', '0', '--', node, WIRE_SERVER, '--log', log, '--list-delay', '1500']);
+    const lines: string[] = [];
+    try {
+      await p.initialize();
+      p.send(msgs);
+      p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${cancel},"reason":"user"}}`);
+      // The client's own list comes after the held calls were decided (the proxy fetches one list for both).
+      p.send('{"jsonrpc":"2.0","id":90,"method":"tools/list"}');
+      lines.push(...(await p.until(90, 15_000)).before);
+      p.send('{"jsonrpc":"2.0","id":91,"method":"ping"}');
+      lines.push(...(await p.until(91, 10_000)).before);
+    } finally {
+      p.end();
+    }
+    for (let i = 0; i < 5; i++) {
+      const line = await p.next(2000).catch(() => undefined);
+      if (line === undefined) break;
+      lines.push(line);
+    }
+    await p.closed;
+    return { lines, log };
+  }
+
+  it('a call alone cancelled while it waits for the first list is never forwarded nor answered', async () => {
+    const { lines, log } = await cancelWhileHeld('held-alone.log', JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_pet', arguments: { id: 4 } } }), 7);
+    expect(lines.flatMap((l) => [JSON.parse(l) as Msg | Msg[]].flat()).filter((m) => m.id === 7)).toEqual([]);
+    expect(sentToServer(log).filter((m) => m.method === 'tools/call')).toEqual([]);
+    expect(sentToServer(log).filter((m) => m.method === 'notifications/cancelled').map((m) => m.params)).toEqual([{ requestId: 7, reason: 'user' }]);
+  });
+
+  it('a batch member cancelled while the batch waits for the first list is dropped; the rest is answered', async () => {
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'get_pet', arguments: { id: 4 } } },
+      { jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'get_pet', arguments: { id: 0 } } },
+    ]);
+    const { lines, log } = await cancelWhileHeld('held-batch.log', batch, 11);
+    const batches = lines.filter((l) => l.startsWith('[')).map((l) => JSON.parse(l) as Msg[]);
+    expect(batches.map((b) => b.map((m) => m.id))).toEqual([[12]]);
+    expect(batches[0]![0]!.result!.isError).toBe(true);
+    expect(lines.flatMap((l) => [JSON.parse(l) as Msg | Msg[]].flat()).filter((m) => m.id === 11)).toEqual([]);
+    expect(sentToServer(log).filter((m) => m.method === 'tools/call')).toEqual([]);
   });
 });

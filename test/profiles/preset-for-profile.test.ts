@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adaptToClient, definePreset, defineTransform, planForProfile, presetForProfile, presetSafe, resolveSteps, transformTools, type Preset } from '../../src/index.js';
+import { o200k } from '../../src/tokens.js';
+import { loadCorpus } from '../helpers/corpus.js';
 
 // A stand-in with the name the real transform will have (issue 4): presetForProfile matches by name.
 const fakeDedupe = defineTransform<object, undefined>({
@@ -41,9 +43,9 @@ describe('presetForProfile', () => {
     for (const profile of ['claude', 'gemini', 'kimi', 'ref-free', 'qwen', 'llama', 'claude-code']) {
       expect(resolveSteps(presetForProfile(withPromote, profile)).map(([t]) => t.name), profile).toEqual([...presetSafe.steps.map((t) => t.name), 'adapt-to-client']);
     }
-    // A typescript reader gets normalize-unions before adapt-to-client, and inline-small-refs only when asked (it is not idempotent).
-    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'normalize-unions', 'adapt-to-client']);
-    expect(resolveSteps(presetForProfile(withPromote, 'openai', { inlineRefs: true })).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'inline-small-refs', 'normalize-unions', 'adapt-to-client']);
+    // A typescript reader gets normalize-unions, inline-small-refs (by default) and normalize-unions again before adapt-to-client.
+    expect(resolveSteps(presetForProfile(withPromote, 'openai')).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'normalize-unions', 'inline-small-refs', 'normalize-unions', 'adapt-to-client']);
+    expect(resolveSteps(presetForProfile(withPromote, 'openai', { inlineRefs: false })).map(([t]) => t.name)).toEqual([...presetSafe.steps.map((t) => t.name), 'normalize-unions', 'adapt-to-client']);
   });
   it('drops an override of a transform it left out, keeps the others, passes the growth cap', () => {
     const steps = resolveSteps(presetForProfile(preset, 'ref-free', { overrides: { 'dedupe-repeated-subtrees': {}, 'prune-unreachable-defs': { keep: ['A'] } }, growthCap: 3 }));
@@ -95,13 +97,15 @@ const LONG = 'Ships a parcel from one address to another and back again, choosin
 
 describe('planForProfile: presets that know their reader (issue 27)', () => {
   const names = (plan: ReturnType<typeof planForProfile>) => resolveSteps(plan.steps).map(([t]) => t.name);
-  it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client when asked, each skip with its reason', () => {
+  it('a typescript reader: no step that writes `$ref`, inline-small-refs before adapt-to-client unless turned off, each skip with its reason', () => {
     for (const profile of ['openai', 'openai-strict']) {
       // normalize-unions for openai only: openai-strict's close-objects writes nullable properties as `anyOf` with null.
       const unions = profile === 'openai' ? ['normalize-unions'] : [];
-      expect(names(planForProfile('max', profile)), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', ...unions, 'adapt-to-client']);
+      expect(names(planForProfile('max', profile, { inlineRefs: false })), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', ...unions, 'adapt-to-client']);
+      // On by default for openai only: openai-strict's close-objects rewrites kept definitions after it (asked for, it runs).
+      if (profile === 'openai-strict') expect(names(planForProfile('max', profile)), profile).toEqual(names(planForProfile('max', profile, { inlineRefs: false })));
       const plan = planForProfile('max', profile, { inlineRefs: true });
-      expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', 'inline-small-refs', ...unions, 'adapt-to-client']);
+      expect(names(plan), profile).toEqual(['reconcile-dialect', 'hoist-nested-defs', 'prune-unreachable-defs', 'normalize-schema', 'strip-noise', 'strip-vendor-extensions', ...unions, 'inline-small-refs', ...unions, 'adapt-to-client']);
       expect(plan.skipped.map((s) => s.transform)).toEqual(['dedupe-repeated-subtrees', 'promote-common-params']);
       expect(plan.skipped[0]!.reason).toMatch(/TypeScript, where a `\$ref` renders as `any`/);
       expect(plan.skipped[1]!.reason).toMatch(/does not show the server's instructions/);
@@ -153,4 +157,21 @@ describe('planForProfile: presets that know their reader (issue 27)', () => {
     expect(calls.length).toBeGreaterThan(0);
     expect(calls[0]).toMatch(/^type many = \(_: \{/m);
   });
+});
+
+describe('presetForProfile for a typescript reader reaches its fixed point with inline-small-refs on (issue 27 item 6)', () => {
+  // Each run of the old step granted a fresh 10% budget, so a second run over its own output inlined more.
+  const corpus = loadCorpus().map((c) => ({ file: c.file, tools: c.data.toolsList.tools as unknown[] }));
+  for (const preset of ['safe', 'max']) {
+    it(`${preset}+openai: plan(plan(x)) is plan(x), byte for byte, on every corpus capture`, () => {
+      const steps = presetForProfile(preset, 'openai', { tokenizer: o200k });
+      const notFixed: string[] = [];
+      for (const c of corpus) {
+        const once = transformTools(c.tools, { transforms: steps });
+        const twice = transformTools(once.tools, { transforms: steps, verify: false });
+        if (JSON.stringify(twice.tools) !== JSON.stringify(once.tools) || twice.report.changes.length > 0) notFixed.push(c.file);
+      }
+      expect(notFixed).toEqual([]);
+    });
+  }
 });

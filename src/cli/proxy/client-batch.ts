@@ -23,6 +23,8 @@ export type Member = { kind: 'forward'; text?: string; requestKey?: string; requ
 export interface Decide {
   readonly decision?: CallDecision;
   readonly listFailed?: string;
+  /** The batch was held for the list: a request the client cancelled meanwhile is dropped. */
+  readonly held?: boolean;
 }
 
 /** What the batch routing needs of the router. */
@@ -33,6 +35,8 @@ export interface BatchRouter {
   classify(text: string, msg: Record<string, unknown>, bytes: number, how: Decide): Member;
   send(text: Buffer | string, requestIds: readonly RpcId[], kind: Kind): boolean;
   track(p: Promise<unknown>): void;
+  /** Marks the batch's requests as held for the list (a cancel meanwhile then drops them). */
+  hold(ids: readonly RpcId[]): void;
   /** Resolves once the list is served; rejects with why it could not be. */
   listServed(): Promise<unknown>;
   readonly finished: boolean;
@@ -50,6 +54,7 @@ export function routeClientBatch(r: BatchRouter, line: Buffer, text: string, arr
       if (d === undefined) break;
       if (!d.forward && 'wait' in d) {
         // Decisions made above are not used: before the list every checked call waits, so none was final.
+        r.hold(arr.flatMap((x) => (isObject(x) && typeof x.method === 'string' && (typeof x.id === 'string' || typeof x.id === 'number') ? [x.id] : [])));
         r.track(
           r.listServed().then(
             () => !r.finished && routeClientBatch(r, line, text, arr, {}),
@@ -61,7 +66,7 @@ export function routeClientBatch(r: BatchRouter, line: Buffer, text: string, arr
       decided.set(i, d);
     }
   }
-  const members = arr.map((m, i): Member => (isObject(m) ? r.classify(slice(i), m, spans[i]!.end - spans[i]!.start, { ...(decided.has(i) ? { decision: decided.get(i)! } : {}), ...(after?.failed !== undefined ? { listFailed: after.failed } : {}) }) : { kind: 'forward' }));
+  const members = arr.map((m, i): Member => (isObject(m) ? r.classify(slice(i), m, spans[i]!.end - spans[i]!.start, { ...(decided.has(i) ? { decision: decided.get(i)! } : {}), ...(after?.failed !== undefined ? { listFailed: after.failed } : {}), ...(after !== undefined ? { held: true } : {}) }) : { kind: 'forward' }));
   const requestIds = members.flatMap((m) => (m.kind === 'forward' && m.requestId !== undefined ? [m.requestId] : []));
   const kind = kindOf(members.map((m) => (m.kind === 'forward' ? m.method : undefined)));
   if (members.every((m) => m.kind === 'forward' && m.text === undefined)) return r.send(line, requestIds, kind);

@@ -86,6 +86,9 @@ export class Router {
       classify: (text, msg, bytes, how) => this.#classify(text, msg, bytes, how),
       send: (text, ids, kind) => this.#send(text, ids, kind),
       track: (p) => this.#track(p),
+      hold: (ids) => {
+        for (const id of ids) this.#held.set(idKey(id), false);
+      },
       listServed: () => this.#list.served('request'),
       get finished() {
         return router.#finished;
@@ -167,6 +170,12 @@ export class Router {
       if (method === 'notifications/cancelled') return { kind: 'forward', text: this.#retargetCancel(text, msg), method };
       return { kind: 'forward', method };
     }
+    // A member of a batch held for the list that the client cancelled meanwhile: never forwarded, never answered.
+    if (how.held === true && this.#held.has(idKey(id as RpcId))) {
+      const cancelled = this.#held.get(idKey(id as RpcId))!;
+      this.#held.delete(idKey(id as RpcId));
+      if (cancelled) return { kind: 'drop' };
+    }
     const idText = memberText(text, 'id') ?? JSON.stringify(id);
     if (method === 'tools/list') return { kind: 'local', answer: this.#list.answer(idText, msg.params) };
     let notify = false;
@@ -175,7 +184,10 @@ export class Router {
     if (method === 'tools/call' && this.#o.hooks.call) {
       let decision = how.decision ?? this.#decide(msg, text);
       if (!decision.forward && 'wait' in decision) {
-        if (how.alone) return { kind: 'local', answer: this.#afterList(text, msg, bytes, idText) };
+        if (how.alone) {
+          this.#held.set(idKey(id as RpcId), false);
+          return { kind: 'local', answer: this.#afterList(text, msg, bytes, idText) };
+        }
         if (how.listFailed !== undefined) return { kind: 'local', answer: Promise.resolve(this.#listFailedAnswer(idText, how.listFailed)) };
         decision = { forward: true };
       }
@@ -206,12 +218,18 @@ export class Router {
    * bounded by --timeout), then the call is decided as any other; the answer, when the proxy gives one.
    */
   async #afterList(text: string, msg: Record<string, unknown>, bytes: number, idText: string): Promise<string | undefined> {
+    const key = idKey(msg.id as RpcId);
+    let failed: string | undefined;
     try {
       await this.#list.served('request');
     } catch (e) {
-      return this.#listFailedAnswer(idText, (e as Error)?.message ?? String(e));
+      failed = (e as Error)?.message ?? String(e);
     }
-    if (this.#finished) return undefined;
+    // Cancelled while it waited (MCP: a cancelled request gets no answer): forgotten, never forwarded.
+    const cancelled = this.#held.get(key) === true;
+    this.#held.delete(key);
+    if (cancelled || this.#finished) return undefined;
+    if (failed !== undefined) return this.#listFailedAnswer(idText, failed);
     const m = this.#classify(text, msg, bytes);
     if (m.kind === 'local') return m.answer;
     if (m.kind === 'forward') this.#send(m.text ?? text, m.requestId === undefined ? [] : [m.requestId], NO_KIND);
@@ -227,6 +245,11 @@ export class Router {
     const params = msg.params;
     if (!isObject(params) || (typeof params.requestId !== 'string' && typeof params.requestId !== 'number')) return undefined;
     const wanted = params.requestId;
+    // Still held for the first list: marked, so it is never forwarded nor answered (the cancel goes on as it came).
+    if (this.#held.has(idKey(wanted))) {
+      this.#held.set(idKey(wanted), true);
+      return undefined;
+    }
     // MCP: a cancelled request gets no answer. It is forgotten now; its late answer, if any, is dropped.
     for (const [key, p] of this.#clientPending) {
       if ((p.original ?? p.id) !== wanted) continue;
@@ -280,6 +303,8 @@ export class Router {
     else this.#serverMessage(line, text, msg);
   }
 
+  /** Client requests held until the first list (a call alone, or each request of a held batch) → cancelled meanwhile. */
+  readonly #held = new Map<string, boolean>();
   /** Client requests cancelled while in flight (their late answers are dropped); bounded, oldest forgotten first. */
   readonly #cancelled = new Map<string, true>();
 
