@@ -22,6 +22,17 @@ export interface Tokenizer {
    * toolslim counts a whole tools list this way, from the texts of its tools.
    */
   countConcat?(parts: readonly string[]): number;
+  /**
+   * `count('[' + texts.join(',') + ']')`, the count of a JSON array's text, from its elements' texts and,
+   * where known, their counts (`counts[i]`, when a number, is `count(texts[i])`), without counting the
+   * elements again (optional: without it, the array's text is counted by `countConcat` or built).
+   */
+  countArray?(texts: readonly string[], counts?: readonly (number | undefined)[]): number;
+}
+
+/** Tokens of the JSON array whose elements read `texts` (counts of them, where known, in `counts`). */
+export function countArray(tokenizer: Tokenizer, texts: readonly string[], counts?: readonly (number | undefined)[]): number {
+  return tokenizer.countArray ? tokenizer.countArray(texts, counts) : countJoined(tokenizer, arrayParts(texts));
 }
 
 /** Tokens of `parts.join('')`: by the tokenizer's `countConcat` when it has one, else by joining. */

@@ -82,6 +82,8 @@ export interface MemoizedCount {
   count(text: string): number;
   /** `count(parts.join(''))`, exactly, without building the joined text. */
   countConcat(parts: readonly string[]): number;
+  /** `count('[' + texts.join(',') + ']')`, exactly, from the elements' counts (`counts[i]`, when a number, is `count(texts[i])`). */
+  countArray(texts: readonly string[], counts?: readonly (number | undefined)[]): number;
 }
 
 /**
@@ -162,5 +164,55 @@ export function memoized(count: (text: string) => number): MemoizedCount {
     }
     return carry === '' ? total : total + segment(carry);
   };
-  return { count: (text: string) => countConcat([text]), countConcat };
+  const count1 = (text: string) => countConcat([text]);
+  // A JSON array's text is its elements' texts joined by `[`, `,` and `]`; a join is no cut point (`},{`
+  // is one piece), but each element's first and last cut points are, in the array's text as in the
+  // element's (the rule above looks only at the two characters either side). So the array's count is
+  // each element's count less its head (up to its first cut) and tail (from its last), plus the stretches
+  // from one element's last cut to the next one's first, joins included. An element without a cut point
+  // joins the stretch whole. Only heads, tails and joins are counted: a few characters each.
+  const countArray = (texts: readonly string[], counts?: readonly (number | undefined)[]): number => {
+    let total = 0;
+    let carry = '[';
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      if (i > 0) carry += ',';
+      const first = cutAfter(text);
+      if (first < 0) {
+        carry += text;
+        continue;
+      }
+      const last = cutBefore(text);
+      const head = text.slice(0, first);
+      const tail = text.slice(last);
+      const known = counts?.[i];
+      const whole = typeof known === 'number' ? known : count1(text);
+      total += count1(carry + head) + whole - count1(head) - count1(tail);
+      carry = tail;
+    }
+    return total + count1(carry + ']');
+  };
+  return { count: count1, countConcat, countArray };
+}
+
+/** The first cut point of `text` (a letter or digit, then punctuation but `'`), or -1. */
+function cutAfter(text: string): number {
+  let word = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const k = c < 128 ? CLASS[c]! : 0;
+    if (k === CUT_BEFORE && word) return i;
+    word = k === WORD;
+  }
+  return -1;
+}
+
+/** The last cut point of `text` (one exists). */
+function cutBefore(text: string): number {
+  for (let i = text.length - 1; i > 0; i--) {
+    const c = text.charCodeAt(i);
+    const p = text.charCodeAt(i - 1);
+    if (c < 128 && CLASS[c] === CUT_BEFORE && p < 128 && CLASS[p] === WORD) return i;
+  }
+  return -1;
 }

@@ -4,7 +4,7 @@
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
-import { arrayParts, countJoined, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
 import { anchorShape } from '../json/shapes.js';
@@ -74,8 +74,17 @@ export class ToolSizes {
   #total(sizes: readonly Size[], texts: readonly (string | undefined)[]): Size {
     let bytes = sizes.length === 0 ? 2 : 1 + sizes.length;
     for (const s of sizes) bytes += s.bytes;
-    // The array's text is never built: countJoined counts it from the tools' texts (the same count).
-    return this.#tokenizer ? { bytes, tokens: countJoined(this.#tokenizer, arrayParts(texts.map((t) => t ?? 'null'))) } : { bytes };
+    if (!this.#tokenizer) return { bytes };
+    // The array's text is never built, nor each tool counted again: countArray adds up the tools' counts
+    // and the stretches at the joins (the same count). A tool without text reads `null` there.
+    const elements = new Array<string>(texts.length);
+    const counts = new Array<number | undefined>(texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      const t = texts[i];
+      elements[i] = t ?? 'null';
+      counts[i] = t === undefined ? undefined : sizes[i]!.tokens;
+    }
+    return { bytes, tokens: countArray(this.#tokenizer, elements, counts) };
   }
 }
 

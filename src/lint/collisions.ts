@@ -110,8 +110,10 @@ export function jaccard(a: readonly number[], b: readonly number[]): number {
  * |B| − o + 1 share one (prefix filtering), and longer prefixes share correspondingly more. A tool's
  * round-θ prefix is its first b − ⌊θ·b⌋ bigrams; each tool's prefix for `threshold` is in an inverted
  * index, grouped by the round whose prefix first holds each bigram. A pair whose size ratio min/max is at
- * most θ has J ≤ θ. Every candidate left is compared exactly; rounding is always resolved towards
- * comparing more.
+ * most θ has J ≤ θ, so each postings group is kept sorted by set size and a query meets only the sizes
+ * its round allows (length filtering: on a list of 31,560 near-duplicates, most tools sharing a rare
+ * bigram were of sizes no round allows, and meeting them was half the time). Every candidate left is
+ * compared exactly; rounding is always resolved towards comparing more.
  *
  * Each tool asks in rounds of falling thresholds (0.9, 0.8, …, then `threshold`), meeting the tools whose
  * round prefix shares enough with its own: once it holds `partners` partners whose least is above the
@@ -152,7 +154,12 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   for (let c = 0; c < sets.distinct * width; c++) level[c + 1]! += level[c]!;
   const postTool = new Int32Array(level[sets.distinct * width]!);
   const fill = level.slice(0, sets.distinct * width);
-  for (let y = 0; y < n; y++) {
+  const sizes = new Int32Array(n);
+  for (let y = 0; y < n; y++) sizes[y] = size(y);
+  // Filled smallest set first, so every postings group is sorted by set size: a query meets only the
+  // tools whose size its round allows (length filtering), found by binary search.
+  const bySize = Int32Array.from({ length: n }, (_, i) => i).sort((p, q) => sizes[p]! - sizes[q]! || p - q);
+  for (const y of bySize) {
     const b = size(y);
     const len = prefixLength(threshold, b);
     for (let p = 0; p < len; p++) postTool[fill[ids[start[y]! + p]! * width + firstRound(b, p)]!++] = y;
@@ -164,8 +171,15 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   const candidates: number[] = [];
   const order: number[] = [];
   const required = new Int32Array(n); // what shared[y] must reach in this round
-  const sizes = new Int32Array(n);
-  for (let y = 0; y < n; y++) sizes[y] = size(y);
+  /** The first posting in postTool[from…to) of a tool of size at least `b`. */
+  const atLeast = (from: number, to: number, b: number): number => {
+    while (from < to) {
+      const mid = (from + to) >>> 1;
+      if (sizes[postTool[mid]!]! < b) from = mid + 1;
+      else to = mid;
+    }
+    return from;
+  };
   // offsets[L·n + y]: the length of y's round-L prefix minus its size (≤ 0).
   const offsets = new Int32Array(levels * n);
   for (let L = 0; L < levels; L++) for (let y = 0; y < n; y++) offsets[L * n + y] = prefixLength(rounds[L]!, sizes[y]!) - sizes[y]!;
@@ -177,7 +191,20 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     const mine = best[x]!;
     const tag = x + 1;
     let probed = 0;
+    let lastLo = 0;
+    let lastHi = -1;
     candidates.length = 0;
+    let requirement = (_y: number): number => BLOCKED;
+    const meet = (y: number): void => {
+      if (stamp[y] !== tag) {
+        if (y === x) return;
+        stamp[y] = tag;
+        candidates.push(y);
+        shared[y] = 1;
+        required[y] = requirement(y);
+        if (required[y] === 1) order.push(y);
+      } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order.push(y);
+    };
     for (let L = 0; L < levels; L++) {
       const theta = rounds[L]!;
       const upto = prefixLength(theta, a);
@@ -188,7 +215,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       // at least min(offA, offB) + o of them (see prefixShare), and J ≤ min/max: what y's prefix must
       // share with x's before the pair is worth comparing in this round.
       const ca = c * a - 1e-9;
-      const requirement = (y: number): number => {
+      requirement = (y: number): number => {
         const b = sizes[y]!;
         // min < θ·max (with room for rounding) means J < θ.
         if (a < b ? a < theta * b - 1e-7 : b < theta * a - 1e-7) return BLOCKED;
@@ -203,23 +230,38 @@ export function findCollisions(texts: readonly string[], names: readonly string[
         required[y] = requirement(y);
         if (shared[y]! >= required[y]!) order.push(y);
       }
-      // Meet every tool whose round-L prefix shares a bigram with x's round-L prefix: the bigrams probed
-      // before get the postings new in round L, the bigrams new in round L all of theirs up to L.
+      // The sizes round L allows (J ≤ min/max < θ outside them: `requirement`'s BLOCKED test, which is
+      // monotone in b on either side of a). They widen from round to round.
+      let lo = Math.max(0, Math.ceil(theta * a - 1e-7));
+      while (lo > 0 && !(lo - 1 < theta * a - 1e-7)) lo--;
+      while (lo < a && lo < theta * a - 1e-7) lo++;
+      let hi = theta > 0 ? Math.min(BLOCKED - 1, Math.floor((a + 1e-7) / theta)) : BLOCKED - 1;
+      while (hi < BLOCKED - 1 && !(a < theta * (hi + 1) - 1e-7)) hi++;
+      while (hi > a && a < theta * hi - 1e-7) hi--;
+      // Meet every tool of an allowed size whose round-L prefix shares a bigram with x's round-L prefix:
+      // the bigrams probed before get the postings new in round L, and those of rounds before L of the
+      // sizes newly allowed; the bigrams new in round L all of theirs up to L. So each tool is met as
+      // often as when every size was met (tools of sizes not allowed could not be compared in round L).
       for (let px = 0; px < upto; px++) {
         const base = ids[sx + px]! * width;
-        for (let q = level[base + (px < probed ? L : 0)]!, end = level[base + L + 1]!; q < end; q++) {
-          const y = postTool[q]!;
-          if (stamp[y] !== tag) {
-            if (y === x) continue;
-            stamp[y] = tag;
-            candidates.push(y);
-            shared[y] = 1;
-            required[y] = requirement(y);
-            if (required[y] === 1) order.push(y);
-          } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order.push(y);
+        for (let g = 0; g <= L; g++) {
+          const from = level[base + g]!;
+          const to = level[base + g + 1]!;
+          if (from === to) continue;
+          const q0 = atLeast(from, to, lo);
+          const q1 = atLeast(q0, to, hi + 1);
+          if (px < probed && g < L) {
+            // Seen before within [lastLo, lastHi]: only the sizes below and above that are new.
+            const m0 = atLeast(q0, q1, lastLo);
+            const m1 = atLeast(m0, q1, lastHi + 1);
+            for (let q = q0; q < m0; q++) meet(postTool[q]!);
+            for (let q = m1; q < q1; q++) meet(postTool[q]!);
+          } else for (let q = q0; q < q1; q++) meet(postTool[q]!);
         }
       }
       probed = upto;
+      lastLo = lo;
+      lastHi = hi;
       // Compare exactly the candidates that can matter in this round: above theta and, once the list is
       // full, at least its least (a tie may still win on position). Those that share most first, so the
       // likeliest partners fill the list early and raise the bar for the rest.
@@ -244,8 +286,8 @@ export function findCollisions(texts: readonly string[], names: readonly string[
           if (inter < 0) continue;
           const score = inter / (sum - inter);
           if (score <= threshold) continue;
-          offer(mine, { tool: names[y]!, toolIndex: y, score }, k);
-          offer(best[y]!, { tool: names[x]!, toolIndex: x, score }, k);
+          offer(mine, names[y]!, y, score, k);
+          offer(best[y]!, names[x]!, x, score, k);
         }
       }
       if (mine.length === k && mine[k - 1]!.score > theta) break;
@@ -296,15 +338,22 @@ function prefixLength(theta: number, b: number): number {
   return Math.min(b, b - overlap + 1);
 }
 
-/** Inserts `p` into `best` (sorted: score descending, then position), keeping at most `k`. */
-function offer(best: CollisionPartner[], p: CollisionPartner, k: number): void {
-  const before = (x: CollisionPartner, y: CollisionPartner) => x.score > y.score || (x.score === y.score && x.toolIndex < y.toolIndex);
-  if (best.length === k && !before(p, best[k - 1]!)) return;
-  for (const q of best) if (q.toolIndex === p.toolIndex) return; // offered from both sides
+/**
+ * Inserts a partner into `best` (sorted: score descending, then position), keeping at most `k`; the
+ * partner's object is made only when it goes in (most offers do not: fewer objects to collect).
+ */
+function offer(best: CollisionPartner[], tool: string, toolIndex: number, score: number, k: number): void {
+  if (best.length === k && !before(score, toolIndex, best[k - 1]!)) return;
+  for (const q of best) if (q.toolIndex === toolIndex) return; // offered from both sides
   let at = best.length;
-  while (at > 0 && before(p, best[at - 1]!)) at--;
-  best.splice(at, 0, p);
+  while (at > 0 && before(score, toolIndex, best[at - 1]!)) at--;
+  best.splice(at, 0, { tool, toolIndex, score });
   if (best.length > k) best.pop();
+}
+
+/** Whether a partner (score, position) comes before `y`: higher score, or the same and earlier. */
+function before(score: number, toolIndex: number, y: CollisionPartner): boolean {
+  return score > y.score || (score === y.score && toolIndex < y.toolIndex);
 }
 
 /**

@@ -136,6 +136,37 @@ describe('memoized token counts equal direct counts', () => {
       expect(enc.tokenizer.countConcat!([])).toBe(0);
       expect(enc.tokenizer.countConcat!(['', ''])).toBe(0);
     });
+
+    it(`${enc.tokenizer.name}: countArray(texts, counts) counts '[' + texts.join(',') + ']' from the elements' counts`, () => {
+      const lists: string[][] = [];
+      for (const dir of ['corpus', 'validation']) {
+        const path = join(import.meta.dirname, '..', '..', 'bench', dir);
+        for (const file of readdirSync(path).filter((f) => f.endsWith('.json')).sort()) {
+          const data = JSON.parse(readFileSync(join(path, file), 'utf8')) as { toolsList?: { tools?: unknown[] } };
+          lists.push((data.toolsList?.tools ?? []).map((t) => JSON.stringify(t) ?? 'null'));
+        }
+      }
+      // Elements that end or start in whitespace, digits, contractions, long pieces, none with a cut
+      // point (`}`, `""`, `  `), empty ones, and hostile strings next to each other.
+      const r = rng(6);
+      const odd = ['', '}', '""', '  ', 'x', '7', "'s", 'a,', ',a', 'null', '{"a":1}', '{"a":"b "}', ' {"x":"y"} ', '"' + 'q'.repeat(600) + '"', 'ab' + ' '.repeat(300) + 'cd:', ...hostile(7, 60, 40)];
+      for (let n = 0; n < 60; n++) lists.push(Array.from({ length: Math.floor(r() * 12) }, () => odd[Math.floor(r() * odd.length)]!));
+      lists.push([], ['']);
+      let checked = 0;
+      for (const texts of lists) {
+        const whole = direct(enc, '[' + texts.join(',') + ']');
+        expect(enc.tokenizer.countArray!(texts), JSON.stringify(texts).slice(0, 200)).toBe(whole);
+        const counts = texts.map((t, i) => (i % 3 === 2 ? undefined : direct(enc, t)));
+        expect(enc.tokenizer.countArray!(texts, counts), JSON.stringify(texts).slice(0, 200)).toBe(whole);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(100);
+      // The counts given are used, not counted again: one off by 5 moves the total by 5.
+      const texts = lists[0]!;
+      const counts = texts.map((t) => direct(enc, t));
+      counts[0]! += 5;
+      expect(enc.tokenizer.countArray!(texts, counts)).toBe(direct(enc, '[' + texts.join(',') + ']') + 5);
+    });
   }
 });
 

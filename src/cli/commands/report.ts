@@ -1,7 +1,7 @@
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { arrayParts, countJoined, type Tokenizer } from '../../core/measure.js';
+import { countArray, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -150,6 +150,7 @@ function reportOne(
   let cl100kRows: number[] | undefined;
   let estimated = 0;
   let cl100kTotal = 0;
+  let cl100kAfter = 0;
   if (tokenizers) {
     // One pass over the tools: each one's text is counted, checked for long pieces, and kept only until
     // the whole list's count (from the same texts: the list's text is never built).
@@ -167,7 +168,19 @@ function reportOne(
       }
     }
     if (large) say('counting cl100k_base tokens of the whole list…');
-    cl100kTotal = countJoined(tokenizers.cl100k, arrayParts(texts));
+    // The whole list from the tools' counts (countArray adds the joins); after the run, a tool whose
+    // text did not change keeps its count, and only the changed ones are counted.
+    const counts: (number | undefined)[] = cl100kRows.map((n, i) => (jsonless(before[i]) ? undefined : n));
+    cl100kTotal = countArray(tokenizers.cl100k, texts, counts);
+    const after = result.tools;
+    const afterTexts = new Array<string>(after.length);
+    const afterCounts = new Array<number | undefined>(after.length);
+    for (let i = 0; i < after.length; i++) {
+      const text = elementText(after[i]);
+      afterTexts[i] = text;
+      afterCounts[i] = i < texts.length && text === texts[i] ? counts[i] : undefined;
+    }
+    cl100kAfter = countArray(tokenizers.cl100k, afterTexts, afterCounts);
   }
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
@@ -186,7 +199,7 @@ function reportOne(
         cl100k: cl100kTotal,
         bytesAfter: stats.after.bytes,
         o200kAfter: stats.after.tokens ?? 0,
-        cl100kAfter: countJoined(tokenizers.cl100k, arrayParts(result.tools.map(elementText))),
+        cl100kAfter,
         ...(rendered ? { rendered: rendered.total } : {}),
       }
     : { bytes: stats.before.bytes, bytesAfter: stats.after.bytes };
