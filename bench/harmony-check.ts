@@ -21,13 +21,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { presetForProfile, transformTools, type McpTool, type TransformStepInput } from '../src/index.js';
 import { typescriptRenderer, type ForwardedTool } from '../src/render/index.js';
 import { o200k } from '../src/tokens.js';
 import fc from 'fast-check';
 import { fuzzToolsArb } from '../test/helpers/fuzz-arbitraries.js';
+import { loadCaptures } from './lib/captures.js';
 import { replaceMarkedBlock } from './lib/stats.js';
 
 const BENCH = import.meta.dirname;
@@ -42,17 +43,6 @@ interface Server {
   readonly path?: string;
 }
 
-function load(dir: string): Server[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { toolsList?: { tools?: McpTool[] }; tools?: McpTool[] };
-      return { file, path: join(dir, file), tools: data.toolsList?.tools ?? data.tools ?? [] };
-    })
-    .filter((s) => s.tools.length > 0);
-}
 
 /** What a client forwards, as the JSON it sends (both renderers read the same values). */
 const forward = (tool: McpTool): ForwardedTool => {
@@ -271,10 +261,10 @@ const started = performance.now();
 const sets = [
   { name: 'bundled corpus', dir: join(BENCH, 'corpus') },
   { name: 'validation set (never tuned on)', dir: join(BENCH, 'validation') },
-].map((s) => ({ ...s, servers: load(s.dir) }));
+].map((s) => ({ ...s, servers: loadCaptures(s.dir) as Server[] }));
 // `--dir PATH` (repeatable): any folder of captures (`{toolsList: {tools}}` or `{tools}` JSON files), e.g. servers this bench has not seen.
 process.argv.forEach((a, i) => {
-  if (a === '--dir' && process.argv[i + 1] !== undefined) sets.push({ name: `--dir ${process.argv[i + 1]!}`, dir: process.argv[i + 1]!, servers: load(process.argv[i + 1]!) });
+  if (a === '--dir' && process.argv[i + 1] !== undefined) sets.push({ name: `--dir ${process.argv[i + 1]!}`, dir: process.argv[i + 1]!, servers: loadCaptures(process.argv[i + 1]!) });
 });
 // Hand-written tools that take every branch of the rules (each its own "server", so the max is per tool).
 const edge = JSON.parse(readFileSync(join(REF, 'edge-cases.json'), 'utf8')) as { tools: McpTool[] };

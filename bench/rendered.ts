@@ -15,11 +15,12 @@
  * Writes the section between `<!-- rendered:start -->` and `<!-- rendered:end -->` of bench/results.md (added
  * at the end when absent) and bench/rendered.json. `--no-write` prints only.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtinTransforms, measureRendered, presetForProfile, transformTools, type McpTool, type TransformStepInput } from '../src/index.js';
 import { RENDERER_NAMES, type ForwardedTool, type RendererName } from '../src/render/index.js';
 import { o200k } from '../src/tokens.js';
+import { loadCaptures } from './lib/captures.js';
 import { replaceMarkedBlock } from './lib/stats.js';
 
 const BENCH = import.meta.dirname;
@@ -30,17 +31,6 @@ interface Server {
   readonly tools: McpTool[];
 }
 
-function load(dir: string): Server[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((file) => {
-      const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { toolsList?: { tools?: McpTool[] }; tools?: McpTool[] };
-      return { file, tools: data.toolsList?.tools ?? data.tools ?? [] };
-    })
-    .filter((s) => s.tools.length > 0);
-}
 
 const forward = (t: McpTool): ForwardedTool => ({ name: String(t.name ?? ''), ...(typeof t.description === 'string' ? { description: t.description } : {}), ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}) });
 
@@ -141,7 +131,7 @@ function perTransform(alone: readonly Row[]): string {
 const sets = [
   { name: 'bundled corpus', dir: join(BENCH, 'corpus') },
   { name: 'validation set (never tuned on)', dir: join(BENCH, 'validation') },
-].map((s) => ({ ...s, servers: load(s.dir) }));
+].map((s) => ({ ...s, servers: loadCaptures(s.dir) }));
 
 const started = performance.now();
 const measured = sets.filter((s) => s.servers.length > 0).map((s) => ({ ...s, ...measureSet(s.servers) }));
