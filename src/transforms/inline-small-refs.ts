@@ -50,7 +50,9 @@ const MAX_EXPANDED = 256 * 1024;
  * the type. Each definition is judged on quantities inlining does not change, so the step is idempotent:
  * `E`, the tool with every inlinable reference expanded, and `E` with that definition's uses put back as
  * references. It is inlined (all its uses, in definitions too) when that grows the tool by at most
- * `maxGrowth` and does not raise the `hidden` count; a definition no reference uses any more is removed.
+ * `maxGrowth` and does not raise the `hidden` count, and only if those that fit, together, grow the tool by
+ * at most `maxGrowth` too (else none: all or nothing keeps the fixed point); a definition no reference uses
+ * any more is removed.
  * Never inlines a recursive definition (directly or through others), one holding `$id`/anchors/definitions,
  * or one a reference reaches through an anchor or a place readers disagree on. Keeps every verdict: the
  * copy is the same schema.
@@ -155,6 +157,13 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
     }
   }
   if (chosen.size === 0) return;
+  // The whole tool grows by at most maxGrowth too, or nothing is inlined. All or nothing keeps the fixed point:
+  // a second run judges only the definitions left, each by the same measure of E, and none of them passes.
+  const mBefore = measure(toolAt(schema));
+  const withChosen = expand(schema, dialect, (t) => chosen.has(t));
+  if (withChosen === undefined) return leave(`expanded, it would pass ${MAX_EXPANDED} bytes or ${MAX_CANDIDATES} definitions`);
+  const growth = measure(toolAt(withChosen)) - mBefore;
+  if (growth > maxGrowth * mBefore) return leave(`inlining the ${chosen.size} definition(s) that each fit would grow the tool by ${describeGrowth(growth, mBefore)}, more than ${describeGrowth(maxGrowth * mBefore, mBefore)}`);
   // Cheapest first, ties by pointer: the order of the report (the result is the same in any order).
   const order = [...chosen.values()].sort((a, b) => a.cost - b.cost || (a.target < b.target ? -1 : a.target > b.target ? 1 : 0)).map((v) => v.target);
   expand(schema, dialect, (t) => chosen.has(t), order, (target, edits) => {
