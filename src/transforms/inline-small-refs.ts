@@ -157,8 +157,7 @@ function inlineDocument(d: SchemaDocument, ctx: EditContext, measure: (tool: Mcp
     }
   }
   if (chosen.size === 0) return;
-  // The whole tool grows by at most maxGrowth too, or nothing is inlined. All or nothing keeps the fixed point:
-  // a second run judges only the definitions left, each by the same measure of E, and none of them passes.
+  // The whole tool grows by at most maxGrowth too, or nothing is inlined (all or nothing keeps the fixed point).
   const mBefore = measure(toolAt(schema));
   const withChosen = expand(schema, dialect, (t) => chosen.has(t));
   if (withChosen === undefined) return leave(`expanded, it would pass ${MAX_EXPANDED} bytes or ${MAX_CANDIDATES} definitions`);
