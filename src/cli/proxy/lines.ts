@@ -2,6 +2,11 @@
  * Newline-delimited framing (the MCP stdio transport) read in linear time: each chunk is scanned once
  * for `\n`, the pieces of a line that spans chunks are kept as they came and joined once, when its end
  * arrives. A 50 MB line in 64 KB chunks costs one scan and one copy, never a rescan of what came before.
+ *
+ * Why not `node:readline` (issue 29 item 14), measured on Node 20.20 with a 100 MB line in 64 KB chunks:
+ * readline holds the whole line before it emits it and has no cap (peak RSS 303 MB, 908 ms), where this
+ * reader drops a line past its cap as it arrives (80 MB, 7 ms with a 1 MiB cap); readline also hands on
+ * decoded strings, not the exact bytes the proxy forwards, and ends lines at a lone `\r` too.
  */
 
 const NEWLINE = 0x0a;
