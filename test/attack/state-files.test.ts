@@ -112,7 +112,8 @@ describe('the usage file', () => {
       p.send(CALL(2));
       await p.until(2);
       // 20 pings, one every 200 ms: the flush comes ~1 s after the call. With a 5 s sync wait (before),
-      // the pings sent during it were answered only after it, so far fewer came back before the last was sent.
+      // the pings sent during it were answered only after it: about 5 of 20 came back before the last was sent.
+      // The bound sits halfway between that and 20, so a slow machine's late answers do not fail it.
       let answered = 0;
       const answers: Promise<unknown>[] = [];
       for (let i = 0; i < 20; i++) {
@@ -120,7 +121,7 @@ describe('the usage file', () => {
         answers.push(p.until(100 + i, 20_000).then(() => answered++));
         await new Promise((r) => setTimeout(r, 200));
       }
-      expect(answered).toBeGreaterThanOrEqual(14);
+      expect(answered).toBeGreaterThanOrEqual(12);
       await Promise.all(answers);
       unlinkSync(lock);
     } finally {
