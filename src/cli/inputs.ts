@@ -158,7 +158,8 @@ export function describeSteps(args: ParsedArgs): string {
   const preset = flagString(args, 'preset');
   const profile = flagString(args, 'profile');
   const transforms = (args.flags.transform as readonly string[] | undefined) ?? [];
-  const tail = profile ? ` + adapt-to-client (${profile}${args.flags['no-lossy'] === true ? ', no lossy steps' : args.flags['keep-names'] === true ? ', names kept' : ''})` : '';
+  // With a profile the steps are presetForProfile's plan (which may add steps for the reader and leave some out).
+  const tail = profile ? ` for ${profile} (presetForProfile${args.flags['no-lossy'] === true ? ', no lossy steps' : args.flags['keep-names'] === true ? ', names kept' : ''})` : '';
   if (transforms.length === 0) return `preset ${preset ?? 'safe'}${tail}`;
   const names = transforms.map((t) => (t.includes('=') ? t.slice(0, t.indexOf('=')) : t));
   return [...(preset ? [`preset ${preset}`] : []), ...names].join(' + ') + tail;
