@@ -30,6 +30,24 @@ export interface Tokenizer {
   countArray?(texts: readonly string[], counts?: readonly (number | undefined)[]): number;
 }
 
+/**
+ * The property under which a tokenizer whose `countArray` reads only a bounded head and tail of an element
+ * (besides its count) carries a function giving that short stand-in for an element's text (`toolslim/tokens`:
+ * src/core/token-memo.ts `arrayStandIn`). A registered symbol, so that it is the same in every bundle.
+ * @internal
+ */
+export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arrayStandIn') as never;
+
+/**
+ * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
+ * element's count: the tokenizer's stand-in when it has one (a few dozen characters), else the text itself.
+ * @internal
+ */
+export function arrayElementKeeper(tokenizer: Tokenizer): (text: string) => string {
+  const standIn = (tokenizer as { [ARRAY_STAND_IN]?: unknown })[ARRAY_STAND_IN];
+  return typeof standIn === 'function' ? (standIn as (text: string) => string) : (text) => text;
+}
+
 /** Tokens of the JSON array whose elements read `texts` (counts of them, where known, in `counts`). */
 export function countArray(tokenizer: Tokenizer, texts: readonly string[], counts?: readonly (number | undefined)[]): number {
   return tokenizer.countArray ? tokenizer.countArray(texts, counts) : countJoined(tokenizer, arrayParts(texts));

@@ -1,7 +1,7 @@
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { countArray, type Tokenizer } from '../../core/measure.js';
+import { arrayElementKeeper, countArray, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -101,6 +101,9 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
       ctx.io.stderr.write(`${ctx.name} report: ${input.error}\n`);
       continue;
     }
+    // The input's text (kept for check's annotations) is not needed here: let it go before the run (on a
+    // 50 MB list, over 100 MB of two-byte string).
+    (input as { text?: string }).text = undefined;
     const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
     if (format === 'json' || format === 'html') {
       reports.push(data);
@@ -152,35 +155,45 @@ function reportOne(
   let cl100kTotal = 0;
   let cl100kAfter = 0;
   if (tokenizers) {
-    // One pass over the tools: each one's text is counted, checked for long pieces, and kept only until
-    // the whole list's count (from the same texts: the list's text is never built).
+    // One pass over the tools: each one's text before and after the run is counted (after: only when it
+    // changed), checked for long pieces, and dropped; what the whole list's count needs of it is kept (its
+    // stand-in: a few dozen characters). The list's text is never built, nor every tool's text kept.
+    const cl100k = tokenizers.cl100k;
+    const keep = arrayElementKeeper(cl100k);
+    const after = result.tools;
     cl100kRows = new Array<number>(before.length);
-    const texts = new Array<string>(before.length);
+    const kept = new Array<string>(before.length);
+    const counts = new Array<number | undefined>(before.length);
+    const keptAfter = new Array<string>(after.length);
+    const countsAfter = new Array<number | undefined>(after.length);
     let next = Date.now() + 1000;
-    for (let i = 0; i < before.length; i++) {
-      const text = stringifyJson(before[i]);
-      texts[i] = jsonless(before[i]) ? 'null' : text;
-      cl100kRows[i] = tokenizers.cl100k.count(text);
-      if (tokenizers.hasLongPiece(text)) estimated++;
+    for (let i = 0; i < Math.max(before.length, after.length); i++) {
+      let text: string | undefined;
+      if (i < before.length) {
+        text = stringifyJson(before[i]);
+        const n = cl100k.count(text);
+        cl100kRows[i] = n;
+        if (tokenizers.hasLongPiece(text)) estimated++;
+        // A value JSON has no text for reads `null` in the list (and has no count of its own there).
+        kept[i] = jsonless(before[i]) ? 'null' : keep(text);
+        counts[i] = jsonless(before[i]) ? undefined : n;
+        if (jsonless(before[i])) text = 'null';
+      }
+      if (i < after.length) {
+        const textAfter = elementText(after[i]);
+        const same = text !== undefined && textAfter === text;
+        keptAfter[i] = same ? kept[i]! : keep(textAfter);
+        countsAfter[i] = same ? counts[i] : cl100k.count(textAfter);
+      }
       if (large && Date.now() >= next) {
         say(`counting cl100k_base tokens: ${i.toLocaleString('en-US')} of ${before.length.toLocaleString('en-US')} tools`);
         next = Date.now() + 1000;
       }
     }
     if (large) say('counting cl100k_base tokens of the whole list…');
-    // The whole list from the tools' counts (countArray adds the joins); after the run, a tool whose
-    // text did not change keeps its count, and only the changed ones are counted.
-    const counts: (number | undefined)[] = cl100kRows.map((n, i) => (jsonless(before[i]) ? undefined : n));
-    cl100kTotal = countArray(tokenizers.cl100k, texts, counts);
-    const after = result.tools;
-    const afterTexts = new Array<string>(after.length);
-    const afterCounts = new Array<number | undefined>(after.length);
-    for (let i = 0; i < after.length; i++) {
-      const text = elementText(after[i]);
-      afterTexts[i] = text;
-      afterCounts[i] = i < texts.length && text === texts[i] ? counts[i] : undefined;
-    }
-    cl100kAfter = countArray(tokenizers.cl100k, afterTexts, afterCounts);
+    // The whole list from the tools' counts (countArray adds the joins).
+    cl100kTotal = countArray(cl100k, kept, counts);
+    cl100kAfter = countArray(cl100k, keptAfter, countsAfter);
   }
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
