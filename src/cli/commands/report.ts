@@ -141,15 +141,16 @@ function reportOne(
     if (large) ctx.progress(`${ctx.name} report: ${label}: ${line}`);
   };
   const o200k: Tokenizer | undefined = tokenizers?.o200k;
+  let after: readonly unknown[] = [];
   say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? ' and counting o200k_base tokens' : ''}…`);
-  const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
-  say('checking…');
-  // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
-  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
-  const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
-  if (tokenizers && readers.length > 0) say('rendering for each reader…');
-  const rendered = tokenizers && readers.length > 0 ? measureReaders(before, result.tools, readers, tokenizers.getTokenizer) : undefined;
-  const { stats } = result.report;
+  // Of the run, only the tools after it, the sizes and the skips are kept (its list of changes, the size
+  // of the input on a large list, is let go), and the tools after it only until they are measured: the
+  // findings come last, with the least held.
+  const { stats, skipped } = (() => {
+    const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
+    after = result.tools;
+    return result.report;
+  })();
   let cl100kRows: number[] | undefined;
   let estimated = 0;
   let cl100kTotal = 0;
@@ -160,7 +161,6 @@ function reportOne(
     // stand-in: a few dozen characters). The list's text is never built, nor every tool's text kept.
     const cl100k = tokenizers.cl100k;
     const keep = arrayElementKeeper(cl100k);
-    const after = result.tools;
     cl100kRows = new Array<number>(before.length);
     const kept = new Array<string>(before.length);
     const counts = new Array<number | undefined>(before.length);
@@ -195,6 +195,13 @@ function reportOne(
     cl100kTotal = countArray(cl100k, kept, counts);
     cl100kAfter = countArray(cl100k, keptAfter, countsAfter);
   }
+  if (tokenizers && readers.length > 0) say('rendering for each reader…');
+  const rendered = tokenizers && readers.length > 0 ? measureReaders(before, after, readers, tokenizers.getTokenizer) : undefined;
+  after = [];
+  say('checking…');
+  // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
+  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
+  const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
     name: t.name,
@@ -222,7 +229,7 @@ function reportOne(
     total,
     tools: rows,
     transforms: stats.transforms,
-    skipped: result.report.skipped,
+    skipped,
     findings,
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
     ...(rendered ? { readers: rendered.readers, ...(rendered.alwaysPaid ? { alwaysPaid: rendered.alwaysPaid } : {}) } : {}),
