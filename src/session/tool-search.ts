@@ -10,6 +10,7 @@
  * it rests on (bench/sessions.md). Transport-free: the proxy wires it (src/cli/proxy/session.ts).
  */
 import type { McpTool } from '../core/tool.js';
+import { utf8Length } from '../core/measure.js';
 import { isObject } from '../json/guards.js';
 import { stringifyJson } from '../json/stringify.js';
 import { getProfile } from '../profiles/profiles.js';
@@ -26,14 +27,25 @@ export const SEARCH_RESULTS = 5;
 export const SEARCH_RESULTS_MAX = 20;
 
 /**
- * The list size from which the proxy serves the hot set beside a search tool unless told otherwise, and
- * below which `--search` lists the other tools' names. The session bench (bench/sessions.md, "Against what
- * users have now") prices, one proxy per server: on BFCL's servers (2–22 tools) the search tool listing
- * names at 0.45× of full-cached against 0.71× for a keyword search alone (whose recall is 78% in the top
- * 5); on servers of 117–235 tools the names would cost hundreds of tokens on every request. The default
- * serves every tool below it: no round trip, which only the user can trade for a smaller list.
+ * The list size from which the proxy serves the hot set beside a keyword search tool unless told
+ * otherwise, and below which the search tool lists the other tools' names. The session bench
+ * (bench/sessions.md, "Against what users have now") prices, one proxy per server: on BFCL's servers
+ * (2–22 tools) the search tool listing names at 0.45× of full-cached against 0.71× for a keyword search
+ * alone (whose recall is 78% in the top 5); on servers of 117–235 tools the names would cost hundreds of
+ * tokens on every request.
  */
 export const SEARCH_MIN_TOOLS = 100;
+
+/**
+ * The list size in bytes (UTF-8 of the served list's compact JSON, about 750 o200k tokens) from which the
+ * proxy serves a list of fewer than {@link SEARCH_MIN_TOOLS} tools as the hot set beside a search tool that
+ * names the other tools, unless told otherwise; below it, every tool. A smaller list is not worth a load
+ * round trip: the two tools served in its place and the names already cost ~1 kB. The session bench
+ * prices the rule (bench/sessions.md): BFCL's 12 servers (1.8–11 kB) at 0.45× of full-cached with 27%
+ * more model requests, where the cheapest proxy-side peer (two meta-tools per server) costs 0.46× with
+ * 60% more; any threshold from 1 to 3 kB gives the same figures there, 4 kB starts to cost more.
+ */
+export const NAMES_MIN_BYTES = 3000;
 
 /**
  * The two tools served beside the hot set, as the client sees them: fixed bytes for a given list. With
@@ -135,8 +147,11 @@ export function unwrapCall(args: unknown, known: (name: string) => boolean): { r
 
 /** What {@link chooseServing} picked, and why (one line, for stderr). */
 export interface ServingChoice {
-  /** `search`: the hot set beside the search tool; `full`: the whole list as optimized. */
-  readonly mode: 'search' | 'full';
+  /**
+   * `search`: the hot set beside a keyword search tool; `names`: the hot set beside a search tool whose
+   * description names the other tools (a name loads that tool); `full`: the whole list as optimized.
+   */
+  readonly mode: 'search' | 'names' | 'full';
   readonly why: string;
 }
 
@@ -144,7 +159,7 @@ export interface ServingChoice {
  * How `--search` serves a list of `toolCount` tools: below {@link SEARCH_MIN_TOOLS} the search tool's
  * description lists the other tools' names (`'names'`: a model loads one by name, no keyword search to
  * miss), from there on it does not (`true`: the list would grow with the server's). The session bench
- * (bench/sessions.md) prices the names at 0.40× of the full list cached on BFCL's servers against 0.66×
+ * (bench/sessions.md) prices the names at 0.45× of the full list cached on BFCL's servers against 0.71×
  * for a keyword search alone.
  */
 export function searchMode(toolCount: number, threshold = SEARCH_MIN_TOOLS): true | 'names' {
@@ -156,20 +171,39 @@ export function defersSchemas(client: string | ClientProfile): boolean {
   return getProfile(client).reader.alwaysPaid !== 'everything';
 }
 
+/** Options of {@link chooseServing}. */
+export interface ChooseServingOptions {
+  /** From this many tools a keyword search (default {@link SEARCH_MIN_TOOLS}). */
+  readonly searchMinTools?: number;
+  /** From this many bytes of the list's compact JSON, below `searchMinTools` tools, the names (default {@link NAMES_MIN_BYTES}). */
+  readonly namesMinBytes?: number;
+  /** The client's profile (name or object): one that defers schemas itself is served every tool. */
+  readonly client?: string | ClientProfile;
+}
+
 /**
- * The default serving of one server's list (one proxy per server): the hot set beside the search tool from
- * {@link SEARCH_MIN_TOOLS} tools on, else the whole list. For a client that defers schemas itself (`client`
- * a profile whose reader does not pay every tool up front, as claude-code), the whole list at any size:
+ * The default serving of one server's list (one proxy per server; `tools` as the proxy would serve them
+ * in full, after its preset): from {@link SEARCH_MIN_TOOLS} tools the hot set beside a keyword search
+ * tool; below that, from {@link NAMES_MIN_BYTES} bytes of compact JSON, the hot set beside a search tool
+ * that names the other tools; else the whole list. For a client that defers schemas itself (`client` a
+ * profile whose reader does not pay every tool up front, as claude-code), the whole list at any size:
  * that client already lists names and loads schemas on demand, so a search tool of the proxy's own would
  * only add a round trip; what it pays least for is the optimized full definitions it loads.
  */
-export function chooseServing(toolCount: number, threshold = SEARCH_MIN_TOOLS, client?: string | ClientProfile): ServingChoice {
-  const profile = client === undefined ? undefined : getProfile(client);
+export function chooseServing(tools: readonly unknown[], options: ChooseServingOptions = {}): ServingChoice {
+  const count = tools.length;
+  const minTools = options.searchMinTools ?? SEARCH_MIN_TOOLS;
+  const minBytes = options.namesMinBytes ?? NAMES_MIN_BYTES;
+  const profile = options.client === undefined ? undefined : getProfile(options.client);
   if (profile !== undefined && defersSchemas(profile)) {
-    return { mode: 'full', why: `${toolCount} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };
+    return { mode: 'full', why: `${count} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };
   }
-  if (toolCount >= threshold) {
-    return { mode: 'search', why: `${toolCount} tools (≥ ${threshold}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by search (stubs of every tool grow with the list, a search tool does not: bench/sessions.md; --hot-set to serve stubs, --search to always search)` };
+  if (count >= minTools) {
+    return { mode: 'search', why: `${count} tools (≥ ${minTools}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by keyword search (stubs of every tool grow with the list, a search tool does not: bench/sessions.md; --hot-set to serve stubs, --full to serve every tool)` };
   }
-  return { mode: 'full', why: `${toolCount} tools (< ${threshold}): serving every tool (--search serves the hot set beside a search tool that lists the other tools' names, --hot-set the hot set beside cold stubs)` };
+  const bytes = utf8Length(stringifyJson(tools));
+  if (bytes >= minBytes) {
+    return { mode: 'names', why: `${count} tools, ${bytes} bytes (≥ ${minBytes}): serving the hot set beside ${SEARCH_TOOL}, whose description names the other tools (a name loads that tool), and ${CALL_TOOL}; each first call of another tool costs a load round trip, and the list stays small all session (bench/sessions.md; --full to serve every tool, --hot-set to serve stubs)` };
+  }
+  return { mode: 'full', why: `${count} tools, ${bytes} bytes (< ${minBytes}): serving every tool (a search tool and its round trips would not pay on a list this small; --search serves the hot set beside a search tool, --hot-set beside cold stubs)` };
 }

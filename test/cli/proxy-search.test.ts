@@ -31,6 +31,8 @@ const TOOLS_FILE = file('tools.json');
 writeFileSync(TOOLS_FILE, JSON.stringify(TOOLS));
 const SMALL_FILE = file('small.json');
 writeFileSync(SMALL_FILE, JSON.stringify(TOOLS.slice(55, 65)));
+const MEDIUM_FILE = file('medium.json');
+writeFileSync(MEDIUM_FILE, JSON.stringify(TOOLS.slice(40, 70)));
 
 const textOf = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!.text);
 const clients: Client[] = [];
@@ -125,7 +127,7 @@ describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => 
   });
 });
 
-describe('proxy --search / --hot-set / the default below 100 tools', () => {
+describe('proxy --search / --hot-set / --full / the default below 100 tools', () => {
   it('--hot-set keeps cold stubs of every tool (no search tool), whatever the size', async () => {
     const { client, stderr } = await connect(['--hot-set']);
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -146,10 +148,41 @@ describe('proxy --search / --hot-set / the default below 100 tools', () => {
     expect(calls()).toEqual([{ name: 'widget_55', arguments: { id: 55 } }]);
   });
 
-  it('no flag below 100 tools: every tool, as before; -v says why', async () => {
+  it('no flag, a list under 3,000 bytes: every tool; -v says why, with the bytes', async () => {
     const { client, stderr } = await connect(['-v'], SMALL_FILE);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.slice(55, 65).map((t) => t.name));
-    expect(stderr()).toContain('toolslim proxy: 10 tools (< 100): serving every tool');
+    // The fixture's tools are served as they are, so the list's compact JSON is the fixture's.
+    const bytes = Buffer.byteLength(JSON.stringify(TOOLS.slice(55, 65)));
+    expect(bytes).toBeLessThan(3000);
+    expect(stderr()).toContain(`toolslim proxy: 10 tools, ${bytes} bytes (< 3000): serving every tool`);
+  });
+
+  it('no flag, under 100 tools but 3,000 bytes or more: the search tool naming the other tools; a name loads one; its calls are checked', async () => {
+    const { client, stderr, calls } = await connect([], MEDIUM_FILE);
+    const medium = TOOLS.slice(40, 70);
+    const bytes = Buffer.byteLength(JSON.stringify(medium));
+    expect(bytes).toBeGreaterThanOrEqual(3000);
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(listed[0]!.description).toContain(` Its other tools: ${medium.map((t) => t.name).join(', ')}.`);
+    expect(stderr()).toContain(`toolslim proxy: 30 tools, ${bytes} bytes (≥ 3000): serving the hot set beside toolslim_search_tools, whose description names the other tools`);
+    expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'get_weather' } })))).toEqual([WEATHER]);
+    // Invalid arguments (no city) are answered from the real schema and never reach the server.
+    const bad = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { units: 'c' } } });
+    expect(bad.isError).toBe(true);
+    await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+    expect(calls()).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo' } }]);
+  });
+
+  it('--full: every tool in full at 120 tools, no search tool; with --search or --hot-set it is refused', async () => {
+    const { client, stderr } = await connect(['--full']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    expect(stderr()).not.toContain('toolslim_search_tools');
+    for (const other of [['--search'], ['--hot-set', '3']]) {
+      const r = await run(['proxy', '--full', ...other, '--', node, WIRE_SERVER]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--full serves every tool in full; ${other[0]} serves a hot set: give one`);
+    }
   });
 
   it('a server tool named like the search tool: the default serves every tool and says why; --search stops', async () => {

@@ -289,19 +289,32 @@ export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchP
 
 /**
  * What `toolslim proxy` picks by default, server by server ({@link PROXY_DEFAULT}): `chooseServing` of the
- * server's list as the proxy sees it (after the `safe` preset, which keeps every tool).
+ * server's list as the proxy sees it (after the `safe` preset, which keeps every tool). With
+ * `namesMinBytes`, the same choice at another names threshold (the bench's sweep of `NAMES_MIN_BYTES`:
+ * {@link namesSweepName}).
  */
-export function proxyDefaultPolicy(ctx: PolicyContext): BenchPolicy {
+export function proxyDefaultPolicy(ctx: PolicyContext, namesMinBytes?: number): BenchPolicy {
   const spec: PolicySpec = {
-    name: PROXY_DEFAULT,
+    name: namesMinBytes === undefined ? PROXY_DEFAULT : namesSweepName(namesMinBytes),
     kind: 'search',
     family: 'toolslim',
     side: 'proxy',
     k: 5,
     chooser: 'rate-0.35',
-    description: 'what `toolslim proxy` serves with neither --hot-set nor --search: per server, `chooseServing` of its tool count — below 100 tools every tool through the `safe` preset (`optimized`), from 100 on the hot set beside a search tool (`hot-5/rate-0.35/search`)',
+    description:
+      namesMinBytes === undefined
+        ? 'what `toolslim proxy` serves with neither --hot-set, --search nor --full: per server, `chooseServing` of its list — from 100 tools the hot set beside a keyword search tool (`hot-5/rate-0.35/search`); below that, from 3,000 bytes of compact JSON, the hot set beside a search tool that names the other tools (`hot-5/rate-0.35/names`); a smaller list in full through the `safe` preset (`optimized`)'
+        : `as \`${PROXY_DEFAULT}\` with the names threshold at ${Number.isFinite(namesMinBytes) ? `${namesMinBytes} bytes` : 'infinity (below 100 tools every tool in full: the default before this threshold)'}`,
   };
-  return perServerPolicy(ctx, spec, (g) => chooseServing(ctx.safe(g).length).mode);
+  return perServerPolicy(ctx, spec, (g) => chooseServing(ctx.safe(g), namesMinBytes === undefined ? {} : { namesMinBytes }).mode);
+}
+
+/** The names thresholds the bench sweeps around `NAMES_MIN_BYTES` (Infinity: never the names, every small list in full). */
+export const NAMES_SWEEP: readonly number[] = [0, 1000, 2000, 4000, 6000, 10000, Infinity];
+
+/** The policy name of {@link proxyDefaultPolicy} at another names threshold. */
+export function namesSweepName(bytes: number): string {
+  return Number.isFinite(bytes) ? `proxy/names-from-${bytes}` : 'proxy/names-never';
 }
 
 /** What `toolslim proxy --search` serves, server by server ({@link PROXY_SEARCH}): names listed below 100 tools. */
@@ -346,7 +359,7 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
     spec,
     start(session): PolicyRun {
       const lists = session.groups.map((g) => {
-        if (chooseServing(ctx.safe(g).length, undefined, 'claude-code').mode !== 'full') throw new Error(`${UNDER_CLAUDE_CODE}: chooseServing no longer serves claude-code every tool; model what it serves`);
+        if (chooseServing(ctx.safe(g), { client: 'claude-code' }).mode !== 'full') throw new Error(`${UNDER_CLAUDE_CODE}: chooseServing no longer serves claude-code every tool; model what it serves`);
         return claudeCodeList(ctx, g);
       });
       const all = ctx.served(`CC\u0000${session.groups.join('\u0000')}`, () => ({ tools: lists.flat(), hot: ALL_NAMES })).tools;
@@ -381,7 +394,7 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
  * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>__call`,
  * checked against the real schema.
  */
-function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
+export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
   return {
     name: spec.name,
     spec,

@@ -13,7 +13,7 @@ import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
 import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
-import { CALL_TOOL, SEARCH_MIN_TOOLS, SEARCH_TOOL } from '../../session/tool-search.js';
+import { CALL_TOOL, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, SEARCH_TOOL } from '../../session/tool-search.js';
 import { DEFAULT_LIMITS, type ByteLimits } from '../proxy/limits.js';
 
 export const proxyCommand: Command = {
@@ -31,6 +31,7 @@ export const proxyCommand: Command = {
     { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
     { name: 'hot-set', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
     { name: 'search', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
+    { name: 'full', type: 'boolean' },
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
@@ -103,10 +104,14 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             tool's description lists the other tools' names, and a name loads that
                             tool alone. The list stays small and keeps its bytes however many tools
                             the server has.
-                            Neither flag: from ${SEARCH_MIN_TOOLS} tools on the proxy serves --search, below that
-                            every tool; with --profile of a client that defers schemas itself
-                            (claude-code) every tool at any size (the session bench:
-                            bench/sessions.md); stderr says which and why
+  --full                    serve every tool in full (as optimized), whatever the list's size
+                            None of the three (the default): from ${SEARCH_MIN_TOOLS} tools --search; below that,
+                            a list of ${NAMES_MIN_BYTES} bytes or more (compact JSON, ~750 tokens) as --search
+                            with the names listed, a smaller one in full; with --profile of a client
+                            that defers schemas itself (claude-code) every tool at any size. Stderr
+                            says which and why. Each first call of a tool not served in full then
+                            costs the model one load round trip (the session bench, bench/sessions.md:
+                            0.45x of the full list's cost with 27% more requests on BFCL's servers)
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
                             tool has earned a place and every tool is served cold. A regular file
@@ -213,8 +218,8 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const stats = statsPath === undefined ? undefined : (await import('../stats-file.js')).openStatsFile(statsPath);
 
   const responses = await responsesFrom(args, overlayPolicies, log);
-  // Neither --hot-set nor --search: the session library picks by the first list's size.
-  const auto = hotSet === undefined ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
+  // Neither --hot-set, --search nor --full: the session library picks by the first list's size.
+  const auto = hotSet === undefined && args.flags.full !== true ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
   const profile = flagString(args, 'profile');
   const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
   // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
@@ -244,6 +249,7 @@ function hotSetFrom(args: ParsedArgs, graph: HotSetOptions['graph'], check: (hot
   const hot = flagNumber(args, 'hot-set');
   const search = flagNumber(args, 'search');
   if (hot !== undefined && search !== undefined) throw new CliError('--hot-set and --search are two ways to serve the list: give one', { usage: true });
+  if (args.flags.full === true && (hot !== undefined || search !== undefined)) throw new CliError(`--full serves every tool in full; ${hot !== undefined ? '--hot-set' : '--search'} serves a hot set: give one`, { usage: true });
   const flag = search !== undefined ? '--search' : '--hot-set';
   const k = search ?? hot;
   const reveal = flagString(args, 'reveal') as HotSetOptions['reveal'] | undefined;

@@ -20,10 +20,11 @@ export interface SessionHooksOptions {
   /** Serve a hot set (`--hot-set`, `--reveal`); without it every tool is served as prepared. */
   readonly hotSet?: HotSetOptions;
   /**
-   * Neither `--hot-set` nor `--search`: pick by the first list's size and the profile (`chooseServing`) —
-   * these hot-set options with `search` from `SEARCH_MIN_TOOLS` tools on, else (and for a client that
-   * defers schemas itself, at any size) the whole list — and say so on stderr (the whole-list choice only
-   * with `verbose` or a profile). The choice holds for the whole run.
+   * Neither `--hot-set`, `--search` nor `--full`: pick by the first list's size and the profile
+   * (`chooseServing`) — these hot-set options with a keyword search from `SEARCH_MIN_TOOLS` tools on, with
+   * the names from `NAMES_MIN_BYTES` bytes below that, else (and for a client that defers schemas itself,
+   * at any size) the whole list — and say so on stderr (the whole-list choice only with `verbose` or a
+   * profile). The choice holds for the whole run.
    */
   readonly auto?: { readonly hotSet: HotSetOptions; readonly verbose?: boolean };
   /** `--profile`: a client that defers schemas itself (claude-code) is served every tool in full by default. */
@@ -128,10 +129,11 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         // A server tool named like one of the search mode's own: that mode cannot serve this list.
         const clash = SEARCH_TOOLS.find((own) => listed.some((t) => isObject(t) && t.name === own.name))?.name;
         if (options.auto) {
-          const choice = chooseServing(listed.length, undefined, options.profile);
-          if (choice.mode === 'search' && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
-          else if (choice.mode === 'search' || options.auto.verbose || options.profile !== undefined) options.log(choice.why);
-          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: searchMode(listed.length) }), (wanted = true);
+          const choice = chooseServing(listed, options.profile === undefined ? {} : { client: options.profile });
+          const searching = choice.mode !== 'full';
+          if (searching && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
+          else if (searching || options.auto.verbose || options.profile !== undefined) options.log(choice.why);
+          if (searching && clash === undefined) (hotSet = { ...options.auto.hotSet, search: choice.mode === 'names' ? 'names' : true }), (wanted = true);
         } else {
           if (hotSet?.search) {
             if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
