@@ -11,11 +11,13 @@
  */
 import type { McpTool } from '../core/tool.js';
 import { utf8Length } from '../core/measure.js';
+import { ToolslimError } from '../core/errors.js';
 import { isObject } from '../json/guards.js';
 import { stringifyJson } from '../json/stringify.js';
 import { getProfile } from '../profiles/profiles.js';
 import type { ClientProfile } from '../profiles/define.js';
 import { Bm25, terms } from './bm25.js';
+import { describeValue } from './hot-set.js';
 
 /** The search tool's name. */
 export const SEARCH_TOOL = 'toolslim_search_tools';
@@ -47,17 +49,53 @@ export const SEARCH_MIN_TOOLS = 100;
  */
 export const NAMES_MIN_BYTES = 3000;
 
+/** The names of the search mode's two tools (see {@link searchToolNames}). */
+export interface SearchToolNames {
+  readonly search: string;
+  readonly call: string;
+}
+
+/** `toolslim_search_tools` and `toolslim_call_tool`: the names without a server's prefix. */
+export const DEFAULT_SEARCH_NAMES: SearchToolNames = Object.freeze({ search: SEARCH_TOOL, call: CALL_TOOL });
+
+/** What a search prefix may hold: tool-name characters (SEP-986), at most 100 of them. */
+export const SEARCH_PREFIX_PATTERN = /^[A-Za-z0-9_.-]{0,100}$/;
+
+/**
+ * The two tools' names with `prefix`: `<prefix>search_tools` and `<prefix>call_tool` (default prefix
+ * `toolslim_`). Several proxies in front of several servers each serve these two tools; a client that
+ * merges its servers' lists without a namespace (some do, and refuse duplicate names) needs them to differ,
+ * so the proxy prefixes them with its server's name ({@link serverToolPrefix}).
+ */
+export function searchToolNames(prefix = 'toolslim_', where = 'search prefix'): SearchToolNames {
+  if (typeof prefix !== 'string' || !SEARCH_PREFIX_PATTERN.test(prefix)) throw new ToolslimError('invalid-option', `${where}: must be at most 100 of A-Z a-z 0-9 _ . - (tool-name characters), got ${describeValue(prefix)}`);
+  return prefix === 'toolslim_' ? DEFAULT_SEARCH_NAMES : { search: `${prefix}search_tools`, call: `${prefix}call_tool` };
+}
+
+/**
+ * A search prefix from a server's name (its `initialize` result's `serverInfo.name`): lower case, each run
+ * of characters other than a–z and 0–9 one `_`, none at either end, at most 40 characters, then `_` —
+ * `"@acme/Git Hub-MCP"` → `acme_git_hub_mcp_`. `toolslim_` when nothing is left (no name, or no letter or
+ * digit in it).
+ */
+export function serverToolPrefix(serverName: unknown): string {
+  if (typeof serverName !== 'string') return 'toolslim_';
+  const slug = serverName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
+  return slug === '' ? 'toolslim_' : `${slug}_`;
+}
+
 /**
  * The two tools served beside the hot set, as the client sees them: fixed bytes for a given list. With
  * `listed` (search mode `names`: the cold tools' names, in list order), the search tool's description
- * names them, so the model can load one by name instead of guessing keywords.
+ * names them, so the model can load one by name instead of guessing keywords. `names`: their own names
+ * ({@link searchToolNames}).
  */
-export function searchTools(listed?: readonly string[]): McpTool[] {
-  const names = listed === undefined || listed.length === 0 ? '' : ` Its other tools: ${listed.join(', ')}.`;
+export function searchTools(listed?: readonly string[], names: SearchToolNames = DEFAULT_SEARCH_NAMES): McpTool[] {
+  const others = listed === undefined || listed.length === 0 ? '' : ` Its other tools: ${listed.join(', ')}.`;
   return [
     {
-      name: SEARCH_TOOL,
-      description: `Find more tools of this server by keywords${names === '' ? '' : ' or by name'}: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${CALL_TOOL}.${names}`,
+      name: names.search,
+      description: `Find more tools of this server by keywords${others === '' ? '' : ' or by name'}: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${names.call}.${others}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -68,8 +106,8 @@ export function searchTools(listed?: readonly string[]): McpTool[] {
       },
     },
     {
-      name: CALL_TOOL,
-      description: `Call a tool found with ${SEARCH_TOOL}, by name, with arguments matching its inputSchema.`,
+      name: names.call,
+      description: `Call a tool found with ${names.search}, by name, with arguments matching its inputSchema.`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -128,7 +166,8 @@ function errorResult(text: string): CallToolTextResult & { isError: true } {
  * The answer to a {@link SEARCH_TOOL} call: the matched tools' definitions as a JSON array (compact, each
  * exactly as it would be served hot), or an `isError` result naming what is wrong with the arguments.
  */
-export function searchAnswer(index: ToolSearchIndex, args: unknown, searchable: number): CallToolTextResult {
+export function searchAnswer(index: ToolSearchIndex, args: unknown, searchable: number, names: SearchToolNames = DEFAULT_SEARCH_NAMES): CallToolTextResult {
+  const SEARCH_TOOL = names.search;
   if (!isObject(args) || typeof args.query !== 'string') return errorResult(`${SEARCH_TOOL}: \`query\` must be a string of keywords.`);
   const limit = args.limit === undefined ? SEARCH_RESULTS : args.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > SEARCH_RESULTS_MAX) return errorResult(`${SEARCH_TOOL}: \`limit\` must be a whole number from 1 to ${SEARCH_RESULTS_MAX}.`);
@@ -138,7 +177,8 @@ export function searchAnswer(index: ToolSearchIndex, args: unknown, searchable: 
 }
 
 /** A {@link CALL_TOOL} call's inner call, or the error result to answer it with. */
-export function unwrapCall(args: unknown, known: (name: string) => boolean): { readonly name: string; readonly arguments: unknown } | (CallToolTextResult & { isError: true }) {
+export function unwrapCall(args: unknown, known: (name: string) => boolean, names: SearchToolNames = DEFAULT_SEARCH_NAMES): { readonly name: string; readonly arguments: unknown } | (CallToolTextResult & { isError: true }) {
+  const { search: SEARCH_TOOL, call: CALL_TOOL } = names;
   if (!isObject(args) || typeof args.name !== 'string') return errorResult(`${CALL_TOOL}: \`name\` must be the name of a tool found with ${SEARCH_TOOL}.`);
   if (!known(args.name)) return errorResult(`${CALL_TOOL}: this server has no tool \`${args.name}\`; find one with ${SEARCH_TOOL}.`);
   if (args.arguments !== undefined && !isObject(args.arguments)) return errorResult(`${CALL_TOOL}: \`arguments\` must be an object.`);
@@ -179,6 +219,8 @@ export interface ChooseServingOptions {
   readonly namesMinBytes?: number;
   /** The client's profile (name or object): one that defers schemas itself is served every tool. */
   readonly client?: string | ClientProfile;
+  /** The search mode's tool names, as `why` should say them (default {@link DEFAULT_SEARCH_NAMES}). */
+  readonly names?: SearchToolNames;
 }
 
 /**
@@ -194,6 +236,7 @@ export function chooseServing(tools: readonly unknown[], options: ChooseServingO
   const count = tools.length;
   const minTools = options.searchMinTools ?? SEARCH_MIN_TOOLS;
   const minBytes = options.namesMinBytes ?? NAMES_MIN_BYTES;
+  const { search: SEARCH_TOOL, call: CALL_TOOL } = options.names ?? DEFAULT_SEARCH_NAMES;
   const profile = options.client === undefined ? undefined : getProfile(options.client);
   if (profile !== undefined && defersSchemas(profile)) {
     return { mode: 'full', why: `${count} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };

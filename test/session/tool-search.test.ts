@@ -9,7 +9,7 @@ import { ToolslimError } from '../../src/core/errors.js';
 import type { McpTool } from '../../src/core/tool.js';
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { ToolSession } from '../../src/session/index.js';
-import { CALL_TOOL, chooseServing, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
+import { CALL_TOOL, chooseServing, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames, serverToolPrefix, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
 
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null) {
@@ -116,6 +116,40 @@ describe("ToolSession with hotSet.search: 'names'", () => {
     expect(bad.action).toBe('answer');
     expect(s.onCall(CALL_TOOL, { name: 'send_mail', arguments: { to: 'a@b.c', body: 'hi' } }).action).toBe('forward');
     expect(s.text).toBe(text);
+  });
+});
+
+describe('search tool names (searchPrefix, serverToolPrefix)', () => {
+  it('a server name becomes a prefix by the documented rule; nothing usable falls back to toolslim_', () => {
+    // Expected prefixes derived by hand from the rule in the doc comment.
+    expect(serverToolPrefix('@acme/Git Hub-MCP')).toBe('acme_git_hub_mcp_');
+    expect(serverToolPrefix('mcp-servers/everything')).toBe('mcp_servers_everything_');
+    expect(serverToolPrefix('Über Server')).toBe('ber_server_');
+    expect(serverToolPrefix('x'.repeat(39) + '-yz')).toBe('x'.repeat(39) + '_');
+    expect(serverToolPrefix('***')).toBe('toolslim_');
+    expect(serverToolPrefix(undefined)).toBe('toolslim_');
+    expect(serverToolPrefix(42)).toBe('toolslim_');
+    expect(searchToolNames()).toEqual({ search: 'toolslim_search_tools', call: 'toolslim_call_tool' });
+    expect(searchToolNames('gh.')).toEqual({ search: 'gh.search_tools', call: 'gh.call_tool' });
+    expect(() => searchToolNames('a b')).toThrow(/search prefix: must be at most 100 of A-Z a-z 0-9 _ \. - \(tool-name characters\), got "a b"/);
+    expect(() => searchToolNames('x'.repeat(101))).toThrow(ToolslimError);
+  });
+
+  it('a session with searchPrefix serves, answers and unwraps under those names only', () => {
+    const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names', searchPrefix: 'files_' } });
+    expect(s.tools.map((t) => t.name)).toEqual(['list_files', 'files_search_tools', 'files_call_tool']);
+    expect(s.tools[1]!.description).toContain('Call a tool found this way with files_call_tool. Its other tools: send_mail, read_file, get_time.');
+    const found = s.onCall('files_search_tools', { query: 'send_mail' });
+    expect(found.action).toBe('answer');
+    expect(JSON.parse((found as unknown as { result: { content: { text: string }[] } }).result.content[0]!.text)).toEqual([TOOLS[1]]);
+    expect(s.unwrapCall('files_call_tool', { name: 'read_file', arguments: { path: 'a' } })).toEqual({ name: 'read_file', arguments: { path: 'a' } });
+    // The default names are not this session's.
+    expect(s.unwrapCall('toolslim_call_tool', { name: 'read_file', arguments: {} })).toBeUndefined();
+    expect(s.onCall('toolslim_search_tools', { query: 'mail' }).action).not.toBe('answer');
+    // A server tool of the prefixed name clashes; a bad prefix is refused with the option's name.
+    const clash = deepFreeze([...TOOLS, { name: 'files_call_tool', inputSchema: { type: 'object' } }]) as McpTool[];
+    expect(() => new ToolSession({ list: clash, hotSet: { search: true, searchPrefix: 'files_' } })).toThrow(/the server has a tool named `files_call_tool`/);
+    expect(() => new ToolSession({ list: TOOLS, hotSet: { search: true, searchPrefix: 'no space' } })).toThrow(/`hotSet.searchPrefix`: must be at most 100/);
   });
 });
 

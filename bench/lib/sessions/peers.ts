@@ -10,7 +10,7 @@
  */
 import type { McpTool } from '../../../src/index.js';
 import { Bm25, regexRank, terms } from '../../../src/session/bm25.js';
-import { chooseServing, searchMode, searchText, searchTools } from '../../../src/session/tool-search.js';
+import { chooseServing, searchMode, searchText, searchToolNames, searchTools, serverToolPrefix, type SearchToolNames } from '../../../src/session/tool-search.js';
 import { presetForProfile, transformTools } from '../../../src/index.js';
 import type { Session, SessionCall } from './data.js';
 import { PolicyContext, type BenchPolicy, type PolicySpec } from './policies.js';
@@ -98,14 +98,16 @@ export function compressorTools(server: string, names: readonly string[]): McpTo
 /**
  * toolslim's search tool and call tool of one server (proxy side), served beside its hot tools: the proxy's
  * own definitions (`searchTools`, src/session/tool-search.ts; with `names`, the description lists them),
- * named per server as a client that prefixes each server's tools would show them.
+ * named as the proxy names them after its server (`serverToolPrefix` of the server's name: here the group's,
+ * without the `corpus:` of a distractor server).
  */
 export function toolslimSearchTools(server: string, names: readonly string[] | undefined): McpTool[] {
-  const [search, call] = searchTools(names);
-  return [
-    { ...search!, name: `${server}__search` },
-    { ...call!, name: `${server}__call` },
-  ];
+  return searchTools(names, searchNamesOf(server));
+}
+
+/** The proxy's names of one server's search and call tools. */
+export function searchNamesOf(server: string): SearchToolNames {
+  return searchToolNames(serverToolPrefix(server.replace(/^corpus:/, '')));
 }
 
 /** The text a deferring client lists its deferred tools by (Claude Code: names only). */
@@ -387,11 +389,11 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
 /**
  * One proxy per server, each serving its server as `modeOf` says: `full` (the `safe` list as it is), or the
  * hot set (chosen as the recommended policy chooses it) in full, the shared preamble once, the other tools
- * out of the list behind a `<server>__search` tool and a `<server>__call` tool. `search`: the search tool
+ * out of the list behind a `<server>_search_tools` tool and a `<server>_call_tool` tool. `search`: the search tool
  * ranks the server's cold tools by BM25 over the user's text, 5 results, a miss costs a second search.
  * `names`: the search tool's description lists the cold tools' names, and a load by name returns that one
  * definition (no miss; the proxy's search answers an exact name with that tool alone). Results are the
- * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>__call`,
+ * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>_call_tool`,
  * checked against the real schema.
  */
 export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
@@ -436,7 +438,7 @@ export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (g
         roundTrips(call, text) {
           if (hotNames.has(call.name) || loaded.has(call.name)) return [];
           const { group, tool } = byName.get(call.name)!;
-          const searchTool = `${group}__search`;
+          const searchTool = searchNamesOf(group).search;
           if (modes.get(group) === 'names') {
             loaded.add(call.name);
             return [{ output: callJson(searchTool, { query: call.name }), result: JSON.stringify([tool]) }];
@@ -451,7 +453,7 @@ export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (g
         },
         callText(call) {
           if (hotNames.has(call.name)) return callJson(call.name, call.arguments);
-          return callJson(`${byName.get(call.name)!.group}__call`, { name: call.name, arguments: call.arguments });
+          return callJson(searchNamesOf(byName.get(call.name)!.group).call, { name: call.name, arguments: call.arguments });
         },
       };
     },
