@@ -15,7 +15,7 @@ import type { McpTool } from '../src/index.js';
 import { o200k } from '../src/tokens.js';
 import { readSessionFolder, type SessionData } from './lib/sessions/data.js';
 import { BOUNDS, evaluate, summarize, unitFigures, type PolicySummary } from './lib/sessions/evaluate.js';
-import { HOT_SEARCH, PEERS, PROXY_DEFAULT, PROXY_SEARCH, UNDER_CLAUDE_CODE } from './lib/sessions/peers.js';
+import { HOT_SEARCH, NAMES_SWEEP, namesSweepName, PEERS, PROXY_DEFAULT, PROXY_SEARCH, UNDER_CLAUDE_CODE } from './lib/sessions/peers.js';
 import { peersSection, COMPARE_SCENARIOS } from './lib/sessions/peers-report.js';
 import { readerUnits } from './lib/sessions/units.js';
 import type { ReaderUnit } from './lib/sessions/unit.js';
@@ -507,8 +507,8 @@ function main(): void {
   const names = mainPolicies();
   const units = readerUnits(o200k.count).filter((u) => u.name !== 'json');
   const withUnits = { units };
-  const both = [...new Set([...SCENARIO_POLICIES, ...COMPARE])];
-  const base = run('BFCL as is', 'bfcl', data, data, [...names, ...COMPARE], CONVERSATION_MODEL, PRICE_MODEL, withUnits);
+  const both = [...new Set([...SCENARIO_POLICIES, ...COMPARE, ...NAMES_SWEEP.map(namesSweepName)])];
+  const base = run('BFCL as is', 'bfcl', data, data, [...names, ...COMPARE, ...NAMES_SWEEP.map(namesSweepName)], CONVERSATION_MODEL, PRICE_MODEL, withUnits);
 
   const sens: Run[] = [base];
   for (const r of [0, 200, 1000]) sens.push(run(`results ${formatInt(r)} tokens`, `results-${r}`, data, data, SCENARIO_POLICIES, { ...CONVERSATION_MODEL, resultTokens: r }, PRICE_MODEL, withUnits));

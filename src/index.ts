@@ -130,8 +130,8 @@ export type { UsageStoreOptions, CreateOverlayInput, FindDriftOptions, Overlay, 
 export type { ServedList, ServeToolsListOptions, UnreadableTool, CallStats, ResponsesSummary, ToolResponses } from './session/index.js';
 export { ResponsePager, describeRecords, findRecords, checkPolicy, contractText, mergePolicies, PAGE_ARGUMENTS, pageArgumentOf, parsePolicyFlag, parseResponsePolicies, withContract, suggestPolicies, suggestionSnippet } from './session/index.js';
 export type { PagerCall, PagerResult, PageResult, ResponsePagerOptions, FoundRecords, NoRecords, ResponsePolicies, ResponsePolicy, PolicySuggestion, SuggestPoliciesOptions } from './session/index.js';
-export { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchText, searchTools, ToolSearchIndex } from './session/index.js';
-export type { CallToolTextResult, ServingChoice } from './session/index.js';
+export { CALL_TOOL, chooseServing, DEFAULT_SEARCH_NAMES, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, SEARCH_RESULTS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchText, searchToolNames, searchTools, serverToolPrefix, ToolSearchIndex } from './session/index.js';
+export type { CallToolTextResult, ChooseServingOptions, SearchToolNames, ServingChoice } from './session/index.js';
 export type {
   AnswerDecision,
   ArgumentCheck,

@@ -89,7 +89,7 @@ describe('peer prices on the hand-worked session s1', () => {
   });
 
   it('toolslim hot set beside a search tool: cd and ls hot (rate 0.5 each without s1), rm behind search + call', () => {
-    // Served: cd, ls, toyfs__search, toyfs__call = 40, never changing, no round trip: 40 · 1.25 + 4 · 4 = 66.
+    // Served: cd, ls, toyfs_search_tools, toyfs_call_tool = 40, never changing, no round trip: 40 · 1.25 + 4 · 4 = 66.
     const { cost, stats, summary } = price('hot-5/rate-0.35/search');
     expect(cost).toBeCloseTo(66, 9);
     expect(stats.extraRequests).toBe(0);
@@ -120,12 +120,23 @@ describe('peer prices on the hand-worked session s1', () => {
     const s1w = wide.sessions.find((s) => s.id === 's1')!;
     const names = (policy: string) => policyByName(ctx, policy).start(s1w).served().tools.map((t) => t.name);
     // toyfs in full (3 < 100); big: nothing of it was ever called, so nothing hot, only its search and call tools.
-    expect(names('proxy/default')).toEqual(['cd', 'ls', 'rm', 'big__search', 'big__call']);
+    expect(names('proxy/default')).toEqual(['cd', 'ls', 'rm', 'big_search_tools', 'big_call_tool']);
     // --search: toyfs's hot set (cd, ls) and its search tool naming rm; big's search tool naming none (120 ≥ 100).
     const served = policyByName(ctx, 'proxy/--search').start(s1w).served().tools;
-    expect(served.map((t) => t.name)).toEqual(['cd', 'ls', 'toyfs__search', 'toyfs__call', 'big__search', 'big__call']);
+    expect(served.map((t) => t.name)).toEqual(['cd', 'ls', 'toyfs_search_tools', 'toyfs_call_tool', 'big_search_tools', 'big_call_tool']);
     expect(served[2]!.description).toMatch(/Its other tools: rm\.$/);
     expect(served[4]!.description).not.toContain('w1');
+  });
+
+  it('proxy/default: a connected server under 100 tools but of 3,000 bytes or more is served behind a search tool naming its tools', () => {
+    // 20 tools of 160 bytes each or more: over 3,000 bytes of compact JSON, far under 100 tools.
+    const mid: McpTool[] = Array.from({ length: 20 }, (_, i) => ({ name: `m${i}`, description: `Mid tool ${i}. ${'x'.repeat(120)}`, inputSchema: { type: 'object' } }));
+    expect(Buffer.byteLength(JSON.stringify(mid))).toBeGreaterThanOrEqual(3000);
+    const wide = addServers(data, new Map([['mid', mid]]), 1);
+    const ctx = new PolicyContext(wide, data);
+    const served = policyByName(ctx, 'proxy/default').start(wide.sessions.find((s) => s.id === 's1')!).served().tools;
+    expect(served.map((t) => t.name)).toEqual(['cd', 'ls', 'rm', 'mid_search_tools', 'mid_call_tool']);
+    expect(served[3]!.description).toMatch(new RegExp(`Its other tools: ${mid.map((t) => t.name).join(', ')}\\.$`));
   });
 
   it('proxy/claude-code loads what the proxy serves claude-code: the list through presetForProfile(\'safe\', \'claude-code\')', () => {

@@ -13,7 +13,7 @@ import { PolicyContext } from '../bench/lib/sessions/policies.js';
 import { priceRequests, PromptCache, type ModelRequest } from '../bench/lib/sessions/price.js';
 import { chainSessions, firstTurns, widenLists } from '../bench/lib/sessions/scenarios.js';
 import { chooserOptions, COLD_FORM_OPTIONS, conveyedSchema, hidesConstraints, PREAMBLE_OF_FORM, servedList, type Chooser, type ColdForm } from '../bench/lib/sessions/served.js';
-import { buildServedTools, CALL_TOOL, compressColdTools, DEFAULT_HOT_SET, SEARCH_TOOL, searchMode, ToolSession, type McpTool } from '../src/index.js';
+import { buildServedTools, compressColdTools, DEFAULT_HOT_SET, searchMode, serverToolPrefix, ToolSession, type McpTool } from '../src/index.js';
 
 const TINY = join(import.meta.dirname, 'data', 'sessions-tiny');
 const data = readSessionFolder(TINY);
@@ -334,9 +334,8 @@ describe('the --hot-set default policy is the session layer\'s default', () => {
       const exclude = PolicyContext.exclusion(session);
       const expected = session.groups.flatMap((g) => {
         const graph = ctx.history.graph(g, ctx.safe(g).map((t) => t.name), exclude, false);
-        const tools = new ToolSession({ list: ctx.safe(g), hotSet: { graph, search: searchMode(ctx.safe(g).length) } }).tools;
-        // The bench names each server's two tools after the server, as a client prefixing its servers would.
-        return tools.map((t) => (t.name === SEARCH_TOOL ? { ...t, name: `${g}__search` } : t.name === CALL_TOOL ? { ...t, name: `${g}__call` } : t));
+        // The proxy names each server's two tools after the server (its serverInfo.name; here the group's).
+        return new ToolSession({ list: ctx.safe(g), hotSet: { graph, search: searchMode(ctx.safe(g).length), searchPrefix: serverToolPrefix(g) } }).tools;
       });
       expect(served, session.id).toEqual(expected);
     }

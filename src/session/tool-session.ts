@@ -15,7 +15,7 @@ import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './val
 import { DEFAULT_HOT_SET } from './defaults.js';
 import { REVEAL_MODES, type ColdFormOptions, type PreambleMode, type RevealMode } from './types.js';
 import { stringifyJson } from '../json/stringify.js';
-import { CALL_TOOL, SEARCH_TOOL, SEARCH_TOOLS, searchAnswer, searchTools, ToolSearchIndex, unwrapCall, type CallToolTextResult } from './tool-search.js';
+import { searchAnswer, searchToolNames, searchTools, ToolSearchIndex, unwrapCall, type CallToolTextResult, type SearchToolNames } from './tool-search.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
 
@@ -43,6 +43,12 @@ export interface HotSetOptions extends ChooseHotSetOptions {
    * the same, and the search tool's description lists the cold tools' names (a model loads one by name).
    */
   readonly search?: boolean | 'names';
+  /**
+   * With `search`: the two tools are `<searchPrefix>search_tools` and `<searchPrefix>call_tool` (default
+   * `toolslim_`; tool-name characters, at most 100). The proxy passes its server's name
+   * (`serverToolPrefix`), so that several proxies' tools keep distinct names in one client.
+   */
+  readonly searchPrefix?: string;
 }
 
 /** Anything told of the calls that reach the server: a `UsageStore`, a `ToolUsageGraph`. */
@@ -147,6 +153,7 @@ export class ToolSession {
   readonly #preamble: PreambleMode;
   readonly #compress: boolean;
   readonly #search: boolean;
+  readonly #names: SearchToolNames;
   readonly #listNames: boolean;
   #index: { readonly version: number; readonly index: ToolSearchIndex; readonly size: number } | undefined;
   readonly #validator: ArgumentValidator;
@@ -179,6 +186,7 @@ export class ToolSession {
     this.#compress = hotSet !== undefined;
     this.#search = hotSet?.search === true || hotSet?.search === 'names';
     this.#listNames = hotSet?.search === 'names';
+    this.#names = searchToolNames(hotSet?.searchPrefix);
     this.#validator = options.validator ?? new ArgumentValidator();
     this.#usage = options.usage;
     if (options.serverNames !== undefined && !(options.serverNames instanceof Map)) throw new ToolslimError('invalid-option', `ToolSession: \`serverNames\` must be a Map of served name → server name, got ${describeValue(options.serverNames)}`);
@@ -243,11 +251,11 @@ export class ToolSession {
   onCall(name: unknown, args: unknown, serverArgs: unknown = args): CallDecision {
     let tool = typeof name === 'string' ? name : '';
     let index = typeof name === 'string' ? this.#byName.get(name) : undefined;
-    if (this.#search && index === undefined && tool === SEARCH_TOOL) {
-      const result = searchAnswer(this.#searchIndex().index, args, this.#searchIndex().size);
+    if (this.#search && index === undefined && tool === this.#names.search) {
+      const result = searchAnswer(this.#searchIndex().index, args, this.#searchIndex().size, this.#names);
       return { action: 'answer', tool, cold: false, revealed: false, notify: false, issues: [], result };
     }
-    if (this.#search && index === undefined && tool === CALL_TOOL) {
+    if (this.#search && index === undefined && tool === this.#names.call) {
       const call = this.unwrapCall(tool, args)!;
       if ('isError' in call) return { action: 'answer', tool, cold: false, revealed: false, notify: false, issues: [], result: call as CallToolErrorResult };
       const d = this.onCall(call.name, call.arguments);
@@ -285,8 +293,8 @@ export class ToolSession {
    * A proxy forwards the inner call (after {@link ToolSession.onCall} of it), never the wrapper.
    */
   unwrapCall(name: unknown, args: unknown): { readonly name: string; readonly arguments: unknown } | CallToolErrorResult | undefined {
-    if (!this.#search || name !== CALL_TOOL || this.#byName.has(CALL_TOOL)) return undefined;
-    return unwrapCall(args, (n) => this.#byName.has(n)) as { name: string; arguments: unknown } | CallToolErrorResult;
+    if (!this.#search || name !== this.#names.call || this.#byName.has(this.#names.call)) return undefined;
+    return unwrapCall(args, (n) => this.#byName.has(n), this.#names) as { name: string; arguments: unknown } | CallToolErrorResult;
   }
 
   /**
@@ -376,12 +384,12 @@ export class ToolSession {
 
   #rebuild(): void {
     if (this.#search) {
-      for (const own of SEARCH_TOOLS) if (this.#byName.has(own.name)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own.name}\`, which the search mode serves itself; serve a hot set without \`search\``);
+      for (const own of [this.#names.search, this.#names.call]) if (this.#byName.has(own)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own}\`, which the search mode serves itself; serve a hot set without \`search\`, or give another \`searchPrefix\``);
       const named = (t: McpTool) => isObject(t) && typeof t.name === 'string';
       const cold = this.#listNames ? this.#full.filter((t) => named(t) && !this.#hot.has(t.name)).map((t) => t.name) : undefined;
       // The hot tools as a hot set serves them (the shared preamble said once, where the list puts it).
       const hot = buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble).filter((t) => named(t) && this.#hot.has(t.name));
-      this.#served = [...hot, ...(cold === undefined ? SEARCH_TOOLS : searchTools(cold))];
+      this.#served = [...hot, ...searchTools(cold, this.#names)];
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
@@ -393,13 +401,14 @@ export class ToolSession {
 /** Throws a clear error for unusable hot-set options (shared by the session, the proxy and the hook). */
 export function checkHotSetOptions(hotSet: HotSetOptions, where: string): void {
   if (!isOptionsObject(hotSet)) throw new ToolslimError('invalid-option', `${where}: \`hotSet\` must be an object like { k: 5 }, got ${describeValue(hotSet)}`);
-  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold', 'preamble', 'search'];
+  const known = ['k', 'graph', 'policy', 'minCallsPerSession', 'reveal', 'cold', 'preamble', 'search', 'searchPrefix'];
   for (const key of Object.keys(hotSet)) if (!known.includes(key)) throw new ToolslimError('invalid-option', `${where}: unknown hot-set option \`${key}\` (known: ${known.join(', ')})`);
   if (hotSet.k !== undefined && (!Number.isSafeInteger(hotSet.k) || hotSet.k < 0)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.k\` must be a non-negative integer, got ${describeValue(hotSet.k)}`);
   checkOptions({ graph: hotSet.graph, policy: hotSet.policy, minCallsPerSession: hotSet.minCallsPerSession }, `${where}: hotSet`);
   if (hotSet.reveal !== undefined && !REVEAL_MODES.includes(hotSet.reveal)) throw new ToolslimError('invalid-option', `${where}: \`hotSet.reveal\` must be one of ${REVEAL_MODES.map((m) => `'${m}'`).join(', ')}, got ${describeValue(hotSet.reveal)}`);
   if (hotSet.cold !== undefined) checkColdForm(hotSet.cold, `${where}: hotSet`);
   if (hotSet.search !== undefined && typeof hotSet.search !== 'boolean' && hotSet.search !== 'names') throw new ToolslimError('invalid-option', `${where}: \`hotSet.search\` must be true, false or 'names', got ${describeValue(hotSet.search)}`);
+  if (hotSet.searchPrefix !== undefined) searchToolNames(hotSet.searchPrefix, `${where}: \`hotSet.searchPrefix\``);
   if (hotSet.preamble !== undefined) checkPreamble(hotSet.preamble, hotSet.cold ?? DEFAULT_HOT_SET.cold, `${where}: hotSet`);
 }
 

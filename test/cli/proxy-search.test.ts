@@ -31,13 +31,15 @@ const TOOLS_FILE = file('tools.json');
 writeFileSync(TOOLS_FILE, JSON.stringify(TOOLS));
 const SMALL_FILE = file('small.json');
 writeFileSync(SMALL_FILE, JSON.stringify(TOOLS.slice(55, 65)));
+const MEDIUM_FILE = file('medium.json');
+writeFileSync(MEDIUM_FILE, JSON.stringify(TOOLS.slice(40, 70)));
 
 const textOf = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!.text);
 const clients: Client[] = [];
 
-async function connect(args: readonly string[], tools = TOOLS_FILE) {
+async function connect(args: readonly string[], tools = TOOLS_FILE, serverArgs: readonly string[] = []) {
   const log = file('wire.log');
-  const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', ...args, '--', node, WIRE_SERVER, '--tools', tools, '--log', log], stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', ...args, '--', node, WIRE_SERVER, '--tools', tools, '--log', log, ...serverArgs], stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'search-test', version: '1.0.0' });
@@ -58,35 +60,35 @@ describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => 
     const { client, stderr, calls } = await connect([]);
     const listed = await client.listTools();
     // No usage file: no tool has earned a place in the hot set, so only the two tools of toolslim's own.
-    expect(listed.tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
-    expect(stderr()).toContain('toolslim proxy: 120 tools (≥ 100): serving the hot set beside toolslim_search_tools');
+    expect(listed.tools.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
+    expect(stderr()).toContain('toolslim proxy: 120 tools (≥ 100): serving the hot set beside wire_server_search_tools');
 
-    const found = await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'weather forecast in Oslo' } });
+    const found = await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'weather forecast in Oslo' } });
     expect(found.isError).toBeFalsy();
     expect(JSON.parse(textOf(found))).toEqual([WEATHER]);
     // Words every widget shares: ranked, at most `limit`.
-    const widgets = JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'widget 7 inventory', limit: 3 } }))) as { name: string }[];
+    const widgets = JSON.parse(textOf(await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'widget 7 inventory', limit: 3 } }))) as { name: string }[];
     expect(widgets).toHaveLength(3);
     expect(widgets[0]!.name).toBe('widget_7');
-    const none = await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'zebra' } });
+    const none = await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'zebra' } });
     expect(textOf(none)).toContain('No tool matched "zebra"');
-    expect((await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 5 } })).isError).toBe(true);
+    expect((await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 5 } })).isError).toBe(true);
 
     // Invalid arguments, through the call tool and by name: answered by the check, never forwarded.
-    const bad = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'k' } } });
+    const bad = await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'k' } } });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toContain('toolslim did not call `get_weather`: invalid arguments.');
     expect(textOf(bad)).toContain(`Input schema: ${JSON.stringify(WEATHER.inputSchema)}`);
     const badDirect = await client.callTool({ name: 'get_weather', arguments: { units: 'c' } });
     expect(badDirect.isError).toBe(true);
     expect(textOf(badDirect)).toContain("must have required property 'city'");
-    const unknown = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'no_such_tool', arguments: {} } });
+    const unknown = await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'no_such_tool', arguments: {} } });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain('no tool `no_such_tool`');
     expect(calls()).toEqual([]);
 
     // Valid ones reach the server as a call of the found tool (the wire server echoes the arguments).
-    const good = await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'c' } } });
+    const good = await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo', units: 'c' } } });
     expect(good.isError).toBeFalsy();
     expect(JSON.parse(textOf(good))).toEqual({ city: 'Oslo', units: 'c' });
     const direct = await client.callTool({ name: 'get_weather', arguments: { city: 'Bergen' } });
@@ -96,7 +98,7 @@ describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => 
       { name: 'get_weather', arguments: { city: 'Bergen' } },
     ]);
     // The list is what it was.
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
   });
 
   it('the served list keeps its exact bytes across searches and calls', async () => {
@@ -109,9 +111,9 @@ describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => 
     const first = resultText((await p.until(1)).line);
     expect(Buffer.byteLength(first)).toBeLessThan(1500);
     const steps = [
-      call(2, 'toolslim_search_tools', { query: 'weather' }),
-      call(3, 'toolslim_call_tool', { name: 'get_weather', arguments: { city: 1 } }),
-      call(4, 'toolslim_call_tool', { name: 'get_weather', arguments: { city: 'Oslo' } }),
+      call(2, 'wire_server_search_tools', { query: 'weather' }),
+      call(3, 'wire_server_call_tool', { name: 'get_weather', arguments: { city: 1 } }),
+      call(4, 'wire_server_call_tool', { name: 'get_weather', arguments: { city: 'Oslo' } }),
       call(5, 'widget_3', { id: 3 }),
     ];
     for (const [i, s] of steps.entries()) {
@@ -125,50 +127,108 @@ describe('proxy at 120 tools, no flag: the hot set beside a search tool', () => 
   });
 });
 
-describe('proxy --search / --hot-set / the default below 100 tools', () => {
+describe('proxy --search / --hot-set / --full / the default below 100 tools', () => {
   it('--hot-set keeps cold stubs of every tool (no search tool), whatever the size', async () => {
     const { client, stderr } = await connect(['--hot-set']);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(TOOLS.map((t) => t.name));
-    expect(stderr()).not.toContain('toolslim_search_tools');
+    expect(stderr()).not.toContain('wire_server_search_tools');
   });
 
   it('--search serves the search tool on a small list too, listing the other tools by name; a name loads that tool alone', async () => {
     const { client, stderr, calls } = await connect(['--search'], SMALL_FILE);
     const listed = (await client.listTools()).tools;
-    expect(listed.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect(listed.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
     const small = TOOLS.slice(55, 65);
     expect(listed[0]!.description).toContain(` Its other tools: ${small.map((t) => t.name).join(', ')}.`);
-    expect(stderr()).toContain("--search: serving the hot set beside toolslim_search_tools, whose description lists the other tools' names (10 tools, < 100)");
-    expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'weather' } })))).toEqual([WEATHER]);
-    expect(JSON.parse(textOf(await client.callTool({ name: 'toolslim_search_tools', arguments: { query: 'widget_57' } })))).toEqual([small.find((t) => t.name === 'widget_57')]);
-    await client.callTool({ name: 'toolslim_call_tool', arguments: { name: 'widget_55', arguments: { id: 55 } } });
+    expect(stderr()).toContain("--search: serving the hot set beside wire_server_search_tools, whose description lists the other tools' names (10 tools, < 100)");
+    expect(JSON.parse(textOf(await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'weather' } })))).toEqual([WEATHER]);
+    expect(JSON.parse(textOf(await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'widget_57' } })))).toEqual([small.find((t) => t.name === 'widget_57')]);
+    await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'widget_55', arguments: { id: 55 } } });
     expect(calls()).toEqual([{ name: 'widget_55', arguments: { id: 55 } }]);
   });
 
-  it('no flag below 100 tools: every tool, as before; -v says why', async () => {
+  it('no flag, a list under 3,000 bytes: every tool; -v says why, with the bytes', async () => {
     const { client, stderr } = await connect(['-v'], SMALL_FILE);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.slice(55, 65).map((t) => t.name));
-    expect(stderr()).toContain('toolslim proxy: 10 tools (< 100): serving every tool');
+    // The fixture's tools are served as they are, so the list's compact JSON is the fixture's.
+    const bytes = Buffer.byteLength(JSON.stringify(TOOLS.slice(55, 65)));
+    expect(bytes).toBeLessThan(3000);
+    expect(stderr()).toContain(`toolslim proxy: 10 tools, ${bytes} bytes (< 3000): serving every tool`);
+  });
+
+  it('no flag, under 100 tools but 3,000 bytes or more: the search tool naming the other tools; a name loads one; its calls are checked', async () => {
+    const { client, stderr, calls } = await connect([], MEDIUM_FILE);
+    const medium = TOOLS.slice(40, 70);
+    const bytes = Buffer.byteLength(JSON.stringify(medium));
+    expect(bytes).toBeGreaterThanOrEqual(3000);
+    const listed = (await client.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
+    expect(listed[0]!.description).toContain(` Its other tools: ${medium.map((t) => t.name).join(', ')}.`);
+    expect(stderr()).toContain(`toolslim proxy: 30 tools, ${bytes} bytes (≥ 3000): serving the hot set beside wire_server_search_tools, whose description names the other tools`);
+    expect(JSON.parse(textOf(await client.callTool({ name: 'wire_server_search_tools', arguments: { query: 'get_weather' } })))).toEqual([WEATHER]);
+    // Invalid arguments (no city) are answered from the real schema and never reach the server.
+    const bad = await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'get_weather', arguments: { units: 'c' } } });
+    expect(bad.isError).toBe(true);
+    await client.callTool({ name: 'wire_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+    expect(calls()).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo' } }]);
+  });
+
+  it('--full: every tool in full at 120 tools, no search tool; with --search or --hot-set it is refused', async () => {
+    const { client, stderr } = await connect(['--full']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    expect(stderr()).not.toContain('wire_server_search_tools');
+    for (const other of [['--search'], ['--hot-set', '3']]) {
+      const r = await run(['proxy', '--full', ...other, '--', node, WIRE_SERVER]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--full serves every tool in full; ${other[0]} serves a hot set: give one`);
+    }
   });
 
   it('a server tool named like the search tool: the default serves every tool and says why; --search stops', async () => {
     const clashing = file('clash.json');
-    writeFileSync(clashing, JSON.stringify([...TOOLS.slice(1), { name: 'toolslim_search_tools', description: 'The server’s own.', inputSchema: { type: 'object' } }]));
+    writeFileSync(clashing, JSON.stringify([...TOOLS.slice(1), { name: 'wire_server_search_tools', description: 'The server’s own.', inputSchema: { type: 'object' } }]));
     const { client, stderr } = await connect([], clashing);
     expect((await client.listTools()).tools).toHaveLength(120);
-    expect(stderr()).toContain("120 tools, but the server has a tool named `toolslim_search_tools`, which the search mode serves itself: serving every tool");
+    expect(stderr()).toContain("120 tools, but the server has a tool named `wire_server_search_tools`, which the search mode serves itself: serving every tool");
     const p = new ProxyProcess(['--search', '--', node, WIRE_SERVER, '--tools', clashing]);
     await p.initialize();
     p.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     expect(await p.closed).toBe(1);
-    expect(p.stderr).toContain('--search: the server has a tool named `toolslim_search_tools`, which the search mode serves itself; use --hot-set');
+    expect(p.stderr).toContain('--search: the server has a tool named `wire_server_search_tools`, which the search mode serves itself; use --hot-set');
   });
 
   it('--hot-set and --search together are refused', async () => {
     const r = await run(['proxy', '--hot-set', '3', '--search', '3', '--', node, WIRE_SERVER]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--hot-set and --search are two ways to serve the list: give one');
+  });
+});
+
+describe('the search tools are named after the server (several proxies in one client)', () => {
+  it('two servers through two proxies: four distinct tool names, each answering for its own server', async () => {
+    const a = await connect([], MEDIUM_FILE, ['--server-name', '@acme/Git Hub-MCP']);
+    const b = await connect([], MEDIUM_FILE, ['--server-name', 'Jira server ✓']);
+    const names = [...(await a.client.listTools()).tools, ...(await b.client.listTools()).tools].map((t) => t.name);
+    // Hand-derived from the rule: lower case, each run of other characters one "_", none at the ends.
+    expect(names).toEqual(['acme_git_hub_mcp_search_tools', 'acme_git_hub_mcp_call_tool', 'jira_server_search_tools', 'jira_server_call_tool']);
+    const listedA = (await a.client.listTools()).tools[0]!;
+    expect(listedA.description).toContain('Call a tool found this way with acme_git_hub_mcp_call_tool.');
+    await a.client.callTool({ name: 'acme_git_hub_mcp_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+    // Another server's call tool is not this proxy's: it passes through to the server, which has no such tool.
+    await a.client.callTool({ name: 'jira_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Bergen' } } }).catch(() => undefined);
+    expect(a.calls()).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'jira_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Bergen' } } }]);
+    expect(b.calls()).toEqual([]);
+  });
+
+  it('--search-prefix names them; one that is not tool-name characters is refused; a server name with no letter falls back to toolslim_', async () => {
+    const c = await connect(['--search', '--search-prefix', 'gh2.'], SMALL_FILE);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(['gh2.search_tools', 'gh2.call_tool']);
+    const d = await connect(['--search'], SMALL_FILE, ['--server-name', '***']);
+    expect((await d.client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    const r = await run(['proxy', '--search-prefix', 'a b', '--', node, WIRE_SERVER]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--search-prefix: must be at most 100 of A-Z a-z 0-9 _ . - (tool-name characters), got "a b"');
   });
 });
 
@@ -201,15 +261,15 @@ describe('proxy --profile claude-code: a client that defers schemas itself (issu
 
   it('told --search anyway: served as told, and stderr says the client pays more for it', async () => {
     const { client, stderr } = await connect(['--profile', 'claude-code', '--search'], SMALL_FILE);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
     expect(stderr()).toContain('--profile claude-code defers schemas itself: --search adds a search round trip to its own load');
   });
 
   it('--search with a profile that pays every tool up front (openai) on a small list: no word of deferring', async () => {
     // Found by hand through the SDK client: a list under 100 tools made the proxy call openai a deferring client.
     const { client, stderr } = await connect(['--profile', 'openai', '--search'], SMALL_FILE);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['toolslim_search_tools', 'toolslim_call_tool']);
-    expect(stderr()).toContain('--search: serving the hot set beside toolslim_search_tools');
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['wire_server_search_tools', 'wire_server_call_tool']);
+    expect(stderr()).toContain('--search: serving the hot set beside wire_server_search_tools');
     expect(stderr()).not.toContain('defers schemas');
   });
 });

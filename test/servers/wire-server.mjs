@@ -8,6 +8,7 @@
 //   --list-changed         declare capabilities.tools.listChanged
 //   --no-tools-capability  declare no tools capability
 //   --instructions <text>  the initialize result's instructions
+//   --server-name <name>   the initialize result's serverInfo.name (default wire-server)
 //   --change-tools <file>  what the change tool replaces the list with (default: adds one tool)
 //   --list-text <file>     answer tools/list with this exact text as the result (one line)
 //   --list-error           answer tools/list with a JSON-RPC error
@@ -72,7 +73,7 @@ function handle(msg) {
     case 'initialize': {
       if (flag('--init-error')) return fail(id, -32603, 'this server cannot start today');
       const capabilities = flag('--no-tools-capability') ? {} : { tools: flag('--list-changed') ? { listChanged: true } : {} };
-      const result = { protocolVersion: params?.protocolVersion ?? '2025-06-18', capabilities, serverInfo: { name: 'wire-server', version: '0.0.1' } };
+      const result = { protocolVersion: params?.protocolVersion ?? '2025-06-18', capabilities, serverInfo: { name: opt('--server-name') ?? 'wire-server', version: '0.0.1' } };
       if (opt('--instructions') !== undefined) result.instructions = opt('--instructions');
       return reply(id, result);
     }

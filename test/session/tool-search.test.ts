@@ -9,7 +9,7 @@ import { ToolslimError } from '../../src/core/errors.js';
 import type { McpTool } from '../../src/core/tool.js';
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { ToolSession } from '../../src/session/index.js';
-import { CALL_TOOL, chooseServing, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
+import { CALL_TOOL, chooseServing, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames, serverToolPrefix, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
 
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null) {
@@ -119,26 +119,88 @@ describe("ToolSession with hotSet.search: 'names'", () => {
   });
 });
 
+describe('search tool names (searchPrefix, serverToolPrefix)', () => {
+  it('a server name becomes a prefix by the documented rule; nothing usable falls back to toolslim_', () => {
+    // Expected prefixes derived by hand from the rule in the doc comment.
+    expect(serverToolPrefix('@acme/Git Hub-MCP')).toBe('acme_git_hub_mcp_');
+    expect(serverToolPrefix('mcp-servers/everything')).toBe('mcp_servers_everything_');
+    expect(serverToolPrefix('Über Server')).toBe('ber_server_');
+    expect(serverToolPrefix('x'.repeat(39) + '-yz')).toBe('x'.repeat(39) + '_');
+    expect(serverToolPrefix('***')).toBe('toolslim_');
+    expect(serverToolPrefix(undefined)).toBe('toolslim_');
+    expect(serverToolPrefix(42)).toBe('toolslim_');
+    expect(searchToolNames()).toEqual({ search: 'toolslim_search_tools', call: 'toolslim_call_tool' });
+    expect(searchToolNames('gh.')).toEqual({ search: 'gh.search_tools', call: 'gh.call_tool' });
+    expect(() => searchToolNames('a b')).toThrow(/search prefix: must be at most 100 of A-Z a-z 0-9 _ \. - \(tool-name characters\), got "a b"/);
+    expect(() => searchToolNames('x'.repeat(101))).toThrow(ToolslimError);
+  });
+
+  it('a session with searchPrefix serves, answers and unwraps under those names only', () => {
+    const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names', searchPrefix: 'files_' } });
+    expect(s.tools.map((t) => t.name)).toEqual(['list_files', 'files_search_tools', 'files_call_tool']);
+    expect(s.tools[1]!.description).toContain('Call a tool found this way with files_call_tool. Its other tools: send_mail, read_file, get_time.');
+    const found = s.onCall('files_search_tools', { query: 'send_mail' });
+    expect(found.action).toBe('answer');
+    expect(JSON.parse((found as unknown as { result: { content: { text: string }[] } }).result.content[0]!.text)).toEqual([TOOLS[1]]);
+    expect(s.unwrapCall('files_call_tool', { name: 'read_file', arguments: { path: 'a' } })).toEqual({ name: 'read_file', arguments: { path: 'a' } });
+    // The default names are not this session's.
+    expect(s.unwrapCall('toolslim_call_tool', { name: 'read_file', arguments: {} })).toBeUndefined();
+    expect(s.onCall('toolslim_search_tools', { query: 'mail' }).action).not.toBe('answer');
+    // A server tool of the prefixed name clashes; a bad prefix is refused with the option's name.
+    const clash = deepFreeze([...TOOLS, { name: 'files_call_tool', inputSchema: { type: 'object' } }]) as McpTool[];
+    expect(() => new ToolSession({ list: clash, hotSet: { search: true, searchPrefix: 'files_' } })).toThrow(/the server has a tool named `files_call_tool`/);
+    expect(() => new ToolSession({ list: TOOLS, hotSet: { search: true, searchPrefix: 'no space' } })).toThrow(/`hotSet.searchPrefix`: must be at most 100/);
+  });
+});
+
 describe('chooseServing and searchMode', () => {
-  it('switches to search at the documented size; --search lists the names below it', () => {
+  // A tool whose compact JSON is exactly `bytes` bytes long: {"name":"tNNN","description":"xxx…"} — 32 bytes
+  // of frame with the 4-character name, the rest description (ASCII: one byte a character).
+  const tool = (i: number, bytes: number) => ({ name: `t${String(i).padStart(3, '0')}`, description: 'x'.repeat(bytes - 32) });
+  // n tools, `bytes` in all: the array's brackets and commas are n + 1 bytes.
+  const list = (n: number, bytes: number) => {
+    const each = Math.floor((bytes - (n + 1)) / n);
+    const tools = Array.from({ length: n }, (_, i) => tool(i, each));
+    tools[n - 1] = tool(n - 1, bytes - (n + 1) - each * (n - 1));
+    return tools;
+  };
+
+  it('the hand-built lists are the sizes they claim (the oracle for the rest)', () => {
+    for (const [n, b] of [[10, 2999], [10, 3000], [99, 5000], [3, 3000]] as const) expect(Buffer.byteLength(JSON.stringify(list(n, b)))).toBe(b);
+  });
+
+  it('keyword search from 100 tools; below, the names from 3,000 bytes of compact JSON; else every tool', () => {
     expect(SEARCH_MIN_TOOLS).toBe(100);
-    expect(chooseServing(99).mode).toBe('full');
-    expect(chooseServing(100).mode).toBe('search');
-    expect(chooseServing(634).why).toMatch(/^634 tools \(≥ 100\)/);
+    expect(NAMES_MIN_BYTES).toBe(3000);
+    expect(chooseServing(list(10, 2999)).mode).toBe('full');
+    expect(chooseServing(list(10, 2999)).why).toMatch(/^10 tools, 2999 bytes \(< 3000\): serving every tool/);
+    expect(chooseServing(list(10, 3000)).mode).toBe('names');
+    expect(chooseServing(list(10, 3000)).why).toMatch(/^10 tools, 3000 bytes \(≥ 3000\)/);
+    expect(chooseServing(list(3, 3000)).mode).toBe('names');
+    expect(chooseServing(list(99, 5000)).mode).toBe('names');
+    expect(chooseServing(list(100, 5000)).mode).toBe('search');
+    expect(chooseServing(list(100, 5000)).why).toMatch(/^100 tools \(≥ 100\)/);
+    expect(chooseServing([]).mode).toBe('full');
+    // Multi-byte text counts in UTF-8 bytes, not characters: 1,000 "é" are 2,000 bytes.
+    const accented = [{ name: 'a', description: 'é'.repeat(1000) }, { name: 'b', description: 'é'.repeat(500) }];
+    expect(chooseServing(accented).mode).toBe('names');
+    expect(chooseServing(accented, { namesMinBytes: 4000 }).mode).toBe('full');
+    expect(chooseServing(list(20, 5000), { searchMinTools: 20 }).mode).toBe('search');
     expect(searchMode(99)).toBe('names');
     expect(searchMode(1)).toBe('names');
     expect(searchMode(100)).toBe(true);
   });
 
   it("a client that defers schemas itself (claude-code's reader pays names only) gets every tool, at any size", () => {
-    for (const n of [3, 99, 100, 634]) {
-      const c = chooseServing(n, undefined, 'claude-code');
+    for (const [n, b] of [[3, 500], [10, 3000], [99, 20000], [100, 20000], [634, 90000]] as const) {
+      const c = chooseServing(list(n, b), { client: 'claude-code' });
       expect(c.mode, String(n)).toBe('full');
       expect(c.why).toContain('--profile claude-code: that client defers schemas itself');
     }
     // Profiles whose reader pays every tool up front choose by size as without a profile.
-    expect(chooseServing(634, undefined, 'claude').mode).toBe('search');
-    expect(chooseServing(20, undefined, 'openai').mode).toBe('full');
-    expect(() => chooseServing(20, undefined, 'no-such-client')).toThrow();
+    expect(chooseServing(list(634, 90000), { client: 'claude' }).mode).toBe('search');
+    expect(chooseServing(list(20, 2000), { client: 'openai' }).mode).toBe('full');
+    expect(chooseServing(list(20, 5000), { client: 'openai' }).mode).toBe('names');
+    expect(() => chooseServing(list(20, 2000), { client: 'no-such-client' })).toThrow();
   });
 });

@@ -10,6 +10,8 @@ export function policyByName(ctx: PolicyContext, name: string): BenchPolicy {
   if (name === 'optimized') return fullPolicy(ctx, true);
   if ((PEERS as readonly string[]).includes(name)) return peerPolicy(ctx, name as PeerName);
   if (name === PROXY_DEFAULT) return proxyDefaultPolicy(ctx);
+  const sweep = /^proxy\/names-(?:from-(\d+)|never)$/.exec(name);
+  if (sweep) return proxyDefaultPolicy(ctx, sweep[1] === undefined ? Infinity : Number(sweep[1]));
   if (name === PROXY_SEARCH) return proxySearchPolicy(ctx);
   if (name === UNDER_CLAUDE_CODE) return underClaudeCodePolicy(ctx);
   if ((HOT_SEARCH as readonly string[]).includes(name)) return hotSearchPolicy(ctx, name as HotSearchName);
@@ -25,5 +27,5 @@ export function policyByName(ctx: PolicyContext, name: string): BenchPolicy {
       return stablePolicy(ctx, n, chooser as Chooser, form as ColdForm, reveal as Reveal);
     }
   }
-  throw new Error(`unknown policy name \`${name}\` (full, optimized, rerank-<k>, hot-0/<form>/<reveal>, hot-<k>/<chooser>/<form>/<reveal>, ${[...PEERS, ...HOT_SEARCH, ...PROXY_POLICIES].join(', ')})`);
+  throw new Error(`unknown policy name \`${name}\` (full, optimized, rerank-<k>, hot-0/<form>/<reveal>, hot-<k>/<chooser>/<form>/<reveal>, ${[...PEERS, ...HOT_SEARCH, ...PROXY_POLICIES].join(', ')}, proxy/names-from-<bytes>, proxy/names-never)`);
 }

@@ -5,6 +5,7 @@
  */
 import { formatInt, markdownTable } from '../stats.js';
 import type { PolicySummary } from './evaluate.js';
+import { NAMES_MIN_BYTES as NAMES_MIN_BYTES_DEFAULT } from '../../../src/session/tool-search.js';
 import { PROXY_DEFAULT, PROXY_SEARCH, SEARCH_RESULTS, UNDER_CLAUDE_CODE } from './peers.js';
 
 /** Distractor servers added per scenario (`servers-<n>`). */
@@ -56,7 +57,7 @@ export const PEER_MODEL: readonly [string, string, string][] = [
   ],
   [
     PROXY_DEFAULT,
-    "What `toolslim proxy` serves with neither `--hot-set` nor `--search` (one proxy per server): for each server, what `chooseServing` (src/session/tool-search.ts, the function the proxy calls, with its threshold `SEARCH_MIN_TOOLS`) picks for that server's list: below 100 tools every tool through the `safe` preset (as `optimized`), from 100 on `hot-5/rate-0.35/search`. A proxy sees only its own server, so the choice is per server, not by the session's total.",
+    "What `toolslim proxy` serves with neither `--hot-set`, `--search` nor `--full` (one proxy per server): for each server, what `chooseServing` (src/session/tool-search.ts, the function the proxy calls, with its thresholds `SEARCH_MIN_TOOLS` and `NAMES_MIN_BYTES`) picks for that server's list after the `safe` preset: from 100 tools `hot-5/rate-0.35/search`; below that, from 3,000 bytes of compact JSON, `hot-5/rate-0.35/names`; a smaller list every tool (as `optimized`). A proxy sees only its own server, so the choice is per server, not by the session's total. `proxy/names-from-<bytes>` and `proxy/names-never` are the same choice at other names thresholds (the sweep below).",
     'As the policies it is made of.',
   ],
   [
@@ -71,7 +72,7 @@ export const PEER_MODEL: readonly [string, string, string][] = [
   ],
   [
     'hot-5/rate-0.35/search',
-    "toolslim, proxy side, what `toolslim proxy --search` serves from 100 tools, and its default there (one proxy per server; its search returns only matches that score above 0): each server's recommended hot set in full (the preamble once) and, beside it, `<server>__search` + `<server>__call`; the server's other tools are out of the list. A cold tool's first call is preceded by a search of that server's cold tools (BM25, the user's text, 5 results as JSON); calls of found tools go through `__call`, which the proxy checks against the real schema as it checks cold calls.",
+    "toolslim, proxy side, what `toolslim proxy --search` serves from 100 tools, and its default there (one proxy per server; its search returns only matches that score above 0): each server's recommended hot set in full (the preamble once) and, beside it, `<server>_search_tools` + `<server>_call_tool` (named after the server, as the proxy names them); the server's other tools are out of the list. A cold tool's first call is preceded by a search of that server's cold tools (BM25, the user's text, 5 results as JSON); calls of found tools go through `_call_tool`, which the proxy checks against the real schema as it checks cold calls.",
     'That the model picks the right server\'s search tool (as meta-tools assume the right server).',
   ],
   ['hot-5/rate-0.35/names', 'As `hot-5/rate-0.35/search`, the search tool\'s description listing the cold tools\' names and a load by name returning that one definition (no miss): what `toolslim proxy --search` serves below 100 tools (the proxy\'s search answers a listed name with that tool alone).', 'The model\'s choice among the names (taken as right, as for `defer-names` and `meta-tools`).'],
@@ -124,6 +125,31 @@ export function peersSection(runs: readonly ComparedRun[], names: readonly strin
     out.push(...verdicts(r, recommended, hotSetDefault), '');
   }
   return out;
+}
+
+/** The default at other names thresholds (`proxy/names-from-<bytes>`, `proxy/names-never`), per scenario. */
+function sweepTable(runs: readonly ComparedRun[]): string[] {
+  const names = [...new Set(runs.flatMap((r) => r.summaries.map((s) => s.name)).filter((n) => n.startsWith('proxy/names-')))];
+  if (names.length === 0) return [];
+  const bytesOf = (n: string) => (n === 'proxy/names-never' ? Infinity : Number(n.slice('proxy/names-from-'.length)));
+  const rows: [number, string][] = [...names.map((n): [number, string] => [bytesOf(n), n]), [NAMES_MIN_BYTES_DEFAULT, PROXY_DEFAULT] as [number, string]].sort((a, b) => a[0] - b[0]);
+  const cell = (r: ComparedRun, n: string) => {
+    const s = r.summaries.find((x) => x.name === n);
+    const best = bestProxyPeer(r);
+    return s === undefined ? '–' : `${x3(s.costVsFullCached)}, +${pc(s.extraRequestsMax)}${best !== undefined && meetsAgainst(s, best) ? '' : ' ✗'}`;
+  };
+  const body = rows.map(([b, n]) => [n === PROXY_DEFAULT ? `**${formatInt(b)} (the default)**` : Number.isFinite(b) ? formatInt(b) : 'never (below 100 tools every tool)', ...runs.map((r) => cell(r, n))]);
+  const meetsAll = rows.filter(([, n]) => runs.every((r) => {
+    const s = r.summaries.find((x) => x.name === n);
+    const best = bestProxyPeer(r);
+    return s !== undefined && best !== undefined && meetsAgainst(s, best) && (r.toolsPerSession < LARGE || s.costVsFullCached <= LARGE_TARGET);
+  })).map(([b]) => (Number.isFinite(b) ? formatInt(b) : 'never'));
+  return [
+    `- **The names threshold** (\`NAMES_MIN_BYTES\`): the default at other thresholds, every cold call retried (✗: target 1 not met there, against the cheapest proxy-side peer). Thresholds that meet both targets in every scenario: ${meetsAll.length === 0 ? 'none' : meetsAll.join(', ')} bytes.`,
+    '',
+    markdownTable(['names from (bytes)', ...runs.map((r) => r.scenario)], body),
+    '',
+  ];
 }
 
 /** Whether `a` is at least as cheap as `b` and needs fewer extra requests (target 1 of issue 30, all retried). */
@@ -203,9 +229,8 @@ function whatItSays(runs: readonly ComparedRun[], recommended: string, hotSetDef
   out.push(`- **Target 2** (≤ ${LARGE_TARGET}× of full-cached from ${LARGE} tools): ${large.map((r) => `${r.scenario} ${(get(r, recommended)?.costVsFullCached ?? Infinity) <= LARGE_TARGET ? '**met**' : '**not met**'} (${c(get(r, recommended))})`).join('; ')}. The hot set beside cold stubs of every tool (\`${hotSetDefault}\`, \`--hot-set\`) does not scale: ${large.map((r) => c(get(r, hotSetDefault))).join(' and ')}.`);
   const hs = (r: ComparedRun | undefined) => get(r, 'hot-5/rate-0.35/search');
   const ps = (r: ComparedRun | undefined) => get(r, PROXY_SEARCH);
-  const psT1 = runs.map((r) => `${r.scenario} ${meetsAgainst(ps(r)!, bestProxyPeer(r)!) ? 'met' : '**not met**'} (${c(ps(r))}, +${e(ps(r))})`);
-  const psT2 = large.map((r) => `${r.scenario} ${(ps(r)?.costVsFullCached ?? Infinity) <= LARGE_TARGET ? 'met' : '**not met**'} (${c(ps(r))})`);
-  out.push(`- **Why the default misses them, and what would not.** A proxy sees one server, so \`chooseServing\` counts that server's tools, not the session's: BFCL's servers have 2–22 tools and 60 of bench/corpus's 66 servers fewer than 100, so in every scenario most servers are served in full — with a cache and no round trips, as cheap as a full list can be, but not cheaper than round-trip mechanisms that keep the list out of the prompt. No threshold a proxy can see fixes that: the many-small-servers session looks, to each proxy, like one small server. **\`toolslim proxy --search\` on every server** (\`${PROXY_SEARCH}\`: names listed below 100 tools, keyword search from 100) would meet both targets — target 1: ${psT1.join('; ')}; target 2: ${psT2.join('; ')} — at the price of a load round trip for every first use of a tool not in the hot set, on every server, small ones included (the full list needs none). The proxy offers it (\`--search\`, which lists the names below 100 tools); making it the default below 100 tools would hide every small server's tools behind a search tool, which is the user's call (several servers connected: yes; one small server: no), so the default stays.`);
+  out.push(`- **How the default chooses.** A proxy sees one server, so \`chooseServing\` decides for that server's list: a keyword search from 100 tools; below that, the hot set beside a search tool that names the other tools once the list is 3,000 bytes of compact JSON or more (about 750 tokens: big enough to pay for a load round trip); a smaller list in full. Deciding by the list's bytes, not the session's tool count (which no proxy sees), is what reaches the targets on a session of many small servers: each server big enough to pay is served small, whichever other servers are connected. The price is a load round trip for every first use of a tool outside the hot set: ${runs.map((r) => `${r.scenario} +${e(get(r, recommended))}`).join(', ')} model requests, against +${e(bestProxyPeer(bfcl!))} and more for the proxy-side peers. \`--full\` serves every tool in full at any size (no round trip; \`optimized\`: ${runs.map((r) => `${r.scenario} ${c(get(r, 'optimized'))}`).join(', ')}), for a user who weighs latency above tokens.`);
+  out.push(...sweepTable(runs));
   out.push(`- **Names or keywords below 100 tools**: on BFCL's servers, a search tool that lists the cold tools' names costs ${c(get(bfcl, 'hot-5/rate-0.35/names'))} (+${e(get(bfcl, 'hot-5/rate-0.35/names'))}) against ${c(hs(bfcl))} (+${e(hs(bfcl))}) for a keyword search, whose recall within one server's cold tools is ${pc0(hs(bfcl)?.recallAt5 ?? null)} in the top 5 (a miss is a second search), and against ${c(get(bfcl, hotSetDefault))} (+${e(get(bfcl, hotSetDefault))}) for stubs of every tool (\`--hot-set\`). From 100 tools the names alone cost hundreds of tokens on every request; the corpus servers of 117–235 tools are never called here, so the bench cannot price a keyword miss on a large server that is used.`);
   const client = runs.map((r) => {
     const rec = get(r, recommended)!;
@@ -216,6 +241,9 @@ function whatItSays(runs: readonly ComparedRun[], recommended: string, hotSetDef
   const comp = runs.map((r) => `${r.scenario} ${c(get(r, UNDER_CLAUDE_CODE))} against ${c(get(r, 'defer-names'))}`);
   out.push(`- **Under a deferring client** (item 5): \`toolslim proxy --profile claude-code\` serves every tool in full, optimized for that client, and Claude Code defers it: ${comp.join('; ')} (\`${UNDER_CLAUDE_CODE}\` against Claude Code alone), the same extra requests.`);
   out.push(`- **Search recall**: BM25 over name and description with the user's text finds the called tool first ${pc0(get(bfcl, 'defer-search')?.recallAt1 ?? null)} and in the top 5 ${pc0(get(bfcl, 'defer-search')?.recallAt5 ?? null)} of the time on BFCL's ${formatInt(bfcl?.toolsPerSession ?? NaN)} tools, ${pc0(get(large[large.length - 1], 'defer-search')?.recallAt5 ?? null)} in the top 5 at ${formatInt(large[large.length - 1]?.toolsPerSession ?? NaN)} tools; the regex stand-in does worse (${pc0(get(bfcl, 'defer-search-regex')?.recallAt5 ?? null)}). A miss is a second search whose definitions stay in the conversation.`);
-  if (long !== undefined) out.push(`- **Long results** (4,000 tokens each): every mechanism with round trips costs more than the full list (meta-tools ${c(get(long, 'meta-tools'))}, Claude Code's ${c(get(long, 'defer-names'))}, what the proxy picks ${c(get(long, recommended))}): each round trip re-reads the conversation. The hot set with every cold call retried is at ${c(get(long, hotSetDefault))}, at ${x3(get(long, hotSetDefault)?.costVsFullCachedHidden ?? NaN)} when only hidden-constraint calls are retried.`);
+  if (long !== undefined) {
+    const dearer = ['meta-tools', 'defer-names', 'search-proxy', recommended].map((n) => get(long, n)).filter((p): p is PolicySummary => p !== undefined && p.costVsFullCached > 1);
+    out.push(`- **Long results** (4,000 tokens each): each round trip re-reads the conversation, so round trips weigh more: what the proxy picks ${c(get(long, recommended))} (+${e(get(long, recommended))}), \`--full\` ${c(get(long, 'optimized'))}; ${dearer.length === 0 ? 'no mechanism here costs more than the full list' : `dearer than the full list: ${dearer.map((p) => `${p.name === recommended ? 'what the proxy picks' : p.name} ${c(p)}`).join(', ')}`}. The hot set with every cold call retried is at ${c(get(long, hotSetDefault))}, at ${x3(get(long, hotSetDefault)?.costVsFullCachedHidden ?? NaN)} when only hidden-constraint calls are retried.`);
+  }
   return out;
 }

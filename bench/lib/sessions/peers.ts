@@ -10,7 +10,7 @@
  */
 import type { McpTool } from '../../../src/index.js';
 import { Bm25, regexRank, terms } from '../../../src/session/bm25.js';
-import { chooseServing, searchMode, searchText, searchTools } from '../../../src/session/tool-search.js';
+import { chooseServing, searchMode, searchText, searchToolNames, searchTools, serverToolPrefix, type SearchToolNames } from '../../../src/session/tool-search.js';
 import { presetForProfile, transformTools } from '../../../src/index.js';
 import type { Session, SessionCall } from './data.js';
 import { PolicyContext, type BenchPolicy, type PolicySpec } from './policies.js';
@@ -98,14 +98,16 @@ export function compressorTools(server: string, names: readonly string[]): McpTo
 /**
  * toolslim's search tool and call tool of one server (proxy side), served beside its hot tools: the proxy's
  * own definitions (`searchTools`, src/session/tool-search.ts; with `names`, the description lists them),
- * named per server as a client that prefixes each server's tools would show them.
+ * named as the proxy names them after its server (`serverToolPrefix` of the server's name: here the group's,
+ * without the `corpus:` of a distractor server).
  */
 export function toolslimSearchTools(server: string, names: readonly string[] | undefined): McpTool[] {
-  const [search, call] = searchTools(names);
-  return [
-    { ...search!, name: `${server}__search` },
-    { ...call!, name: `${server}__call` },
-  ];
+  return searchTools(names, searchNamesOf(server));
+}
+
+/** The proxy's names of one server's search and call tools. */
+export function searchNamesOf(server: string): SearchToolNames {
+  return searchToolNames(serverToolPrefix(server.replace(/^corpus:/, '')));
 }
 
 /** The text a deferring client lists its deferred tools by (Claude Code: names only). */
@@ -289,19 +291,32 @@ export function hotSearchPolicy(ctx: PolicyContext, name: HotSearchName): BenchP
 
 /**
  * What `toolslim proxy` picks by default, server by server ({@link PROXY_DEFAULT}): `chooseServing` of the
- * server's list as the proxy sees it (after the `safe` preset, which keeps every tool).
+ * server's list as the proxy sees it (after the `safe` preset, which keeps every tool). With
+ * `namesMinBytes`, the same choice at another names threshold (the bench's sweep of `NAMES_MIN_BYTES`:
+ * {@link namesSweepName}).
  */
-export function proxyDefaultPolicy(ctx: PolicyContext): BenchPolicy {
+export function proxyDefaultPolicy(ctx: PolicyContext, namesMinBytes?: number): BenchPolicy {
   const spec: PolicySpec = {
-    name: PROXY_DEFAULT,
+    name: namesMinBytes === undefined ? PROXY_DEFAULT : namesSweepName(namesMinBytes),
     kind: 'search',
     family: 'toolslim',
     side: 'proxy',
     k: 5,
     chooser: 'rate-0.35',
-    description: 'what `toolslim proxy` serves with neither --hot-set nor --search: per server, `chooseServing` of its tool count — below 100 tools every tool through the `safe` preset (`optimized`), from 100 on the hot set beside a search tool (`hot-5/rate-0.35/search`)',
+    description:
+      namesMinBytes === undefined
+        ? 'what `toolslim proxy` serves with neither --hot-set, --search nor --full: per server, `chooseServing` of its list — from 100 tools the hot set beside a keyword search tool (`hot-5/rate-0.35/search`); below that, from 3,000 bytes of compact JSON, the hot set beside a search tool that names the other tools (`hot-5/rate-0.35/names`); a smaller list in full through the `safe` preset (`optimized`)'
+        : `as \`${PROXY_DEFAULT}\` with the names threshold at ${Number.isFinite(namesMinBytes) ? `${namesMinBytes} bytes` : 'infinity (below 100 tools every tool in full: the default before this threshold)'}`,
   };
-  return perServerPolicy(ctx, spec, (g) => chooseServing(ctx.safe(g).length).mode);
+  return perServerPolicy(ctx, spec, (g) => chooseServing(ctx.safe(g), namesMinBytes === undefined ? {} : { namesMinBytes }).mode);
+}
+
+/** The names thresholds the bench sweeps around `NAMES_MIN_BYTES` (Infinity: never the names, every small list in full). */
+export const NAMES_SWEEP: readonly number[] = [0, 1000, 2000, 4000, 6000, 10000, Infinity];
+
+/** The policy name of {@link proxyDefaultPolicy} at another names threshold. */
+export function namesSweepName(bytes: number): string {
+  return Number.isFinite(bytes) ? `proxy/names-from-${bytes}` : 'proxy/names-never';
 }
 
 /** What `toolslim proxy --search` serves, server by server ({@link PROXY_SEARCH}): names listed below 100 tools. */
@@ -346,7 +361,7 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
     spec,
     start(session): PolicyRun {
       const lists = session.groups.map((g) => {
-        if (chooseServing(ctx.safe(g).length, undefined, 'claude-code').mode !== 'full') throw new Error(`${UNDER_CLAUDE_CODE}: chooseServing no longer serves claude-code every tool; model what it serves`);
+        if (chooseServing(ctx.safe(g), { client: 'claude-code' }).mode !== 'full') throw new Error(`${UNDER_CLAUDE_CODE}: chooseServing no longer serves claude-code every tool; model what it serves`);
         return claudeCodeList(ctx, g);
       });
       const all = ctx.served(`CC\u0000${session.groups.join('\u0000')}`, () => ({ tools: lists.flat(), hot: ALL_NAMES })).tools;
@@ -374,14 +389,14 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
 /**
  * One proxy per server, each serving its server as `modeOf` says: `full` (the `safe` list as it is), or the
  * hot set (chosen as the recommended policy chooses it) in full, the shared preamble once, the other tools
- * out of the list behind a `<server>__search` tool and a `<server>__call` tool. `search`: the search tool
+ * out of the list behind a `<server>_search_tools` tool and a `<server>_call_tool` tool. `search`: the search tool
  * ranks the server's cold tools by BM25 over the user's text, 5 results, a miss costs a second search.
  * `names`: the search tool's description lists the cold tools' names, and a load by name returns that one
  * definition (no miss; the proxy's search answers an exact name with that tool alone). Results are the
- * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>__call`,
+ * tools' `safe` definitions as JSON (a tool result). Calls of found tools go through `<server>_call_tool`,
  * checked against the real schema.
  */
-function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
+export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: string) => 'names' | 'search' | 'full'): BenchPolicy {
   return {
     name: spec.name,
     spec,
@@ -423,7 +438,7 @@ function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: s
         roundTrips(call, text) {
           if (hotNames.has(call.name) || loaded.has(call.name)) return [];
           const { group, tool } = byName.get(call.name)!;
-          const searchTool = `${group}__search`;
+          const searchTool = searchNamesOf(group).search;
           if (modes.get(group) === 'names') {
             loaded.add(call.name);
             return [{ output: callJson(searchTool, { query: call.name }), result: JSON.stringify([tool]) }];
@@ -438,7 +453,7 @@ function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (group: s
         },
         callText(call) {
           if (hotNames.has(call.name)) return callJson(call.name, call.arguments);
-          return callJson(`${byName.get(call.name)!.group}__call`, { name: call.name, arguments: call.arguments });
+          return callJson(searchNamesOf(byName.get(call.name)!.group).call, { name: call.name, arguments: call.arguments });
         },
       };
     },

@@ -13,7 +13,7 @@ import { flagNumber, flagString, liveTarget, stepsFrom } from '../inputs.js';
 import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../profile-verdict.js';
 import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
-import { CALL_TOOL, SEARCH_MIN_TOOLS, SEARCH_TOOL } from '../../session/tool-search.js';
+import { NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames } from '../../session/tool-search.js';
 import { DEFAULT_LIMITS, type ByteLimits } from '../proxy/limits.js';
 
 export const proxyCommand: Command = {
@@ -31,6 +31,8 @@ export const proxyCommand: Command = {
     { name: 'on-drift', type: 'string', choices: ['refuse', 'reoptimize', 'passthrough'] },
     { name: 'hot-set', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
     { name: 'search', type: 'number', optionalValue: String(DEFAULT_HOT_SET.k) },
+    { name: 'full', type: 'boolean' },
+    { name: 'search-prefix', type: 'string' },
     { name: 'usage', type: 'string' },
     { name: 'reveal', type: 'string', choices: ['result', 'list-changed'] },
     { name: 'stats', type: 'string' },
@@ -96,17 +98,24 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             tool's real inputSchema: valid → forwarded untouched, invalid → answered
                             with the schema (isError), never forwarded
   --search [k]              serve at most k tools in full (default ${DEFAULT_HOT_SET.k}, chosen as --hot-set chooses)
-                            and, instead of the others, ${SEARCH_TOOL} (keywords → the best
+                            and, instead of the others, <server>_search_tools (keywords → the best
                             matches' full definitions, BM25 over names and descriptions) and
-                            ${CALL_TOOL} (name + arguments); a found tool's call is checked against
-                            its real inputSchema as a cold call is. Below ${SEARCH_MIN_TOOLS} tools the search
-                            tool's description lists the other tools' names, and a name loads that
-                            tool alone. The list stays small and keeps its bytes however many tools
-                            the server has.
-                            Neither flag: from ${SEARCH_MIN_TOOLS} tools on the proxy serves --search, below that
-                            every tool; with --profile of a client that defers schemas itself
-                            (claude-code) every tool at any size (the session bench:
-                            bench/sessions.md); stderr says which and why
+                            <server>_call_tool (name + arguments), <server> the server's name from its
+                            initialize result (toolslim without one); a found tool's call is checked
+                            against its real inputSchema as a cold call is. Below ${SEARCH_MIN_TOOLS} tools the
+                            search tool's description lists the other tools' names, and a name loads
+                            that tool alone. The list stays small and keeps its bytes however many
+                            tools the server has.
+  --search-prefix <p>       name the two tools <p>search_tools and <p>call_tool instead (tool-name
+                            characters, at most 100): for two servers of the same name
+  --full                    serve every tool in full (as optimized), whatever the list's size
+                            None of the three (the default): from ${SEARCH_MIN_TOOLS} tools --search; below that,
+                            a list of ${NAMES_MIN_BYTES} bytes or more (compact JSON, ~750 tokens) as --search
+                            with the names listed, a smaller one in full; with --profile of a client
+                            that defers schemas itself (claude-code) every tool at any size. Stderr
+                            says which and why. Each first call of a tool not served in full then
+                            costs the model one load round trip (the session bench, bench/sessions.md:
+                            0.45x of the full list's cost with 27% more requests on BFCL's servers)
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
                             tool has earned a place and every tool is served cold. A regular file
@@ -213,10 +222,18 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const stats = statsPath === undefined ? undefined : (await import('../stats-file.js')).openStatsFile(statsPath);
 
   const responses = await responsesFrom(args, overlayPolicies, log);
-  // Neither --hot-set nor --search: the session library picks by the first list's size.
-  const auto = hotSet === undefined ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
+  // Neither --hot-set, --search nor --full: the session library picks by the first list's size.
+  const auto = hotSet === undefined && args.flags.full !== true ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
   const profile = flagString(args, 'profile');
-  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
+  const searchPrefix = flagString(args, 'search-prefix');
+  if (searchPrefix !== undefined) {
+    try {
+      searchToolNames(searchPrefix, '--search-prefix');
+    } catch (e) {
+      throw new CliError((e as Error).message, { usage: true });
+    }
+  }
+  const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(searchPrefix !== undefined ? { searchPrefix } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
   // --profile: what is served (hot and cold forms alike) is checked as `check --profile` would (profile-verdict.ts).
   if (profile === undefined && args.flags['allow-rejected'] === true) throw new CliError('--allow-rejected goes with --profile <client>', { usage: true });
   return runProxy({
@@ -244,6 +261,7 @@ function hotSetFrom(args: ParsedArgs, graph: HotSetOptions['graph'], check: (hot
   const hot = flagNumber(args, 'hot-set');
   const search = flagNumber(args, 'search');
   if (hot !== undefined && search !== undefined) throw new CliError('--hot-set and --search are two ways to serve the list: give one', { usage: true });
+  if (args.flags.full === true && (hot !== undefined || search !== undefined)) throw new CliError(`--full serves every tool in full; ${hot !== undefined ? '--hot-set' : '--search'} serves a hot set: give one`, { usage: true });
   const flag = search !== undefined ? '--search' : '--hot-set';
   const k = search ?? hot;
   const reveal = flagString(args, 'reveal') as HotSetOptions['reveal'] | undefined;

@@ -8,7 +8,7 @@ import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
 import { missingCacheHints } from '../../session/cache-hints.js';
-import { chooseServing, defersSchemas, SEARCH_MIN_TOOLS, SEARCH_TOOL, SEARCH_TOOLS, searchMode } from '../../session/tool-search.js';
+import { chooseServing, defersSchemas, SEARCH_MIN_TOOLS, searchMode, searchToolNames, serverToolPrefix } from '../../session/tool-search.js';
 import { memberSpans, setMember, withoutMembers } from './json-text.js';
 import { Refusal, type CallDecision, type CallInfo, type ListHooks, type ServedList } from './hooks.js';
 import type { ProxyResponses } from './responses.js';
@@ -20,12 +20,18 @@ export interface SessionHooksOptions {
   /** Serve a hot set (`--hot-set`, `--reveal`); without it every tool is served as prepared. */
   readonly hotSet?: HotSetOptions;
   /**
-   * Neither `--hot-set` nor `--search`: pick by the first list's size and the profile (`chooseServing`) —
-   * these hot-set options with `search` from `SEARCH_MIN_TOOLS` tools on, else (and for a client that
-   * defers schemas itself, at any size) the whole list — and say so on stderr (the whole-list choice only
-   * with `verbose` or a profile). The choice holds for the whole run.
+   * Neither `--hot-set`, `--search` nor `--full`: pick by the first list's size and the profile
+   * (`chooseServing`) — these hot-set options with a keyword search from `SEARCH_MIN_TOOLS` tools on, with
+   * the names from `NAMES_MIN_BYTES` bytes below that, else (and for a client that defers schemas itself,
+   * at any size) the whole list — and say so on stderr (the whole-list choice only with `verbose` or a
+   * profile). The choice holds for the whole run.
    */
   readonly auto?: { readonly hotSet: HotSetOptions; readonly verbose?: boolean };
+  /**
+   * `--search-prefix`: the search mode's tools are `<prefix>search_tools` and `<prefix>call_tool`; without
+   * it the prefix comes from the server's name (`serverToolPrefix` of its `serverInfo.name`).
+   */
+  readonly searchPrefix?: string;
   /** `--profile`: a client that defers schemas itself (claude-code) is served every tool in full by default. */
   readonly profile?: string;
   /** Told each call that reaches the server (`--usage`); `flush` is called now and then and at the end. */
@@ -63,6 +69,8 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
   let chosen = false;
   /** The protocol version the server's initialize result named (the negotiated one). */
   let protocolVersion: unknown;
+  /** The search mode's tool prefix: `--search-prefix`, else from the server's name in its initialize result. */
+  let searchPrefix = options.searchPrefix;
   /** SEP-2549: the cache hints the served result lacks, added when the session's version has them. */
   const withHints = (text: string, result: unknown): string => {
     let out = text;
@@ -113,6 +121,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
     initialized(result) {
       inner.initialized?.(result);
       protocolVersion = result.protocolVersion;
+      if (options.searchPrefix === undefined) searchPrefix = serverToolPrefix(isObject(result.serverInfo) ? result.serverInfo.name : undefined);
       const caps = result.capabilities;
       const tools = typeof caps === 'object' && caps !== null ? (caps as { tools?: unknown }).tools : undefined;
       listChanged = typeof tools === 'object' && tools !== null && (tools as { listChanged?: unknown }).listChanged === true;
@@ -126,17 +135,19 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
         const tools = (out.served as { tools?: unknown }).tools;
         const listed = Array.isArray(tools) ? tools : [];
         // A server tool named like one of the search mode's own: that mode cannot serve this list.
-        const clash = SEARCH_TOOLS.find((own) => listed.some((t) => isObject(t) && t.name === own.name))?.name;
+        const names = searchToolNames(searchPrefix ?? 'toolslim_');
+        const clash = [names.search, names.call].find((own) => listed.some((t) => isObject(t) && t.name === own));
         if (options.auto) {
-          const choice = chooseServing(listed.length, undefined, options.profile);
-          if (choice.mode === 'search' && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool`);
-          else if (choice.mode === 'search' || options.auto.verbose || options.profile !== undefined) options.log(choice.why);
-          if (choice.mode === 'search' && clash === undefined) (hotSet = { ...options.auto.hotSet, search: searchMode(listed.length) }), (wanted = true);
+          const choice = chooseServing(listed, { names, ...(options.profile === undefined ? {} : { client: options.profile }) });
+          const searching = choice.mode !== 'full';
+          if (searching && clash !== undefined) options.log(`${listed.length} tools, but the server has a tool named \`${clash}\`, which the search mode serves itself: serving every tool (--search-prefix gives the search tools other names)`);
+          else if (searching || options.auto.verbose || options.profile !== undefined) options.log(choice.why);
+          if (searching && clash === undefined) (hotSet = { ...options.auto.hotSet, search: choice.mode === 'names' ? 'names' : true, searchPrefix: searchPrefix ?? 'toolslim_' }), (wanted = true);
         } else {
           if (hotSet?.search) {
-            if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set`);
-            hotSet = { ...hotSet, search: searchMode(listed.length) };
-            options.log(`--search: serving the hot set beside ${SEARCH_TOOL}${hotSet.search === 'names' ? `, whose description lists the other tools' names (${listed.length} tools, < ${SEARCH_MIN_TOOLS})` : ''}; the other tools are found by search and their calls checked against their real schema`);
+            if (clash !== undefined) throw new Refusal(`--search: the server has a tool named \`${clash}\`, which the search mode serves itself; use --hot-set, or --search-prefix for other names`);
+            hotSet = { ...hotSet, search: searchMode(listed.length), searchPrefix: searchPrefix ?? 'toolslim_' };
+            options.log(`--search: serving the hot set beside ${names.search}${hotSet.search === 'names' ? `, whose description lists the other tools' names (${listed.length} tools, < ${SEARCH_MIN_TOOLS})` : ''}; the other tools are found by search and their calls checked against their real schema`);
           }
           // Told explicitly: served as told, but a client that defers schemas pays more for it.
           if (hotSet !== undefined && options.profile !== undefined && defersSchemas(options.profile)) options.log(`--profile ${options.profile} defers schemas itself: ${hotSet.search ? '--search adds a search round trip to its own load' : '--hot-set serves stubs it would load in full anyway'}; without ${hotSet.search ? '--search' : '--hot-set'} the proxy serves every tool in full, what that client pays least for`);
