@@ -44,7 +44,7 @@ export const cl100k: Tokenizer = tokenizer('cl100k_base', (t) => boundedCount(t,
 /** A tokenizer counting with `count`, memoized per segment of text (src/core/token-memo.ts: exact, bounded). */
 function tokenizer(name: string, count: (text: string) => number): Tokenizer {
   const memo = memoized(count);
-  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate: (text: string) => hasLongPiece(text), [ARRAY_STAND_IN]: arrayStandIn });
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate: (text: string) => hasLongPiece(text), [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn } });
 }
 
 /** The tokenizers {@link getTokenizer} knows. */

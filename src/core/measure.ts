@@ -32,20 +32,23 @@ export interface Tokenizer {
 
 /**
  * The property under which a tokenizer whose `countArray` reads only a bounded head and tail of an element
- * (besides its count) carries a function giving that short stand-in for an element's text (`toolslim/tokens`:
- * src/core/token-memo.ts `arrayStandIn`). A registered symbol, so that it is the same in every bundle.
+ * (besides its count) carries `{ countArray, standIn }`: that `countArray`, and a function giving the short
+ * stand-in for an element's text it treats alike (`toolslim/tokens`: src/core/token-memo.ts
+ * `arrayStandIn`). A registered symbol, so that it is the same in every bundle.
  * @internal
  */
 export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arrayStandIn') as never;
 
 /**
  * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
- * element's count: the tokenizer's stand-in when it has one (a few dozen characters), else the text itself.
+ * element's count: the tokenizer's stand-in (a few dozen characters) when it has one for the `countArray`
+ * it has now (a copy of the tokenizer with another `countArray` gets none), else the text itself.
  * @internal
  */
 export function arrayElementKeeper(tokenizer: Tokenizer): (text: string) => string {
-  const standIn = (tokenizer as { [ARRAY_STAND_IN]?: unknown })[ARRAY_STAND_IN];
-  return typeof standIn === 'function' ? (standIn as (text: string) => string) : (text) => text;
+  const own = (tokenizer as { [ARRAY_STAND_IN]?: { countArray?: unknown; standIn?: unknown } })[ARRAY_STAND_IN];
+  if (own !== undefined && typeof own.standIn === 'function' && own.countArray === tokenizer.countArray) return own.standIn as (text: string) => string;
+  return (text) => text;
 }
 
 /** Tokens of the JSON array whose elements read `texts` (counts of them, where known, in `counts`). */

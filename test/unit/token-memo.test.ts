@@ -193,6 +193,12 @@ describe('arrayStandIn', () => {
   it('is what toolslim/tokens gives the engine and report to keep (another tokenizer keeps the text)', () => {
     expect(arrayElementKeeper(o200k)('{"x":1,"y":2}')).toBe('{"x}');
     expect(arrayElementKeeper({ name: 'words', count: (t) => t.split(' ').length })('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    // A copy of o200k with a countArray of its own (which may read the whole element) keeps the text.
+    const { countArray: _dropped, ...noArray } = o200k;
+    expect(arrayElementKeeper(noArray)('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    expect(arrayElementKeeper({ ...o200k, countArray: (texts: readonly string[]) => texts.length })('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    // A plain copy keeps o200k's countArray, and so its stand-in.
+    expect(arrayElementKeeper({ ...o200k })('{"x":1,"y":2}')).toBe('{"x}');
   });
 });
 
