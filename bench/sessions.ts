@@ -8,7 +8,7 @@
  * is printed either way). `--servers DIR`: the distractor servers of the servers-5/10/20 scenarios (default
  * bench/corpus; any folder of files in its format). Deterministic: no clock, no randomness; the same folder gives the same files.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { McpTool } from '../src/index.js';
@@ -441,7 +441,8 @@ function render(folder: string, data: SessionData, base: Run, sens: Run[], scen:
   out.push('  are fractions (0.25 = 25%).');
   out.push('- `recommended`, `targets`, `priceModel`, `conversationModel`, `bounds`: what the md states above.');
   out.push('- `sensitivity[]` and `scenarios[]`: `{ label, scenario, policies }` with the same policy objects for the scenario policies');
-  out.push('  (and, in `long-results` and `servers-5` / `-10` / `-20`, the compared ones); `units`: the reader units priced.');
+  out.push('  (and, in `long-results`, `servers-5` / `-10` / `-20` and `held-out-5` / `-10` / `-20`, the compared ones); `units`:');
+  out.push('  the reader units priced.');
   return out.join('\n');
 }
 
@@ -535,8 +536,19 @@ function main(): void {
     scen.push(r);
   }
   (scen[0] as { label: string }).label = 'as is';
+  // The same scenarios with servers never tuned on (bench/validation), as a reviewer's held-out check.
+  const heldOut: Run[] = [];
+  const validation = join(BENCH, 'validation');
+  if (values.servers === undefined && existsSync(validation)) {
+    const unseen = corpusServers(validation);
+    for (const n of COMPARE_SCENARIOS) {
+      const r = run(`+${n} held-out servers`, `held-out-${n}`, addServers(data, unseen, n), data, both, CONVERSATION_MODEL, PRICE_MODEL, withUnits);
+      (r as { label: string }).label = `+${n} servers from bench/validation (${formatInt(r.toolsPerSession)} tools)`;
+      heldOut.push(r);
+    }
+  }
 
-  const md = render(isDefault ? 'bench/sessions' : folder, data, base, sens, scen, [base, ...servers, long], units);
+  const md = render(isDefault ? 'bench/sessions' : folder, data, base, sens, scen, [base, ...servers, ...heldOut, long], units);
   const json = {
     generatedBy: 'npm run bench:sessions (bench/sessions.ts)',
     folder: isDefault ? 'bench/sessions' : folder,
@@ -552,7 +564,7 @@ function main(): void {
     policies: base.summaries,
     units: ['json', ...units.map((u) => u.name)],
     sensitivity: sens.slice(1).map((r) => ({ label: r.label, scenario: r.scenario, policies: r.summaries })),
-    scenarios: scen.slice(1).map((r) => ({ label: r.label, scenario: r.scenario, toolsPerSession: r.toolsPerSession, fullTokensByUnit: r.fullTokensByUnit, sessions: r.sessions, requestsPerSession: r.requestsPerSession, fullTokensPerRequest: r.fullTokensPerRequest, policies: r.summaries })),
+    scenarios: [...scen.slice(1), ...heldOut].map((r) => ({ label: r.label, scenario: r.scenario, toolsPerSession: r.toolsPerSession, fullTokensByUnit: r.fullTokensByUnit, sessions: r.sessions, requestsPerSession: r.requestsPerSession, fullTokensPerRequest: r.fullTokensPerRequest, policies: r.summaries })),
   };
   void BOUNDS;
   void unitFigures;

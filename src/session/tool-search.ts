@@ -32,7 +32,7 @@ export const SEARCH_RESULTS_MAX = 20;
  * The list size from which the proxy serves the hot set beside a keyword search tool unless told
  * otherwise, and below which the search tool lists the other tools' names. The session bench
  * (bench/sessions.md, "Against what users have now") prices, one proxy per server: on BFCL's servers
- * (2–22 tools) the search tool listing names at 0.45× of full-cached against 0.71× for a keyword search
+ * (2–22 tools) the search tool listing names at 0.41× of full-cached against 0.67× for a keyword search
  * alone (whose recall is 78% in the top 5); on servers of 117–235 tools the names would cost hundreds of
  * tokens on every request.
  */
@@ -43,9 +43,9 @@ export const SEARCH_MIN_TOOLS = 100;
  * proxy serves a list of fewer than {@link SEARCH_MIN_TOOLS} tools as the hot set beside a search tool that
  * names the other tools, unless told otherwise; below it, every tool. A smaller list is not worth a load
  * round trip: the two tools served in its place and the names already cost ~1 kB. The session bench
- * prices the rule (bench/sessions.md): BFCL's 12 servers (1.8–11 kB) at 0.45× of full-cached with 27%
+ * prices the rule (bench/sessions.md): BFCL's 12 servers (1.8–11 kB) at 0.41× of full-cached with 27%
  * more model requests, where the cheapest proxy-side peer (two meta-tools per server) costs 0.46× with
- * 60% more; any threshold from 1 to 3 kB gives the same figures there, 4 kB starts to cost more.
+ * 60% more; its sweep finds every threshold from 0 to 4 kB meeting issue 30's targets in every scenario.
  */
 export const NAMES_MIN_BYTES = 3000;
 
@@ -92,28 +92,26 @@ export function serverToolPrefix(serverName: unknown): string {
  */
 export function searchTools(listed?: readonly string[], names: SearchToolNames = DEFAULT_SEARCH_NAMES): McpTool[] {
   const others = listed === undefined || listed.length === 0 ? '' : ` Its other tools: ${listed.join(', ')}.`;
+  // Short on purpose: one pair per server is paid on every request (bench/sessions.md prices it).
   return [
     {
       name: names.search,
-      description: `Find more tools of this server by keywords${others === '' ? '' : ' or by name'}: returns the full definitions (name, description, inputSchema) of the best matches, as a JSON array. Call a tool found this way with ${names.call}.${others}`,
+      description: `Find more of this server's tools by keywords${others === '' ? '' : ' or name'}; returns their full definitions as JSON. Call them with ${names.call}.${others}`,
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'Keywords (what the tool should do), or a tool name.' },
-          limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX, description: `Most tools to return (default ${SEARCH_RESULTS}).` },
+          query: { type: 'string', description: 'Keywords or a tool name' },
+          limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX },
         },
         required: ['query'],
       },
     },
     {
       name: names.call,
-      description: `Call a tool found with ${names.search}, by name, with arguments matching its inputSchema.`,
+      description: `Call a tool found with ${names.search}.`,
       inputSchema: {
         type: 'object',
-        properties: {
-          name: { type: 'string', description: 'The tool name.' },
-          arguments: { type: 'object', description: 'The arguments, as the tool\'s inputSchema says.' },
-        },
+        properties: { name: { type: 'string' }, arguments: { type: 'object' } },
         required: ['name'],
       },
     },
@@ -199,7 +197,7 @@ export interface ServingChoice {
  * How `--search` serves a list of `toolCount` tools: below {@link SEARCH_MIN_TOOLS} the search tool's
  * description lists the other tools' names (`'names'`: a model loads one by name, no keyword search to
  * miss), from there on it does not (`true`: the list would grow with the server's). The session bench
- * (bench/sessions.md) prices the names at 0.45× of the full list cached on BFCL's servers against 0.71×
+ * (bench/sessions.md) prices the names at 0.41× of the full list cached on BFCL's servers against 0.67×
  * for a keyword search alone.
  */
 export function searchMode(toolCount: number, threshold = SEARCH_MIN_TOOLS): true | 'names' {

@@ -213,7 +213,7 @@ describe('the search tools are named after the server (several proxies in one cl
     // Hand-derived from the rule: lower case, each run of other characters one "_", none at the ends.
     expect(names).toEqual(['acme_git_hub_mcp_search_tools', 'acme_git_hub_mcp_call_tool', 'jira_server_search_tools', 'jira_server_call_tool']);
     const listedA = (await a.client.listTools()).tools[0]!;
-    expect(listedA.description).toContain('Call a tool found this way with acme_git_hub_mcp_call_tool.');
+    expect(listedA.description).toContain('Call them with acme_git_hub_mcp_call_tool.');
     await a.client.callTool({ name: 'acme_git_hub_mcp_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
     // Another server's call tool is not this proxy's: it passes through to the server, which has no such tool.
     await a.client.callTool({ name: 'jira_server_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Bergen' } } }).catch(() => undefined);

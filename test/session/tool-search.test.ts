@@ -94,7 +94,7 @@ describe("ToolSession with hotSet.search: 'names'", () => {
     const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names' } });
     expect(s.tools.map((t) => t.name)).toEqual(['list_files', SEARCH_TOOL, CALL_TOOL]);
     expect(s.tools[1]!.description).toMatch(/ Its other tools: send_mail, read_file, get_time\.$/);
-    expect(s.tools[1]!.description).toContain('by keywords or by name');
+    expect(s.tools[1]!.description).toContain('by keywords or name;');
     // The call tool and both schemas are those of the plain search mode.
     expect(s.tools[2]).toEqual(SEARCH_TOOLS[1]);
     expect(s.tools[1]!.inputSchema).toEqual(SEARCH_TOOLS[0]!.inputSchema);
@@ -138,7 +138,7 @@ describe('search tool names (searchPrefix, serverToolPrefix)', () => {
   it('a session with searchPrefix serves, answers and unwraps under those names only', () => {
     const s = new ToolSession({ list: TOOLS, hotSet: { k: 5, graph: graph(), search: 'names', searchPrefix: 'files_' } });
     expect(s.tools.map((t) => t.name)).toEqual(['list_files', 'files_search_tools', 'files_call_tool']);
-    expect(s.tools[1]!.description).toContain('Call a tool found this way with files_call_tool. Its other tools: send_mail, read_file, get_time.');
+    expect(s.tools[1]!.description).toContain('Call them with files_call_tool. Its other tools: send_mail, read_file, get_time.');
     const found = s.onCall('files_search_tools', { query: 'send_mail' });
     expect(found.action).toBe('answer');
     expect(JSON.parse((found as unknown as { result: { content: { text: string }[] } }).result.content[0]!.text)).toEqual([TOOLS[1]]);

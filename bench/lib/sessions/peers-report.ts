@@ -113,6 +113,9 @@ export function peersSection(runs: readonly ComparedRun[], names: readonly strin
   out.push('tool\'s first use), the share that ranks the reference call\'s tool first, in the top 3, in the top 5. Beside it,');
   out.push('toolslim\'s own "hidden constraint" measure: the second figure of each pair (only calls whose cold form hides a constraint');
   out.push('retried).', '');
+  out.push('Scenarios: `bfcl` as is; `servers-<n>`: n servers of bench/corpus connected to every session and never called;');
+  out.push('`held-out-<n>`: the same with servers of bench/validation, never used to tune anything here (the names threshold');
+  out.push('included); `long-results`: BFCL with results of 4,000 tokens.', '');
 
   out.push(...whatItSays(runs, recommended, hotSetDefault), '');
   for (const r of runs) {
@@ -145,7 +148,7 @@ function sweepTable(runs: readonly ComparedRun[]): string[] {
     return s !== undefined && best !== undefined && meetsAgainst(s, best) && (r.toolsPerSession < LARGE || s.costVsFullCached <= LARGE_TARGET);
   })).map(([b]) => (Number.isFinite(b) ? formatInt(b) : 'never'));
   return [
-    `- **The names threshold** (\`NAMES_MIN_BYTES\`): the default at other thresholds, every cold call retried (✗: target 1 not met there, against the cheapest proxy-side peer). Thresholds that meet both targets in every scenario: ${meetsAll.length === 0 ? 'none' : meetsAll.join(', ')} bytes.`,
+    `- **The names threshold** (\`NAMES_MIN_BYTES\`): the default at other thresholds, every cold call retried (✗: target 1 not met there, against the cheapest proxy-side peer). Thresholds that meet both targets in every scenario: ${meetsAll.length === 0 ? 'none' : `${meetsAll.join(', ')} bytes`}.`,
     '',
     markdownTable(['names from (bytes)', ...runs.map((r) => r.scenario)], body),
     '',

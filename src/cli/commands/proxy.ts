@@ -115,7 +115,7 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             that defers schemas itself (claude-code) every tool at any size. Stderr
                             says which and why. Each first call of a tool not served in full then
                             costs the model one load round trip (the session bench, bench/sessions.md:
-                            0.45x of the full list's cost with 27% more requests on BFCL's servers)
+                            0.41x of the full list's cost with 27% more requests on BFCL's servers)
   --usage <file>            the usage file the hot set is chosen from (the tools earlier sessions
                             called most), updated from the calls that pass through; without it no
                             tool has earned a place and every tool is served cold. A regular file
