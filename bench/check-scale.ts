@@ -8,6 +8,14 @@
  * `--rule description-collision=off` (so the collision cost shows as the difference), report (o200k and
  * cl100k tokens), report `--no-tokens`.
  *
+ * Memory (issue 31 item 4: `report`'s memory ≤ 3× the input's parsed size). The parsed size is the V8
+ * heap growth of `JSON.parse` of the input, in a child of its own (`--expose-gc`: heapUsed after − before,
+ * each after a forced GC); the same child's peak RSS is what a node that only read and parsed the file
+ * holds. A report's memory is its peak RSS; beside it, its peak V8 heap (the largest heap-used figure at a
+ * GC, from `--trace-gc`, or at exit): the report rows write their report with `-o` so that stdout holds
+ * only the GC trace. Both the literal target (peak RSS ≤ 3× parsed) and peak RSS less the read-and-parse
+ * child's peak RSS ≤ 3× parsed are printed.
+ *
  * Usage: `tsx bench/check-scale.ts [--no-write] [--quick]` (also run by `npm run bench`). `--quick` uses
  * 4,000 tools and writes nothing. Env `CHECK_SCALE_TOOLS` sets the count. Writes bench/check-scale.md and
  * bench/check-scale.json.
@@ -34,6 +42,8 @@ interface Row {
   readonly wallS: number;
   readonly cpuS: number;
   readonly peakMB: number;
+  /** Peak V8 heap used (report rows only): the largest at a GC or at exit. */
+  readonly peakHeapMB?: number;
   /** The line of its output that sums it up (check: the last, the counts; report: the first, the totals), for the record. */
   readonly summary: string;
 }
@@ -46,6 +56,8 @@ interface Results {
   readonly tools: number;
   readonly inputMB: number;
   readonly floor: { readonly wallS: number; readonly cpuS: number; readonly peakMB: number };
+  /** The input's parsed size (V8 heap growth of `JSON.parse`, forced GC) and the peak RSS of the child that only read and parsed it. */
+  readonly parsed: { readonly heapMB: number; readonly textHeapMB: number; readonly peakMB: number; readonly wallS: number; readonly cpuS: number };
   readonly rows: readonly Row[];
 }
 
@@ -67,11 +79,11 @@ function buildList(count: number): string {
  * Runs `node <args>` with a probe loaded first that writes the child's own resource usage (CPU, peak
  * RSS) to a file when it exits; stdout is discarded (the summary line is kept).
  */
-function measured(args: readonly string[], probeDir: string): { exitCode: number | null; wallS: number; cpuS: number; peakMB: number; firstLine: string; lastLine: string } {
+function measured(args: readonly string[], probeDir: string, nodeFlags: readonly string[] = []): { exitCode: number | null; wallS: number; cpuS: number; peakMB: number; heapAtExitMB: number; stdout: string; firstLine: string; lastLine: string } {
   const usageFile = join(probeDir, `usage-${Math.random().toString(36).slice(2)}.json`);
   const probe = join(probeDir, 'probe.mjs');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', pathToFileURL(probe).href, ...args], {
+  const r = spawnSync(process.execPath, [...nodeFlags, '--import', pathToFileURL(probe).href, ...args], {
     cwd: probeDir,
     env: { ...process.env, NO_COLOR: '1', TOOLSLIM_PROBE_FILE: usageFile },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,13 +91,20 @@ function measured(args: readonly string[], probeDir: string): { exitCode: number
   });
   const wallS = (performance.now() - t0) / 1000;
   if (r.error) throw r.error;
-  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKB: number };
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { userUs: number; systemUs: number; maxRssKB: number; heapUsed: number };
   const out = r.stdout.toString('utf8').trimEnd();
   const clip = (line: string) => (line.length > 200 ? line.slice(0, 200) + '…' : line);
   const firstEnd = out.indexOf('\n');
-  return { exitCode: r.status, wallS, cpuS: (usage.userUs + usage.systemUs) / 1e6, peakMB: usage.maxRssKB / 1024, firstLine: clip(firstEnd === -1 ? out : out.slice(0, firstEnd)), lastLine: clip(out.slice(out.lastIndexOf('\n') + 1)) };
+  return { exitCode: r.status, wallS, cpuS: (usage.userUs + usage.systemUs) / 1e6, peakMB: usage.maxRssKB / 1024, heapAtExitMB: usage.heapUsed / 2 ** 20, stdout: out, firstLine: clip(firstEnd === -1 ? out : out.slice(0, firstEnd)), lastLine: clip(out.slice(out.lastIndexOf('\n') + 1)) };
 }
 
+
+/** The largest heap-used figure (MB) in `--trace-gc` lines (`… ms: Scavenge 267.1 (286.0) -> 265.6 (300.0) MB, …`), or 0. */
+function peakHeapOfTrace(stdout: string): number {
+  let peak = 0;
+  for (const m of stdout.matchAll(/ms: [A-Za-z-]+(?: \([^)]*\))? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/g)) peak = Math.max(peak, Number(m[1]), Number(m[2]));
+  return peak;
+}
 
 function commit(): string {
   const r = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT });
@@ -93,18 +112,39 @@ function commit(): string {
 }
 
 function render(res: Results): string {
+  const mb = (n: number) => `${n.toFixed(0)} MB`;
+  const parsed = res.parsed.heapMB;
+  const reportRow = res.rows.find((r) => r.label === 'report');
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   const lines = [
     `# check and report on ${res.tools.toLocaleString('en-US')} tools`,
     '',
     `_Generated by \`npm run bench\` (bench/check-scale.ts) on ${res.date} (Node ${res.node}, ${res.machine}, commit \`${res.commit}\`)._`,
     '',
-    `Input: ${res.tools.toLocaleString('en-US')} tools (the bench/corpus tools repeated under new names, as in the scaling series of bench/results.md), ${res.inputMB.toFixed(1)} MB of compact JSON, read from a file by the built CLI in a child process. CPU is the child's user + system time; peak is its maximum resident set. The floor is \`JSON.parse\` + \`JSON.stringify\` of the same text in a child of its own.`,
+    `Input: ${res.tools.toLocaleString('en-US')} tools (the bench/corpus tools repeated under new names, as in the scaling series of bench/results.md), ${res.inputMB.toFixed(1)} MB of compact JSON, read from a file by the built CLI in a child process. CPU is the child's user + system time; peak is its maximum resident set (RSS). The floor is \`JSON.parse\` + \`JSON.stringify\` of the same text in a child of its own.`,
     '',
-    '| run | exit | wall | CPU | × floor (CPU) | peak memory | × input |',
-    '|:--|--:|--:|--:|--:|--:|--:|',
-    `| floor: parse + stringify | 0 | ${res.floor.wallS.toFixed(1)} s | ${res.floor.cpuS.toFixed(1)} s | 1.0× | ${res.floor.peakMB.toFixed(0)} MB | ${(res.floor.peakMB / res.inputMB).toFixed(1)}× |`,
-    ...res.rows.map((r) => `| \`toolslim ${r.args.join(' ')}\` | ${r.exitCode ?? '–'} | ${r.wallS.toFixed(1)} s | ${r.cpuS.toFixed(1)} s | ${(r.cpuS / res.floor.cpuS).toFixed(1)}× | ${r.peakMB.toFixed(0)} MB | ${(r.peakMB / res.inputMB).toFixed(1)}× |`),
+    `**Parsed size** (the unit of issue 31's memory target): the V8 heap growth of \`JSON.parse\` of the input, in a child of its own run with \`--expose-gc\` (heapUsed after − before, each after a forced GC): **${mb(parsed)}**. That child, which only reads the file (the text alone is ${mb(res.parsed.textHeapMB)} of heap: V8 keeps a string holding any character beyond Latin-1 at two bytes a character) and parses it, peaks at **${mb(res.parsed.peakMB)}** RSS — ${res.parsed.peakMB > 3 * parsed ? `already above 3× the parsed size (${mb(3 * parsed)}) before any work is done, so the literal target (a report's peak RSS ≤ 3× parsed) cannot be met by a node that reads the file as text` : `within 3× the parsed size (${mb(3 * parsed)}), leaving ${mb(3 * parsed - res.parsed.peakMB)} for the work`}. Both figures are below: the literal one, and the one this bench compares instead, a report's peak RSS **less** the read-and-parse child's (the memory the report adds over reading and parsing), ≤ 3× parsed. Peak heap is the largest V8 heap-used figure the report child reached (at a GC, from \`--trace-gc\`, or at exit); report rows write their report with \`-o\` so that their stdout holds only that trace. \`report\` sets V8's \`--heap-growing-percent=30\` when it starts (src/cli/commands/report.ts, \`collectSooner\`): a full collection when the old generation has grown by 30%, not by up to 4×; \`check\` runs with V8's defaults.`,
     '',
+    '| run | exit | wall | CPU | × floor (CPU) | peak RSS | × input | peak heap | RSS − read+parse | × parsed |',
+    '|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    `| floor: parse + stringify | 0 | ${res.floor.wallS.toFixed(1)} s | ${res.floor.cpuS.toFixed(1)} s | 1.0× | ${mb(res.floor.peakMB)} | ${(res.floor.peakMB / res.inputMB).toFixed(1)}× | – | – | – |`,
+    `| read + parse only (parsed size ${mb(parsed)}) | 0 | ${res.parsed.wallS.toFixed(1)} s | ${res.parsed.cpuS.toFixed(1)} s | ${(res.parsed.cpuS / res.floor.cpuS).toFixed(1)}× | ${mb(res.parsed.peakMB)} | ${(res.parsed.peakMB / res.inputMB).toFixed(1)}× | – | 0 MB | – |`,
+    ...res.rows.map((r) => {
+      const over = r.peakMB - res.parsed.peakMB;
+      return `| \`toolslim ${r.args.join(' ')}\` | ${r.exitCode ?? '–'} | ${r.wallS.toFixed(1)} s | ${r.cpuS.toFixed(1)} s | ${(r.cpuS / res.floor.cpuS).toFixed(1)}× | ${mb(r.peakMB)} | ${(r.peakMB / res.inputMB).toFixed(1)}× | ${r.peakHeapMB === undefined ? '–' : mb(r.peakHeapMB)} | ${mb(over)} | ${(over / parsed).toFixed(1)}× |`;
+    }),
+    '',
+    ...(reportRow
+      ? [
+          `Targets for \`toolslim report tools.json\` (tokens counted, the default; issue 31 item 4):`,
+          '',
+          `- CPU ≤ 10× the floor: ${(reportRow.cpuS / res.floor.cpuS).toFixed(1)}× — **${verdict(reportRow.cpuS <= 10 * res.floor.cpuS)}**`,
+          `- peak RSS ≤ 3× parsed (literal): ${mb(reportRow.peakMB)} vs ${mb(3 * parsed)} (${(reportRow.peakMB / parsed).toFixed(1)}×) — **${verdict(reportRow.peakMB <= 3 * parsed)}**${res.parsed.peakMB > 3 * parsed ? ` (unreachable while reading and parsing alone peaks at ${mb(res.parsed.peakMB)})` : ''}`,
+          `- peak RSS less read + parse ≤ 3× parsed (compared instead): ${mb(reportRow.peakMB - res.parsed.peakMB)} vs ${mb(3 * parsed)} (${((reportRow.peakMB - res.parsed.peakMB) / parsed).toFixed(1)}×) — **${verdict(reportRow.peakMB - res.parsed.peakMB <= 3 * parsed)}**`,
+          ...(reportRow.peakHeapMB !== undefined ? [`- peak heap ${mb(reportRow.peakHeapMB)} (${(reportRow.peakHeapMB / parsed).toFixed(1)}× parsed; it includes the input text, the parsed list and the tokenizers' tables while they are live)`] : []),
+          '',
+        ]
+      : []),
     'What each printed (check: its last line, the counts; report: its first, the totals):',
     '',
     ...res.rows.map((r) => `- \`${r.label}\`: ${r.summary.replace(/\|/g, '\\|')}`),
@@ -119,7 +159,7 @@ function main(): void {
   try {
     writeFileSync(
       join(dir, 'probe.mjs'),
-      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(process.env.TOOLSLIM_PROBE_FILE, JSON.stringify({ userUs: u.userCPUTime, systemUs: u.systemCPUTime, maxRssKB: u.maxRSS })); });\n`,
+      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.resourceUsage(); writeFileSync(process.env.TOOLSLIM_PROBE_FILE, JSON.stringify({ userUs: u.userCPUTime, systemUs: u.systemCPUTime, maxRssKB: u.maxRSS, heapUsed: process.memoryUsage().heapUsed })); });\n`,
     );
     log(`building a list of ${COUNT.toLocaleString('en-US')} tools…`);
     const text = buildList(COUNT);
@@ -131,6 +171,15 @@ function main(): void {
     const f = measured([join(dir, 'floor.mjs'), file], dir);
     const floor = { wallS: f.wallS, cpuS: f.cpuS, peakMB: f.peakMB };
     log(`floor: ${floor.cpuS.toFixed(1)} s CPU`);
+    // The parsed size: heap growth of JSON.parse alone, forced GC before and after (the text is live in both).
+    writeFileSync(
+      join(dir, 'parsed.mjs'),
+      `import { readFileSync } from 'node:fs';\nconst heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };\nconst start = heap();\nconst t = readFileSync(process.argv[2], 'utf8');\nconst before = heap();\nconst v = JSON.parse(t);\nconst after = heap();\nprocess.stdout.write(String(after - before) + ' ' + String(before - start) + ' ' + String(Array.isArray(v) ? v.length : 1) + ' ' + t.length + '\\n');\n`,
+    );
+    const p = measured([join(dir, 'parsed.mjs'), file], dir, ['--expose-gc']);
+    const [parsedBytes, textBytes] = p.firstLine.split(' ').map(Number);
+    const parsed = { heapMB: parsedBytes! / 2 ** 20, textHeapMB: textBytes! / 2 ** 20, peakMB: p.peakMB, wallS: p.wallS, cpuS: p.cpuS };
+    log(`parsed size: ${parsed.heapMB.toFixed(0)} MB of heap; read + parse peaks at ${parsed.peakMB.toFixed(0)} MB RSS`);
     const plans: { label: string; args: string[]; summary: 'first' | 'last' }[] = [
       { label: 'check', args: ['check', 'tools.json'], summary: 'last' },
       { label: 'check, collisions off', args: ['check', 'tools.json', '--rule', 'description-collision=off'], summary: 'last' },
@@ -139,9 +188,21 @@ function main(): void {
     ];
     const rows: Row[] = [];
     for (const plan of plans) {
-      const m = measured([BIN, ...plan.args], dir);
-      rows.push({ label: plan.label, args: plan.args, exitCode: m.exitCode, wallS: m.wallS, cpuS: m.cpuS, peakMB: m.peakMB, summary: plan.summary === 'first' ? m.firstLine : m.lastLine });
-      log(`${plan.label}: exit ${m.exitCode}, ${m.wallS.toFixed(1)} s wall, ${m.cpuS.toFixed(1)} s CPU, ${m.peakMB.toFixed(0)} MB peak`);
+      // report: the report goes to a file (-o) and stdout holds the GC trace, for the peak heap.
+      const traced = plan.args[0] === 'report';
+      const outFile = join(dir, 'report-out.txt');
+      const m = measured(traced ? [BIN, ...plan.args, '-o', outFile] : [BIN, ...plan.args], dir, traced ? ['--trace-gc'] : []);
+      let summary = plan.summary === 'first' ? m.firstLine : m.lastLine;
+      let peakHeapMB: number | undefined;
+      if (traced) {
+        peakHeapMB = Math.max(peakHeapOfTrace(m.stdout), m.heapAtExitMB);
+        const written = readFileSync(outFile, 'utf8');
+        const end = written.indexOf('\n');
+        summary = end === -1 ? written : written.slice(0, end);
+        rmSync(outFile, { force: true });
+      }
+      rows.push({ label: plan.label, args: plan.args, exitCode: m.exitCode, wallS: m.wallS, cpuS: m.cpuS, peakMB: m.peakMB, ...(peakHeapMB !== undefined ? { peakHeapMB } : {}), summary });
+      log(`${plan.label}: exit ${m.exitCode}, ${m.wallS.toFixed(1)} s wall, ${m.cpuS.toFixed(1)} s CPU, ${m.peakMB.toFixed(0)} MB peak${peakHeapMB !== undefined ? `, ${peakHeapMB.toFixed(0)} MB peak heap` : ''}`);
     }
     const results: Results = {
       date: new Date().toISOString().slice(0, 10),
@@ -151,6 +212,7 @@ function main(): void {
       tools: COUNT,
       inputMB,
       floor,
+      parsed,
       rows,
     };
     const md = render(results);

@@ -24,8 +24,8 @@ import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { ToolslimError } from './core/errors.js';
-import type { Tokenizer } from './core/measure.js';
-import { memoized } from './core/token-memo.js';
+import { ARRAY_STAND_IN, type Tokenizer } from './core/measure.js';
+import { arrayStandIn, memoized } from './core/token-memo.js';
 
 export type { Tokenizer } from './core/measure.js';
 
@@ -44,7 +44,7 @@ export const cl100k: Tokenizer = tokenizer('cl100k_base', (t) => boundedCount(t,
 /** A tokenizer counting with `count`, memoized per segment of text (src/core/token-memo.ts: exact, bounded). */
 function tokenizer(name: string, count: (text: string) => number): Tokenizer {
   const memo = memoized(count);
-  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate: (text: string) => hasLongPiece(text) });
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate: (text: string) => hasLongPiece(text), [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn } });
 }
 
 /** The tokenizers {@link getTokenizer} knows. */

@@ -30,6 +30,27 @@ export interface Tokenizer {
   countArray?(texts: readonly string[], counts?: readonly (number | undefined)[]): number;
 }
 
+/**
+ * The property under which a tokenizer whose `countArray` reads only a bounded head and tail of an element
+ * (besides its count) carries `{ countArray, standIn }`: that `countArray`, and a function giving the short
+ * stand-in for an element's text it treats alike (`toolslim/tokens`: src/core/token-memo.ts
+ * `arrayStandIn`). A registered symbol, so that it is the same in every bundle.
+ * @internal
+ */
+export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arrayStandIn') as never;
+
+/**
+ * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
+ * element's count: the tokenizer's stand-in (a few dozen characters) when it has one for the `countArray`
+ * it has now (a copy of the tokenizer with another `countArray` gets none), else the text itself.
+ * @internal
+ */
+export function arrayElementKeeper(tokenizer: Tokenizer): (text: string) => string {
+  const own = (tokenizer as { [ARRAY_STAND_IN]?: { countArray?: unknown; standIn?: unknown } })[ARRAY_STAND_IN];
+  if (own !== undefined && typeof own.standIn === 'function' && own.countArray === tokenizer.countArray) return own.standIn as (text: string) => string;
+  return (text) => text;
+}
+
 /** Tokens of the JSON array whose elements read `texts` (counts of them, where known, in `counts`). */
 export function countArray(tokenizer: Tokenizer, texts: readonly string[], counts?: readonly (number | undefined)[]): number {
   return tokenizer.countArray ? tokenizer.countArray(texts, counts) : countJoined(tokenizer, arrayParts(texts));

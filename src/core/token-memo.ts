@@ -195,6 +195,23 @@ export function memoized(count: (text: string) => number): MemoizedCount {
   return { count: count1, countConcat, countArray };
 }
 
+/**
+ * A short text that `countArray` treats as it treats `text` when `text`'s count is given: its head (up to
+ * its first cut point) and its tail (from its last), joined — the only parts of an element `countArray`
+ * reads besides its count. The joined text has one cut point, where the head meets the tail (the head ends
+ * in a letter or digit and the tail starts with punctuation), so its head and tail are `text`'s. A text
+ * with no cut point is returned whole (`countArray` counts it as part of the stretch at the joins). The
+ * result is a copy: it never keeps `text` alive. So a caller that counts a whole list at the end keeps
+ * these (tens of characters per tool) and the counts, not every tool's text.
+ */
+export function arrayStandIn(text: string): string {
+  const first = cutAfter(text);
+  if (first < 0) return text;
+  const last = cutBefore(text);
+  // `' ' + …` then slice: a flat copy of the two pieces (a slice of `text` would point into it).
+  return (' ' + text.slice(0, first) + text.slice(last)).slice(1);
+}
+
 /** The first cut point of `text` (a letter or digit, then punctuation but `'`), or -1. */
 function cutAfter(text: string): number {
   let word = false;

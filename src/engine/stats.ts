@@ -4,14 +4,15 @@
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
-import { countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { arrayElementKeeper, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
 import { anchorShape } from '../json/shapes.js';
 
 export class ToolSizes {
   readonly #tokenizer: Tokenizer | undefined;
-  /** Texts, kept only with a tokenizer (the whole list's tokens are counted from them). */
+  /** What is kept of each tool's text, only with a tokenizer (the whole list's tokens are counted from them). */
+  readonly #keep: ((text: string) => string) | undefined;
   readonly #beforeTexts: (string | undefined)[];
   readonly #texts: (string | undefined)[];
   readonly before: readonly Size[];
@@ -21,11 +22,22 @@ export class ToolSizes {
   constructor(tools: readonly unknown[], usable: readonly boolean[], tokenizer: Tokenizer | undefined, bytes: readonly number[]) {
     this.#tokenizer = tokenizer;
     if (tokenizer) {
-      const texts = tools.map((t, i) => (usable[i] ? JSON.stringify(t) : safeStringify(t)));
-      this.before = texts.map((t) => this.#size(t));
-      this.#beforeTexts = texts;
-      this.#texts = texts.slice();
+      // Each tool's text is counted, then only what the list's count needs of it is kept (its stand-in,
+      // a few dozen characters with toolslim/tokens; the text itself with another tokenizer).
+      const keep = arrayElementKeeper(tokenizer);
+      this.#keep = keep;
+      const before: Size[] = new Array(tools.length);
+      const kept: (string | undefined)[] = new Array(tools.length);
+      for (let i = 0; i < tools.length; i++) {
+        const text = usable[i] ? JSON.stringify(tools[i]) : safeStringify(tools[i]);
+        before[i] = this.#size(text);
+        kept[i] = text === undefined ? undefined : keep(text);
+      }
+      this.before = before;
+      this.#beforeTexts = kept;
+      this.#texts = kept.slice();
     } else {
+      this.#keep = undefined;
       const before: Size[] = new Array(tools.length);
       for (let i = 0; i < tools.length; i++) before[i] = usable[i] ? { bytes: bytes[i]! } : this.#size(safeStringify(tools[i]));
       this.before = before;
@@ -41,8 +53,8 @@ export class ToolSizes {
     let size: Size;
     if (this.#tokenizer) {
       const text = JSON.stringify(tool);
-      this.#texts[i] = text;
       size = this.#size(text);
+      this.#texts[i] = text === undefined ? undefined : this.#keep!(text);
     } else size = { bytes: was.bytes + bytesDelta };
     this.#current[i] = size;
     return { bytes: was.bytes - size.bytes, tokens: this.#tokenizer ? (was.tokens ?? 0) - (size.tokens ?? 0) : 0 };

@@ -11,8 +11,9 @@ import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { memoized, MEMO_MAX_CHARS } from '../../src/core/token-memo.js';
+import { arrayStandIn, memoized, MEMO_MAX_CHARS } from '../../src/core/token-memo.js';
 import { cl100k, MAX_EXACT_PIECE, o200k } from '../../src/tokens.js';
+import { arrayElementKeeper } from '../../src/core/measure.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const ENCODINGS = [
@@ -158,6 +159,12 @@ describe('memoized token counts equal direct counts', () => {
         expect(enc.tokenizer.countArray!(texts), JSON.stringify(texts).slice(0, 200)).toBe(whole);
         const counts = texts.map((t, i) => (i % 3 === 2 ? undefined : direct(enc, t)));
         expect(enc.tokenizer.countArray!(texts, counts), JSON.stringify(texts).slice(0, 200)).toBe(whole);
+        // What report and the engine keep of each tool instead of its text: the stand-in, with the
+        // element's count, counts the same whole, and is never longer than the text.
+        const standIns = texts.map((t) => arrayStandIn(t));
+        const allCounts = texts.map((t) => direct(enc, t));
+        expect(enc.tokenizer.countArray!(standIns, allCounts), JSON.stringify(texts).slice(0, 200)).toBe(whole);
+        for (let i = 0; i < texts.length; i++) expect(standIns[i]!.length).toBeLessThanOrEqual(texts[i]!.length);
         checked++;
       }
       expect(checked).toBeGreaterThan(100);
@@ -168,6 +175,31 @@ describe('memoized token counts equal direct counts', () => {
       expect(enc.tokenizer.countArray!(texts, counts)).toBe(direct(enc, '[' + texts.join(',') + ']') + 5);
     });
   }
+});
+
+describe('arrayStandIn', () => {
+  it('keeps a text up to its first cut point and from its last, and a text without one whole', () => {
+    // Cut points (a letter or digit, then punctuation other than an apostrophe), found by hand.
+    expect(arrayStandIn('{"name":"a","description":"Reads a file."}')).toBe('{"name."}');
+    expect(arrayStandIn('{"x":1}')).toBe('{"x}');
+    expect(arrayStandIn('{"a":"b "}')).toBe('{"a":"b "}');
+    expect(arrayStandIn('"it\'s"')).toBe('"it\'s"');
+    expect(arrayStandIn('null')).toBe('null');
+    expect(arrayStandIn('}')).toBe('}');
+    // Long texts keep only the head and tail: what a 31k-tool report holds per tool.
+    const long = '{"name":"t","description":"' + 'word, '.repeat(5000) + 'end"}';
+    expect(arrayStandIn(long)).toBe('{"name"}');
+  });
+  it('is what toolslim/tokens gives the engine and report to keep (another tokenizer keeps the text)', () => {
+    expect(arrayElementKeeper(o200k)('{"x":1,"y":2}')).toBe('{"x}');
+    expect(arrayElementKeeper({ name: 'words', count: (t) => t.split(' ').length })('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    // A copy of o200k with a countArray of its own (which may read the whole element) keeps the text.
+    const { countArray: _dropped, ...noArray } = o200k;
+    expect(arrayElementKeeper(noArray)('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    expect(arrayElementKeeper({ ...o200k, countArray: (texts: readonly string[]) => texts.length })('{"x":1,"y":2}')).toBe('{"x":1,"y":2}');
+    // A plain copy keeps o200k's countArray, and so its stand-in.
+    expect(arrayElementKeeper({ ...o200k })('{"x":1,"y":2}')).toBe('{"x}');
+  });
 });
 
 describe('the memo', () => {
