@@ -201,7 +201,7 @@ const APPLIES_TO: Readonly<Record<string, readonly InstanceTypeName[]>> = {
   pattern: ['string'],
   contentMediaType: ['string'],
   contentEncoding: ['string'],
-  // string formats and the numeric formats of ajv-formats (int32, double, …)
+  // string formats and the numeric formats of ajv-formats (int32, double, etc.)
   format: ['string', 'number'],
   minimum: ['number'],
   maximum: ['number'],

@@ -174,7 +174,7 @@ export function shortenDescription(text: string, max: number): string {
   let keep = sentence.slice(0, max - 1).join('');
   const space = keep.lastIndexOf(' ');
   if (space > 0 && space >= keep.length / 2) keep = keep.slice(0, space);
-  keep = keep.replace(/[\s,;:(\[{\-–—]+$/u, '');
+  keep = keep.replace(/[\s,;:(\[{\-\u2013\u2014]+$/u, '');
   return keep + '…';
 }
 

@@ -39,6 +39,25 @@ describe('the built package', () => {
     expect([...reachable(entry, true)].filter((d) => d.startsWith('eventsource-parser'))).toEqual([]);
   });
 
+  it.each(['index.js', 'index.cjs'])('%s does not load node:crypto on import (overlay pins load it on the first digest)', (entry) => {
+    expect([...reachable(entry, false)].filter((d) => d === 'crypto' || d === 'node:crypto')).toEqual([]);
+  });
+
+  it('pinTool hashes with SHA-256 from the ESM and the CommonJS build alike', () => {
+    // The expected digest comes from node:crypto directly, over the text pinTool documents: the
+    // tool's compact JSON (src/session/overlay.ts).
+    const script = `
+      const { createHash } = await import('node:crypto');
+      const { createRequire } = await import('node:module');
+      const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+      const tool = { name: 'a', description: 'd', inputSchema: { type: 'object' } };
+      const hex = (t) => createHash('sha256').update(t, 'utf8').digest('hex');
+      const pins = [(await import('toolslim')).pinTool(tool), require('toolslim').pinTool(tool)];
+      console.log(JSON.stringify({ pins, tool: hex(JSON.stringify(tool)) }));`;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as { pins: { sha256: string }[]; tool: string };
+    expect(out.pins.map((p) => p.sha256)).toEqual([out.tool, out.tool]);
+  });
+
   it('the CLI loads eventsource-parser only by dynamic import (proxy --url)', () => {
     expect([...reachable('cli/bin.js', false)].filter((d) => d.startsWith('eventsource-parser'))).toEqual([]);
     expect([...reachable('cli/bin.js', true)]).toContain('eventsource-parser');

@@ -134,11 +134,11 @@ export function sentencePieces(text: string): Set<string> {
  * are fine.
  */
 export function standsAlone(sentence: string): boolean {
-  const s = sentence.replace(/^["“*_]+/, '');
+  const s = sentence.replace(/^["\u201C*_]+/, '');
   if (s.startsWith('`')) return true;
   if (!/^\p{Lu}/u.test(s)) return false;
   if (SELF_REFERENCE.test(s)) return true;
-  const words = /^([\p{L}'’]+)(?:[ \t\n]+([\p{L}'’]+))?/u.exec(s);
+  const words = /^([\p{L}'\u2019]+)(?:[ \t\n]+([\p{L}'\u2019]+))?/u.exec(s);
   if (!words) return false;
   const first = words[1]!.toLowerCase();
   if (LEANING_WORDS.has(first)) return false;
@@ -148,7 +148,7 @@ export function standsAlone(sentence: string): boolean {
 
 /** True for a sentence that ends with `.`, `!` or `?` (before closing quotes, brackets or emphasis). */
 export function isComplete(sentence: string): boolean {
-  return /[.!?][)"'”’\]*_]*$/.test(sentence) && /\p{L}/u.test(sentence);
+  return /[.!?][)"'\u201D\u2019\]*_]*$/.test(sentence) && /\p{L}/u.test(sentence);
 }
 
 /**
@@ -190,7 +190,7 @@ export function removeSentences(text: string, promoted: ReadonlySet<string>): Se
     let reason: KeepReason | undefined;
     let prev = u - 1;
     while (prev >= 0 && units[prev]!.candidate) prev--;
-    if (prev >= 0 && units[prev]!.kind !== 'other' && /:[)"'”’\]*_]*$/.test(units[prev]!.text)) reason = 'introduced';
+    if (prev >= 0 && units[prev]!.kind !== 'other' && /:[)"'\u201D\u2019\]*_]*$/.test(units[prev]!.text)) reason = 'introduced';
     let next = u + 1;
     while (next < units.length && removed[next]) next++;
     if (reason === undefined && next < units.length) {
@@ -215,7 +215,7 @@ export function removeSentences(text: string, promoted: ReadonlySet<string>): Se
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 const INDENTED = /^(?: {4}|\t)/;
-const LIST_ITEM = /^[ \t]*(?:[-*+•]|\d{1,9}[.)])(?:[ \t]|$)/;
+const LIST_ITEM = /^[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])(?:[ \t]|$)/;
 const QUOTE = /^ {0,3}>/;
 const TABLE_ROW = /^[ \t]*\|/;
 const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
@@ -319,7 +319,7 @@ function endsSentence(text: string, start: number, i: number): boolean {
   if (text[k - 1] === '.' || text[k - 1] === '…') return false;
   let w = k;
   while (w > start && !/\s/.test(text[w - 1]!)) w--;
-  const word = text.slice(w, k + 1).replace(/^[("'“‘[*_]+/, '').toLowerCase();
+  const word = text.slice(w, k + 1).replace(/^[("'\u201C\u2018[*_]+/, '').toLowerCase();
   if (ABBREVIATIONS.has(word)) return false;
   // Initials and initialisms: `J.`, `U.S.`, `a.m.`
   return !/^(?:\p{L}\.)+$/u.test(word);

@@ -30,7 +30,7 @@ function unicodeWords(description: string): string[] | undefined {
   const words = description.match(/[\p{L}\p{N}]+/gu);
   if (!words || words.length > 3) return undefined;
   // Anything beside words, spaces and closing punctuation (`ID (UUID)`, `≥ 0`) says more than the name.
-  if (/[^\p{L}\p{N}\s.,:;'’-]/u.test(description)) return undefined;
+  if (/[^\p{L}\p{N}\s.,:;'\u2019-]/u.test(description)) return undefined;
   return words;
 }
 

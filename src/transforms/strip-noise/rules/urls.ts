@@ -31,7 +31,7 @@ const AUTOLINK = /<https?:\/\/[^<>\s]*>/gi;
 const BARE_URL = /\bhttps?:\/\/[\p{L}\p{N}[][^\s<>"'`]*/giu;
 const TRAILING_PUNCTUATION = '.,;:!?\'"*_';
 /** Words that introduce a URL as a value's shape (`e.g. https://…`): such URLs stay. */
-const VALUE_LEAD = /(?:\be\.g\.|\beg\.|\bfor example|\bsuch as|\blike|\bformat)[\s,:]*$|['"“‘]$/i;
+const VALUE_LEAD = /(?:\be\.g\.|\beg\.|\bfor example|\bsuch as|\blike|\bformat)[\s,:]*$|['"\u201C\u2018]$/i;
 /**
  * A sentence that only points at a link (`See https://…`, `Read more about versioning at https://…`,
  * `API reference: https://…`) goes with it: it starts with such a lead-in and ends at the URL. A stop's
