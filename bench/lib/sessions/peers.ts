@@ -110,6 +110,18 @@ export function searchNamesOf(server: string): SearchToolNames {
   return searchToolNames(serverToolPrefix(server.replace(/^corpus:/, '')));
 }
 
+/**
+ * The part of a run every mechanism here shares: it loads a tool's definition before the tool's first call, so
+ * no call of it fails validation (nothing hidden, nothing to answer) and nothing changes between turns.
+ */
+const LOADS_BEFORE_CALLING = {
+  beforeTurn() {},
+  invalidAnswer: () => '',
+  coldHides: () => false,
+  coldCalled() {},
+  executed() {},
+} as const;
+
 /** The text a deferring client lists its deferred tools by (Claude Code: names only). */
 export function namesBlock(names: readonly string[]): string {
   return `Deferred tools (load with ToolSearch before calling):\n${names.join('\n')}`;
@@ -232,12 +244,8 @@ export function peerPolicy(ctx: PolicyContext, name: PeerName): BenchPolicy {
         });
       };
       return {
-        beforeTurn() {},
+        ...LOADS_BEFORE_CALLING,
         served: () => served,
-        invalidAnswer: () => '',
-        coldHides: () => false,
-        coldCalled() {},
-        executed() {},
         roundTrips(call, text) {
           if (loaded.has(call.name)) return [];
           const tool = byName.get(call.name)!;
@@ -369,12 +377,8 @@ export function underClaudeCodePolicy(ctx: PolicyContext): BenchPolicy {
       const served = ctx.served(`CCN\u0000${session.groups.join('\u0000')}`, () => ({ tools: [CLAUDE_CODE_SEARCH], hot: ALL_NAMES, texts: [namesBlock(all.map((t) => t.name))] }));
       const loaded = new Set<string>();
       return {
-        beforeTurn() {},
+        ...LOADS_BEFORE_CALLING,
         served: () => served,
-        invalidAnswer: () => '',
-        coldHides: () => false,
-        coldCalled() {},
-        executed() {},
         roundTrips(call) {
           if (loaded.has(call.name)) return [];
           loaded.add(call.name);
@@ -429,12 +433,8 @@ export function perServerPolicy(ctx: PolicyContext, spec: PolicySpec, modeOf: (g
       const served = ctx.served(`HS\u0000${keyParts.join('\u0000')}`, () => ({ tools: parts, hot: ALL_NAMES }));
       const loaded = new Set<string>();
       return {
-        beforeTurn() {},
+        ...LOADS_BEFORE_CALLING,
         served: () => served,
-        invalidAnswer: () => '',
-        coldHides: () => false,
-        coldCalled() {},
-        executed() {},
         roundTrips(call, text) {
           if (hotNames.has(call.name) || loaded.has(call.name)) return [];
           const { group, tool } = byName.get(call.name)!;
