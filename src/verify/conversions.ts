@@ -43,15 +43,31 @@
  *   retargeted is caught. ajv compiles a definition only when a `$ref` reaches it, by the same pointer walk
  *   through either container.
  *
- * - `null-union` (x and y read by the same JSON Schema draft; neither is the root): x holds `anyOf` or
- *   `oneOf` of a branch X and the bare `{"type": "null"}`, and `collapseNullUnion` (schema/null-union.ts,
- *   whose comment holds the equivalence: null passes every keyword X may hold but `type`/`enum`, which gain
- *   it) collapses it; y has no such keyword, and every key X brings is in y with the collapse's value:
- *   `type` and `enum` exactly as the collapse writes them, validation keywords equal, annotations and `x-*`
- *   free (ajv compiles no code for them). X may hold no subschema here (`items`, …): with one, an ancestor's
- *   `unevaluatedItems` could read it across objects, which this rule cannot see from one object, so such a
- *   union is compiled. References landing under the union fail implied.ts' reference check (the pointer no
- *   longer exists in y).
+ * - `null-union` (x and y read by the same JSON Schema draft, or x by draft-07 and y by 2020-12; neither is
+ *   the root): x holds `anyOf` or `oneOf` of a branch X and the bare `{"type": "null"}`, and
+ *   `collapseNullUnion` (schema/null-union.ts, whose comment holds the equivalence: null passes every keyword
+ *   X may hold but `type`/`enum`, which gain it) collapses it; y has no such keyword, and every key X brings
+ *   is in y with the collapse's value: `type` and `enum` exactly as the collapse writes them, validation
+ *   keywords equal, annotations and `x-*` free (ajv compiles no code for them), and, across the two classes,
+ *   each moved keyword one both tables know with the same role and shape. X's subschemas (`items`,
+ *   `properties`, … as the collapse allows them) are paired with y's, in the forms both classes read alike
+ *   (no array `items` across classes), and only when the rewrite mentions `unevaluatedProperties`/
+ *   `unevaluatedItems` nowhere: an ancestor's `unevaluated*` reads what its in-place subschemas evaluated,
+ *   which this rule cannot see from one object. References landing under the union fail implied.ts'
+ *   reference check (the pointer no longer exists in y), and so do references into a moved keyword of y.
+ * - `nullable-split` (same pairs of classes; neither is the root; no `$ref`, `$dynamicRef`, `$recursiveRef`,
+ *   `discriminator`, `unevaluated*` in either object; the rewrite mentions `unevaluated*` nowhere): x's
+ *   `type` list, with `"null"` added when x's `nullable` is `true` (any other `nullable` refused), is
+ *   exactly T and `"null"` with T `object` or `array`; x has no `oneOf`; y has neither `type` nor `nullable`
+ *   nor any of the keys K that move: x's keywords other than `type`/`nullable` that constrain only some
+ *   instance types (the original's keyword table's `appliesTo`), no sibling-dependent group split between K
+ *   and the rest; y's `oneOf` is exactly `[B, {"type": ["null"]}]` (or `"null"`), and B is paired with the
+ *   object `{"type": T, K…}` (x's values). Every other key of x is compared with y's as usual. This is
+ *   `splitNullableType` (schema/readable-types.ts, whose comment holds the equivalence): on null, x passes
+ *   `type` and every K vacuously, y passes the null branch and not B (its `type` is T); on a T instance
+ *   x checks `type` and K, y checks B and not the null branch; on anything else both fail. ajv compiles K
+ *   in B with the same code as beside x's `type` (no sibling of a group left behind), `oneOf` of two
+ *   compiling branches compiles, and a `type` array of `"null"` compiles.
  *
  * The stamp removal itself (draft-07 → 2020-12 read by different classes) needs no rule here: implied.ts
  * accepts it when every keyword left is one both classes compile alike, and these rules name what is not.
@@ -61,11 +77,12 @@
 
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
-import { KEYWORD_TABLES, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
+import { setOwn } from '../json/cow.js';
+import { KEYWORD_TABLES, SIBLING_DEPENDENT_GROUPS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
 import { collapseNullUnion, isNullUnionShape, type NullUnionKeyword } from '../schema/null-union.js';
 
 /** The id of a rule of this module. */
-export type ConversionRuleId = 'nullable' | 'example' | 'tuples' | 'inert-additional-items' | 'dependencies' | 'definitions' | 'null-union';
+export type ConversionRuleId = 'nullable' | 'example' | 'tuples' | 'inert-additional-items' | 'dependencies' | 'definitions' | 'null-union' | 'nullable-split';
 
 /** Two subschemas a rule pairs, with the keyword path that leads to each from its object. */
 export interface PairedSubschema {
@@ -95,10 +112,28 @@ function readsLegacyArrays(d: Dialect): boolean {
 }
 
 /**
+ * What a rule may need to know of the rewrite's whole document (asked only when an object could match it).
+ * Without one, the answer is the cautious one.
+ */
+export interface ConversionContext {
+  /** Whether the rewrite mentions `unevaluatedProperties`/`unevaluatedItems` anywhere. */
+  readonly readsUnevaluated: () => boolean;
+}
+
+const CAUTIOUS: ConversionContext = { readsUnevaluated: () => true };
+
+/** A context for the rewrite `after`: the document scan is done once, on first need. */
+export function conversionContext(after: unknown): ConversionContext {
+  let found: boolean | undefined;
+  // As findReadableSites decides it (schema/readable-types.ts): the key anywhere in the text.
+  return { readsUnevaluated: () => (found ??= /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(after) ?? '')) };
+}
+
+/**
  * The rules matching the objects `x` (original, read as `da`) and `y` (rewrite, read as `db`); undefined
  * when none does. `root` says both are the document's root. A rule matches exactly or not at all.
  */
-export function matchConversions(x: Record<string, unknown>, y: Record<string, unknown>, da: Dialect, db: Dialect, root: boolean): ConversionMatch | undefined {
+export function matchConversions(x: Record<string, unknown>, y: Record<string, unknown>, da: Dialect, db: Dialect, root: boolean, context: ConversionContext = CAUTIOUS): ConversionMatch | undefined {
   let rules: ConversionRuleId[] | undefined;
   const before = new Set<string>();
   const after = new Set<string>();
@@ -139,12 +174,22 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
       for (const n of Object.keys(defsY)) pairs.push({ before: defsX[n], after: defsY[n], beforePath: ['definitions', n], afterPath: ['$defs', n] });
     }
   }
-  if (!root && da === db) {
+  if (!root && (da === db || (da === 'draft-07' && db === '2020-12'))) {
     for (const k of NULL_UNION_KEYWORDS) {
       if (hasOwn(x, k) && !hasOwn(y, k) && isNullUnionShape(x[k])) {
-        const moved = nullUnionMatch(x, y, k, da);
-        if (moved) add('null-union', [k], moved);
+        const m = nullUnionMatch(x, y, k, da, db, context);
+        if (m) {
+          add('null-union', [k], m.moved);
+          pairs.push(...m.pairs);
+        }
       }
+    }
+  }
+  if (!root && !xRef && !yRef && hasOwn(y, 'oneOf') && !hasOwn(x, 'oneOf') && hasOwn(x, 'type') && !hasOwn(y, 'type') && (da === db || (da === 'draft-07' && db === '2020-12'))) {
+    const split = nullableSplitMatch(x, y, da, context);
+    if (split) {
+      add('nullable-split', split.before, ['oneOf']);
+      pairs.push(split.pair);
     }
   }
   return rules ? { rules, before, after, pairs, renamesDefinitions } : undefined;
@@ -155,12 +200,21 @@ export const AJV_NO_CODE: ReadonlySet<string> = new Set(['title', 'description',
 
 const NULL_UNION_KEYWORDS: readonly NullUnionKeyword[] = ['anyOf', 'oneOf'];
 
-/** The keys of y the `null-union` rule accounts for (X's keys), or undefined when y is not x collapsed. */
-function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unknown>, k: NullUnionKeyword, d: Dialect): string[] | undefined {
-  const c = collapseNullUnion(x, k, d);
+/**
+ * What the `null-union` rule accounts for in y (X's keys) and the subschemas of X it pairs with y's, or
+ * undefined when y is not x collapsed. Read by two classes (`da` draft-07, `db` 2020-12), each key moved
+ * must be one both read alike. X's subschemas (`items`, `properties`, …) are paired only where the rewrite
+ * mentions no `unevaluated*` (an ancestor's could read them across objects).
+ */
+function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unknown>, k: NullUnionKeyword, da: Dialect, db: Dialect, context: ConversionContext): { moved: string[]; pairs: PairedSubschema[] } | undefined {
+  const c = collapseNullUnion(x, k, da);
   if (!c.ok) return undefined;
-  const table = KEYWORD_TABLES[d];
+  const table = KEYWORD_TABLES[da];
+  const other = KEYWORD_TABLES[db];
+  const branches = x[k] as unknown[];
+  const index = isNullOnly(branches[1]) ? 0 : 1;
   const moved: string[] = [];
+  const pairs: PairedSubschema[] = [];
   for (const key of Object.keys(c.schema)) {
     if (hasOwn(x, key)) continue; // the holder's own keys: compared by the walk as usual
     const info = table.get(key);
@@ -170,12 +224,79 @@ function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unknown>, 
       return undefined;
     }
     if (!free) {
-      if (info === undefined || info.shape !== 'opaque') return undefined;
-      if (!jsonEqual(c.schema[key], y[key])) return undefined;
+      const read = other.get(key);
+      if (info === undefined || read === undefined || read.role !== info.role) return undefined;
+      if (info.shape === 'opaque' && read.shape === 'opaque') {
+        if (!jsonEqual(c.schema[key], y[key])) return undefined;
+      } else {
+        const sub = context.readsUnevaluated() ? undefined : pairValues(key, c.schema[key], y[key], info.shape, read.shape, [k, index, key]);
+        if (sub === undefined) return undefined;
+        pairs.push(...sub);
+      }
     }
     moved.push(key);
   }
-  return moved;
+  return { moved, pairs };
+}
+
+/**
+ * The subschemas of keyword `key` paired between x's value (shape `sa`, found at `beforePath`) and y's, in
+ * the forms both classes read alike (as implied.ts pairs them); undefined when the forms differ.
+ */
+function pairValues(key: string, vx: unknown, vy: unknown, sa: string, sb: string, beforePath: readonly (string | number)[]): PairedSubschema[] | undefined {
+  const single = (s: string, v: unknown) => !Array.isArray(v) && (s === 'schema' || s === 'schemaOrArray');
+  if (single(sa, vx) && single(sb, vy)) return [{ before: vx, after: vy, beforePath, afterPath: [key] }];
+  if (sa !== sb) return undefined;
+  if ((sa === 'schemaArray' || sa === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy) && vx.length === vy.length) {
+    return vx.map((v, i) => ({ before: v, after: vy[i], beforePath: [...beforePath, i], afterPath: [key, i] }));
+  }
+  if (sa === 'schemaMap' && isObject(vx) && isObject(vy) && !hasOwn(vx, '$id') && !hasOwn(vy, '$id')) {
+    const names = Object.keys(vx);
+    if (names.length !== Object.keys(vy).length || !names.every((n) => hasOwn(vy, n))) return undefined;
+    return names.map((n) => ({ before: vx[n], after: vy[n], beforePath: [...beforePath, n], afterPath: [key, n] }));
+  }
+  return undefined;
+}
+
+/** Keywords beside which the `nullable-split` rule does not hold (they read `oneOf`, siblings or other objects). */
+const SPLIT_REFUSED: readonly string[] = ['discriminator', 'unevaluatedProperties', 'unevaluatedItems', '$ref', '$dynamicRef', '$recursiveRef'];
+
+/**
+ * The `nullable-split` rule (see the module comment): the keys of x it accounts for, and the branch it pairs
+ * with the object made of x's `type` T and the keys that move; or undefined.
+ */
+function nullableSplitMatch(x: Record<string, unknown>, y: Record<string, unknown>, da: Dialect, context: ConversionContext): { before: string[]; pair: PairedSubschema } | undefined {
+  const branches = y.oneOf;
+  if (!Array.isArray(branches) || branches.length !== 2 || !isObject(branches[0]) || !isNullOnly(branches[1])) return undefined;
+  if (hasOwn(y, 'nullable') || (hasOwn(x, 'nullable') && x.nullable !== true)) return undefined;
+  const types = typeList(x.type);
+  if (types === undefined) return undefined;
+  const all = new Set(types);
+  if (x.nullable === true) all.add('null');
+  if (all.size !== 2 || !all.has('null')) return undefined;
+  const t = types.find((v) => v !== 'null');
+  if (t !== 'object' && t !== 'array') return undefined;
+  for (const k of SPLIT_REFUSED) if (hasOwn(x, k) || hasOwn(y, k)) return undefined;
+  const table = KEYWORD_TABLES[da];
+  const moved = Object.keys(x).filter((k) => k !== 'type' && k !== 'nullable' && table.get(k)?.appliesTo !== undefined);
+  for (const k of moved) if (hasOwn(y, k)) return undefined;
+  const movedSet = new Set(moved);
+  for (const group of SIBLING_DEPENDENT_GROUPS) {
+    const present = group.filter((k) => k !== 'type' && k !== 'nullable' && hasOwn(x, k));
+    if (present.some((k) => movedSet.has(k)) && present.some((k) => !movedSet.has(k))) return undefined;
+  }
+  if (context.readsUnevaluated()) return undefined;
+  const typed: Record<string, unknown> = { type: t };
+  for (const k of moved) setOwn(typed, k, x[k]);
+  return { before: hasOwn(x, 'nullable') ? ['type', 'nullable', ...moved] : ['type', ...moved], pair: { before: typed, after: branches[0], beforePath: [], afterPath: ['oneOf', 0] } };
+}
+
+/** `{"type": "null"}` or `{"type": ["null"]}`, nothing else. */
+function isNullOnly(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  const keys = Object.keys(v);
+  if (keys.length !== 1 || keys[0] !== 'type') return false;
+  return v.type === 'null' || (Array.isArray(v.type) && v.type.length === 1 && v.type[0] === 'null');
 }
 
 /** A `$ref` of the original as the rewrite must write it, given the root's `definitions` → `$defs` rename. */

@@ -35,7 +35,8 @@
  *
  * Conversions with a known equivalence (conversions.ts: OpenAPI `nullable` → a `type` union, `example` →
  * `examples`, tuple `items` → `prefixItems`, inert `additionalItems` removed, `dependencies` split, the root's
- * `definitions` → `$defs` with every `$ref` retargeted): where an object pair matches a rule exactly, the
+ * `definitions` → `$defs` with every `$ref` retargeted, a null union collapsed into `type`, a nullable object
+ * or array split into a `oneOf` with null): where an object pair matches a rule exactly, the
  * keywords the rule names are not compared one by one; the subschemas it pairs are, and a `$ref` may not
  * pass through a keyword the rule paired with another one. Each rule says why ajv compiles both sides alike.
  *
@@ -57,7 +58,7 @@ import { refInventoryOf } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { unescapeToken } from '../json/pointer.js';
-import { AJV_NO_CODE, matchConversions, renamedRef, type ConversionRuleId } from './conversions.js';
+import { AJV_NO_CODE, conversionContext, matchConversions, renamedRef, type ConversionContext, type ConversionRuleId } from './conversions.js';
 
 /** Deeper pairs are left to ajv (its stack use differs between classes). */
 export const MAX_DEPTH = 64;
@@ -84,6 +85,8 @@ interface Mode {
   readonly converted: WeakMap<object, ReadonlySet<string>>;
   /** The caller's record of the rules the proof used. */
   readonly used: Set<ConversionRuleId> | undefined;
+  /** What the rules may ask of the rewrite's document. */
+  readonly context: ConversionContext;
 }
 
 /**
@@ -100,6 +103,7 @@ export function compileImplied(before: unknown, after: unknown, beforeDialect: D
     renames: false,
     converted: new WeakMap(),
     used,
+    context: conversionContext(after),
     ta: KEYWORD_TABLES[beforeDialect],
     tb: KEYWORD_TABLES[afterDialect],
     cross: beforeDialect !== afterDialect,
@@ -125,7 +129,7 @@ function pairAll(before: unknown, after: unknown, mode: Mode): boolean {
     if (!isObject(x) || !isObject(y)) return false;
     // Conversions with a known equivalence (conversions.ts): the keywords a rule accounts for are not
     // compared one by one; the subschemas it pairs are.
-    const match = x === y ? undefined : matchConversions(x, y, mode.da, mode.db, depth === 0);
+    const match = x === y ? undefined : matchConversions(x, y, mode.da, mode.db, depth === 0, mode.context);
     if (match) {
       if (match.renamesDefinitions) mode.renames = true;
       if (mode.used) for (const r of match.rules) mode.used.add(r);

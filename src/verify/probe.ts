@@ -25,7 +25,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
-import { matchConversions } from './conversions.js';
+import { conversionContext, matchConversions, type ConversionContext } from './conversions.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */
 export interface RewriteSites {
@@ -42,7 +42,7 @@ const MAX_VALUES = 16;
 export function findRewriteSites(before: unknown, after: unknown, beforeDialect: Dialect, afterDialect: Dialect): RewriteSites {
   const sites = new SiteList();
   const converted = new Set<string>();
-  diffInStep(before, after, beforeDialect, afterDialect, sites, converted);
+  diffInStep(before, after, beforeDialect, afterDialect, sites, converted, conversionContext(after));
   if (beforeDialect !== afterDialect) rereadSites(after, beforeDialect, afterDialect, sites, converted);
   return { before: sites.list('before'), after: sites.list('after') };
 }
@@ -132,7 +132,7 @@ function pairedKey(key: string, other: Record<string, unknown>): string | undefi
  * conversion rule (conversions.ts) accounts for: the rule says how it reads, so it is no site, here or in
  * {@link rereadSites}.
  */
-function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: Set<string>): void {
+function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: Set<string>, context: ConversionContext): void {
   const stack: [unknown, unknown, string, string][] = [[before, after, '', '']];
   let root = true;
   while (stack.length > 0 && !sites.full) {
@@ -149,7 +149,7 @@ function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, s
     }
     let changed = false;
     const children: [unknown, unknown, string, string][] = [];
-    const match = matchConversions(x, y, da, db, atRoot);
+    const match = matchConversions(x, y, da, db, atRoot, context);
     if (match) {
       for (const k of match.after) converted.add(py + '\u0000' + k);
       for (const p of match.pairs) children.push([p.before, p.after, p.beforePath.reduce<string>(appendPointer, px), p.afterPath.reduce<string>(appendPointer, py)]);
