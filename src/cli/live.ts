@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { CliError } from './errors.js';
 import { mergePages } from './pages.js';
 import { formatSeconds } from './proxy/hooks.js';
@@ -240,7 +240,8 @@ function sdkVersion(): string | undefined {
   if (cachedSdkVersion === undefined) {
     cachedSdkVersion = null;
     try {
-      let dir = dirname(fileURLToPath(import.meta.resolve(`${SDK}/client/index.js`)));
+      // `createRequire`, not `import.meta.resolve`: the same in the ES module and CommonJS builds.
+      let dir = dirname(createRequire(import.meta.url).resolve(`${SDK}/client/index.js`));
       for (let i = 0; i < 6; i++) {
         try {
           const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
