@@ -1,7 +1,7 @@
 /** Renders bench results: the terminal summary, bench/results.md, the README block, a history line. */
 import { COMPOSITION_PARTS, type Composition } from './composition.js';
 import { formatArrow, formatInt, formatMB, formatMs, formatPercent, formatRatio, markdownTable, perSecond, megabytesPerSecond, percentSaved, textTable, type Align } from './stats.js';
-import type { BenchResults, RunInfo, RunSummary, ScalingPoint, ServerResult, SpeedRow } from './types.js';
+import type { BenchResults, RunInfo, RunSummary, ScalingPoint, ServerResult, SpeedRow, Target } from './types.js';
 
 type Table = { header: string[]; rows: string[][]; align?: Align[] };
 
@@ -297,7 +297,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (per.rows.length) out.push(m(per), '');
 
   out.push('## Speed', '');
-  out.push(`Times are ${clockText(r)}. Every row runs over the whole corpus (${formatInt(r.speed.corpusTools)} tools, ${formatMB(r.speed.corpusBytes)}) once per pass, and every timed region parses each server's text first, as a user must: \`transformTools(JSON.parse(text), options)\`. Passes are interleaved with the floor (\`JSON.stringify(JSON.parse(text))\` of every server's tools) after one warm-up pass, ${r.speed.iterations} iterations, medians. The rows a user gets (the default call, \`safe\` and prune with the gate off, each gate level) get at least 7 passes, and are measured twice: with a forced full GC before each pass (no pass pays for garbage another left; **the targets use these**) and without (the collector runs when it wants, as in an application). Cheaper configurations below them get at least 3 passes within a budget. Ratios are what to compare across machines; absolute times mean little. Equivalence gate: ${r.speed.gateDetected ? 'detected; its levels are rows of their own' : 'not detected (`transformTools` has no `verify` option yet)'}.`, '');
+  out.push(`Times are ${clockText(r)}. Every row runs over the whole corpus (${formatInt(r.speed.corpusTools)} tools, ${formatMB(r.speed.corpusBytes)}) once per pass, and every timed region parses each server's text first, as a user must: \`transformTools(JSON.parse(text), options)\`. What is timed is the built package (\`dist/\`, what users install), not the TypeScript sources. Passes are interleaved with the floor (\`JSON.stringify(JSON.parse(text))\` of every server's tools, timed right before every timed pass; the ratio's denominator is the median of all those floor passes) after one warm-up pass, ${r.speed.iterations} iterations, medians. The rows a user gets (the default call, \`safe\` and prune with the gate off, each gate level) get at least 7 passes, and are measured twice: with a forced full GC before each pass, waited for until the collector's helper threads are idle (no pass pays for garbage another left, nor for the sweeping of that collection, which the CPU clock would count; **the targets use these**) and without (the collector runs when it wants, as in an application). Cheaper configurations below them get at least 3 passes within a budget. Ratios are what to compare across machines; absolute times mean little. Equivalence gate: ${r.speed.gateDetected ? 'detected; its levels are rows of their own' : 'not detected (`transformTools` has no `verify` option yet)'}.`, '');
   out.push(m(userSpeedTable(r)), '');
   out.push('Every configuration (GC forced before each pass):', '', m(speedTable(r)), '');
   out.push('Targets (issue 14; judged on the passes with a forced GC):', '');
@@ -323,7 +323,9 @@ export function renderMarkdown(r: BenchResults): string {
 /** The block between `<!-- bench:start -->` and `<!-- bench:end -->` in README.md. */
 export function renderReadmeBlock(r: BenchResults): string {
   const m = (x: Table) => markdownTable(x.header, x.rows, x.align);
-  const speed = r.speed.targets.map((x) => `${stripMd(x.what).replace(/ ≤.*$/, '')} ${formatRatio(x.value)} (target ≤ ${x.limit}×)`).join('; ');
+  const ratios = (list: readonly Target[]) => list.map((x) => `${stripMd(x.what).replace(/ ≤.*$/, '')} ${formatRatio(x.value)} (target ≤ ${x.limit}×${x.met ? '' : ', not met'})`).join('; ');
+  const v = r.validationSpeed;
+  const speed = `on bench/corpus, ${ratios(r.speed.targets)}${v ? `; on bench/validation (servers never tuned on), ${ratios(v.targets)}` : ''}; the built package, a full GC settled before each pass`;
   const notion = r.servers.find((s) => s.file === r.anchors.notion.file);
   const nd = notion?.runs['default'];
   return [
