@@ -1,13 +1,18 @@
 /**
  * `npx tsx bench/lib/quick-speed.ts [variant…]`: a fast look at the three user-facing ratios (a few passes,
- * no GC control), for profiling sessions; `bench/run.ts` is the measurement of record. With `GC=1` and
- * `node --expose-gc --import tsx bench/lib/quick-speed.ts …`, a full GC runs before every timed pass, as in the
- * bench's rows of record. `SET=validation` times bench/validation (the set the engine is not tuned on) instead of
- * bench/corpus.
+ * no GC control), for profiling sessions; `bench/run.ts` is the measurement of record. Times the built package
+ * (dist/, rebuilt when stale), as the bench does; `SRC=1` times the TypeScript sources instead. With `GC=1`, a full
+ * GC runs before every timed pass and is waited for, as in the bench's rows of record. `SET=validation` times
+ * bench/validation (the set the engine is not tuned on) instead of bench/corpus.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtinTransforms, transformTools, type TransformToolsOptions } from '../../src/index.js';
+import type { TransformToolsOptions } from '../../src/index.js';
+import * as sources from '../../src/index.js';
+import { built } from './built.js';
+import { gc as settledGc } from './timing.js';
+
+const { builtinTransforms, transformTools } = process.env.SRC === '1' ? sources : built;
 
 const CORPUS = join(import.meta.dirname, '..', process.env.SET === 'validation' ? 'validation' : 'corpus');
 const texts = readdirSync(CORPUS)
@@ -33,10 +38,8 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 const gcEach = process.env.GC === '1';
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gcEach && gc === undefined) throw new Error('GC=1 needs node --expose-gc (node --expose-gc --import tsx bench/lib/quick-speed.ts)');
 const time = (fn: () => void) => {
-  if (gcEach) gc!();
+  if (gcEach) settledGc();
   const t0 = cpu();
   fn();
   return cpu() - t0;
