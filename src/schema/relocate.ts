@@ -5,6 +5,7 @@
  */
 import { formatRefPointer, parseRef } from './ref-syntax.js';
 import { parsePointer } from '../json/pointer.js';
+import { anchorShape } from '../json/shapes.js';
 import { resolveRefSite, type RefInventory, type RefSite } from './refs.js';
 
 /** Maps a pointer of the original document to where that location is now. */
@@ -147,3 +148,6 @@ function sameTokens(segments: readonly string[], tokens: readonly string[]): boo
   }
   return true;
 }
+
+// One instance of each kept, so their maps outlive a full GC between runs (src/json/shapes.ts).
+anchorShape([new PathMap(), new SequentialMoves()]);

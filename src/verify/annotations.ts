@@ -8,6 +8,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { walkSchema } from '../schema/walk.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson } from '../json/canonical.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** An annotation a rewrite wrote: where (a pointer inside the schema) and what. */
 export interface WrittenAnnotation {
@@ -129,3 +130,6 @@ function collectAnnotations(schema: unknown, visit: (keyword: string, value: unk
     },
   });
 }
+
+// One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
+anchorShape(new AnnotationSets());

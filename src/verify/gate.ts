@@ -34,6 +34,7 @@ import { generateKeyedInstances, generateProbeInstances } from './instances.js';
 import { AnnotationSets, noAnnotationWritten } from './annotations.js';
 import { compileImplied } from './implied.js';
 import { findRewriteSites } from './probe.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** How thoroughly the gate checks: see the module comment (the type lives in core, where `RunOptions` names it). */
 export type { VerifyLevel };
@@ -497,3 +498,6 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
   }
   return true;
 }
+
+// One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts); it creates no ajv until asked.
+anchorShape(new AjvPool());

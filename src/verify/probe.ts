@@ -26,6 +26,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
 import { conversionContext, matchConversions, type ConversionContext } from './conversions.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */
 export interface RewriteSites {
@@ -248,3 +249,6 @@ function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList, 
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
+
+// One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
+anchorShape(new SiteList());

@@ -130,7 +130,10 @@ export function reconcileDocument(doc: SourceDocument, ctx: EditContext, options
   }
   const anchorCounts = new Map<string, number>();
   for (const a of inventory.anchors) anchorCounts.set(a.name, (anchorCounts.get(a.name) ?? 0) + 1);
-  const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair };
+  const job: Job = { ctx, unconvertible: 0, base, source, openapi, target: options.target, options, map: new PathMap(), targets, refTargets, resources: inventory.resources, anchoredDefs, deadDefs, deadToRemove: new Set(), anchorRefs, anchorCounts, schema, refTargetOf, pair, seen: undefined, nullableSplits: undefined };
+  // `seen` and `nullableSplits` are written during the walk: present from the start, every job has one map, which
+  // V8 keeps between runs (a map made by adding them later dies with the last job, and with it the optimized
+  // walkAndConvert: 'weak objects' in node --trace-deopt, a recompile per run on the validation set).
   walkAndConvert(schema, job);
   // References that were removed (inside a dropped keyword, or a dead definition removed below) follow nothing.
   const live = { ...inventory, refs: inventory.refs.filter((r) => !isWithinAny(r.path, job.deadToRemove) && job.map.map(r.path) !== undefined) };

@@ -65,12 +65,12 @@ export interface Job {
    * about to convert (in preorder nothing has edited it or below it yet, and copy-on-write shares the
    * node itself), so the first look at a node costs no pointer walk.
    */
-  seen?: { readonly cur: string; readonly edits: number; readonly node: Record<string, unknown> };
+  seen?: { readonly cur: string; readonly edits: number; readonly node: Record<string, unknown> } | undefined;
   /**
    * Where the `nullable` conversion wrote `type: ["object"|"array", "null"]` (current pointers): split into
    * a `oneOf` with null once the walk and the reference rewrites are done (see conversions/nullable.ts).
    */
-  nullableSplits?: string[];
+  nullableSplits?: string[] | undefined;
 }
 
 /** What a node's rewrite did to its keys, so its children are visited where they now are. */
