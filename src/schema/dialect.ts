@@ -2,6 +2,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { DEPRECATED_REPLACEMENTS, DIALECTS, KEYWORD_TABLES, UNION_KEYWORDS, type Dialect, type KeywordTable } from './keywords.js';
 import { someSubschema, walkSchema } from './walk.js';
+import { anchorShape } from '../json/shapes.js';
 
 /** The canonical `$schema` URI of each dialect (`openapi-3.0` has none). */
 export const DIALECT_URIS: Readonly<Record<Dialect, string | undefined>> = Object.freeze({
@@ -128,36 +129,50 @@ export function findDialectContradictions(schema: unknown, options: FindDialectC
   // Nearly every document has none: one pointer-free look at the same positions decides, and only a
   // document with a keyword to report (or an embedded `$schema`, which changes the dialect below it) is walked.
   const root = declared.dialect;
-  const suspects = suspectKeywords(root);
-  if (!someSubschema(schema, (node, isRoot) => (!isRoot && hasOwn(node, '$schema')) || someKeyword(node, (keyword) => suspects.has(keyword) && keyword !== '$schema' && judgeKeyword(root, keyword, node[keyword]) !== undefined))) return [];
-  const out: DialectContradiction[] = [];
-  const scopes: { path: string; dialect: Dialect; source: DialectSource }[] = [{ path: '', dialect: declared.dialect, source: declared.source === 'declared' ? 'declared' : 'assumed' }];
-  let skipUnder: string | undefined;
-  walkSchema(schema, '', {
-    onSchema(node, path) {
-      if (skipUnder !== undefined && (path === skipUnder || path.startsWith(skipUnder + '/'))) return false;
-      skipUnder = undefined;
-      while (scopes.length > 1 && !(path === scopes[scopes.length - 1]!.path || path.startsWith(scopes[scopes.length - 1]!.path + '/'))) scopes.pop();
-      if (!isObject(node)) return;
-      if (path !== '' && hasOwn(node, '$schema')) {
-        const inner = dialectFromUri(node.$schema);
-        if (inner === undefined) {
-          skipUnder = path;
-          return false;
-        }
-        scopes.push({ path, dialect: inner, source: 'declared' });
+  if (!someSubschema(schema, mayContradict, UNION_KEYWORDS, { dialect: root, suspects: suspectKeywords(root) })) return [];
+  const walk = new ContradictionWalk(declared.dialect, declared.source === 'declared' ? 'declared' : 'assumed');
+  walkSchema(schema, '', walk);
+  return walk.out;
+}
+
+/**
+ * {@link findDialectContradictions}' walk: the dialect in scope (an embedded `$schema` changes it below
+ * itself) and what it finds. A class, not a closure made per call: V8 keeps a function's optimised code only
+ * while one of its closures lives (src/json/shapes.ts).
+ */
+class ContradictionWalk {
+  readonly out: DialectContradiction[] = [];
+  readonly scopes: { path: string; dialect: Dialect; source: DialectSource }[];
+  skipUnder: string | undefined = undefined;
+
+  constructor(dialect: Dialect, source: DialectSource) {
+    this.scopes = [{ path: '', dialect, source }];
+  }
+
+  onSchema(node: unknown, path: string): boolean | void {
+    const scopes = this.scopes;
+    const skipUnder = this.skipUnder;
+    if (skipUnder !== undefined && (path === skipUnder || path.startsWith(skipUnder + '/'))) return false;
+    this.skipUnder = undefined;
+    while (scopes.length > 1 && !(path === scopes[scopes.length - 1]!.path || path.startsWith(scopes[scopes.length - 1]!.path + '/'))) scopes.pop();
+    if (!isObject(node)) return;
+    if (path !== '' && hasOwn(node, '$schema')) {
+      const inner = dialectFromUri(node.$schema);
+      if (inner === undefined) {
+        this.skipUnder = path;
+        return false;
       }
-      const scope = scopes[scopes.length - 1]!;
-      for (const keyword of Object.keys(node)) {
-        if (keyword === '$schema') continue;
-        const found = judgeKeyword(scope.dialect, keyword, node[keyword]);
-        if (!found) continue;
-        const at = appendPointer(path, keyword);
-        out.push({ keyword, path: at, dialect: scope.dialect, source: scope.source, kind: found.kind, expected: found.expected, message: contradictionMessage(keyword, at, node[keyword], scope.dialect, scope.source, found) });
-      }
-    },
-  });
-  return out;
+      scopes.push({ path, dialect: inner, source: 'declared' });
+    }
+    const scope = scopes[scopes.length - 1]!;
+    for (const keyword of Object.keys(node)) {
+      if (keyword === '$schema') continue;
+      const found = judgeKeyword(scope.dialect, keyword, node[keyword]);
+      if (!found) continue;
+      const at = appendPointer(path, keyword);
+      this.out.push({ keyword, path: at, dialect: scope.dialect, source: scope.source, kind: found.kind, expected: found.expected, message: contradictionMessage(keyword, at, node[keyword], scope.dialect, scope.source, found) });
+    }
+  }
 }
 
 /**
@@ -179,8 +194,14 @@ const SUSPECTS = new Map<Dialect, ReadonlySet<string>>();
 const VALUE_OF_EACH_TYPE: readonly unknown[] = [{}, [], null, 'text', 1, true, undefined];
 
 /** Whether some own key of `node` passes `test`. */
-function someKeyword(node: Record<string, unknown>, test: (key: string) => boolean): boolean {
-  for (const key in node) if (hasOwn(node, key) && test(key)) return true;
+/**
+ * {@link findDialectContradictions}' look at one schema object: an embedded `$schema`, or a keyword to
+ * report. A module function given its state, not closures made per call: V8 keeps a function's optimised
+ * code only while one of its closures lives (src/json/shapes.ts).
+ */
+function mayContradict(node: Record<string, unknown>, isRoot: boolean, look: { readonly dialect: Dialect; readonly suspects: ReadonlySet<string> }): boolean {
+  if (!isRoot && hasOwn(node, '$schema')) return true;
+  for (const key in node) if (hasOwn(node, key) && look.suspects.has(key) && key !== '$schema' && judgeKeyword(look.dialect, key, node[key]) !== undefined) return true;
   return false;
 }
 
@@ -245,3 +266,6 @@ export function findToolsDialectContradictions(tools: readonly unknown[], option
   });
   return out;
 }
+
+// One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
+anchorShape(new ContradictionWalk('draft-07', 'assumed'));

@@ -127,10 +127,12 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
     const keyword = stack.pop() as string | undefined;
     const path = stack.pop() as string;
     const node = stack.pop();
-    if (onSchema && onSchema(node, path, keyword, parent) === false) continue;
+    // Called as methods of `options`: a visitor may be an object of a class (its methods live as long as the
+    // class, so their optimised code survives a full GC; closures made per call do not, see json/shapes.ts).
+    if (onSchema && options.onSchema!(node, path, keyword, parent) === false) continue;
     if (!isObject(node)) {
       // An array where a subschema belongs is not a schema; whatever it holds is data, like an unknown keyword's.
-      if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) onOpaque(keyword, node, path, parent);
+      if (onOpaque && Array.isArray(node) && keyword !== undefined && parent !== undefined) options.onOpaque!(keyword, node, path, parent);
       continue;
     }
     items.length = 0;
@@ -138,7 +140,7 @@ export function walkSchema(root: unknown, basePath: string, options: WalkOptions
     // Data first, in document order (before any child is visited), then the children, pushed last to first
     // so that they are visited in document order.
     if (onOpaque) {
-      for (let i = 0; i < items.length; i += 4) if (items[i] !== CHILD) onOpaque(items[i + 2] as string, items[i + 1], childPath(path, items[i + 2] as string, items[i + 3] as string | number | undefined), node);
+      for (let i = 0; i < items.length; i += 4) if (items[i] !== CHILD) options.onOpaque!(items[i + 2] as string, items[i + 1], childPath(path, items[i + 2] as string, items[i + 3] as string | number | undefined), node);
     }
     for (let i = items.length - 4; i >= 0; i -= 4) {
       if (items[i] !== CHILD) continue;

@@ -1,6 +1,8 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
+import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import type { SchemaDocument } from '../core/documents.js';
+import { anchorShape } from '../json/shapes.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { collectRefTargets, holdsRefTarget, type RefTargets } from '../schema/ref-targets.js';
@@ -55,22 +57,9 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
       const keys = scanKeys(schema);
       if ((keys & EXTENSION_KEY) === 0 || !someSubschema(schema, holdsStrippable, table)) continue;
       // Without a reference keyword anywhere no `$ref` lands in an extension, and its `$ref` index is not built.
-      let targets: RefTargets | undefined = (keys & REFERENCE_KEY) === 0 ? NO_TARGETS : undefined;
-      const found: { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' }[] = [];
-      walkSchema(schema, '', {
-        table,
-        onSchema(node, path) {
-          if (!isObject(node)) return;
-          for (const key of Object.keys(node)) {
-            // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
-            if (!isExtensionKeyword(key) || keep.has(key) || table.has(key)) continue;
-            const at = appendPointer(path, key);
-            targets ??= collectRefTargets(schema, d.dialect, d.refs);
-            const code = holdsRefTarget(targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
-            found.push({ path: at, name: key, code });
-          }
-        },
-      });
+      const finder = new ExtensionFinder(d, keep, (keys & REFERENCE_KEY) === 0 ? NO_TARGETS : undefined);
+      walkSchema(schema, '', finder);
+      const found = finder.found;
       for (const f of found) {
         if (f.code === 'removed-extension') ctx.remove(base + f.path, f.code, { name: f.name });
         else ctx.report('info', f.code, base + f.path, { name: f.name });
@@ -78,6 +67,38 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
     }
   },
 });
+
+type Found = { path: string; name: string; code: 'removed-extension' | 'kept-ref-target' | 'kept-ref-shaped' };
+
+/**
+ * The walk's visitor for one document: every extension keyword that goes, or stays and why. A class, not a
+ * closure made per document: V8 keeps a function's optimised code only while one of its closures lives
+ * (src/json/shapes.ts).
+ */
+class ExtensionFinder {
+  readonly table: KeywordTable;
+  readonly found: Found[] = [];
+
+  constructor(
+    readonly doc: SchemaDocument,
+    readonly keep: ReadonlySet<string>,
+    public targets: RefTargets | undefined,
+  ) {
+    this.table = doc.table;
+  }
+
+  onSchema(node: unknown, path: string): void {
+    if (!isObject(node)) return;
+    for (const key of Object.keys(node)) {
+      // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
+      if (!isExtensionKeyword(key) || this.keep.has(key) || this.table.has(key)) continue;
+      const at = appendPointer(path, key);
+      this.targets ??= collectRefTargets(this.doc.schema, this.doc.dialect, this.doc.refs);
+      const code = holdsRefTarget(this.targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
+      this.found.push({ path: at, name: key, code });
+    }
+  }
+}
 
 /** The names that stay, and the test for a schema object holding one that goes. */
 interface Keep {
@@ -89,14 +110,21 @@ interface Keep {
 function keepOf(options: StripVendorExtensionsOptions): Keep {
   let found = KEEPS.get(options);
   if (found === undefined) {
-    const keep: ReadonlySet<string> = new Set([MCP_HEADER, ...(options.keep ?? [])]);
-    found = { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };
+    found = options.keep === undefined || options.keep.length === 0 ? (defaultKeep ??= makeKeep([])) : makeKeep(options.keep);
     KEEPS.set(options, found);
   }
   return found;
 }
 
+function makeKeep(names: readonly string[]): Keep {
+  const keep: ReadonlySet<string> = new Set([MCP_HEADER, ...names]);
+  return { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };
+}
+
 const KEEPS = new WeakMap<object, Keep>();
+// The default's test lives as long as the process: a closure made per run took its optimised code with it at
+// every full GC (src/json/shapes.ts).
+let defaultKeep: Keep | undefined;
 
 /** What {@link scanKeys} found among the keys of every object in a document. */
 const EXTENSION_KEY = 1;
@@ -155,3 +183,6 @@ function holdsRefShaped(value: unknown): boolean {
   });
   return hit;
 }
+
+// One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
+anchorShape(new ExtensionFinder({ table: new Map() } as unknown as SchemaDocument, new Set(), undefined));

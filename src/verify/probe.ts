@@ -25,7 +25,7 @@ import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
-import { conversionContext, matchConversions, type ConversionContext } from './conversions.js';
+import { conversionContext, matchConversions, type ConversionContext, type ConversionMatch } from './conversions.js';
 import { anchorShape } from '../json/shapes.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */
@@ -135,6 +135,7 @@ function pairedKey(key: string, other: Record<string, unknown>): string | undefi
  */
 function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: Set<string>, context: ConversionContext): void {
   const stack: [unknown, unknown, string, string][] = [[before, after, '', '']];
+  const pair = new PairVisit(da, db);
   let root = true;
   while (stack.length > 0 && !sites.full) {
     const [x, y, px, py] = stack.pop()!;
@@ -148,74 +149,107 @@ function diffInStep(before: unknown, after: unknown, da: Dialect, db: Dialect, s
       }
       continue;
     }
-    let changed = false;
-    const children: [unknown, unknown, string, string][] = [];
     const match = matchConversions(x, y, da, db, atRoot, context);
+    pair.start(x, y, px, py, match);
     if (match) {
       for (const k of match.after) converted.add(py + '\u0000' + k);
-      for (const p of match.pairs) children.push([p.before, p.after, p.beforePath.reduce<string>(appendPointer, px), p.afterPath.reduce<string>(appendPointer, py)]);
+      for (const p of match.pairs) pair.children.push([p.before, p.after, p.beforePath.reduce<string>(appendPointer, px), p.afterPath.reduce<string>(appendPointer, py)]);
     }
-    const visit = (kx: string | undefined, ky: string | undefined) => {
-      if ((kx !== undefined && match?.before.has(kx)) || (ky !== undefined && match?.after.has(ky))) {
-        // A keyword one side of a rule accounts for, next to one the rule does not name: compared as usual.
-        if (kx !== undefined && ky !== undefined && match!.before.has(kx) === match!.after.has(ky)) return;
-        if (kx === undefined || ky === undefined) return;
-      }
-      const vx = kx === undefined ? undefined : x[kx];
-      const vy = ky === undefined ? undefined : y[ky];
-      if (kx !== undefined && ky !== undefined && vx === vy) return;
-      const key = (kx ?? ky)!;
-      // draft-07 `items` holding one subschema is 2020-12's `items`: compared as one subschema, in step.
-      const shapeX = kx === undefined ? undefined : singleSchema(shapeOf(da, kx), vx);
-      const shapeY = ky === undefined ? undefined : singleSchema(shapeOf(db, ky), vy);
-      const defs = (kx === undefined || UNION_KEYWORDS.get(kx)?.role === 'definitions') && (ky === undefined || UNION_KEYWORDS.get(ky)?.role === 'definitions');
-      if (defs) {
-        // Definitions matter only through the references into them: compare what both sides still hold.
-        if (isObject(vx) && isObject(vy)) {
-          for (const name of Object.keys(vx)) if (hasOwn(vy, name)) children.push([vx[name], vy[name], appendPointer(appendPointer(px, kx!), name), appendPointer(appendPointer(py, ky!), name)]);
-        }
-        return;
-      }
-      const relevant = (kx !== undefined && isVerdictKeyword(da, kx, vx)) || (ky !== undefined && isVerdictKeyword(db, ky, vy));
-      if (!relevant) return;
-      if (kx === undefined || ky === undefined) {
-        if (!isNeutral(key, kx === undefined ? vy : vx)) changed = true;
-        return;
-      }
-      if (key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') return;
-      if (shapeX === shapeY && shapeX !== 'opaque') {
-        const qx = appendPointer(px, key);
-        const qy = appendPointer(py, key);
-        if ((shapeX === 'schema' || (shapeX === 'schemaOrArray' && !Array.isArray(vx) && !Array.isArray(vy))) && !Array.isArray(vx) && !Array.isArray(vy)) {
-          children.push([vx, vy, qx, qy]);
-          return;
-        }
-        if ((shapeX === 'schemaArray' || shapeX === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy)) {
-          if (vx.length !== vy.length) changed = true;
-          for (let i = 0; i < Math.min(vx.length, vy.length); i++) children.push([vx[i], vy[i], appendPointer(qx, i), appendPointer(qy, i)]);
-          return;
-        }
-        if ((shapeX === 'schemaMap' || shapeX === 'schemaOrStrings') && isObject(vx) && isObject(vy)) {
-          for (const name of Object.keys(vx)) {
-            if (!hasOwn(vy, name)) changed = true;
-            else if (Array.isArray(vx[name]) || Array.isArray(vy[name])) {
-              if (!jsonEqual(vx[name], vy[name])) changed = true;
-            } else children.push([vx[name], vy[name], appendPointer(qx, name), appendPointer(qy, name)]);
-          }
-          for (const name of Object.keys(vy)) if (!hasOwn(vx, name)) changed = true;
-          return;
-        }
-      }
-      if (!sameValue(key, vx, vy)) changed = true;
-    };
-    for (const kx of Object.keys(x)) visit(kx, pairedKey(kx, y));
-    for (const ky of Object.keys(y)) if (pairedKey(ky, x) === undefined) visit(undefined, ky);
-    if (changed) {
+    for (const kx of Object.keys(x)) pair.visit(kx, pairedKey(kx, y));
+    for (const ky of Object.keys(y)) if (pairedKey(ky, x) === undefined) pair.visit(undefined, ky);
+    if (pair.changed) {
       const values = [...dataValues(x), ...dataValues(y)];
       sites.add('before', px, values);
       sites.add('after', py, values);
     }
+    const children = pair.children;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+/**
+ * One object pair of {@link diffInStep}'s walk: its keys compared one by one, the subschema pairs to walk
+ * next, and whether a verdict keyword changed. A class with methods, reused for every pair, not a closure
+ * made per pair: V8 keeps a function's optimised code only while one of its closures lives, so a per-pair
+ * closure was recompiled after every full GC (src/json/shapes.ts).
+ */
+class PairVisit {
+  x: Record<string, unknown> = {};
+  y: Record<string, unknown> = {};
+  px = '';
+  py = '';
+  match: ConversionMatch | undefined = undefined;
+  changed = false;
+  children: [unknown, unknown, string, string][] = [];
+
+  constructor(
+    readonly da: Dialect,
+    readonly db: Dialect,
+  ) {}
+
+  start(x: Record<string, unknown>, y: Record<string, unknown>, px: string, py: string, match: ConversionMatch | undefined): void {
+    this.x = x;
+    this.y = y;
+    this.px = px;
+    this.py = py;
+    this.match = match;
+    this.changed = false;
+    this.children = [];
+  }
+
+  visit(kx: string | undefined, ky: string | undefined): void {
+    const { x, y, px, py, match, da, db, children } = this;
+    if ((kx !== undefined && match?.before.has(kx)) || (ky !== undefined && match?.after.has(ky))) {
+      // A keyword one side of a rule accounts for, next to one the rule does not name: compared as usual.
+      if (kx !== undefined && ky !== undefined && match!.before.has(kx) === match!.after.has(ky)) return;
+      if (kx === undefined || ky === undefined) return;
+    }
+    const vx = kx === undefined ? undefined : x[kx];
+    const vy = ky === undefined ? undefined : y[ky];
+    if (kx !== undefined && ky !== undefined && vx === vy) return;
+    const key = (kx ?? ky)!;
+    // draft-07 `items` holding one subschema is 2020-12's `items`: compared as one subschema, in step.
+    const shapeX = kx === undefined ? undefined : singleSchema(shapeOf(da, kx), vx);
+    const shapeY = ky === undefined ? undefined : singleSchema(shapeOf(db, ky), vy);
+    const defs = (kx === undefined || UNION_KEYWORDS.get(kx)?.role === 'definitions') && (ky === undefined || UNION_KEYWORDS.get(ky)?.role === 'definitions');
+    if (defs) {
+      // Definitions matter only through the references into them: compare what both sides still hold.
+      if (isObject(vx) && isObject(vy)) {
+        for (const name of Object.keys(vx)) if (hasOwn(vy, name)) children.push([vx[name], vy[name], appendPointer(appendPointer(px, kx!), name), appendPointer(appendPointer(py, ky!), name)]);
+      }
+      return;
+    }
+    const relevant = (kx !== undefined && isVerdictKeyword(da, kx, vx)) || (ky !== undefined && isVerdictKeyword(db, ky, vy));
+    if (!relevant) return;
+    if (kx === undefined || ky === undefined) {
+      if (!isNeutral(key, kx === undefined ? vy : vx)) this.changed = true;
+      return;
+    }
+    if (key === '$ref' || key === '$dynamicRef' || key === '$recursiveRef') return;
+    if (shapeX === shapeY && shapeX !== 'opaque') {
+      const qx = appendPointer(px, key);
+      const qy = appendPointer(py, key);
+      if ((shapeX === 'schema' || (shapeX === 'schemaOrArray' && !Array.isArray(vx) && !Array.isArray(vy))) && !Array.isArray(vx) && !Array.isArray(vy)) {
+        children.push([vx, vy, qx, qy]);
+        return;
+      }
+      if ((shapeX === 'schemaArray' || shapeX === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy)) {
+        if (vx.length !== vy.length) this.changed = true;
+        for (let i = 0; i < Math.min(vx.length, vy.length); i++) children.push([vx[i], vy[i], appendPointer(qx, i), appendPointer(qy, i)]);
+        return;
+      }
+      if ((shapeX === 'schemaMap' || shapeX === 'schemaOrStrings') && isObject(vx) && isObject(vy)) {
+        for (const name of Object.keys(vx)) {
+          if (!hasOwn(vy, name)) this.changed = true;
+          else if (Array.isArray(vx[name]) || Array.isArray(vy[name])) {
+            if (!jsonEqual(vx[name], vy[name])) this.changed = true;
+          } else children.push([vx[name], vy[name], appendPointer(qx, name), appendPointer(qy, name)]);
+        }
+        for (const name of Object.keys(vy)) if (!hasOwn(vx, name)) this.changed = true;
+        return;
+      }
+    }
+    if (!sameValue(key, vx, vy)) this.changed = true;
   }
 }
 
@@ -251,4 +285,4 @@ function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList, 
 }
 
 // One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
-anchorShape(new SiteList());
+anchorShape([new SiteList(), new PairVisit('draft-07', 'draft-07')]);
