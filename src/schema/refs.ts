@@ -238,9 +238,12 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path: w.pathAt(depth), name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
     if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path: w.pathAt(depth), name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
     for (const refKeyword of REFERENCE_KEYWORDS) {
-      if (hasOwn(node, refKeyword) && typeof node[refKeyword] === 'string') {
+      // Loaded on every node, not only behind `hasOwn`: a load reached only where a `$ref` is had too little
+      // type feedback when the walk was optimised, and deoptimised it on the first `$ref` of each run.
+      const ref = node[refKeyword];
+      if (typeof ref === 'string' && hasOwn(node, refKeyword)) {
         const path = w.pathAt(depth);
-        refs.push({ path: path + '/' + refKeyword, schemaPath: path, keyword: refKeyword, ref: node[refKeyword] as string, inSchema: true, resource });
+        refs.push({ path: path + '/' + refKeyword, schemaPath: path, keyword: refKeyword, ref, inSchema: true, resource });
       }
     }
     items.length = 0;
@@ -330,10 +333,9 @@ function holdsRefShapedObject(value: unknown): boolean {
       }
     } else if (isObject(v)) {
       for (const keyword of REFERENCE_KEYWORDS) if (hasOwn(v, keyword) && typeof v[keyword] === 'string') return true;
-      for (const k of Object.keys(v)) {
-        const x = v[k];
-        if (typeof x === 'object' && x !== null) stack.push(x);
-      }
+      // `Object.values`, not `v[k]`: data objects are rare, so a keyed load here had no type feedback when the
+      // walk was optimised (it is inlined into collectRefInventory), and deoptimised the whole walk once per run.
+      for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) stack.push(x);
     }
   }
   return false;
