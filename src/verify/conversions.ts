@@ -80,7 +80,8 @@ import { jsonEqual } from '../json/equal.js';
 import { type Dialect } from '../schema/keywords.js';
 import { isNullUnionShape, type NullUnionKeyword } from '../schema/null-union.js';
 import { AJV_NO_CODE, nullUnionMatch, nullableSplitMatch, typeList } from './null-conversions.js';
-import type { ConversionContext, PairedSubschema } from './conversion-types.js';
+import { PairedSubschema, type ConversionContext } from './conversion-types.js';
+import { anchorShape } from '../json/shapes.js';
 
 export { AJV_NO_CODE };
 export type { ConversionContext, PairedSubschema };
@@ -158,7 +159,7 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
     if (isObject(defsX) && isObject(defsY) && !hasOwn(defsX, '$id') && Object.keys(defsY).every((n) => hasOwn(defsX, n))) {
       add('definitions', ['definitions'], ['$defs']);
       renamesDefinitions = true;
-      for (const n of Object.keys(defsY)) pairs.push({ before: defsX[n], after: defsY[n], beforePath: ['definitions', n], afterPath: ['$defs', n] });
+      for (const n of Object.keys(defsY)) pairs.push(new PairedSubschema(defsX[n], defsY[n], ['definitions', n], ['$defs', n]));
     }
   }
   if (!root && (da === db || (da === 'draft-07' && db === '2020-12'))) {
@@ -179,7 +180,7 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
       pairs.push(split.pair);
     }
   }
-  return rules ? { rules, before, after, pairs, renamesDefinitions } : undefined;
+  return rules ? new Match(rules, before, after, pairs, renamesDefinitions) : undefined;
 }
 
 const NULL_UNION_KEYWORDS: readonly NullUnionKeyword[] = ['anyOf', 'oneOf'];
@@ -188,6 +189,19 @@ const NULL_UNION_KEYWORDS: readonly NullUnionKeyword[] = ['anyOf', 'oneOf'];
 export function renamedRef(ref: string): string {
   return ref === '#/definitions' || ref.startsWith('#/definitions/') ? '#/$defs' + ref.slice('#/definitions'.length) : ref;
 }
+
+/** A {@link ConversionMatch}: a class with one map kept alive, for the reason given at {@link PairedSubschema}. */
+class Match implements ConversionMatch {
+  constructor(
+    readonly rules: readonly ConversionRuleId[],
+    readonly before: ReadonlySet<string>,
+    readonly after: ReadonlySet<string>,
+    readonly pairs: readonly PairedSubschema[],
+    readonly renamesDefinitions: boolean,
+  ) {}
+}
+
+anchorShape(new Match([], EMPTY, EMPTY, [], false));
 
 /** No match: what callers use for an object no rule touched. */
 export const NO_MATCH: ConversionMatch = Object.freeze({ rules: [], before: EMPTY, after: EMPTY, pairs: [], renamesDefinitions: false });
@@ -212,10 +226,10 @@ function tupleMatch(x: Record<string, unknown>, y: Record<string, unknown>, item
   const prefix = y.prefixItems;
   if (!Array.isArray(prefix) || !hasOwn(y, 'prefixItems') || prefix.length !== items.length || hasOwn(y, 'additionalItems')) return undefined;
   if (hasOwn(x, 'additionalItems') !== hasOwn(y, 'items')) return undefined;
-  const pairs: PairedSubschema[] = items.map((s, i) => ({ before: s, after: prefix[i], beforePath: ['items', i], afterPath: ['prefixItems', i] }));
+  const pairs: PairedSubschema[] = items.map((s, i) => new PairedSubschema(s, prefix[i], ['items', i], ['prefixItems', i]));
   if (hasOwn(x, 'additionalItems')) {
     if (Array.isArray(y.items)) return undefined;
-    pairs.push({ before: x.additionalItems, after: y.items, beforePath: ['additionalItems'], afterPath: ['items'] });
+    pairs.push(new PairedSubschema(x.additionalItems, y.items, ['additionalItems'], ['items']));
   }
   return pairs;
 }
@@ -233,7 +247,7 @@ function dependenciesMatch(deps: Record<string, unknown>, y: Record<string, unkn
       if (!hasOwn(req, n) || !jsonEqual(req[n], v)) return undefined;
     } else if (isObject(v) || typeof v === 'boolean') {
       if (!hasOwn(sch, n)) return undefined;
-      pairs.push({ before: v, after: sch[n], beforePath: ['dependencies', n], afterPath: ['dependentSchemas', n] });
+      pairs.push(new PairedSubschema(v, sch[n], ['dependencies', n], ['dependentSchemas', n]));
     } else return undefined;
   }
   return pairs;

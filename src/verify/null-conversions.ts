@@ -8,7 +8,7 @@ import { jsonEqual } from '../json/equal.js';
 import { setOwn } from '../json/cow.js';
 import { KEYWORD_TABLES, SIBLING_DEPENDENT_GROUPS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
 import { collapseNullUnion, type NullUnionKeyword } from '../schema/null-union.js';
-import type { ConversionContext, PairedSubschema } from './conversion-types.js';
+import { PairedSubschema, type ConversionContext } from './conversion-types.js';
 
 /** Keywords no ajv class compiles (its metadata and content vocabularies, and `$comment` with the option off). */
 export const AJV_NO_CODE: ReadonlySet<string> = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$comment', '$schema']);
@@ -58,15 +58,15 @@ export function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unk
  */
 function pairValues(key: string, vx: unknown, vy: unknown, sa: string, sb: string, beforePath: readonly (string | number)[]): PairedSubschema[] | undefined {
   const single = (s: string, v: unknown) => !Array.isArray(v) && (s === 'schema' || s === 'schemaOrArray');
-  if (single(sa, vx) && single(sb, vy)) return [{ before: vx, after: vy, beforePath, afterPath: [key] }];
+  if (single(sa, vx) && single(sb, vy)) return [new PairedSubschema(vx, vy, beforePath, [key])];
   if (sa !== sb) return undefined;
   if ((sa === 'schemaArray' || sa === 'schemaOrArray') && Array.isArray(vx) && Array.isArray(vy) && vx.length === vy.length) {
-    return vx.map((v, i) => ({ before: v, after: vy[i], beforePath: [...beforePath, i], afterPath: [key, i] }));
+    return vx.map((v, i) => new PairedSubschema(v, vy[i], [...beforePath, i], [key, i]));
   }
   if (sa === 'schemaMap' && isObject(vx) && isObject(vy) && !hasOwn(vx, '$id') && !hasOwn(vy, '$id')) {
     const names = Object.keys(vx);
     if (names.length !== Object.keys(vy).length || !names.every((n) => hasOwn(vy, n))) return undefined;
-    return names.map((n) => ({ before: vx[n], after: vy[n], beforePath: [...beforePath, n], afterPath: [key, n] }));
+    return names.map((n) => new PairedSubschema(vx[n], vy[n], [...beforePath, n], [key, n]));
   }
   return undefined;
 }
@@ -101,7 +101,7 @@ export function nullableSplitMatch(x: Record<string, unknown>, y: Record<string,
   if (context.readsUnevaluated()) return undefined;
   const typed: Record<string, unknown> = { type: t };
   for (const k of moved) setOwn(typed, k, x[k]);
-  return { before: hasOwn(x, 'nullable') ? ['type', 'nullable', ...moved] : ['type', ...moved], pair: { before: typed, after: branches[0], beforePath: [], afterPath: ['oneOf', 0] } };
+  return { before: hasOwn(x, 'nullable') ? ['type', 'nullable', ...moved] : ['type', ...moved], pair: new PairedSubschema(typed, branches[0], [], ['oneOf', 0]) };
 }
 
 /** `{"type": "null"}` or `{"type": ["null"]}`, nothing else. */
