@@ -126,7 +126,7 @@ function no(reason: string): NullUnionResult {
 }
 
 /** `{"type": "null"}` or `{"type": ["null"]}`, with no other key. */
-function isBareNull(branch: unknown): boolean {
+export function isBareNull(branch: unknown): boolean {
   if (!isObject(branch)) return false;
   let keys = 0;
   for (const key in branch) if (hasOwn(branch, key) && ++keys > 1) return false;
@@ -135,10 +135,19 @@ function isBareNull(branch: unknown): boolean {
 }
 
 /** `type` as a list: a string, or a non-empty array of strings; undefined otherwise. */
-function typeList(type: unknown): readonly string[] | undefined {
+export function typeList(type: unknown): readonly string[] | undefined {
   if (typeof type === 'string') return [type];
   if (Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string')) return type as string[];
   return undefined;
+}
+
+/**
+ * Whether `unevaluatedProperties`/`unevaluatedItems` appears anywhere in `schema`'s text, data included: the
+ * document condition of this module's collapse, of readable-types.ts' rewrites and of the verify gate's rules
+ * that move subschemas (those keywords read annotations across objects). Conservative by design.
+ */
+export function mentionsUnevaluated(schema: unknown): boolean {
+  return /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(schema) ?? '');
 }
 
 /** A null union in a document: its holder's pointer and its keyword. */
@@ -165,7 +174,7 @@ export function findNullUnionSites(schema: unknown, dialect: Dialect): NullUnion
       for (const keyword of ['anyOf', 'oneOf'] as const) if (hasOwn(node, keyword) && isNullUnionShape(node[keyword])) found.push({ path, keyword });
     },
   });
-  if (found.length === 0 || /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(schema))) return [];
+  if (found.length === 0 || mentionsUnevaluated(schema)) return [];
   const targets = collectRefTargets(schema, dialect);
   if (targets.undecidable !== undefined) return [];
   const live = found.filter((s) => !holdsRefTarget(targets, appendPointer(s.path, s.keyword)));

@@ -45,6 +45,7 @@ import { appendPointer } from '../json/pointer.js';
 import { KEYWORD_TABLES, REFERENCE_KEYWORDS, SIBLING_DEPENDENT_GROUPS, type Dialect } from './keywords.js';
 import { collectRefTargets, holdsRefTarget, type RefTargets } from './ref-targets.js';
 import { walkSchema } from './walk.js';
+import { mentionsUnevaluated } from './null-union.js';
 
 /** A rewritten holder, or why it is left alone. */
 export type ReadableResult = { readonly ok: true; readonly schema: Record<string, unknown> } | { readonly ok: false; readonly reason: string };
@@ -163,7 +164,7 @@ export function findReadableSites(schema: unknown, dialect: Dialect, kinds: read
       if (path !== '' && isObject(node) && (hasOwn(node, 'anyOf') || hasOwn(node, 'const') || Array.isArray(node.type))) pre.push({ path, node });
     },
   });
-  if (pre.length === 0 || /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(schema))) return [];
+  if (pre.length === 0 || mentionsUnevaluated(schema)) return [];
   const targets = collectRefTargets(schema, dialect);
   if (targets.undecidable !== undefined) return [];
   // Preorder to postorder, as a site's subtree ends.

@@ -1,6 +1,6 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
+import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
 import type { SchemaDocument } from '../core/documents.js';
 import { anchorShape } from '../json/shapes.js';
 import { appendPointer } from '../json/pointer.js';
@@ -59,8 +59,7 @@ export const stripVendorExtensions = defineTransform<StripVendorExtensionsOption
       // Without a reference keyword anywhere no `$ref` lands in an extension, and its `$ref` index is not built.
       const finder = new ExtensionFinder(d, keep, (keys & REFERENCE_KEY) === 0 ? NO_TARGETS : undefined);
       walkSchema(schema, '', finder);
-      const found = finder.found;
-      for (const f of found) {
+      for (const f of finder.found) {
         if (f.code === 'removed-extension') ctx.remove(base + f.path, f.code, { name: f.name });
         else ctx.report('info', f.code, base + f.path, { name: f.name });
       }
@@ -76,22 +75,19 @@ type Found = { path: string; name: string; code: 'removed-extension' | 'kept-ref
  * (src/json/shapes.ts).
  */
 class ExtensionFinder {
-  readonly table: KeywordTable;
   readonly found: Found[] = [];
 
   constructor(
     readonly doc: SchemaDocument,
     readonly keep: ReadonlySet<string>,
     public targets: RefTargets | undefined,
-  ) {
-    this.table = doc.table;
-  }
+  ) {}
 
   onSchema(node: unknown, path: string): void {
     if (!isObject(node)) return;
     for (const key of Object.keys(node)) {
       // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
-      if (!isExtensionKeyword(key) || this.keep.has(key) || this.table.has(key)) continue;
+      if (!isExtensionKeyword(key) || this.keep.has(key) || this.doc.table.has(key)) continue;
       const at = appendPointer(path, key);
       this.targets ??= collectRefTargets(this.doc.schema, this.doc.dialect, this.doc.refs);
       const code = holdsRefTarget(this.targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';

@@ -78,8 +78,8 @@
 import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { type Dialect } from '../schema/keywords.js';
-import { isNullUnionShape, type NullUnionKeyword } from '../schema/null-union.js';
-import { AJV_NO_CODE, nullUnionMatch, nullableSplitMatch, typeList } from './null-conversions.js';
+import { isNullUnionShape, mentionsUnevaluated, typeList, type NullUnionKeyword } from '../schema/null-union.js';
+import { AJV_NO_CODE, nullUnionMatch, nullableSplitMatch } from './null-conversions.js';
 import { PairedSubschema, type ConversionContext } from './conversion-types.js';
 import { anchorShape } from '../json/shapes.js';
 
@@ -113,8 +113,7 @@ const CAUTIOUS: ConversionContext = { readsUnevaluated: () => true };
 /** A context for the rewrite `after`: the document scan is done once, on first need. */
 export function conversionContext(after: unknown): ConversionContext {
   let found: boolean | undefined;
-  // As findReadableSites decides it (schema/readable-types.ts): the key anywhere in the text.
-  return { readsUnevaluated: () => (found ??= /"unevaluated(?:Properties|Items)"/.test(JSON.stringify(after) ?? '')) };
+  return { readsUnevaluated: () => (found ??= mentionsUnevaluated(after)) };
 }
 
 /**
@@ -162,7 +161,9 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
       for (const n of Object.keys(defsY)) pairs.push(new PairedSubschema(defsX[n], defsY[n], ['definitions', n], ['$defs', n]));
     }
   }
-  if (!root && (da === db || (da === 'draft-07' && db === '2020-12'))) {
+  // The null rules hold between readings of one draft, and from draft-07 to 2020-12 (null-conversions.ts).
+  const nullRules = !root && (da === db || (da === 'draft-07' && db === '2020-12'));
+  if (nullRules) {
     for (const k of NULL_UNION_KEYWORDS) {
       if (hasOwn(x, k) && !hasOwn(y, k) && isNullUnionShape(x[k])) {
         const m = nullUnionMatch(x, y, k, da, db, context);
@@ -173,7 +174,7 @@ export function matchConversions(x: Record<string, unknown>, y: Record<string, u
       }
     }
   }
-  if (!root && !xRef && !yRef && hasOwn(y, 'oneOf') && !hasOwn(x, 'oneOf') && hasOwn(x, 'type') && !hasOwn(y, 'type') && (da === db || (da === 'draft-07' && db === '2020-12'))) {
+  if (nullRules && !xRef && !yRef && hasOwn(y, 'oneOf') && !hasOwn(x, 'oneOf') && hasOwn(x, 'type') && !hasOwn(y, 'type')) {
     const split = nullableSplitMatch(x, y, da, context);
     if (split) {
       add('nullable-split', split.before, ['oneOf']);

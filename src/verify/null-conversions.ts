@@ -7,7 +7,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { setOwn } from '../json/cow.js';
 import { KEYWORD_TABLES, SIBLING_DEPENDENT_GROUPS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
-import { collapseNullUnion, type NullUnionKeyword } from '../schema/null-union.js';
+import { collapseNullUnion, isBareNull, typeList, type NullUnionKeyword } from '../schema/null-union.js';
 import { PairedSubschema, type ConversionContext } from './conversion-types.js';
 
 /** Keywords no ajv class compiles (its metadata and content vocabularies, and `$comment` with the option off). */
@@ -25,7 +25,7 @@ export function nullUnionMatch(x: Record<string, unknown>, y: Record<string, unk
   const table = KEYWORD_TABLES[da];
   const other = KEYWORD_TABLES[db];
   const branches = x[k] as unknown[];
-  const index = isNullOnly(branches[1]) ? 0 : 1;
+  const index = isBareNull(branches[1]) ? 0 : 1;
   const moved: string[] = [];
   const pairs: PairedSubschema[] = [];
   for (const key of Object.keys(c.schema)) {
@@ -80,7 +80,7 @@ const SPLIT_REFUSED: readonly string[] = ['discriminator', 'unevaluatedPropertie
  */
 export function nullableSplitMatch(x: Record<string, unknown>, y: Record<string, unknown>, da: Dialect, context: ConversionContext): { before: string[]; pair: PairedSubschema } | undefined {
   const branches = y.oneOf;
-  if (!Array.isArray(branches) || branches.length !== 2 || !isObject(branches[0]) || !isNullOnly(branches[1])) return undefined;
+  if (!Array.isArray(branches) || branches.length !== 2 || !isObject(branches[0]) || !isBareNull(branches[1])) return undefined;
   if (hasOwn(y, 'nullable') || (hasOwn(x, 'nullable') && x.nullable !== true)) return undefined;
   const types = typeList(x.type);
   if (types === undefined) return undefined;
@@ -102,17 +102,4 @@ export function nullableSplitMatch(x: Record<string, unknown>, y: Record<string,
   const typed: Record<string, unknown> = { type: t };
   for (const k of moved) setOwn(typed, k, x[k]);
   return { before: hasOwn(x, 'nullable') ? ['type', 'nullable', ...moved] : ['type', ...moved], pair: new PairedSubschema(typed, branches[0], [], ['oneOf', 0]) };
-}
-
-/** `{"type": "null"}` or `{"type": ["null"]}`, nothing else. */
-function isNullOnly(v: unknown): boolean {
-  if (!isObject(v)) return false;
-  const keys = Object.keys(v);
-  if (keys.length !== 1 || keys[0] !== 'type') return false;
-  return v.type === 'null' || (Array.isArray(v.type) && v.type.length === 1 && v.type[0] === 'null');
-}
-
-export function typeList(t: unknown): string[] | undefined {
-  if (typeof t === 'string') return [t];
-  return Array.isArray(t) && t.every((e) => typeof e === 'string') ? (t as string[]) : undefined;
 }
