@@ -1,6 +1,6 @@
 import { defineTransform } from '../engine/define-transform.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
-import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect } from '../schema/keywords.js';
+import { DIALECTS, REFERENCE_KEYWORDS, isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/keywords.js';
 import type { SchemaDocument } from '../core/documents.js';
 import { anchorShape } from '../json/shapes.js';
 import { appendPointer } from '../json/pointer.js';
@@ -75,19 +75,23 @@ type Found = { path: string; name: string; code: 'removed-extension' | 'kept-ref
  * (src/json/shapes.ts).
  */
 class ExtensionFinder {
+  /** The document's keyword table: `walkSchema` reads it from its options (this object) to know where subschemas are. */
+  readonly table: KeywordTable;
   readonly found: Found[] = [];
 
   constructor(
     readonly doc: SchemaDocument,
     readonly keep: ReadonlySet<string>,
     public targets: RefTargets | undefined,
-  ) {}
+  ) {
+    this.table = doc.table;
+  }
 
   onSchema(node: unknown, path: string): void {
     if (!isObject(node)) return;
     for (const key of Object.keys(node)) {
       // A dialect's own keyword is never an extension (no table has one; the check keeps it so).
-      if (!isExtensionKeyword(key) || this.keep.has(key) || this.doc.table.has(key)) continue;
+      if (!isExtensionKeyword(key) || this.keep.has(key) || this.table.has(key)) continue;
       const at = appendPointer(path, key);
       this.targets ??= collectRefTargets(this.doc.schema, this.doc.dialect, this.doc.refs);
       const code = holdsRefTarget(this.targets, at) ? 'kept-ref-target' : holdsRefShaped(node[key]) ? 'kept-ref-shaped' : 'removed-extension';
