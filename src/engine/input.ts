@@ -7,6 +7,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { ToolslimError } from '../core/errors.js';
 import { jsonStringBytes } from '../core/measure.js';
 import { isExtensionKeyword, REFERENCE_KEYWORDS } from '../schema/keywords.js';
+import { INVENTORY_KEYS } from '../schema/refs.js';
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
@@ -89,12 +90,13 @@ export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?
   // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
   // reports the first problem in document order.
   if (maxDepth <= FAST_MAX_DEPTH) {
-    const facts = size ?? { bytes: 0, refKeys: true, extensionKeys: true };
+    const facts = size ?? { bytes: 0, refKeys: true, extensionKeys: true, inventoryKeys: true };
     if (plainJsonBytes(tool, maxDepth, facts)) return undefined;
   }
   if (size) {
     size.refKeys = true;
     size.extensionKeys = true;
+    size.inventoryKeys = true;
   }
   return checkExactly(tool, maxDepth, undefinedMembers, size);
 }
@@ -104,12 +106,15 @@ export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?
  * object in it has a reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`) as a key, and whether any
  * has an extension keyword (`x-…`). `refKeys: false` means no `$ref` inventory of any part of the tool lists
  * anything (the engine skips the post-condition's walk for a tool that stays so); `extensionKeys: false`
- * means no `x-` key anywhere (see `ToolDoc.mayHold`). `true` is only "maybe".
+ * means no `x-` key anywhere (see `ToolDoc.mayHold`); `inventoryKeys: false`, no key a `$ref` inventory records
+ * anything for (`INVENTORY_KEYS` of schema/refs.ts: the reference, identifier and anchor keywords), so every
+ * inventory of the tool's schemas is empty. `true` is only "maybe".
  */
 export interface ToolFacts {
   bytes: number;
   refKeys?: boolean;
   extensionKeys?: boolean;
+  inventoryKeys?: boolean;
 }
 
 /** Depth up to which {@link plainJsonBytes} may run into a cycle before it gives up (it has no ancestor set). */
@@ -127,6 +132,7 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
     let bytes = 0;
     let refKeys = false;
     let extensionKeys = false;
+    let inventoryKeys = false;
     const stack: unknown[] = [tool, 0];
     while (stack.length > 0) {
       const depth = stack.pop() as number;
@@ -156,8 +162,12 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
         bytes += jsonStringBytes(k) + 1;
         const c = k.charCodeAt(0);
         if (c === 36 /* $ */) {
-          if (!refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
-        } else if (c === 120 /* x */ && isExtensionKeyword(k)) extensionKeys = true;
+          // A reference keyword is an inventory key too.
+          if (!refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = inventoryKeys = true;
+          else if (!inventoryKeys && INVENTORY_KEYS.includes(k)) inventoryKeys = true;
+        } else if (c === 120 /* x */) {
+          if (isExtensionKeyword(k)) extensionKeys = true;
+        } else if (c === 105 /* i */ && k === 'id') inventoryKeys = true;
         const b = valueBytes(d.value, stack, depth);
         if (b < 0) return false;
         bytes += b;
@@ -167,6 +177,7 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts): bool
     facts.bytes = bytes;
     facts.refKeys = refKeys;
     facts.extensionKeys = extensionKeys;
+    facts.inventoryKeys = inventoryKeys;
     return true;
   } catch {
     return false;
@@ -327,6 +338,8 @@ export interface InputCheck {
   readonly refKeys: readonly boolean[];
   /** Per tool: some object in it may have an extension keyword (`x-…`) as a key (false: certainly none). */
   readonly extensionKeys: readonly boolean[];
+  /** Per tool: some object in it may have a key a `$ref` inventory records (false: certainly none; see {@link ToolFacts}). */
+  readonly inventoryKeys: readonly boolean[];
   readonly diagnostics: readonly Diagnostic[];
   readonly skipped: readonly Skip[];
 }
@@ -343,9 +356,10 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const bytes: number[] = new Array(n);
   const refKeys: boolean[] = new Array(n);
   const extensionKeys: boolean[] = new Array(n);
+  const inventoryKeys: boolean[] = new Array(n);
   const diagnostics: Diagnostic[] = [];
   const skipped: Skip[] = [];
-  const size: ToolFacts = { bytes: 0, refKeys: true, extensionKeys: true };
+  const size: ToolFacts = { bytes: 0, refKeys: true, extensionKeys: true, inventoryKeys: true };
   // Filled only by a tool that takes the exact path; read before the next tool.
   const undefinedMembers: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -354,6 +368,7 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
     bytes[i] = size.bytes;
     refKeys[i] = size.refKeys !== false;
     extensionKeys[i] = size.extensionKeys !== false;
+    inventoryKeys[i] = size.inventoryKeys !== false;
     // A tool the caller asked to keep (its number texts, say) is passed through like one that failed the check.
     const keep = problem === undefined ? keepUnchanged?.get(i) : undefined;
     usable[i] = problem === undefined && keep === undefined;
@@ -384,5 +399,5 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
       }
     }
   }
-  return { usable, bytes, refKeys, extensionKeys, diagnostics, skipped };
+  return { usable, bytes, refKeys, extensionKeys, inventoryKeys, diagnostics, skipped };
 }

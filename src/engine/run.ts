@@ -13,7 +13,7 @@ import { decideReverts } from '../verify/policy.js';
 import { checkInputs, locateTools } from './input.js';
 import { resolveRunOptions, resolveStepOptions } from './options.js';
 import { ToolSizes } from './stats.js';
-import { keyKindsOf, runStep, type RunState, type StepVersion } from './step.js';
+import { keyKindsOf, noteVersion, runStep, type RunState, type StepVersion } from './step.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -40,6 +40,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     names,
     usable: input_.usable,
     keys: keyKindsOfEach(input_.refKeys, input_.extensionKeys),
+    inventoryKeys: input_.inventoryKeys.slice(),
     allUsable: input_.usable.every(Boolean),
     changes: [],
     diagnostics: [...input_.diagnostics],
@@ -49,6 +50,8 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
     instructions: undefined,
     documents: new WeakMap(),
   };
+
+  for (let i = 0; i < tools.length; i++) if (input_.usable[i] && !input_.inventoryKeys[i]) noteVersion(tools[i]!);
 
   const transformStats: Mutable<TransformStats>[] = [];
   for (const [step, [transform, stepOptions]] of resolved.entries()) {

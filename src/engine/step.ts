@@ -10,7 +10,8 @@ import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
 import { SCHEMA_SLOTS, type McpTool, type SchemaSlot } from '../core/tool.js';
 import { isExtensionKeyword, REFERENCE_KEYWORDS, type Dialect } from '../schema/keywords.js';
-import { isObject } from '../json/guards.js';
+import { hasOwn, isObject } from '../json/guards.js';
+import { currentAnalysis, INVENTORY_KEYS } from '../schema/refs.js';
 import type { AnyTransform, KeyKinds, ToolDoc, TransformExtras } from '../core/transform.js';
 import { appendPointer } from '../json/pointer.js';
 import type { ToolVersion } from '../verify/policy.js';
@@ -41,6 +42,12 @@ export interface RunState {
    * check, kept by steps whose edits add none.
    */
   readonly keys: KeyKinds[];
+  /**
+   * Per tool: its current version may hold a key a `$ref` inventory records (`INVENTORY_KEYS` of
+   * schema/refs.ts). Where false, the run's analysis knows each of its schemas' inventories is empty
+   * ({@link noteVersion}): no step and not the gate walks them for one. From the input check, kept by steps whose edits add none.
+   */
+  readonly inventoryKeys: boolean[];
   /** Every tool is usable (then `prepare` and `finish` see the list itself). */
   readonly allUsable: boolean;
   readonly changes: Change[];
@@ -98,6 +105,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
       transform.apply(doc, ctx, options);
       if (ctx.changed) {
         keys = keysAfter(keys, ctx.changes);
+        if (!state.inventoryKeys[i] && addsInventoryKeys(ctx.changes)) state.inventoryKeys[i] = true;
         failure = checkPostConditions(tool, ctx.root, keys.referenceKeys);
       }
     } catch (e) {
@@ -118,6 +126,7 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     const next = ctx.root as McpTool;
     tools[i] = next;
     state.keys[i] = keys;
+    if (!state.inventoryKeys[i]) noteVersion(next);
     toolsChanged++;
     stampChanges(state.changes, ctx, prefix, names[i]!, i, transform.name);
     count += ctx.changes.length;
@@ -269,7 +278,29 @@ function addedKinds(change: RecordedChange, want: number): number {
 
 /** The kind of key `key` is (a mask; 0 for neither). */
 function kindOf(key: string): number {
-  return REFERENCE_KEYWORDS.includes(key) ? REFERENCE_KEY : isExtensionKeyword(key) ? EXTENSION_KEY : 0;
+  return REFERENCE_KEYWORDS.includes(key) ? REFERENCE_KEY | INVENTORY_KEY : isExtensionKeyword(key) ? EXTENSION_KEY : INVENTORY_KEYS.includes(key) ? INVENTORY_KEY : 0;
+}
+
+/** Not a {@link KeyKinds} bit: a key `INVENTORY_KEYS` lists (see `RunState.inventoryKeys`). */
+const INVENTORY_KEY = 4;
+
+/** Whether a step's edits may put in a key a `$ref` inventory records (see {@link addedKinds}). */
+function addsInventoryKeys(changes: readonly RecordedChange[]): boolean {
+  for (let i = 0; i < changes.length; i++) if (addedKinds(changes[i]!, INVENTORY_KEY) !== 0) return true;
+  return false;
+}
+
+/**
+ * Tells the run's analysis that the schemas of a tool version holding no inventory key (see
+ * `RunState.inventoryKeys`) have empty inventories, so none of them is walked for one.
+ */
+export function noteVersion(tool: McpTool): void {
+  const analysis = currentAnalysis();
+  if (analysis === undefined) return;
+  for (const slot of SCHEMA_SLOTS) {
+    const schema = (tool as Record<string, unknown>)[slot];
+    if (isObject(schema) && hasOwn(tool, slot)) analysis.noteNoInventoryKeys(schema);
+  }
 }
 
 /** The kinds among `want` that some object inside `value` has a key of. */

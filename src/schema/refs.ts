@@ -1,6 +1,6 @@
 // Why one file: the `$ref` inventory and its resolution share the base-URI and resource rules (a reference
 // resolves against the resource the inventory found it in); split, each half would re-derive the other's.
-import { DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
+import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
 import { appendPointer, formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
@@ -112,6 +112,17 @@ export class SchemaAnalysis {
   /** Key summaries of the run's subtrees by object (see schema/summary.ts). */
   readonly keySummaries = new WeakMap<object, readonly number[]>();
   readonly #facts = new WeakMap<object, Map<symbol, unknown>>();
+  /** Documents the engine knows hold none of {@link INVENTORY_KEYS} anywhere (see {@link noteNoInventoryKeys}); a Set, as the analysis lives one run. */
+  readonly #noInventoryKeys = new Set<object>();
+
+  /**
+   * Notes that no object inside `schema` (itself included, data too) has any of {@link INVENTORY_KEYS} as a
+   * key: its inventory is then empty in every dialect, and {@link refs} does not walk it. The engine knows
+   * it from its input check for every tool, and keeps it for each version a step makes that adds none.
+   */
+  noteNoInventoryKeys(schema: object): void {
+    this.#noInventoryKeys.add(schema);
+  }
 
   /**
    * What steps of this run have noted about `schema` (a step's input or a finished step's output, never
@@ -128,7 +139,7 @@ export class SchemaAnalysis {
     let byDialect = this.#byObject.get(schema);
     if (byDialect === undefined) this.#byObject.set(schema, (byDialect = new Map()));
     let index = byDialect.get(dialect);
-    if (index === undefined) byDialect.set(dialect, (index = new RefIndex(schema, dialect)));
+    if (index === undefined) byDialect.set(dialect, (index = new RefIndex(schema, dialect, this.#noInventoryKeys.has(schema) ? emptyInventory() : undefined)));
     return index;
   }
 }
@@ -173,6 +184,19 @@ export function refIndexOf(schema: unknown, dialect: Dialect): RefIndex {
 /** {@link collectRefInventory}, remembered for the rest of the current run (see {@link refIndexOf}). */
 export function refInventoryOf(schema: unknown, dialect: Dialect): RefInventory {
   return refIndexOf(schema, dialect).inventory;
+}
+
+/**
+ * Every key {@link collectRefInventory} records anything for, in any dialect: the reference keywords (at a
+ * schema position or as a `$ref`-shaped object in data), both identifier keywords (`$id`, and `id`, which is
+ * one dialect's identifier and the other's plain-name anchor) and the anchor keywords. A document where no
+ * object has any of them as a key has an empty inventory.
+ */
+export const INVENTORY_KEYS: readonly string[] = Object.freeze([...REFERENCE_KEYWORDS, '$id', 'id', ...ANCHOR_KEYWORDS]);
+
+/** What {@link collectRefInventory} finds in a document holding none of {@link INVENTORY_KEYS}. */
+function emptyInventory(): RefInventory {
+  return { refs: [], anchors: [], resources: [], rootUri: undefined };
 }
 
 /**

@@ -1,0 +1,122 @@
+/**
+ * The engine tells the run's analysis which schemas hold no key a `$ref` inventory records (the reference,
+ * identifier and anchor keywords), so no step and not the gate walk them for one (RunState.inventoryKeys).
+ * What can go wrong is a schema noted that holds such a key: its references and anchors would be invisible
+ * to every step and to the gate. The oracle here never asks the engine: a regular expression over each
+ * schema's JSON text finds the keys, and the hand-written edits say what each inventory must list.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defineTransform, presetMax, transformTools, type EditContext } from '../../src/index.js';
+import { checkInputs } from '../../src/engine/input.js';
+import { collectRefInventory, SchemaAnalysis } from '../../src/schema/refs.js';
+import { deepFreeze } from '../helpers/freeze.js';
+
+/** A key of the inventory anywhere in the JSON text (a quote not escaped, the key, a quote and a colon). */
+const INVENTORY_KEY_TEXT = /(?<!\\)"(?:\$ref|\$dynamicRef|\$recursiveRef|\$id|id|\$anchor|\$dynamicAnchor)":/;
+const holdsInventoryKey = (value: unknown): boolean => INVENTORY_KEY_TEXT.test(JSON.stringify(value));
+
+function captures(dir: string): unknown[][] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
+}
+const LISTS = [...captures(join(import.meta.dirname, '../../bench/corpus')), ...captures(join(import.meta.dirname, '../../bench/validation'))];
+
+afterEach(() => void vi.restoreAllMocks());
+
+describe('inventory keys', () => {
+  it('the input check says "none" exactly for tools without a reference, identifier or anchor key anywhere', () => {
+    let none = 0;
+    let some = 0;
+    for (const tools of LISTS) {
+      const check = checkInputs(tools, tools.map(() => ''), 10_000, 'report');
+      tools.forEach((tool, i) => {
+        if (!check.usable[i]) return;
+        // "maybe" may be said of a tool without one (never the other way), but the fast path is exact.
+        expect(check.inventoryKeys[i], JSON.stringify(tool).slice(0, 80)).toBe(holdsInventoryKey(tool));
+        if (check.inventoryKeys[i]) some++;
+        else none++;
+      });
+    }
+    expect(none).toBeGreaterThan(3000);
+    expect(some).toBeGreaterThan(100);
+    // A property named `id` is an inventory key for the check (it reads keys, not positions), and so is one in data.
+    const odd = [{ name: 'a', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } }, { name: 'b', inputSchema: { default: { $anchor: 'x' } } }, { name: 'c', inputSchema: { type: 'object', properties: { ids: {} } } }];
+    expect(checkInputs(odd, ['a', 'b', 'c'], 10_000, 'report').inventoryKeys).toEqual([true, true, false]);
+  });
+
+  it('over the corpus and the validation set, every schema the engine notes holds no inventory key, in every preset and with the gate', () => {
+    const noted: object[] = [];
+    const original = SchemaAnalysis.prototype.noteNoInventoryKeys;
+    vi.spyOn(SchemaAnalysis.prototype, 'noteNoInventoryKeys').mockImplementation(function (this: SchemaAnalysis, schema: object) {
+      noted.push(schema);
+      original.call(this, schema);
+    });
+    for (const tools of LISTS) {
+      transformTools(tools);
+      transformTools(tools, { transforms: [presetMax], verify: false });
+    }
+    expect(noted.length).toBeGreaterThan(5000);
+    for (const schema of noted) {
+      expect(holdsInventoryKey(schema)).toBe(false);
+      for (const dialect of ['draft-04', 'draft-07', '2020-12', 'openapi-3.0'] as const) {
+        const inv = collectRefInventory(schema, dialect);
+        expect(inv.refs.length + inv.anchors.length + inv.resources.length).toBe(0);
+        expect(inv.rootUri).toBeUndefined();
+      }
+    }
+  });
+
+  it('each way a step can put an inventory key into a tool without one makes the next step see it', () => {
+    type Edit = (ctx: EditContext) => void;
+    // Each edit, with what the inventory of the edited inputSchema must list afterwards (hand-written).
+    const cases: [string, Edit, { refs: string[]; anchors: string[]; resources: string[] }][] = [
+      ['a $ref member added', (ctx) => ctx.add('/inputSchema/properties/a/$ref', '#/properties/b', 'edit'), { refs: ['#/properties/b'], anchors: [], resources: [] }],
+      ['a value holding a $dynamicRef added', (ctx) => ctx.add('/inputSchema/properties/c', { items: { $dynamicRef: '#/properties/b' } }, 'edit'), { refs: ['#/properties/b'], anchors: [], resources: [] }],
+      ['a value holding an $anchor replaced in', (ctx) => ctx.replace('/inputSchema/properties/b', { type: 'integer', $anchor: 'count' }, 'edit'), { refs: [], anchors: ['count'], resources: [] }],
+      ['a member renamed to $id', (ctx) => ctx.rename('/inputSchema/properties/b/note', '$id', 'edit'), { refs: [], anchors: [], resources: ['https://example.com/b'] }],
+      ['a member renamed to id (an anchor in 2020-12)', (ctx) => ctx.rename('/inputSchema/properties/b/tag', 'id', 'edit'), { refs: [], anchors: ['bee'], resources: [] }],
+      ['a $dynamicAnchor added', (ctx) => ctx.add('/inputSchema/properties/a/$dynamicAnchor', 'node', 'edit'), { refs: [], anchors: ['node'], resources: [] }],
+    ];
+    for (const [what, edit, expected] of cases) {
+      const input = deepFreeze([{ name: 'one', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number', note: 'https://example.com/b', tag: '#bee' } } } }]);
+      expect(holdsInventoryKey(input), what).toBe(false);
+      const seen: { refs: string[]; anchors: string[]; resources: string[] }[] = [];
+      const look = defineTransform({
+        name: 'look',
+        description: 'Records the inventory of each inputSchema',
+        safety: 'lossless',
+        defaultOptions: {},
+        messages: {},
+        apply: (doc) => {
+          const inv = doc.documents[0]!.refs.inventory;
+          seen.push({ refs: inv.refs.map((r) => r.ref), anchors: inv.anchors.map((a) => a.name), resources: inv.resources.map((r) => r.id) });
+        },
+      });
+      const vandal = defineTransform({ name: 'add-key', description: 'Puts an inventory key in', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
+      const r = transformTools(input, { transforms: [look, vandal, look], verify: false });
+      expect(r.report.skipped, what).toEqual([]);
+      expect(seen, what).toEqual([{ refs: [], anchors: [], resources: [] }, expected]);
+    }
+  });
+
+  it('the gate still reads the references of a version a step put one into', () => {
+    // A lossless step that points a property at another one changes verdicts: on a tool the engine had
+    // noted as holding no reference, the gate must still read the new `$ref` and revert the tool.
+    const retarget = defineTransform({
+      name: 'retarget',
+      description: 'Replaces a property by a reference to a stricter one',
+      safety: 'lossless',
+      defaultOptions: {},
+      messages: { edit: 'Edited' },
+      apply: (_doc, ctx) => ctx.replace('/inputSchema/properties/a', { $ref: '#/properties/b' }, 'edit'),
+    });
+    const input = deepFreeze([{ name: 'one', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } } }]);
+    const r = transformTools(input, { transforms: [retarget] });
+    expect(r.tools[0]).toBe(input[0]);
+    expect(r.report.stats.verify?.failed).toBe(1);
+  });
+});
