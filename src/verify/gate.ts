@@ -462,12 +462,6 @@ function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFai
  * never stripped inside; property names are names, not annotations.
  */
 function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): boolean {
-  // An unknown keyword is an annotation (2020-12 core §6.5; ignored by draft-04/-07 readers); an
-  // extension keyword (`x-…`) is one no dialect defines, so removing one never needs a compile.
-  const isAnnotation = (k: string) => {
-    const info = table.get(k);
-    return info === undefined ? isExtensionKeyword(k) : info.role === 'annotation';
-  };
   const stack: [unknown, unknown, boolean][] = [[a, b, true]];
   while (stack.length > 0) {
     const [x, y, schema] = stack.pop()!;
@@ -476,10 +470,12 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
       if (!jsonEqual(x, y)) return false;
       continue;
     }
-    const kx = Object.keys(x).filter((k) => !isAnnotation(k));
-    const ky = Object.keys(y).filter((k) => !isAnnotation(k));
-    if (kx.length !== ky.length) return false;
-    for (const k of kx) {
+    // Both objects' keys that are not annotations: as many in each, and each of x's in y.
+    let ny = 0;
+    for (const k of Object.keys(y)) if (!isAnnotationIn(table, k)) ny++;
+    for (const k of Object.keys(x)) {
+      if (isAnnotationIn(table, k)) continue;
+      ny--;
       if (!hasOwn(y, k)) return false;
       const vx = x[k];
       const vy = y[k];
@@ -495,8 +491,19 @@ function equalBesidesAnnotations(a: unknown, b: unknown, table: KeywordTable): b
         for (const m of mx) stack.push([vx[m], vy[m], !(shape === 'schemaOrStrings' && Array.isArray(vx[m]))]);
       } else stack.push([vx, vy, false]);
     }
+    if (ny !== 0) return false;
   }
   return true;
+}
+
+/**
+ * Whether `k` is an annotation where `table` is read: an unknown keyword is one (2020-12 core §6.5; ignored
+ * by draft-04/-07 readers); an extension keyword (`x-…`) is one no dialect defines, so removing one never
+ * needs a compile. (A module function, not a closure per call: see src/json/shapes.ts.)
+ */
+function isAnnotationIn(table: KeywordTable, k: string): boolean {
+  const info = table.get(k);
+  return info === undefined ? isExtensionKeyword(k) : info.role === 'annotation';
 }
 
 // One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts); it creates no ajv until asked.
