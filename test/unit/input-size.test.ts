@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkJsonTool } from '../../src/engine/input.js';
+import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
 function counted(tool: unknown): number {
@@ -71,5 +71,23 @@ describe('the input check’s byte count', () => {
       }),
       { seed: 20261202, numRuns: 500 },
     );
+  });
+
+  it('equals JSON.stringify for every tool of a list checked together (the key bytes one list shares), past the map’s bound', () => {
+    // checkInputs remembers each key's bytes across the tools of one call; a key's bytes depend on the key
+    // alone, so sharing must not change any tool's count. Both bench sets, then a list with more distinct
+    // keys (escapes and non-ASCII among them) than the map keeps.
+    for (const set of ['corpus', 'validation']) {
+      const dir = join(import.meta.dirname, '..', '..', 'bench', set);
+      const tools = readdirSync(dir)
+        .filter((x) => x.endsWith('.json'))
+        .sort()
+        .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
+      const check = checkInputs(tools, tools.map(() => ''), 1000, 'report');
+      tools.forEach((tool, i) => expect(check.bytes[i], set + ' ' + i).toBe(bytes(tool)));
+    }
+    const many = Array.from({ length: 40 }, (_, t) => ({ name: `t${t}`, inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 2000 }, (_, k) => [k % 3 === 0 ? `k"${t}\n${k}` : k % 3 === 1 ? `ключ${t}_${k}` : `key${t}_${k}`, { type: 'string' }])) } }));
+    const check = checkInputs(many, many.map((t) => t.name), 1000, 'report');
+    many.forEach((tool, i) => expect(check.bytes[i]).toBe(bytes(tool)));
   });
 });
