@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
+import { CORPUS_DIR, loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
 function counted(tool: unknown): number {
@@ -77,12 +78,8 @@ describe('the input check’s byte count', () => {
     // checkInputs remembers each key's bytes across the tools of one call; a key's bytes depend on the key
     // alone, so sharing must not change any tool's count. Both bench sets, then a list with more distinct
     // keys (escapes and non-ASCII among them) than the map keeps.
-    for (const set of ['corpus', 'validation']) {
-      const dir = join(import.meta.dirname, '..', '..', 'bench', set);
-      const tools = readdirSync(dir)
-        .filter((x) => x.endsWith('.json'))
-        .sort()
-        .flatMap((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
+    for (const [set, dir] of [['corpus', CORPUS_DIR], ['validation', VALIDATION_DIR]] as const) {
+      const tools = loadCorpus(dir).flatMap((c) => c.data.toolsList.tools);
       const check = checkInputs(tools, tools.map(() => ''), 1000, 'report');
       tools.forEach((tool, i) => expect(check.bytes[i], set + ' ' + i).toBe(bytes(tool)));
     }

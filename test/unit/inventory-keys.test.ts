@@ -5,25 +5,18 @@
  * to every step and to the gate. The oracle here never asks the engine: a regular expression over each
  * schema's JSON text finds the keys, and the hand-written edits say what each inventory must list.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineTransform, presetMax, transformTools, type EditContext } from '../../src/index.js';
 import { checkInputs } from '../../src/engine/input.js';
 import { collectRefInventory, SchemaAnalysis } from '../../src/schema/refs.js';
+import { loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 /** A key of the inventory anywhere in the JSON text (a quote not escaped, the key, a quote and a colon). */
 const INVENTORY_KEY_TEXT = /(?<!\\)"(?:\$ref|\$dynamicRef|\$recursiveRef|\$id|id|\$anchor|\$dynamicAnchor)":/;
 const holdsInventoryKey = (value: unknown): boolean => INVENTORY_KEY_TEXT.test(JSON.stringify(value));
 
-function captures(dir: string): unknown[][] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
-}
-const LISTS = [...captures(join(import.meta.dirname, '../../bench/corpus')), ...captures(join(import.meta.dirname, '../../bench/validation'))];
+const LISTS = [...loadCorpus(), ...loadCorpus(VALIDATION_DIR)].map((c) => c.data.toolsList.tools);
 
 afterEach(() => void vi.restoreAllMocks());
 
