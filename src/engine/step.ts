@@ -45,7 +45,8 @@ export interface RunState {
   /**
    * Per tool: its current version may hold a key a `$ref` inventory records (`INVENTORY_KEYS` of
    * schema/refs.ts). Where false, the run's analysis knows each of its schemas' inventories is empty
-   * ({@link noteVersion}): no step and not the gate walks them for one. From the input check, kept by steps whose edits add none.
+   * ({@link noteVersion}): no step and not the gate walks them for one. From the input check, kept by
+   * steps whose edits add none (a step that fails leaves it true: "maybe" is always safe).
    */
   readonly inventoryKeys: boolean[];
   /** Every tool is usable (then `prepare` and `finish` see the list itself). */
