@@ -2,6 +2,8 @@ import { isObject } from './guards.js';
 
 /** Deep equality of two JSON values; key order does not matter, array order does. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  // The common answer without a stack: the same value (copy-on-write shares every unchanged subtree).
+  if (a === b) return true;
   const stack: [unknown, unknown][] = [[a, b]];
   while (stack.length > 0) {
     const [x, y] = stack.pop()!;

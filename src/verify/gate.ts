@@ -442,18 +442,22 @@ function isSchemaPosition(root: unknown, tokens: readonly string[], table: Keywo
 
 /** Every tool field outside the schema slots is unchanged (an annotation rewrite may change `title` and `description`). */
 function checkFields(before: McpTool, after: McpTool, safety: Safety): VerifyFailure | undefined {
-  const skip = (k: string) => (SCHEMA_SLOTS as readonly string[]).includes(k) || (safety === 'annotation' && (TOOL_ANNOTATION_FIELDS as readonly string[]).includes(k));
   const a = before as Record<string, unknown>;
   const b = after as Record<string, unknown>;
   for (const k of Object.keys(a)) {
-    if (skip(k)) continue;
+    if (notAField(k, safety)) continue;
     if (!hasOwn(b, k)) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite removed the tool field \`${k}\`` };
     if (!jsonEqual(a[k], b[k])) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite changed the tool field \`${k}\`` };
   }
   for (const k of Object.keys(b)) {
-    if (!skip(k) && !hasOwn(a, k)) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite added the tool field \`${k}\`` };
+    if (!notAField(k, safety) && !hasOwn(a, k)) return { check: 'fields', path: appendPointer('', k), message: `a ${safety} rewrite added the tool field \`${k}\`` };
   }
   return undefined;
+}
+
+/** A tool member {@link checkFields} leaves to other checks: a schema slot, or at `annotation` safety a tool annotation field. */
+function notAField(k: string, safety: Safety): boolean {
+  return (SCHEMA_SLOTS as readonly string[]).includes(k) || (safety === 'annotation' && (TOOL_ANNOTATION_FIELDS as readonly string[]).includes(k));
 }
 
 /**
