@@ -1,6 +1,6 @@
 // Runner for bench/ab-instructions.sh: `node instructions-run.mjs <set> <options JSON> <dist dir> <passes>` runs
 // transformTools(JSON.parse(text), options) over every capture of bench/<set> `passes` times. The options
-// may name built-in transforms by name ("transforms": ["prune-unreachable-defs"]).
+// may name built-in transforms or presets by name ("transforms": ["prune-unreachable-defs"]).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -8,7 +8,7 @@ const [set, variant, dist, passes] = process.argv.slice(2);
 const dir = join(import.meta.dirname, '..', set);
 const m = await import(resolve(dist, 'index.js'));
 const options = JSON.parse(variant);
-if (options.transforms) options.transforms = options.transforms.map((name) => m.builtinTransforms.find((t) => t.name === name) ?? m.lookup(name));
+if (options.transforms) options.transforms = options.transforms.map((name) => m.lookup(name));
 const texts = readdirSync(dir)
   .filter((f) => f.endsWith('.json'))
   .sort()

@@ -27,6 +27,7 @@ import { jsonEqual } from '../json/equal.js';
 import type { ProbeSite } from './instances.js';
 import { conversionContext, matchConversions, type ConversionContext, type ConversionMatch } from './conversions.js';
 import { anchorShape } from '../json/shapes.js';
+import { placePointer, visitSchemaObjects, type SchemaPlace } from '../schema/walk.js';
 
 /** Sites in the original (`before`) and in the rewrite (`after`). */
 export interface RewriteSites {
@@ -255,73 +256,43 @@ class PairVisit {
 
 /** After a dialect change: every schema object of the rewrite holding something the two dialects read differently. */
 function rereadSites(after: unknown, da: Dialect, db: Dialect, sites: SiteList, converted: ReadonlySet<string>): void {
-  const refSiblingsDiffer = isLegacyDialect(da) !== isLegacyDialect(db);
   // Every schema object of the rewrite is visited (a stamp removal makes most tools take this walk), and
   // most hold nothing read differently: a pointer is spelled out only for a site, or to look a key up
   // among the converted ones when there are any.
-  const anyConverted = converted.size > 0;
-  const stack: [unknown, Place][] = [[after, new Place(undefined, '', undefined, '')]];
-  const children: [unknown, Place][] = [];
-  while (stack.length > 0 && !sites.full) {
-    const [node, place] = stack.pop()!;
-    if (!isObject(node)) continue;
-    const hasRef = typeof node.$ref === 'string' && hasOwn(node, '$ref');
-    let differs = false;
-    children.length = 0;
-    for (const key of Object.keys(node)) {
-      const value = node[key];
-      if (!differs && !(anyConverted && converted.has(place.path + '\u0000' + key))) {
-        if (isVerdictKeyword(da, key, value) !== isVerdictKeyword(db, key, value)) differs = true;
-        else if (refSiblingsDiffer && hasRef && key !== '$ref' && isVerdictKeyword(db, key, value)) differs = true;
-      }
-      const info = UNION_KEYWORDS.get(key);
-      if (!info || info.shape === 'opaque') continue;
-      if (Array.isArray(value)) {
-        if (info.shape === 'schemaArray' || info.shape === 'schemaOrArray') for (let i = 0; i < value.length; i++) children.push([value[i], new Place(place, key, i)]);
-      } else if (info.shape === 'schema' || info.shape === 'schemaOrArray') children.push([value, new Place(place, key, undefined)]);
-      else if ((info.shape === 'schemaMap' || info.shape === 'schemaOrStrings') && isObject(value)) {
-        for (const k of Object.keys(value)) if (!Array.isArray(value[k])) children.push([value[k], new Place(place, key, k)]);
-      }
-    }
-    if (differs) sites.add('after', place.path, dataValues(node));
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  visitSchemaObjects(after, UNION_KEYWORDS, rereadNode, new Reread(da, db, sites, converted));
+}
+
+/** What {@link rereadSites} reads each schema object with (a class and a module visitor: see src/json/shapes.ts). */
+class Reread {
+  readonly refSiblingsDiffer: boolean;
+  readonly anyConverted: boolean;
+  constructor(
+    readonly da: Dialect,
+    readonly db: Dialect,
+    readonly sites: SiteList,
+    readonly converted: ReadonlySet<string>,
+  ) {
+    this.refSiblingsDiffer = isLegacyDialect(da) !== isLegacyDialect(db);
+    this.anyConverted = converted.size > 0;
   }
 }
 
-/**
- * A schema object's place on {@link rereadSites}' walk: its parent's place and the keyword (and entry) that
- * lead from there; its pointer is spelled out on first ask, from the nearest ancestor that has one
- * (iteratively: a document may nest deeper than the stack).
- */
-class Place {
-  #path: string | undefined;
-  constructor(
-    readonly parent: Place | undefined,
-    readonly keyword: string,
-    readonly entry: string | number | undefined,
-    path?: string,
-  ) {
-    this.#path = path;
-  }
-
-  get path(): string {
-    if (this.#path !== undefined) return this.#path;
-    const chain: Place[] = [];
-    let at: Place = this;
-    while (at.#path === undefined) {
-      chain.push(at);
-      at = at.parent!;
+function rereadNode(node: Record<string, unknown>, place: SchemaPlace | undefined, r: Reread): boolean {
+  // Once both lists are full nothing more is added: the rest of the walk only visits.
+  if (r.sites.full) return false;
+  const { da, db } = r;
+  const hasRef = typeof node.$ref === 'string' && hasOwn(node, '$ref');
+  let path: string | undefined;
+  for (const key of Object.keys(node)) {
+    if (r.anyConverted && r.converted.has((path ??= placePointer(place)) + '\u0000' + key)) continue;
+    const value = node[key];
+    if (isVerdictKeyword(da, key, value) !== isVerdictKeyword(db, key, value) || (r.refSiblingsDiffer && hasRef && key !== '$ref' && isVerdictKeyword(db, key, value))) {
+      r.sites.add('after', path ?? placePointer(place), dataValues(node));
+      break;
     }
-    let p = at.#path;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const c = chain[i]!;
-      p = appendPointer(p, c.keyword);
-      if (c.entry !== undefined) p = appendPointer(p, c.entry);
-      c.#path = p;
-    }
-    return p;
   }
+  return true;
 }
 
 // One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts).
-anchorShape([new SiteList(), new PairVisit('draft-07', 'draft-07'), new Place(undefined, '', undefined, '')]);
+anchorShape([new SiteList(), new PairVisit('draft-07', 'draft-07'), new Reread('draft-07', 'draft-07', new SiteList(), new Set())]);
