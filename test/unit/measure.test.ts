@@ -39,3 +39,33 @@ describe('measureJson', () => {
     expect(seen).toEqual(['{"a":1}']);
   });
 });
+
+describe('jsonStringBytes (counted without writing the string out)', () => {
+  // The oracle is what it stands for: the UTF-8 length of JSON.stringify's text.
+  const oracle = (s: string) => Buffer.byteLength(JSON.stringify(s), 'utf8');
+
+  it('matches JSON.stringify on hand-picked strings, short and long (escapes, pairs, lone surrogates)', async () => {
+    const { jsonStringBytes } = await import('../../src/core/measure.js');
+    const pieces = ['', 'abc', '"', '\\', '\n', '\r\n', '\t', '\b', '\f', '\u0000', '\u0001', '\u001f', '\u007f', 'é', '€', '—', '😀', '\ud800', '\udc00', '\udc00\ud800', '\ud83d\ude00\ud83d', '\ud83d\ud83d\ude00'];
+    const long = 'Returns the list of items for the given query, one per line';
+    for (const p of pieces) {
+      // Alone (the short path), and inside a long plain text (the long path), at its start, middle and end.
+      for (const s of [p, p + long, long + p, long.slice(0, 20) + p + long.slice(20), p + long + p]) {
+        expect(jsonStringBytes(s), JSON.stringify(s)).toBe(oracle(s));
+      }
+    }
+  });
+
+  it('matches JSON.stringify on random strings of any UTF-16 code units (fixed seed)', async () => {
+    const { jsonStringBytes } = await import('../../src/core/measure.js');
+    // Weighted towards what JSON escapes (quotes, backslashes, control characters) and surrogates.
+    const unit = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.constantFrom(0x22, 0x5c, 0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x00, 0x1f), fc.integer({ min: 0x80, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 80 }), (codes) => {
+        const s = String.fromCharCode(...codes);
+        expect(jsonStringBytes(s)).toBe(oracle(s));
+      }),
+      { seed: 20261205, numRuns: 4000 },
+    );
+  });
+});
