@@ -44,7 +44,7 @@ export interface RunState {
   readonly keys: KeyKinds[];
   /**
    * Per tool: its current version may hold a key a `$ref` inventory records (`INVENTORY_KEYS` of
-   * schema/refs.ts). Where false, the run's analysis knows each of its schemas' inventories is empty
+   * schema/refs.ts, with a string value; an edit is judged by its keys alone, which only says "maybe" more often). Where false, the run's analysis knows each of its schemas' inventories is empty
    * ({@link noteVersion}): no step and not the gate walks them for one. From the input check, kept by
    * steps whose edits add none (a step that fails leaves it true: "maybe" is always safe).
    */

@@ -189,8 +189,9 @@ export function refInventoryOf(schema: unknown, dialect: Dialect): RefInventory 
 /**
  * Every key {@link collectRefInventory} records anything for, in any dialect: the reference keywords (at a
  * schema position or as a `$ref`-shaped object in data), both identifier keywords (`$id`, and `id`, which is
- * one dialect's identifier and the other's plain-name anchor) and the anchor keywords. A document where no
- * object has any of them as a key has an empty inventory.
+ * one dialect's identifier and the other's plain-name anchor) and the anchor keywords, each only with a
+ * string value. A document where no object has any of them as a key with a string value has an empty
+ * inventory.
  */
 export const INVENTORY_KEYS: readonly string[] = Object.freeze([...REFERENCE_KEYWORDS, '$id', 'id', ...ANCHOR_KEYWORDS]);
 

@@ -12,8 +12,11 @@ import { collectRefInventory, SchemaAnalysis } from '../../src/schema/refs.js';
 import { loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
-/** A key of the inventory anywhere in the JSON text (a quote not escaped, the key, a quote and a colon). */
-const INVENTORY_KEY_TEXT = /(?<!\\)"(?:\$ref|\$dynamicRef|\$recursiveRef|\$id|id|\$anchor|\$dynamicAnchor)":/;
+/**
+ * A key of the inventory with a string value (the only value an inventory records) anywhere in the JSON
+ * text: a quote not escaped, the key, a quote, a colon and the value's opening quote.
+ */
+const INVENTORY_KEY_TEXT = /(?<!\\)"(?:\$ref|\$dynamicRef|\$recursiveRef|\$id|id|\$anchor|\$dynamicAnchor)":"/;
 const holdsInventoryKey = (value: unknown): boolean => INVENTORY_KEY_TEXT.test(JSON.stringify(value));
 
 const LISTS = [...loadCorpus(), ...loadCorpus(VALIDATION_DIR)].map((c) => c.data.toolsList.tools);
@@ -35,10 +38,19 @@ describe('inventory keys', () => {
       });
     }
     expect(none).toBeGreaterThan(3000);
-    expect(some).toBeGreaterThan(100);
-    // A property named `id` is an inventory key for the check (it reads keys, not positions), and so is one in data.
-    const odd = [{ name: 'a', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } }, { name: 'b', inputSchema: { default: { $anchor: 'x' } } }, { name: 'c', inputSchema: { type: 'object', properties: { ids: {} } } }];
-    expect(checkInputs(odd, ['a', 'b', 'c'], 10_000, 'report').inventoryKeys).toEqual([true, true, false]);
+    expect(some).toBeGreaterThan(50);
+    // A property named `id` is not an inventory key (its value is a schema, an object); a string-valued one in
+    // data is, for the check (it reads keys and value types, not positions); a `$ref` that is not a string is not.
+    const odd = [
+      { name: 'a', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } },
+      { name: 'b', inputSchema: { default: { $anchor: 'x' } } },
+      { name: 'c', inputSchema: { type: 'object', properties: { ids: {} } } },
+      { name: 'd', inputSchema: { type: 'object', properties: { a: { id: 'a' } } } },
+      { name: 'e', inputSchema: { type: 'object', properties: { a: { $ref: 5 } } } },
+      { name: 'f', inputSchema: { type: 'object', properties: { $ref: '#/definitions/x' } } },
+    ];
+    expect(checkInputs(odd, odd.map((t) => t.name), 10_000, 'report').inventoryKeys).toEqual([false, true, false, true, false, true]);
+    expect(odd.map(holdsInventoryKey)).toEqual([false, true, false, true, false, true]);
   });
 
   it('over the corpus and the validation set, every schema the engine notes holds no inventory key, in every preset and with the gate', () => {
@@ -93,6 +105,39 @@ describe('inventory keys', () => {
       const r = transformTools(input, { transforms: [look, vandal, look], verify: false });
       expect(r.report.skipped, what).toEqual([]);
       expect(seen, what).toEqual([{ refs: [], anchors: [], resources: [] }, expected]);
+    }
+  });
+
+  it('a step that gives an `id` key a string value (replaced, or moved in) makes the next step see it', () => {
+    type Edit = (ctx: EditContext) => void;
+    // `id` here is an object (an unknown keyword in 2020-12) and a property name: no inventory records either.
+    const cases: [string, Edit, { anchors: string[] }][] = [
+      ['an object-valued id replaced by a string', (ctx) => ctx.replace('/inputSchema/id', '#root', 'edit'), { anchors: ['root'] }],
+      [
+        'a string moved in as id',
+        (ctx) => {
+          ctx.remove('/inputSchema/id', 'edit');
+          ctx.move('/inputSchema/properties/id/tag', '/inputSchema/id', 'edit');
+        },
+        { anchors: ['bee'] },
+      ],
+    ];
+    for (const [what, edit, expected] of cases) {
+      const input = deepFreeze([{ name: 'two', inputSchema: { type: 'object', id: { x: 1 }, properties: { id: { type: 'string', tag: '#bee' } } } }]);
+      expect(checkInputs(input, ['two'], 10_000, 'report').inventoryKeys, what).toEqual([false]);
+      const seen: string[][] = [];
+      const look = defineTransform({
+        name: 'look',
+        description: 'Records the anchors of each inputSchema',
+        safety: 'lossless',
+        defaultOptions: {},
+        messages: {},
+        apply: (doc) => void seen.push(doc.documents[0]!.refs.inventory.anchors.map((a) => a.name)),
+      });
+      const vandal = defineTransform({ name: 'set-id', description: 'Gives id a string value', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
+      const r = transformTools(input, { transforms: [look, vandal, look], verify: false });
+      expect(r.report.skipped, what).toEqual([]);
+      expect(seen, what).toEqual([[], expected.anchors]);
     }
   });
 
