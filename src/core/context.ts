@@ -79,6 +79,8 @@ export class EditContext {
    * removed, the index is built at the next), dropped when they change otherwise.
    */
   #orders: WeakMap<object, KeyOrder | undefined> | undefined;
+  /** Owned objects too large to be made anew when a member leaves (see {@link EditContext.#takeOut}). */
+  #large: WeakSet<object> | undefined;
   readonly changes: RecordedChange[] = [];
   readonly diagnostics: RecordedDiagnostic[] = [];
 
@@ -190,7 +192,7 @@ export class EditContext {
     else {
       index = this.#removeKey(parent, key);
       oldValue = (parent as Record<string, unknown>)[key];
-      delete (parent as Record<string, unknown>)[key];
+      this.#takeOut(parent, key);
     }
     this.changes.push(index === undefined ? { op: 'remove', path, oldValue, code, message } : { op: 'remove', path, oldValue, index, code, message });
   }
@@ -225,11 +227,12 @@ export class EditContext {
     if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
     this.#orders?.delete(parent);
     const fromIndex = notLast(parent, oldKey);
-    const entries = Object.keys(parent).map((k) => [k === oldKey ? newKey : k, parent[k]] as const);
-    for (const k of Object.keys(parent)) delete parent[k];
-    for (const [k, v] of entries) setOwn(parent, k, v);
+    // A new object with the members in their order, the one renamed (see CopyOnWrite.replaceOwned: never `delete`).
+    const fresh: Record<string, unknown> = {};
+    for (const k of Object.keys(parent)) setOwn(fresh, k === oldKey ? newKey : k, parent[k]);
+    this.#cow.replaceOwned(fresh);
     // Where the member landed: its old place, unless the new key is an integer (JavaScript orders those first).
-    const index = notLast(parent, newKey);
+    const index = notLast(fresh, newKey);
     const to = appendPointer(formatPointer(parentTokens), newKey);
     this.changes.push({ op: 'move', from: path, path: to, ...positions(index, fromIndex), code, message });
   }
@@ -248,7 +251,7 @@ export class EditContext {
     else {
       fromIndex = this.#removeKey(srcParent, srcKey);
       value = (srcParent as Record<string, unknown>)[srcKey];
-      delete (srcParent as Record<string, unknown>)[srcKey];
+      this.#takeOut(srcParent, srcKey);
     }
     const tokens = parsePointer(path);
     const [parent, key] = this.#parentOf(tokens, path, false);
@@ -276,13 +279,46 @@ export class EditContext {
       setOwn(parent, key, value);
       return [path];
     }
-    // Take out the members from `before` on, add the new one, put them back.
-    const keys = Object.keys(parent);
-    const after = keys.slice(keys.indexOf(before)).map((k) => [k, parent[k]] as const);
-    for (const [k] of after) delete parent[k];
-    setOwn(parent, key, value);
-    for (const [k, v] of after) setOwn(parent, k, v);
-    return [path, notLast(parent, key)];
+    // A new object: the members before `before`, the new one, the rest (see CopyOnWrite.replaceOwned).
+    const fresh: Record<string, unknown> = {};
+    for (const k of Object.keys(parent)) {
+      if (k === before) setOwn(fresh, key, value);
+      setOwn(fresh, k, parent[k]);
+    }
+    this.#cow.replaceOwned(fresh);
+    return [path, notLast(fresh, key)];
+  }
+
+  /**
+   * Takes member `key` out of `parent`, the (owned) object the last `own` returned: an object of up to
+   * {@link REBUILD_MAX_KEYS} keys is made anew without it (see CopyOnWrite.replaceOwned: `delete` would turn it
+   * into a slow dictionary for every later reader), a larger one loses it by `delete` (so that many removals
+   * from one big object stay linear). Its key positions (see {@link KeyOrder}) go with it.
+   */
+  #takeOut(parent: Container, key: string): void {
+    const obj = parent as Record<string, unknown>;
+    // A large object is counted once (then remembered): removing all of its members stays linear.
+    if (this.#large?.has(obj)) {
+      delete obj[key];
+      return;
+    }
+    const keys = Object.keys(obj);
+    if (keys.length > REBUILD_MAX_KEYS) {
+      (this.#large ??= new WeakSet()).add(obj);
+      delete obj[key];
+      return;
+    }
+    const fresh: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k !== key) setOwn(fresh, k, obj[k]);
+    }
+    this.#cow.replaceOwned(fresh);
+    const orders = this.#orders;
+    if (orders !== undefined && orders.has(obj)) {
+      orders.set(fresh, orders.get(obj));
+      orders.delete(obj);
+    }
   }
 
   /**
@@ -357,6 +393,13 @@ export class EditContext {
     return owned;
   }
 }
+
+/**
+ * Objects up to this many keys are made anew by an edit that takes a member out; larger ones lose it by
+ * `delete` (see `EditContext.#takeOut`). Schema objects have a handful of keys; a `properties` or `$defs`
+ * map may have thousands, and rebuilding one per removal would make removing many of them quadratic.
+ */
+const REBUILD_MAX_KEYS = 64;
 
 /**
  * A message template split at its `{name}` placeholders once: even slots are text, odd slots names.

@@ -44,15 +44,38 @@ describe('copy-on-write', () => {
     expect(Object.keys(root.inputSchema!.$defs as object)).toEqual(['A', 'C']);
   });
 
-  it('copies a container once, however many edits go through it', () => {
+  it('copies a container once, however many edits go through it; a small object loses a member by being made anew', () => {
     const input = tool();
     const ctx = new EditContext(input, MESSAGES);
     ctx.remove('/inputSchema/$defs/A', 'plain');
-    const defs = (ctx.root as Rec).inputSchema!.$defs;
+    const schema = (ctx.root as Rec).inputSchema!;
+    const defs = schema.$defs;
+    ctx.replace('/inputSchema/$defs/B', { type: 'string' }, 'plain');
+    // A replace writes the owned copy in place.
+    expect(schema.$defs).toBe(defs);
     ctx.remove('/inputSchema/$defs/C', 'plain');
-    expect((ctx.root as Rec).inputSchema!.$defs).toBe(defs);
-    expect(Object.keys(defs as object)).toEqual(['B']);
+    // The containers above were copied once; the object a member left is a new one (never `delete`: V8 would
+    // make a slow dictionary of it), with the remaining members in their order.
+    expect((ctx.root as Rec).inputSchema).toBe(schema);
+    expect(schema.$defs).not.toBe(defs);
+    expect(Object.keys(schema.$defs as object)).toEqual(['B']);
+    expect((schema.$defs as Rec).B).toEqual({ type: 'string' });
     expect(ctx.changed).toBe(true);
+  });
+
+  it('a large object (more than 64 keys) loses members in place, each removal recorded at its position', () => {
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) defs[`D${i}`] = { type: 'string' };
+    const input = deepFreeze({ name: 't', inputSchema: { type: 'object', $defs: defs } });
+    const ctx = new EditContext(input, MESSAGES);
+    ctx.remove('/inputSchema/$defs/D10', 'plain');
+    const owned = (ctx.root as Rec).inputSchema!.$defs;
+    ctx.remove('/inputSchema/$defs/D20', 'plain');
+    ctx.remove('/inputSchema/$defs/D0', 'plain');
+    expect((ctx.root as Rec).inputSchema!.$defs).toBe(owned);
+    expect(Object.keys(owned as object)).toEqual(Object.keys(defs).filter((k) => !['D0', 'D10', 'D20'].includes(k)));
+    // Positions among the keys left at each removal (hand-counted): D10 at 10, D20 at 19 (after D10 left), D0 at 0.
+    expect(ctx.changes.map((c) => c.index)).toEqual([10, 19, 0]);
   });
 
   it('keeps the input as the root when nothing is edited', () => {
@@ -166,13 +189,18 @@ describe('__proto__ is data', () => {
     expect(JSON.stringify(root)).toBe('{"inputSchema":{"properties":{"__proto__":{"type":"number","polluted":true}},"$defs":{"__proto__":{"polluted":true}}}}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    // A rename or a removal makes the object anew: read it again from the root after each.
+    const defsNow = () => (ctx.root as Rec).inputSchema!.$defs as Record<string, unknown>;
     ctx.rename('/inputSchema/$defs/__proto__', 'safe', 'plain');
-    expect(Object.keys(defs)).toEqual(['safe']);
+    expect(Object.keys(defsNow())).toEqual(['safe']);
     ctx.rename('/inputSchema/$defs/safe', '__proto__', 'plain');
-    expect(Object.keys(defs)).toEqual(['__proto__']);
-    expect(Object.getPrototypeOf(defs)).toBe(Object.prototype);
+    expect(Object.keys(defsNow())).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(defsNow())).toBe(Object.prototype);
+    expect(JSON.stringify(defsNow())).toBe('{"__proto__":{"polluted":true}}');
     ctx.remove('/inputSchema/$defs/__proto__', 'plain');
-    expect(Object.keys(defs)).toEqual([]);
+    expect(Object.keys(defsNow())).toEqual([]);
+    expect(Object.getPrototypeOf(defsNow())).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('shallowCopy keeps key order and own `__proto__` members', () => {
