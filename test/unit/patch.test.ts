@@ -104,7 +104,7 @@ describe('applyPatch', () => {
         // With `-` left in, the inverse fails loudly instead of removing the wrong element.
         if (ops.some((o, i) => o.path !== concrete[i]!.path)) expect(() => applyPatch(deepFreeze(jsonClone(out)), invertPatch(ops))).toThrow(/`-`|no array/);
       }),
-      { numRuns: 500 },
+      { numRuns: 500, seed: 79 },
     );
   });
 

@@ -24,7 +24,7 @@ describe('tokens', () => {
   });
 
   it('round-trips any string', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => unescapeToken(escapeToken(s)) === s));
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => unescapeToken(escapeToken(s)) === s), { seed: 27 });
   });
 
   it('knows canonical array indices', () => {
@@ -51,6 +51,7 @@ describe('pointers', () => {
       fc.property(fc.array(fc.string({ unit: 'binary' })), (tokens) => {
         expect(parsePointer(formatPointer(tokens))).toEqual(tokens);
       }),
+      { seed: 50 },
     );
     expect(formatPointer(['a/b', 3, '~'])).toBe('/a~1b/3/~0');
   });
@@ -143,6 +144,7 @@ describe('$ref parsing', () => {
       fc.property(fc.array(token), (tokens) => {
         expect(parseRef(formatRefPointer(tokens))).toEqual({ kind: 'pointer', tokens });
       }),
+      { seed: 142 },
     );
   });
 });

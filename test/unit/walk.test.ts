@@ -165,7 +165,7 @@ describe('the draft-07 keyword table against json-schema-traverse', () => {
         // json-schema-traverse escapes property names but not array indices; both are preorder.
         expect(ours).toEqual(theirs);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 159 },
     );
   });
 });
@@ -196,7 +196,7 @@ describe('someSubschema', () => {
         expect(someSubschema(schema, has, draft07)).toBe(anyBelow || atRoot);
         expect(someSubschema(schema, (n, isRoot) => !isRoot && has(n), draft07)).toBe(anyBelow);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 184 },
     );
   });
 
