@@ -183,8 +183,10 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBy
           if (!inventoryKeys && typeof d.value === 'string' && INVENTORY_KEYS.includes(k)) inventoryKeys = true;
         } else if (c === 120 /* x */) {
           if (isExtensionKeyword(k)) extensionKeys = true;
-          // `id` with a string value: a property named `id` (an object) is not one.
-        } else if (c === 105 /* i */ && k === 'id' && typeof d.value === 'string') inventoryKeys = true;
+        } else if (c === 105 /* i */ && k === 'id' && typeof d.value === 'string') {
+          // Only with a string value: a property named `id` (its value a schema, an object) is not one.
+          inventoryKeys = true;
+        }
         const b = valueBytes(d.value, stack, depth);
         if (b < 0) return false;
         bytes += b;
@@ -355,7 +357,7 @@ export interface InputCheck {
   readonly refKeys: readonly boolean[];
   /** Per tool: some object in it may have an extension keyword (`x-…`) as a key (false: certainly none). */
   readonly extensionKeys: readonly boolean[];
-  /** Per tool: some object in it may have a key a `$ref` inventory records (false: certainly none; see {@link ToolFacts}). */
+  /** Per tool: some object in it may have a key a `$ref` inventory records, with a string value (false: certainly none; see {@link ToolFacts}). */
   readonly inventoryKeys: readonly boolean[];
   readonly diagnostics: readonly Diagnostic[];
   readonly skipped: readonly Skip[];

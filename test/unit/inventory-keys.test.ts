@@ -19,12 +19,36 @@ import { deepFreeze } from '../helpers/freeze.js';
 const INVENTORY_KEY_TEXT = /(?<!\\)"(?:\$ref|\$dynamicRef|\$recursiveRef|\$id|id|\$anchor|\$dynamicAnchor)":"/;
 const holdsInventoryKey = (value: unknown): boolean => INVENTORY_KEY_TEXT.test(JSON.stringify(value));
 
+type Inventory = { refs: string[]; anchors: string[]; resources: string[] };
+
+/**
+ * Runs `edit` as a lossless step between two steps that read the first tool's inputSchema inventory, with the
+ * gate off; returns what each read (the references, anchor names and resource ids) and the run's skips.
+ */
+function inventoriesAround(input: readonly unknown[], edit: (ctx: EditContext) => void): { seen: Inventory[]; skipped: readonly unknown[] } {
+  const seen: Inventory[] = [];
+  const look = defineTransform({
+    name: 'look',
+    description: 'Records the inventory of each inputSchema',
+    safety: 'lossless',
+    defaultOptions: {},
+    messages: {},
+    apply: (doc) => {
+      const inv = doc.documents[0]!.refs.inventory;
+      seen.push({ refs: inv.refs.map((r) => r.ref), anchors: inv.anchors.map((a) => a.name), resources: inv.resources.map((r) => r.id) });
+    },
+  });
+  const editor = defineTransform({ name: 'edit', description: 'Makes the case’s edit', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
+  const r = transformTools(input, { transforms: [look, editor, look], verify: false });
+  return { seen, skipped: r.report.skipped };
+}
+
 const LISTS = [...loadCorpus(), ...loadCorpus(VALIDATION_DIR)].map((c) => c.data.toolsList.tools);
 
 afterEach(() => void vi.restoreAllMocks());
 
 describe('inventory keys', () => {
-  it('the input check says "none" exactly for tools without a reference, identifier or anchor key anywhere', () => {
+  it('the input check says "none" exactly for tools without a reference, identifier or anchor key with a string value anywhere', () => {
     let none = 0;
     let some = 0;
     for (const tools of LISTS) {
@@ -78,7 +102,7 @@ describe('inventory keys', () => {
   it('each way a step can put an inventory key into a tool without one makes the next step see it', () => {
     type Edit = (ctx: EditContext) => void;
     // Each edit, with what the inventory of the edited inputSchema must list afterwards (hand-written).
-    const cases: [string, Edit, { refs: string[]; anchors: string[]; resources: string[] }][] = [
+    const cases: [string, Edit, Inventory][] = [
       ['a $ref member added', (ctx) => ctx.add('/inputSchema/properties/a/$ref', '#/properties/b', 'edit'), { refs: ['#/properties/b'], anchors: [], resources: [] }],
       ['a value holding a $dynamicRef added', (ctx) => ctx.add('/inputSchema/properties/c', { items: { $dynamicRef: '#/properties/b' } }, 'edit'), { refs: ['#/properties/b'], anchors: [], resources: [] }],
       ['a value holding an $anchor replaced in', (ctx) => ctx.replace('/inputSchema/properties/b', { type: 'integer', $anchor: 'count' }, 'edit'), { refs: [], anchors: ['count'], resources: [] }],
@@ -89,21 +113,8 @@ describe('inventory keys', () => {
     for (const [what, edit, expected] of cases) {
       const input = deepFreeze([{ name: 'one', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number', note: 'https://example.com/b', tag: '#bee' } } } }]);
       expect(holdsInventoryKey(input), what).toBe(false);
-      const seen: { refs: string[]; anchors: string[]; resources: string[] }[] = [];
-      const look = defineTransform({
-        name: 'look',
-        description: 'Records the inventory of each inputSchema',
-        safety: 'lossless',
-        defaultOptions: {},
-        messages: {},
-        apply: (doc) => {
-          const inv = doc.documents[0]!.refs.inventory;
-          seen.push({ refs: inv.refs.map((r) => r.ref), anchors: inv.anchors.map((a) => a.name), resources: inv.resources.map((r) => r.id) });
-        },
-      });
-      const vandal = defineTransform({ name: 'add-key', description: 'Puts an inventory key in', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
-      const r = transformTools(input, { transforms: [look, vandal, look], verify: false });
-      expect(r.report.skipped, what).toEqual([]);
+      const { seen, skipped } = inventoriesAround(input, edit);
+      expect(skipped, what).toEqual([]);
       expect(seen, what).toEqual([{ refs: [], anchors: [], resources: [] }, expected]);
     }
   });
@@ -111,33 +122,23 @@ describe('inventory keys', () => {
   it('a step that gives an `id` key a string value (replaced, or moved in) makes the next step see it', () => {
     type Edit = (ctx: EditContext) => void;
     // `id` here is an object (an unknown keyword in 2020-12) and a property name: no inventory records either.
-    const cases: [string, Edit, { anchors: string[] }][] = [
-      ['an object-valued id replaced by a string', (ctx) => ctx.replace('/inputSchema/id', '#root', 'edit'), { anchors: ['root'] }],
+    const cases: [string, Edit, Inventory][] = [
+      ['an object-valued id replaced by a string', (ctx) => ctx.replace('/inputSchema/id', '#root', 'edit'), { refs: [], anchors: ['root'], resources: [] }],
       [
         'a string moved in as id',
         (ctx) => {
           ctx.remove('/inputSchema/id', 'edit');
           ctx.move('/inputSchema/properties/id/tag', '/inputSchema/id', 'edit');
         },
-        { anchors: ['bee'] },
+        { refs: [], anchors: ['bee'], resources: [] },
       ],
     ];
     for (const [what, edit, expected] of cases) {
       const input = deepFreeze([{ name: 'two', inputSchema: { type: 'object', id: { x: 1 }, properties: { id: { type: 'string', tag: '#bee' } } } }]);
       expect(checkInputs(input, ['two'], 10_000, 'report').inventoryKeys, what).toEqual([false]);
-      const seen: string[][] = [];
-      const look = defineTransform({
-        name: 'look',
-        description: 'Records the anchors of each inputSchema',
-        safety: 'lossless',
-        defaultOptions: {},
-        messages: {},
-        apply: (doc) => void seen.push(doc.documents[0]!.refs.inventory.anchors.map((a) => a.name)),
-      });
-      const vandal = defineTransform({ name: 'set-id', description: 'Gives id a string value', safety: 'lossless', defaultOptions: {}, messages: { edit: 'Edited' }, apply: (_doc, ctx) => edit(ctx) });
-      const r = transformTools(input, { transforms: [look, vandal, look], verify: false });
-      expect(r.report.skipped, what).toEqual([]);
-      expect(seen, what).toEqual([[], expected.anchors]);
+      const { seen, skipped } = inventoriesAround(input, edit);
+      expect(skipped, what).toEqual([]);
+      expect(seen, what).toEqual([{ refs: [], anchors: [], resources: [] }, expected]);
     }
   });
 
