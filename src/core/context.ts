@@ -509,3 +509,40 @@ function elementBytes(value: unknown, length = 1): number {
 
 // Keeps EditContext's, CopyOnWrite's and KeyOrder's shapes (and the code optimised for them) alive between runs.
 anchorShape([new EditContext({}, {}), new KeyOrder([])]);
+
+/**
+ * One recorded change of every shape a context makes (each op, with and without `index` and `fromIndex`), their
+ * `value` and `oldValue` fields given values of every JSON kind. A change is an object literal, and its map dies
+ * with a run's last change: every function that reads changes (the engine's `keysAfter`, `addsInventoryKeys`,
+ * `stamped`) then lost its optimised code at each full GC ('weak objects' in `node --trace-deopt`) and was
+ * compiled again, about a quarter of `safe`'s CPU time per pass on the validation set (compiler threads).
+ * Kept for the life of the process by the anchor below; the engine anchors its report changes made from them.
+ * @internal
+ */
+export function exampleChanges(): readonly RecordedChange[] {
+  const kinds: readonly unknown[] = [1, 'x', 0.5, { k: 1 }, [1], null, true];
+  const ctx = new EditContext({ o: { z: 1 } }, {}, { origin: { o: { a: 1, z: 1 } } });
+  for (let i = 0; i < kinds.length; i++) {
+    const v = kinds[i];
+    const w = kinds[(i + 1) % kinds.length];
+    ctx.add('/k', v, 'x'); // appended: no index
+    ctx.replace('/k', w, 'x');
+    ctx.add('/l', w, 'x');
+    ctx.remove('/k', 'x'); // not the last: index
+    ctx.remove('/l', 'x'); // the last: no index
+    ctx.add('/o/a', v, 'x'); // back before \`z\`, as in the origin: index
+    ctx.move('/o/a', '/m', 'x'); // fromIndex; appended
+    ctx.move('/m', '/o/a', 'x'); // the last; back before \`z\`: index
+    ctx.move('/o/z', '/q', 'x'); // the last; appended
+    ctx.move('/q', '/o/z', 'x');
+    ctx.add('/n', v, 'x');
+    ctx.add('/p', v, 'x');
+    ctx.remove('/o/a', 'x');
+    ctx.move('/n', '/o/a', 'x'); // fromIndex and index
+    ctx.remove('/p', 'x');
+    ctx.remove('/o/a', 'x');
+  }
+  return ctx.changes;
+}
+
+anchorShape(exampleChanges());

@@ -4,7 +4,7 @@
  * context recorded (tool, transform, pointers into the tools array) into the run's report; `finish` last.
  * One tool that fails is left as the step found it and listed in `skipped`; the rest go on.
  */
-import { EditContext, type RecordedChange } from '../core/context.js';
+import { EditContext, exampleChanges, type RecordedChange } from '../core/context.js';
 import { getSchemaDocuments, type SchemaDocument, type SchemaDocuments, type UnknownDialectDocument } from '../core/documents.js';
 import { ToolslimError } from '../core/errors.js';
 import type { Change, Diagnostic, Skip } from '../core/report.js';
@@ -329,5 +329,6 @@ function quote(name: string): string {
   return name === '' ? '(unnamed)' : `\`${name}\``;
 }
 
-// Keeps LazyToolDoc's shape (and the code optimised for it) alive between runs.
+// Keeps LazyToolDoc's shape, and the report changes' (one of each, see exampleChanges), alive between runs.
 anchorShape(new LazyToolDoc({ name: '', inputSchema: {} } as McpTool, 0, '', undefined, [], 'draft-07', new WeakMap(), KINDS[3]!));
+anchorShape(exampleChanges().map((c) => stamped(c, '/0', '', 0, '')));
