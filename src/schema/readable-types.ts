@@ -98,8 +98,17 @@ export function splitNullableType(holder: Record<string, unknown>, dialect: Dial
   const shows = other === 'object' ? isObject(holder.properties) && Object.keys(holder.properties).length > 0 : hasOwn(holder, 'items');
   if (!shows) return no(other === 'object' ? 'no `properties`: the branch would read as any object' : 'no `items`: the branch would read as any array');
   for (const group of SIBLING_DEPENDENT_GROUPS) {
-    const present = group.filter((k) => hasOwn(holder, k) && k !== 'type');
-    if (present.some((k) => moved.has(k)) && present.some((k) => !moved.has(k))) return no(`\`${present.join('`, `')}\` read each other and would be split`);
+    // Loops, not closures: a closure made per call is compiled again after every full GC (json/shapes.ts).
+    const present: string[] = [];
+    let someMoved = false;
+    let someKept = false;
+    for (const k of group) {
+      if (k === 'type' || !hasOwn(holder, k)) continue;
+      present.push(k);
+      if (moved.has(k)) someMoved = true;
+      else someKept = true;
+    }
+    if (someMoved && someKept) return no(`\`${present.join('`, `')}\` read each other and would be split`);
   }
   const branch: Record<string, unknown> = { type: other };
   for (const key in holder) if (moved.has(key)) setOwn(branch, key, holder[key]);

@@ -110,21 +110,33 @@ interface Keep {
 function keepOf(options: StripVendorExtensionsOptions): Keep {
   let found = KEEPS.get(options);
   if (found === undefined) {
-    found = options.keep === undefined || options.keep.length === 0 ? (defaultKeep ??= makeKeep([])) : makeKeep(options.keep);
+    found = keepFor(options.keep ?? []);
     KEEPS.set(options, found);
   }
   return found;
 }
 
-function makeKeep(names: readonly string[]): Keep {
+/**
+ * One {@link Keep} per list of names, kept for the life of the process (a bounded number of them): every run
+ * resolves its options anew, and a test made per run was a closure that took its optimised code with it at
+ * every full GC (src/json/shapes.ts): the default `keep: ['x-mcp-header']` was compiled again on every pass
+ * of the bench.
+ */
+function keepFor(names: readonly string[]): Keep {
   const keep: ReadonlySet<string> = new Set([MCP_HEADER, ...names]);
-  return { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };
+  const key = [...keep].sort().join('\u0000');
+  let found = KEEP_BY_NAMES.get(key);
+  if (found === undefined) {
+    found = { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };
+    if (KEEP_BY_NAMES.size < KEEP_BY_NAMES_MAX) KEEP_BY_NAMES.set(key, found);
+  }
+  return found;
 }
 
 const KEEPS = new WeakMap<object, Keep>();
-// The default's test lives as long as the process: a closure made per run took its optimised code with it at
-// every full GC (src/json/shapes.ts).
-let defaultKeep: Keep | undefined;
+const KEEP_BY_NAMES = new Map<string, Keep>();
+/** A process that makes ever new `keep` lists (a proxy configured per session) does not grow the cache without end. */
+const KEEP_BY_NAMES_MAX = 64;
 
 /** What {@link scanKeys} found among the keys of every object in a document. */
 const EXTENSION_KEY = 1;

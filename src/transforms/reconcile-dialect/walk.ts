@@ -15,7 +15,9 @@ import { writeStamp } from './stamp.js';
 export function walkAndConvert(schema: Record<string, unknown>, job: Job): void {
   // The conversions that run for this source and target, in their order.
   const scope = { source: job.source, target: job.target, openapi: job.openapi, foreign: job.pair.foreign, unconvertible: job.pair.unconvertible };
-  const conversions = CONVERSIONS.filter((c) => c.runs(scope));
+  // A loop, not a closure: a closure made per call is compiled again after every full GC (src/json/shapes.ts).
+  const conversions: (typeof CONVERSIONS)[number][] = [];
+  for (const c of CONVERSIONS) if (c.runs(scope)) conversions.push(c);
   const stack: [node: unknown, orig: string, cur: string][] = [[schema, '', '']];
   while (stack.length > 0) {
     const [node, orig, cur] = stack.pop()!;

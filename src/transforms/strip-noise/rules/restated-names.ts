@@ -17,9 +17,16 @@ export function restatesName(name: string, description: string, cache?: NameWord
   if (words === undefined) return false;
   const nameWords = wordsOfName(name, cache);
   if (nameWords.set.size === 0) return false;
-  const content = words.map(normalizeWord).filter((w) => !FILLER.has(w));
+  // Loops, not closures: a closure made per call is compiled again after every full GC (src/json/shapes.ts).
+  const content: string[] = [];
+  for (const word of words) {
+    const w = normalizeWord(word);
+    if (!FILLER.has(w)) content.push(w);
+  }
   if (content.length === 0) return false;
-  if (content.every((w) => nameWords.set.has(w))) return true;
+  let every = true;
+  for (const w of content) if (!nameWords.set.has(w)) every = false;
+  if (every) return true;
   return content.join('') === nameWords.joined;
 }
 
