@@ -124,7 +124,8 @@ function keepOf(options: StripVendorExtensionsOptions): Keep {
  */
 function keepFor(names: readonly string[]): Keep {
   const keep: ReadonlySet<string> = new Set([MCP_HEADER, ...names]);
-  const key = [...keep].sort().join('\u0000');
+  // JSON of the sorted names: unambiguous whatever characters a name holds.
+  const key = JSON.stringify([...keep].sort());
   let found = KEEP_BY_NAMES.get(key);
   if (found === undefined) {
     found = { keep, holdsStrippable: (node) => holdsStrippable(node, keep) };

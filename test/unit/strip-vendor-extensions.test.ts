@@ -106,4 +106,18 @@ describe('options', () => {
     const { tools } = stripVendorExtensions([tool], { keep: ['x-a'] });
     expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Region', 'x-a': 1 } } });
   });
+
+  // The test a keep list makes is shared by every run with the same names (made once per process, not per
+  // run): lists that differ, even only by a name that holds the character a joined key would use, get their own.
+  it('gives each keep list its own answer, run after run', () => {
+    const tool = deepFreeze({ name: 't', inputSchema: { type: 'object', 'x-a': 1, 'x-b': 2, 'x-a\u0000x-b': 3 } });
+    const strip = (keep: string[]) => Object.keys(stripVendorExtensions([tool], { keep }).tools[0]!.inputSchema as object);
+    for (let run = 0; run < 2; run++) {
+      expect(strip(['x-a', 'x-b'])).toEqual(['type', 'x-a', 'x-b']);
+      expect(strip(['x-a\u0000x-b'])).toEqual(['type', 'x-a\u0000x-b']);
+      expect(strip(['x-b', 'x-a'])).toEqual(['type', 'x-a', 'x-b']);
+      expect(strip([])).toEqual(['type']);
+      expect(strip(['x-mcp-header'])).toEqual(['type']);
+    }
+  });
 });
