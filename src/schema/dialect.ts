@@ -212,12 +212,26 @@ export function judgeKeyword(dialect: Dialect, keyword: string, value: unknown):
   const fit = keywordFit(dialect, keyword, value);
   if (fit === 'fits') {
     if (!KEYWORD_TABLES[dialect].get(keyword)!.deprecated) return undefined;
-    const expected = DIALECTS.filter((d) => d !== dialect && keywordFit(d, keyword, value) === 'fits' && !KEYWORD_TABLES[d].get(keyword)!.deprecated);
-    return { kind: 'deprecated', expected };
+    return { kind: 'deprecated', expected: dialectsWhereFits(dialect, keyword, value, true) };
   }
-  const expected = DIALECTS.filter((d) => d !== dialect && keywordFit(d, keyword, value) === 'fits' && KEYWORD_TABLES[d].get(keyword)!.role !== 'annotation');
+  const expected = dialectsWhereFits(dialect, keyword, value, false);
   if (expected.length === 0) return undefined;
   return { kind: fit === 'unknown' ? 'foreign' : 'misfit', expected };
+}
+
+/**
+ * The dialects other than `dialect` where `keyword` with `value` fits and is not deprecated (`current`) or is
+ * not an annotation. A loop, not a closure made per call: that closure was compiled again after every full GC
+ * (src/json/shapes.ts).
+ */
+function dialectsWhereFits(dialect: Dialect, keyword: string, value: unknown, current: boolean): Dialect[] {
+  const out: Dialect[] = [];
+  for (const d of DIALECTS) {
+    if (d === dialect || keywordFit(d, keyword, value) !== 'fits') continue;
+    const info = KEYWORD_TABLES[d].get(keyword)!;
+    if (current ? !info.deprecated : info.role !== 'annotation') out.push(d);
+  }
+  return out;
 }
 
 function contradictionMessage(keyword: string, path: string, value: unknown, dialect: Dialect, source: DialectSource, found: { kind: DialectContradiction['kind']; expected: readonly Dialect[] }): string {

@@ -236,17 +236,27 @@ function fires(trigger: Trigger, value: unknown): boolean {
 function quickLook(schema: unknown, openapi: OpenApiMode, pair: PairTables): QuickLook {
   if (openapi !== 'look') {
     const triggers = openapi === 'yes' ? pair.triggersWithOpenApi : pair.triggers;
-    return { openapi: openapi === 'yes', work: someSubschema(schema, (node, isRoot) => mayNeedConversion(node, isRoot, triggers)) };
+    return { openapi: openapi === 'yes', work: someSubschema(schema, mayNeedConversion, undefined, triggers) };
   }
-  let nullable = false;
-  let plain = false;
-  let withOpenApi = false;
-  someSubschema(schema, (node, isRoot) => {
-    if (!nullable && hasOwn(node, 'nullable') && typeof node.nullable === 'boolean') nullable = true;
-    if (!plain && mayNeedConversion(node, isRoot, pair.triggers)) plain = true;
-    if (!withOpenApi && mayNeedConversion(node, isRoot, pair.triggersWithOpenApi)) withOpenApi = true;
-    // Done once neither answer can change: `nullable` found, and work with it (without one, every object is looked at).
-    return nullable && withOpenApi;
-  });
-  return { openapi: nullable, work: nullable ? withOpenApi : plain };
+  const q = new QuickLookState(pair);
+  someSubschema(schema, quickLookAt, undefined, q);
+  return { openapi: q.nullable, work: q.nullable ? q.withOpenApi : q.plain };
+}
+
+/** What {@link quickLook} has seen so far: a class and a module visitor, not a closure per call (see {@link SourceLook}). */
+class QuickLookState {
+  nullable = false;
+  plain = false;
+  withOpenApi = false;
+  constructor(readonly pair: PairTables) {}
+}
+
+anchorShape(new QuickLookState({} as PairTables));
+
+function quickLookAt(node: Record<string, unknown>, isRoot: boolean, q: QuickLookState): boolean {
+  if (!q.nullable && hasOwn(node, 'nullable') && typeof node.nullable === 'boolean') q.nullable = true;
+  if (!q.plain && mayNeedConversion(node, isRoot, q.pair.triggers)) q.plain = true;
+  if (!q.withOpenApi && mayNeedConversion(node, isRoot, q.pair.triggersWithOpenApi)) q.withOpenApi = true;
+  // Done once neither answer can change: `nullable` found, and work with it (without one, every object is looked at).
+  return q.nullable && q.withOpenApi;
 }
