@@ -10,6 +10,7 @@ import type { RunOptions, ToolsInput, TransformResult } from './core/run-types.j
 import type { JsonSchema, McpTool } from './core/tool.js';
 import type { AnyTransform, Step } from './core/transform.js';
 import { runSteps } from './engine/run.js';
+import { anchorShape } from './json/shapes.js';
 import { lookup, presetSafe } from './presets/index.js';
 import type { PruneUnreachableDefsOptions } from './transforms/prune-unreachable-defs.js';
 import { pruneUnreachableDefs } from './transforms/prune-unreachable-defs.js';
@@ -26,8 +27,65 @@ export interface TransformToolsOptions extends RunOptions {
  * with it (copy-on-write), so treat both as immutable or clone before editing.
  */
 export function transformTools(input: ToolsInput, options: TransformToolsOptions = {}): TransformResult {
+  if (!anchored) anchorExampleRuns();
   const { transforms = [presetSafe], ...run } = options;
   return runSteps(input, resolveSteps(transforms), run);
+}
+
+let anchored = false;
+
+/**
+ * Shape anchors for a run's report (json/shapes.ts; docs/architecture.md, "Shape anchors"): on the first call,
+ * the default steps run over a few built-in example tools, with the gate at its default level and off, and
+ * their results live as long as the process. A report is object literals (changes, findings, skips, per-tool
+ * sizes, the stats), and each literal's hidden class died with the last report that had one: every function
+ * that made or read them (`runStep`, `runWithAnalysis`, `ToolSizes.toolStats`, `EditContext.report`) lost its
+ * optimised code at each full GC and was compiled again, on a compiler thread (about 20 ms per forced-GC pass
+ * of the validation set). The examples hold only their own data, never a caller's tools, and call no
+ * caller's code; the runs cost a few milliseconds once.
+ */
+function anchorExampleRuns(): void {
+  anchored = true;
+  anchorShape(exampleRuns());
+}
+
+/**
+ * The example runs {@link anchorExampleRuns} keeps: the default steps over {@link exampleTools}, with the gate at
+ * its default level and off.
+ * @internal
+ */
+export function exampleRuns(): TransformResult[] {
+  const steps = resolveSteps([presetSafe]);
+  return [runSteps(exampleTools(), steps), runSteps(exampleTools(), steps, { verify: false })];
+}
+
+/** What the example runs read: a change for each default step, findings (an unknown dialect, a kept description), and a skipped tool. */
+function exampleTools(): unknown[] {
+  return [
+    {
+      name: 'example',
+      description: 'Gets  an item.\nSee https://example.com/docs for details.',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        title: 'Example',
+        properties: {
+          id: { type: 'string', description: 'The id', nullable: true, example: 'a1', 'x-location': 'path' },
+          count: { type: 'integer', default: 1, description: 'How many. Defaults to 1.' },
+          tags: { type: 'array', items: [{ type: 'string' }], description: 'Optional: https://example.com' },
+        },
+        required: ['id'],
+        definitions: { unused: { type: 'string' } },
+        'x-vendor': true,
+      },
+    },
+    // Moves of the last member (no positions): `definitions` renamed, a tuple's `items`.
+    { name: 'last-members', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { $ref: '#/definitions/A' }, t: { type: 'array', items: [{ type: 'string' }] } }, definitions: { A: { type: 'string' } } } },
+    { name: 'unknown-dialect', inputSchema: { $schema: 'https://example.com/schema', type: 'object', 'x-a': 1 } },
+    { name: 'undefined-member', inputSchema: { type: 'object', properties: { a: { type: 'string', default: undefined } } } },
+    // An accessor (never called): not plain JSON, so the tool is passed through and listed as skipped.
+    { name: 'not-json', inputSchema: Object.defineProperty({ type: 'object' }, 'x', { get: () => 1, enumerable: true }) },
+  ];
 }
 
 /** Expands names, presets and tuples into ordered `[transform, options]` steps. */

@@ -8,7 +8,8 @@
  * a list the examples make.
  */
 import { describe, expect, it } from 'vitest';
-import { builtinPresets, defineTransform, presetForProfile, resolveSteps, transformTools, type AnyTransform, type TransformStepInput } from '../../src/index.js';
+import { builtinPresets, defineTransform, presetForProfile, resolveSteps, transformTools, type AnyTransform, type TransformResult, type TransformStepInput } from '../../src/index.js';
+import { exampleRuns } from '../../src/api.js';
 import { exampleChanges } from '../../src/core/context.js';
 import { CORPUS_DIR, loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 
@@ -75,6 +76,54 @@ describe('exampleChanges', () => {
     }
     // Real runs record several shapes (a sanity check of the oracle), and each one is an example's.
     expect(seen.size).toBeGreaterThanOrEqual(5);
+    for (const [shape, where] of seen) expect([shape, where, examples.has(shape)]).toEqual([shape, where, true]);
+  });
+});
+
+/**
+ * The report's other objects (findings, skips, per-tool sizes, per-step stats, the stats themselves) are kept
+ * alive the same way, by the report of two example runs made on the first call (api.ts). The oracle is again
+ * what real runs make: the default call, and the default steps with the gate off, over both bench sets.
+ */
+describe('exampleRuns', () => {
+  const shapesOf = (r: TransformResult): Map<string, string> => {
+    const out = new Map<string, string>();
+    const add = (what: string, objects: readonly object[]) => {
+      for (const o of objects) out.set(`${what}: ${shapeOf(o)}`, what);
+    };
+    add('change', r.report.changes);
+    add('diagnostic', r.report.diagnostics);
+    add('skip', r.report.skipped);
+    add('tool stats', r.report.stats.tools);
+    add('size', r.report.stats.tools.flatMap((t) => [t.before, t.after]));
+    add('step stats', r.report.stats.transforms);
+    add('stats', [r.report.stats, r.report.stats.before, ...(r.report.stats.verify ? [r.report.stats.verify] : [])]);
+    add('report', [r.report]);
+    add('result', [r]);
+    return out;
+  };
+  const examples = new Set(exampleRuns().flatMap((r) => [...shapesOf(r).keys()]));
+
+  it('find something of every kind: a change and a finding for the default steps, a skip, the gate', () => {
+    const [gated, off] = exampleRuns();
+    const steps = new Set(gated!.report.changes.map((c) => c.transform));
+    expect([...steps].sort()).toEqual(['normalize-schema', 'prune-unreachable-defs', 'reconcile-dialect', 'strip-noise', 'strip-vendor-extensions']);
+    expect(gated!.report.diagnostics.map((d) => d.transform)).toEqual(expect.arrayContaining(['input', 'reconcile-dialect', 'strip-noise']));
+    expect(gated!.report.skipped).toHaveLength(1);
+    expect(gated!.report.stats.verify?.tools).toBeGreaterThan(0);
+    expect(off!.report.stats.verify).toBeUndefined();
+  });
+
+  it('cover every report shape the default call and the gate-off steps make over both bench sets', () => {
+    const seen = new Map<string, string>();
+    for (const dir of [CORPUS_DIR, VALIDATION_DIR]) {
+      for (const file of loadCorpus(dir)) {
+        for (const options of [{}, { verify: false as const }]) {
+          for (const [shape] of shapesOf(transformTools(file.data.toolsList.tools, options))) if (!seen.has(shape)) seen.set(shape, file.file);
+        }
+      }
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(12);
     for (const [shape, where] of seen) expect([shape, where, examples.has(shape)]).toEqual([shape, where, true]);
   });
 });
