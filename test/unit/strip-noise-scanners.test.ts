@@ -123,7 +123,14 @@ describe('each scanner removes what its pattern removes', () => {
       }
       return out + t.slice(last);
     };
-    const urlText = fc.array(fc.constantFrom('http://a', 'https://', 'b', '(', ')', '[', ']', '.', ',', '!', '?', '"', "'", '_', '*', ' ', 'e.g. ', 'like ', '{', '}'), { maxLength: 14 }).map((a) => a.join(''));
+    // The scanner starts from each `://` (issue 31): schemes in every case and split apart, word characters before
+    // them (`ſ` and `K` are word characters to a `u`+`i` pattern), and `://` without a scheme or without a host.
+    const urlText = fc
+      .array(
+        fc.constantFrom('http://a', 'https://', 'b', '(', ')', '[', ']', '.', ',', '!', '?', '"', "'", '_', '*', ' ', 'e.g. ', 'like ', '{', '}', 'HTTP://a', 'HtTpS://é', 'http', 'https', 's', 'S', 'ſ', 'K', 'x', '1', '://', '//', ':', 'é', '\n'),
+        { maxLength: 14 },
+      )
+      .map((a) => a.join(''));
     same(markBareUrls, oracle, urlText);
   });
 });
