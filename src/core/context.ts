@@ -242,6 +242,12 @@ export class EditContext {
     // Checked before anything is removed, so a refused move leaves the working copy as it was.
     if (path === from || path.startsWith(from + '/')) throw new Error(`cannot move \`${from}\` into itself (\`${path}\`)`);
     const message = this.#format(code, data);
+    // The removal and the insertion as one group: a destination found taken only after the removal (an
+    // existing key, an array position past the end) leaves the working copy as it was.
+    this.transaction(() => this.#move(from, path, code, message));
+  }
+
+  #move(from: string, path: string, code: string, message: string): void {
     const fromTokens = parsePointer(from);
     const [srcParent, srcKey] = this.#parentOf(fromTokens, from, true);
     if (this.#measure) this.#bytes -= Array.isArray(srcParent) ? elementBytes(srcParent[Number(srcKey)], srcParent.length) : memberBytes(srcParent, srcKey);

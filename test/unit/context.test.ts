@@ -215,6 +215,22 @@ describe('__proto__ is data', () => {
 describe('transactions', () => {
   const MSG = { ...MESSAGES, found: 'Found `{name}`', kept: 'Kept a finding' };
 
+  // RFC 6902 reads a move's destination after the removal: a taken key, or a path the removal shifted away,
+  // shows only then. The refused move must leave nothing half done (it took the value out and threw).
+  it.each([
+    ['an existing key', { a: { x: 1, m: 2 } }, '/a/x', '/a/m'],
+    ['a path the removal shifted away', { k: [0, { n: 1 }] }, '/k/0', '/k/1/m'],
+    ['an array position past the end once the element is out', { k: [1, 2] }, '/k/0', '/k/2'],
+  ])('a move refused at its destination (%s) changes nothing', (_name, doc, from, to) => {
+    const input = deepFreeze(jsonClone(doc));
+    const ctx = new EditContext(input, MSG);
+    ctx.add('/z', 'kept', 'plain');
+    const before = JSON.stringify(ctx.root);
+    expect(() => ctx.move(from, to, 'plain')).toThrow();
+    expect(JSON.stringify(ctx.root)).toBe(before);
+    expect(ctx.changes.map((c) => c.op)).toEqual(['add']);
+  });
+
   it('keeps a group whose callback does not return false, as if it had been written directly', () => {
     const input = tool();
     const direct = new EditContext(input, MSG);
