@@ -25,6 +25,17 @@ export class CopyOnWrite {
    */
   #levels: WeakSet<object>[][] | undefined;
   #saved: unknown[] | undefined;
+  /**
+   * The last {@link own}'s path: its tokens, and the owned containers along it (`#chain[i]` is the one at the
+   * first `i` tokens, `#chain[0]` the root; empty: start from the root). Between two calls only the container
+   * the last one returned is written (a member set, added, removed, or the container itself replaced through
+   * {@link replaceOwned}, which updates the chain), so the containers above it stay owned and linked: the next
+   * call starts where its path leaves this one. The edits of one tool mostly share a prefix
+   * (`/inputSchema/properties/…`), which was parsed and walked again, one ownership test per token, for each.
+   * A new root, a checkpoint, a commit and a rollback start the chain over.
+   */
+  #chainTokens: readonly string[] = [];
+  #chain: Container[] = [];
 
   constructor(root: unknown) {
     this.#root = root;
@@ -38,6 +49,7 @@ export class CopyOnWrite {
   /** Replaces the whole document (the new value is not owned: a later edit inside it copies it). */
   set root(value: unknown) {
     this.#root = value;
+    this.#chain.length = 0;
   }
 
   /**
@@ -46,30 +58,52 @@ export class CopyOnWrite {
    * not a container (`-1`: the root is not one) instead when there is none.
    */
   own(tokens: readonly string[]): Container | number {
-    let cur = this.#root;
-    if (typeof cur !== 'object' || cur === null) return -1;
-    if (!this.#owns(cur)) {
-      cur = shallowCopy(cur);
-      this.#adopt(cur as object);
-      this.#root = cur;
+    const chain = this.#chain;
+    let cur: unknown;
+    let i = 0;
+    if (chain.length === 0) {
+      cur = this.#root;
+      if (typeof cur !== 'object' || cur === null) return -1;
+      if (!this.#owns(cur)) {
+        cur = shallowCopy(cur);
+        this.#adopt(cur as object);
+        this.#root = cur;
+      }
+      chain.push(cur as Container);
+    } else {
+      // The containers of the last path that this one shares are owned and in place (see #chain).
+      const last = this.#chainTokens;
+      const shared = Math.min(last.length, tokens.length);
+      while (i < shared && last[i] === tokens[i]) i++;
+      chain.length = i + 1;
+      cur = chain[i];
     }
-    this.#above = undefined;
-    for (let i = 0; i < tokens.length; i++) {
+    if (i === 0) this.#above = undefined;
+    else {
+      this.#above = chain[i - 1];
+      this.#aboveKey = tokens[i - 1]!;
+    }
+    for (; i < tokens.length; i++) {
       const token = tokens[i]!;
       const parent = cur as Container;
       let child: unknown;
       if (Array.isArray(parent)) child = isArrayIndex(token) ? parent[Number(token)] : undefined;
       else child = Object.prototype.hasOwnProperty.call(parent, token) ? parent[token] : undefined;
-      if (typeof child !== 'object' || child === null) return i;
+      if (typeof child !== 'object' || child === null) {
+        chain.length = 0;
+        return i;
+      }
       if (!this.#owns(child)) {
         child = shallowCopy(child);
         this.#adopt(child as object);
         setOwn(parent, token, child);
       }
+      chain.push(child as Container);
       this.#above = parent;
       this.#aboveKey = token;
       cur = child;
     }
+    this.#chainTokens = tokens;
     return cur as Container;
   }
 
@@ -84,17 +118,22 @@ export class CopyOnWrite {
     if (this.#above === undefined) this.#root = fresh;
     else setOwn(this.#above, this.#aboveKey, fresh);
     this.#adopt(fresh);
+    const chain = this.#chain;
+    if (chain.length > 0) chain[chain.length - 1] = fresh;
   }
 
   /** Starts a group of edits that {@link rollback} can undo. Checkpoints nest. */
   checkpoint(): void {
     (this.#saved ??= []).push(this.#root);
     (this.#levels ??= [[]]).push([]);
+    // What the chain holds is owned by the level below now: the next edit copies it anew.
+    this.#chain.length = 0;
   }
 
   /** Keeps the edits since the last checkpoint. */
   commit(): void {
     if (this.#saved === undefined || this.#saved.length === 0) throw new Error('commit without a checkpoint');
+    this.#chain.length = 0;
     this.#saved.pop();
     const levels = this.#levels!;
     const inner = levels.pop()!;
@@ -106,6 +145,7 @@ export class CopyOnWrite {
   /** Puts the document back as it was at the last checkpoint. */
   rollback(): void {
     if (this.#saved === undefined || this.#saved.length === 0) throw new Error('rollback without a checkpoint');
+    this.#chain.length = 0;
     this.#root = this.#saved.pop();
     this.#levels!.pop();
   }
