@@ -34,8 +34,9 @@ export class CopyOnWrite {
    * (`/inputSchema/properties/…`), which was parsed and walked again, one ownership test per token, for each.
    * A new root, a checkpoint, a commit and a rollback start the chain over.
    */
-  #chainTokens: readonly string[] = [];
-  #chain: Container[] = [];
+  #chainTokens: readonly string[] = NO_TOKENS;
+  /** Made on the first {@link own}: most working copies are never edited. */
+  #chain: Container[] | undefined;
 
   constructor(root: unknown) {
     this.#root = root;
@@ -49,7 +50,7 @@ export class CopyOnWrite {
   /** Replaces the whole document (the new value is not owned: a later edit inside it copies it). */
   set root(value: unknown) {
     this.#root = value;
-    this.#chain.length = 0;
+    if (this.#chain !== undefined) this.#chain.length = 0;
   }
 
   /**
@@ -58,7 +59,7 @@ export class CopyOnWrite {
    * not a container (`-1`: the root is not one) instead when there is none.
    */
   own(tokens: readonly string[]): Container | number {
-    const chain = this.#chain;
+    const chain = (this.#chain ??= []);
     let cur: unknown;
     let i = 0;
     if (chain.length === 0) {
@@ -119,7 +120,7 @@ export class CopyOnWrite {
     else setOwn(this.#above, this.#aboveKey, fresh);
     this.#adopt(fresh);
     const chain = this.#chain;
-    if (chain.length > 0) chain[chain.length - 1] = fresh;
+    if (chain !== undefined && chain.length > 0) chain[chain.length - 1] = fresh;
   }
 
   /** Starts a group of edits that {@link rollback} can undo. Checkpoints nest. */
@@ -127,13 +128,13 @@ export class CopyOnWrite {
     (this.#saved ??= []).push(this.#root);
     (this.#levels ??= [[]]).push([]);
     // What the chain holds is owned by the level below now: the next edit copies it anew.
-    this.#chain.length = 0;
+    if (this.#chain !== undefined) this.#chain.length = 0;
   }
 
   /** Keeps the edits since the last checkpoint. */
   commit(): void {
     if (this.#saved === undefined || this.#saved.length === 0) throw new Error('commit without a checkpoint');
-    this.#chain.length = 0;
+    if (this.#chain !== undefined) this.#chain.length = 0;
     this.#saved.pop();
     const levels = this.#levels!;
     const inner = levels.pop()!;
@@ -145,7 +146,7 @@ export class CopyOnWrite {
   /** Puts the document back as it was at the last checkpoint. */
   rollback(): void {
     if (this.#saved === undefined || this.#saved.length === 0) throw new Error('rollback without a checkpoint');
-    this.#chain.length = 0;
+    if (this.#chain !== undefined) this.#chain.length = 0;
     this.#root = this.#saved.pop();
     this.#levels!.pop();
   }
@@ -165,6 +166,8 @@ export class CopyOnWrite {
     level[level.length - 1]!.add(value);
   }
 }
+
+const NO_TOKENS: readonly string[] = Object.freeze([]);
 
 /** A shallow copy that keeps key order and treats `__proto__` as an ordinary own key. */
 export function shallowCopy<T>(value: T): T {
