@@ -51,7 +51,8 @@ export interface SchemaDocuments {
 export function getSchemaDocuments(tool: McpTool, slots: readonly SchemaSlot[], assume: Dialect): SchemaDocuments {
   const documents: SchemaDocument[] = [];
   const unknown: UnknownDialectDocument[] = [];
-  for (const slot of slots) {
+  for (let s = 0; s < slots.length; s++) {
+    const slot = slots[s]!;
     if (!hasOwn(tool, slot)) continue;
     const schema = (tool as Record<string, unknown>)[slot];
     if (!isObject(schema)) continue;

@@ -411,7 +411,8 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
     }
     // A schema slot holding something that is not a schema is left as it is, and said so (issue 15).
     if (problem === undefined && isObject(tools[i])) {
-      for (const slot of SCHEMA_SLOTS) {
+      for (let s = 0; s < SCHEMA_SLOTS.length; s++) {
+        const slot = SCHEMA_SLOTS[s]!;
         const v = (tools[i] as Record<string, unknown>)[slot];
         if (v !== undefined && hasOwn(tools[i] as object, slot) && typeof v !== 'boolean' && !isObject(v)) {
           skipped.push({ tool: names[i]!, toolIndex: i, transform: 'input', reason: `\`${slot}\` is ${describe(v)}, not a JSON Schema: left as it is at \`${appendPointer('', i)}/${slot}\`` });

@@ -17,7 +17,8 @@ export function checkPostConditions(before: McpTool, after: unknown, refKeys = t
   if (!isObject(after)) return 'the tool is no longer an object';
   // No reference keyword anywhere in the new version (the engine knows, see `RunState.refKeys`): no `$ref` to break.
   if (!refKeys) return undefined;
-  for (const slot of SCHEMA_SLOTS) {
+  for (let s = 0; s < SCHEMA_SLOTS.length; s++) {
+    const slot = SCHEMA_SLOTS[s]!;
     const a = (after as Record<string, unknown>)[slot];
     const b = (before as Record<string, unknown>)[slot];
     if (a === b || !isObject(a)) continue;

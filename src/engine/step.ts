@@ -298,7 +298,8 @@ function addsInventoryKeys(changes: readonly RecordedChange[]): boolean {
 export function noteVersion(tool: McpTool): void {
   const analysis = currentAnalysis();
   if (analysis === undefined) return;
-  for (const slot of SCHEMA_SLOTS) {
+  for (let s = 0; s < SCHEMA_SLOTS.length; s++) {
+    const slot = SCHEMA_SLOTS[s]!;
     const schema = (tool as Record<string, unknown>)[slot];
     if (isObject(schema) && hasOwn(tool, slot)) analysis.noteNoInventoryKeys(schema);
   }

@@ -262,7 +262,8 @@ export function collectRefInventory(schema: unknown, dialect: Dialect): RefInven
     if (typeof otherId === 'string' && otherId.length > 1 && otherId.startsWith('#')) anchors.push({ path: w.pathAt(depth), name: safeDecode(otherId.slice(1)), keyword: otherKey, resource, dynamic: false });
     if (typeof node.$anchor === 'string' && hasOwn(node, '$anchor')) anchors.push({ path: w.pathAt(depth), name: node.$anchor, keyword: '$anchor', resource, dynamic: false });
     if (typeof node.$dynamicAnchor === 'string' && hasOwn(node, '$dynamicAnchor')) anchors.push({ path: w.pathAt(depth), name: node.$dynamicAnchor, keyword: '$dynamicAnchor', resource, dynamic: true });
-    for (const refKeyword of REFERENCE_KEYWORDS) {
+    for (let r = 0; r < REFERENCE_KEYWORDS.length; r++) {
+      const refKeyword = REFERENCE_KEYWORDS[r]!;
       // Loaded on every node, not only behind `hasOwn`: a load reached only where a `$ref` is had too little
       // type feedback when the walk was optimised, and deoptimised it on the first `$ref` of each run.
       const ref = node[refKeyword];
@@ -339,7 +340,8 @@ class PointerTrail {
     const refs = this.refs;
     walkJson(value, at, (v, p) => {
       if (!isObject(v)) return;
-      for (const keyword of REFERENCE_KEYWORDS) {
+      for (let r = 0; r < REFERENCE_KEYWORDS.length; r++) {
+        const keyword = REFERENCE_KEYWORDS[r]!;
         if (hasOwn(v, keyword) && typeof v[keyword] === 'string') refs.push({ path: p + '/' + keyword, schemaPath: p, keyword, ref: v[keyword] as string, inSchema: false, resource });
       }
     });
@@ -357,7 +359,7 @@ function holdsRefShapedObject(value: unknown): boolean {
         if (typeof x === 'object' && x !== null) stack.push(x);
       }
     } else if (isObject(v)) {
-      for (const keyword of REFERENCE_KEYWORDS) if (hasOwn(v, keyword) && typeof v[keyword] === 'string') return true;
+      for (let r = 0; r < REFERENCE_KEYWORDS.length; r++) if (hasOwn(v, REFERENCE_KEYWORDS[r]!) && typeof v[REFERENCE_KEYWORDS[r]!] === 'string') return true;
       // `Object.values`, not `v[k]`: data objects are rare, so a keyed load here had no type feedback when the
       // walk was optimised (it is inlined into collectRefInventory), and deoptimised the whole walk once per run.
       for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) stack.push(x);

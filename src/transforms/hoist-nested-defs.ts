@@ -60,7 +60,9 @@ export const hoistNestedDefs = defineTransform<HoistNestedDefsOptions, undefined
   },
   apply(doc, ctx, options) {
     // The engine's reading of the slots (dialect by `$schema` or `assume`), shared with the run's other steps.
-    for (const slot of options.slots ?? SCHEMA_SLOTS) {
+    const slots = options.slots ?? SCHEMA_SLOTS;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s]!;
       const unknown = unknownIn(doc.unknownDialects, slot);
       if (unknown !== undefined) {
         ctx.report('info', 'unknown-dialect', `/${slot}/$schema`, { uri: String(unknown.uri) });
@@ -102,7 +104,7 @@ function unknownIn(unknown: readonly UnknownDialectDocument[], slot: SchemaSlot)
 /** A definitions container below the root: what {@link hoistContainers} moves. */
 function hasNestedContainer(node: Record<string, unknown>, isRoot: boolean): boolean {
   if (isRoot) return false;
-  for (const keyword of DEFINITIONS_KEYWORDS) if (hasOwn(node, keyword) && isObject(node[keyword])) return true;
+  for (let d = 0; d < DEFINITIONS_KEYWORDS.length; d++) if (hasOwn(node, DEFINITIONS_KEYWORDS[d]!) && isObject(node[DEFINITIONS_KEYWORDS[d]!])) return true;
   return false;
 }
 

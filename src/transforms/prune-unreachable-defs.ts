@@ -36,7 +36,9 @@ export const pruneUnreachableDefs = defineTransform<PruneUnreachableDefsOptions,
     if (!Array.isArray(options.slots) || options.slots.some((s) => !SCHEMA_SLOTS.includes(s))) throw new Error('`slots` must list `inputSchema` and/or `outputSchema`');
   },
   apply(doc, ctx, options) {
-    for (const slot of options.slots ?? SCHEMA_SLOTS) {
+    const slots = options.slots ?? SCHEMA_SLOTS;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s]!;
       const schema = (doc.tool as Record<string, unknown>)[slot];
       // Most schemas have no definitions: nothing to prune, and nothing to allocate for them.
       if (!isObject(schema) || !hasDefinitions(schema) || !hasOwn(doc.tool, slot)) continue;
@@ -48,7 +50,7 @@ export const pruneUnreachableDefs = defineTransform<PruneUnreachableDefsOptions,
 /** Whether the root holds a definitions container (an object under `$defs` or `definitions`). */
 function hasDefinitions(schema: Record<string, unknown>): boolean {
   // Each key read on every call (see hoist-nested-defs' apply): a rarely run load has no type feedback.
-  for (const k of DEFINITIONS_KEYWORDS) if (isObject(schema[k]) && hasOwn(schema, k)) return true;
+  for (let d = 0; d < DEFINITIONS_KEYWORDS.length; d++) if (isObject(schema[DEFINITIONS_KEYWORDS[d]!]) && hasOwn(schema, DEFINITIONS_KEYWORDS[d]!)) return true;
   return false;
 }
 

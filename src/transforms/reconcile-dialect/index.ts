@@ -49,7 +49,9 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
     const opts = options as Required<ReconcileDialectOptions>;
     // First what every schema says about itself (unknown dialects, contradictions), then the rewrites.
     const sources: SourceDocument[] = [];
-    for (const slot of options.slots ?? SCHEMA_SLOTS) {
+    const slots = options.slots ?? SCHEMA_SLOTS;
+    for (let s = 0; s < slots.length; s++) {
+      const slot = slots[s]!;
       const schema = (doc.tool as Record<string, unknown>)[slot];
       if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
       const source = readDocument(schema, '/' + slot, ctx, opts, doc.name);
