@@ -29,7 +29,7 @@ import { addCompositions, composition } from './lib/composition.js';
 import { hostileBlock, measureHostile } from './hostile.js';
 import { measureImport, packagesImportedBy } from './lib/import-cost.js';
 import { renderConsole, renderMarkdown, renderReadmeBlock, historyEntry } from './lib/render.js';
-import { countBy, floorRatio, linearFit, median, megabytesPerSecond, percentSaved, perSecond, replaceMarkedBlock, serverLabel } from './lib/stats.js';
+import { countBy, floorRatio, linearFit, pairedRatio, median, megabytesPerSecond, percentSaved, perSecond, replaceMarkedBlock, serverLabel } from './lib/stats.js';
 import { largeSchemaTool, orderPool, syntheticToolList, type PoolEntry } from './lib/synthetic.js';
 import { CLOCK, gc, heapUsed, now, sample, timeOnce } from './lib/timing.js';
 import type { BenchResults, Fit, ImportRow, RunInfo, RunResult, RunSummary, ScalingPoint, ServerResult, SizePair, SpeedRow, Target } from './lib/types.js';
@@ -230,6 +230,8 @@ const USER_PASSES = QUICK ? 3 : 9;
 interface Timed {
   readonly floor: number[];
   readonly samples: number[][];
+  /** For each sample, the floor pass timed right before it. */
+  readonly floorBefore: number[][];
   readonly iterations: number;
 }
 
@@ -249,6 +251,7 @@ function timeInterleaved(corpus: readonly Capture[], variants: readonly Variant[
   passes.forEach((p, i) => variants[i]!.warm !== false && p());
   const floor: number[] = [];
   const samples: number[][] = variants.map(() => []);
+  const floorBefore: number[][] = variants.map(() => []);
   const spent = variants.map(() => 0);
   let iterations = 0;
   for (let i = 0; i < maxIterations; i++) {
@@ -259,16 +262,19 @@ function timeInterleaved(corpus: readonly Capture[], variants: readonly Variant[
       if (samples[v]!.length >= min && spent[v]! >= budgetMs) continue;
       // A floor pass right before every timed pass, in the same conditions: the floor is the shortest pass,
       // so the machine's noise weighs most on it (one pass an iteration spread 20–52 ms on the validation
-      // set); its median over every pass of the run is the denominator of every ratio.
+      // set). Each timed pass is divided by the floor pass right before it (pairedRatio): the machine's clock
+      // moves between speeds within a run, and one pair is timed at one speed.
       if (gcEach) gc();
-      floor.push(timeOnce(floorPass));
+      const floorMs = timeOnce(floorPass);
+      floor.push(floorMs);
       if (gcEach) gc();
       const ms = timeOnce(passes[v]!);
       samples[v]!.push(ms);
+      floorBefore[v]!.push(floorMs);
       spent[v]! += ms;
     }
   }
-  return { floor, samples, iterations };
+  return { floor, samples, floorBefore, iterations };
 }
 
 function measureSpeed(corpus: readonly Capture[], user: readonly Variant[], cheaper: readonly Variant[], gate: boolean): BenchResults['speed'] {
@@ -296,10 +302,10 @@ function measureSpeed(corpus: readonly Capture[], user: readonly Variant[], chea
   const rowsOf = (timed: Timed, list: readonly Variant[]): SpeedRow[] => {
     const floorMs = median(timed.floor);
     return [
-      { key: 'floor', label: 'floor: JSON.parse + JSON.stringify', group: 'floor', options: {}, samplesMs: timed.floor.map(round3), medianMs: round3(floorMs), ratio: 1, mbPerS: megabytesPerSecond(corpusBytes, floorMs), toolsPerS: perSecond(corpusTools, floorMs) },
+      { key: 'floor', label: 'floor: JSON.parse + JSON.stringify', group: 'floor', options: {}, samplesMs: timed.floor.map(round3), medianMs: round3(floorMs), ratio: 1, ratioOfMedians: 1, mbPerS: megabytesPerSecond(corpusBytes, floorMs), toolsPerS: perSecond(corpusTools, floorMs) },
       ...list.map((v, i): SpeedRow => {
         const m = median(timed.samples[i]!);
-        return { key: v.key, label: v.label, group: v.group, options: describeOptions(v.options), samplesMs: timed.samples[i]!.map(round3), medianMs: round3(m), ratio: floorRatio(timed.samples[i]!, timed.floor), mbPerS: megabytesPerSecond(corpusBytes, m), toolsPerS: perSecond(corpusTools, m) };
+        return { key: v.key, label: v.label, group: v.group, options: describeOptions(v.options), samplesMs: timed.samples[i]!.map(round3), medianMs: round3(m), ratio: pairedRatio(timed.samples[i]!, timed.floorBefore[i]!), ratioOfMedians: floorRatio(timed.samples[i]!, timed.floor), mbPerS: megabytesPerSecond(corpusBytes, m), toolsPerS: perSecond(corpusTools, m) };
       }),
     ];
   };

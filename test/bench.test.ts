@@ -8,6 +8,7 @@ import { addCompositions, composition, COMPOSITION_PARTS } from '../bench/lib/co
 import {
   countBy,
   floorRatio,
+  pairedRatio,
   fnv1a,
   formatArrow,
   formatInt,
@@ -69,6 +70,21 @@ describe('statistics', () => {
     expect(floorRatio([4, 3], [8, 6])).toBe(0.5);
     expect(floorRatio([1], [])).toBeNaN();
     expect(floorRatio([1], [0])).toBeNaN();
+  });
+
+  it('pairedRatio takes each pass over the floor pass before it, then the median', () => {
+    // A machine at two speeds: fast passes 55 over floors 11, slow ones 89 over 17.5. Each pass's own ratio is
+    // 5 or ~5.09; the median of the passes over the median of the floors (floorRatio) mixes them.
+    const samples = [89, 55, 89, 55, 89];
+    const before = [17.5, 11, 17.5, 11, 17.5];
+    expect(pairedRatio(samples, before)).toBeCloseTo(89 / 17.5, 10);
+    expect(floorRatio(samples, [11, 11, 11, 17.5, 17.5])).toBeCloseTo(89 / 11, 10);
+    // ratios 2, 3, 4: median 3, whatever the order
+    expect(pairedRatio([20, 9, 8], [10, 3, 2])).toBe(3);
+    // A floor of 0 says nothing: left out; none left: NaN.
+    expect(pairedRatio([5, 6], [0, 2])).toBe(3);
+    expect(pairedRatio([5], [0])).toBeNaN();
+    expect(pairedRatio([], [])).toBeNaN();
   });
 
   it('throughput helpers', () => {

@@ -38,6 +38,19 @@ export function floorRatio(samples: readonly number[], floorSamples: readonly nu
   return f > 0 ? s / f : NaN;
 }
 
+/**
+ * The median over passes of each pass's time divided by the floor pass timed right before it
+ * (`floorsBefore[i]` for `samples[i]`): each ratio is taken in the conditions of its own pass. This machine's
+ * clock moves between speeds during a run (bench/validation, one run: floor passes at ~11 or ~17.5 ms, `safe`
+ * at ~55 or ~89 ms), and dividing the median of a row's few passes by the median of all the floor passes
+ * ({@link floorRatio}) mixed the two (82.5 / 11.5 = 7.2×, where every pass's own ratio was ~5×).
+ */
+export function pairedRatio(samples: readonly number[], floorsBefore: readonly number[]): number {
+  const ratios: number[] = [];
+  for (let i = 0; i < samples.length && i < floorsBefore.length; i++) if (floorsBefore[i]! > 0) ratios.push(samples[i]! / floorsBefore[i]!);
+  return ratios.length > 0 ? median(ratios) : NaN;
+}
+
 /** Megabytes (10^6 bytes) per second. */
 export function megabytesPerSecond(bytes: number, ms: number): number {
   return ms > 0 ? bytes / 1e6 / (ms / 1000) : NaN;

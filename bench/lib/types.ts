@@ -106,8 +106,10 @@ export interface SpeedRow {
   readonly options: Readonly<Record<string, unknown>>;
   readonly samplesMs: readonly number[];
   readonly medianMs: number;
-  /** Median time ÷ median floor time. */
+  /** The median of each pass's time ÷ the floor pass timed right before it (see `pairedRatio`); the targets use it. */
   readonly ratio: number;
+  /** Median time ÷ median time of every floor pass of the run (the ratio of record before issue 31's paired ratio). */
+  readonly ratioOfMedians?: number;
   readonly mbPerS: number;
   readonly toolsPerS: number;
 }
