@@ -522,7 +522,8 @@ anchorShape([new EditContext({}, {}), new KeyOrder([])]);
  * with a run's last change: every function that reads changes (the engine's `keysAfter`, `addsInventoryKeys`,
  * `stamped`) then lost its optimised code at each full GC ('weak objects' in `node --trace-deopt`) and was
  * compiled again, about a quarter of `safe`'s CPU time per pass on the validation set (compiler threads).
- * Kept for the life of the process by the anchor below; the engine anchors its report changes made from them.
+ * The engine makes and keeps them (and their report forms) on its first run, not at import: making them costs
+ * about a millisecond of cold code, which every process importing toolslim would pay.
  * @internal
  */
 export function exampleChanges(): readonly RecordedChange[] {
@@ -550,5 +551,3 @@ export function exampleChanges(): readonly RecordedChange[] {
   }
   return ctx.changes;
 }
-
-anchorShape(exampleChanges());

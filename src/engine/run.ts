@@ -13,12 +13,13 @@ import { decideReverts } from '../verify/policy.js';
 import { checkInputs, locateTools } from './input.js';
 import { resolveRunOptions, resolveStepOptions } from './options.js';
 import { ToolSizes } from './stats.js';
-import { keyKindsOf, noteVersion, runStep, type RunState, type StepVersion } from './step.js';
+import { anchorChangeShapes, keyKindsOf, noteVersion, runStep, type RunState, type StepVersion } from './step.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Runs resolved steps over an input. Used by `transformTools` and by every transform called alone. */
 export function runSteps(input: ToolsInput, steps: readonly Step[], run: RunOptions = {}): TransformResult {
+  anchorChangeShapes();
   return withAnalysis(new SchemaAnalysis(), () => runWithAnalysis(input, steps, run));
 }
 

@@ -330,6 +330,19 @@ function quote(name: string): string {
   return name === '' ? '(unnamed)' : `\`${name}\``;
 }
 
-// Keeps LazyToolDoc's shape, and the report changes' (one of each, see exampleChanges), alive between runs.
+// Keeps LazyToolDoc's shape (and the code optimised for it) alive between runs.
 anchorShape(new LazyToolDoc({ name: '', inputSchema: {} } as McpTool, 0, '', undefined, [], 'draft-07', new WeakMap(), KINDS[3]!));
-anchorShape(exampleChanges().map((c) => stamped(c, '/0', '', 0, '')));
+
+/**
+ * The recorded changes of every shape (see exampleChanges in core/context.ts) and their report forms, made and
+ * kept for the life of the process by the engine's first run (a run, not the import: importing toolslim should
+ * cost as little as it can).
+ */
+export function anchorChangeShapes(): void {
+  if (changeShapesAnchored) return;
+  changeShapesAnchored = true;
+  const recorded = exampleChanges();
+  anchorShape([recorded, recorded.map((c) => stamped(c, '/0', '', 0, ''))]);
+}
+
+let changeShapesAnchored = false;
