@@ -56,7 +56,8 @@ export class CopyOnWrite {
   /**
    * The container at `tokens`, owned (it and every container above it copied unless already owned, each
    * copy linked into its parent), ready to be written. Returns the index of the first token whose value is
-   * not a container (`-1`: the root is not one) instead when there is none.
+   * not a container (`-1`: the root is not one) instead when there is none. `tokens` is kept (the next call
+   * starts where its path leaves this one, see #chain): the caller does not change the array afterwards.
    */
   own(tokens: readonly string[]): Container | number {
     const chain = (this.#chain ??= []);

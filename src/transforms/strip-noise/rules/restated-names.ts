@@ -24,10 +24,8 @@ export function restatesName(name: string, description: string, cache?: NameWord
     if (!FILLER.has(w)) content.push(w);
   }
   if (content.length === 0) return false;
-  let every = true;
-  for (const w of content) if (!nameWords.set.has(w)) every = false;
-  if (every) return true;
-  return content.join('') === nameWords.joined;
+  for (const w of content) if (!nameWords.set.has(w)) return content.join('') === nameWords.joined;
+  return true;
 }
 
 /** Up to three words of `description`, or undefined when it has none, more, or anything beside words, blanks and `.,:;'’-`. */
