@@ -182,9 +182,25 @@ export class EditContext {
   /** Removes the value at `path` (an array element shifts the rest down). */
   remove(path: string, code: string, data?: MessageData): void {
     const tokens = parsePointer(path);
-    if (tokens.length === 0) throw new Error('cannot remove the root');
+    const n = tokens.length;
+    if (n === 0) throw new Error('cannot remove the root');
     const message = this.#format(code, data);
-    const [parent, key] = this.#parentOf(tokens, path, true);
+    const key = tokens[n - 1]!;
+    // An object member: the object is made anew without it in one copy (see CopyOnWrite.ownWithout).
+    const cow = this.#cow;
+    const owned = cow.ownWithout(tokens, n - 1, key, REBUILD_MAX_KEYS, this.#large);
+    const source = cow.takenFrom;
+    if (source !== undefined) {
+      const oldValue = source[key];
+      if (this.#measure) this.#bytes -= memberBytes(source, key);
+      const index = cow.takenAt;
+      this.changes.push(index < 0 ? { op: 'remove', path, oldValue, code, message } : { op: 'remove', path, oldValue, index, code, message });
+      return;
+    }
+    if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
+    const parent = owned;
+    const exists = Array.isArray(parent) ? isArrayIndex(key) && Number(key) < parent.length : hasOwn(parent, key);
+    if (!exists) throw new Error(`nothing at \`${path}\``);
     if (this.#measure) this.#bytes -= Array.isArray(parent) ? elementBytes(parent[Number(key)], parent.length) : memberBytes(parent, key);
     let oldValue: unknown;
     let index: number | undefined;
@@ -221,7 +237,7 @@ export class EditContext {
     const message = this.#format(code, data);
     const parentTokens = tokens.slice(0, -1);
     const oldKey = tokens[tokens.length - 1]!;
-    const parent = this.#ownPath(parentTokens, path);
+    const parent = this.#ownPath(tokens, tokens.length - 1, path);
     if (!isObject(parent) || !hasOwn(parent, oldKey)) throw new Error(`nothing at \`${path}\``);
     if (hasOwn(parent, newKey)) throw new Error(`\`${appendPointer(formatPointer(parentTokens), newKey)}\` already exists`);
     if (this.#measure && isPresent(parent[oldKey])) this.#bytes += keyBytes(newKey) - keyBytes(oldKey);
@@ -383,7 +399,7 @@ export class EditContext {
 
   /** The (owned) parent container of `tokens` and the last token; checks the target exists when asked. */
   #parentOf(tokens: readonly string[], path: string, mustExist: boolean): [Container, string] {
-    const parent = this.#ownPath(tokens.slice(0, -1), path);
+    const parent = this.#ownPath(tokens, tokens.length - 1, path);
     const key = tokens[tokens.length - 1]!;
     if (mustExist) {
       const exists = Array.isArray(parent) ? isArrayIndex(key) && Number(key) < parent.length : hasOwn(parent, key);
@@ -392,9 +408,9 @@ export class EditContext {
     return [parent, key];
   }
 
-  /** The container at `tokens`, owned by this context (copied on the way down as needed). */
-  #ownPath(tokens: readonly string[], path: string): Container {
-    const owned = this.#cow.own(tokens);
+  /** The container at the first `length` tokens, owned by this context (copied on the way down as needed). */
+  #ownPath(tokens: readonly string[], length: number, path: string): Container {
+    const owned = this.#cow.own(tokens, length);
     if (typeof owned === 'number') throw new Error(`nothing at \`${path}\``);
     return owned;
   }

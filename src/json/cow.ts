@@ -35,8 +35,16 @@ export class CopyOnWrite {
    * A new root, a checkpoint, a commit and a rollback start the chain over.
    */
   #chainTokens: readonly string[] = NO_TOKENS;
+  /** How many of `#chainTokens` the last path had (its caller's tokens may name a member below it). */
+  #chainLength = 0;
   /** Made on the first {@link own}: most working copies are never edited. */
   #chain: Container[] | undefined;
+  /**
+   * What the last {@link ownWithout} took a member out of: the object as it was (undefined when it took
+   * nothing), and the member's position among that object's keys (-1: the last).
+   */
+  takenFrom: Record<string, unknown> | undefined;
+  takenAt = -1;
 
   constructor(root: unknown) {
     this.#root = root;
@@ -58,8 +66,9 @@ export class CopyOnWrite {
    * copy linked into its parent), ready to be written. Returns the index of the first token whose value is
    * not a container (`-1`: the root is not one) instead when there is none. `tokens` is kept (the next call
    * starts where its path leaves this one, see #chain): the caller does not change the array afterwards.
+   * With `length`, the container at the first `length` tokens (the parent of a member the rest names).
    */
-  own(tokens: readonly string[]): Container | number {
+  own(tokens: readonly string[], length: number = tokens.length): Container | number {
     const chain = (this.#chain ??= []);
     let cur: unknown;
     let i = 0;
@@ -75,7 +84,7 @@ export class CopyOnWrite {
     } else {
       // The containers of the last path that this one shares are owned and in place (see #chain).
       const last = this.#chainTokens;
-      const shared = Math.min(last.length, tokens.length);
+      const shared = Math.min(this.#chainLength, length);
       while (i < shared && last[i] === tokens[i]) i++;
       chain.length = i + 1;
       cur = chain[i];
@@ -85,7 +94,7 @@ export class CopyOnWrite {
       this.#above = chain[i - 1];
       this.#aboveKey = tokens[i - 1]!;
     }
-    for (; i < tokens.length; i++) {
+    for (; i < length; i++) {
       const token = tokens[i]!;
       const parent = cur as Container;
       let child: unknown;
@@ -106,7 +115,65 @@ export class CopyOnWrite {
       cur = child;
     }
     this.#chainTokens = tokens;
+    this.#chainLength = length;
     return cur as Container;
+  }
+
+  /**
+   * Takes member `key` out of the object at the first `length` tokens by making that object anew without
+   * it, owned and linked where it was (see {@link replaceOwned}: never `delete`): one copy whether or not the
+   * object was owned, where owning it and then making it anew took two. {@link takenFrom} and
+   * {@link takenAt} say what was taken. Takes nothing (`takenFrom` undefined) and returns the container
+   * owned as {@link own} does when it is an array, lacks `key`, or has more than `maxKeys` keys (or is in
+   * `large`, which says so without counting them); returns what `own` returns when there is no container there.
+   */
+  ownWithout(tokens: readonly string[], length: number, key: string, maxKeys: number, large: WeakSet<object> | undefined): Container | number {
+    this.takenFrom = undefined;
+    if (length === 0) {
+      const root = this.own(tokens, 0);
+      if (typeof root === 'number') return root;
+      const fresh = this.#without(root, key, maxKeys, large);
+      if (fresh === undefined) return root;
+      this.#root = fresh;
+      this.#adopt(fresh);
+      this.#chain![0] = fresh;
+      return fresh;
+    }
+    const above = this.own(tokens, length - 1);
+    if (typeof above === 'number') return above;
+    const token = tokens[length - 1]!;
+    let child: unknown;
+    if (Array.isArray(above)) child = isArrayIndex(token) ? above[Number(token)] : undefined;
+    else child = Object.prototype.hasOwnProperty.call(above, token) ? above[token] : undefined;
+    const fresh = typeof child === 'object' && child !== null ? this.#without(child, key, maxKeys, large) : undefined;
+    if (fresh === undefined) return this.own(tokens, length);
+    setOwn(above, token, fresh);
+    this.#adopt(fresh);
+    this.#chain!.push(fresh);
+    this.#chainLength = length;
+    this.#above = above;
+    this.#aboveKey = token;
+    return fresh;
+  }
+
+  /** `obj` made anew without member `key`, noted in {@link takenFrom} and {@link takenAt}; undefined when it cannot be (see {@link ownWithout}). */
+  #without(obj: object, key: string, maxKeys: number, large: WeakSet<object> | undefined): Record<string, unknown> | undefined {
+    if (Array.isArray(obj) || !Object.prototype.hasOwnProperty.call(obj, key) || large?.has(obj) === true) return undefined;
+    const src = obj as Record<string, unknown>;
+    const keys = Object.keys(src);
+    if (keys.length > maxKeys) return undefined;
+    const out: Record<string, unknown> = {};
+    let at = -1;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k === key) at = i;
+      // What setOwn does for an object target (see shallowCopy).
+      else if (k === '__proto__') Object.defineProperty(out, k, { value: src[k], writable: true, enumerable: true, configurable: true });
+      else out[k] = src[k];
+    }
+    this.takenFrom = src;
+    this.takenAt = at === keys.length - 1 ? -1 : at;
+    return out;
   }
 
   /**

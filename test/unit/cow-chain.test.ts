@@ -5,11 +5,12 @@
  * loses it, or in a container the input shares, so that the input changes. The oracle is a plain mutable
  * document (a deep copy) edited with JavaScript's own operations and snapshots for the transactions; after every
  * operation of fast-check sequences (fixed seed) the context's working copy must read as the oracle does, key
- * order included, and the frozen input must be as it was.
+ * order included, and the frozen input must be as it was; at the end the recorded changes, replayed on the input
+ * and inverted on the result, must give the working copy and the input again.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EditContext } from '../../src/index.js';
+import { applyPatch, EditContext, invertPatch } from '../../src/index.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -123,6 +124,10 @@ describe('copy-on-write: each walk starts where the last path leaves off', () =>
           if (levels.length === 0) expect(JSON.stringify(ctx.root)).toBe(JSON.stringify(oracle));
         }
         expect(JSON.stringify(frozen)).toBe(before);
+        // The recorded changes say the same: replayed on the input they make the working copy, and inverted
+        // (each removed member put back at its recorded position) they make the input again, key order included.
+        expect(JSON.stringify(applyPatch(frozen, ctx.changes))).toBe(JSON.stringify(ctx.root));
+        expect(JSON.stringify(applyPatch(ctx.root, invertPatch(ctx.changes)))).toBe(before);
       }),
       { seed: 20261206, numRuns: 600 },
     );
