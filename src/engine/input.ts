@@ -211,7 +211,7 @@ function valueBytes(v: unknown, stack: unknown[], depth: number): number {
     case 'boolean':
       return v ? 4 : 5;
     case 'number':
-      return Number.isFinite(v) ? String(v).length : -1;
+      return Number.isFinite(v) ? numberBytes(v) : -1;
     case 'object':
       if (v === null) return 4;
       stack.push(v, depth + 1);
@@ -219,6 +219,22 @@ function valueBytes(v: unknown, stack: unknown[], depth: number): number {
     default:
       return -1;
   }
+}
+
+/**
+ * The length of `JSON.stringify(v)` for a finite number. An integer short of 10^15 is its digits and a minus
+ * sign, counted without writing it out (`String(v)` made a string for each of the lists' numbers, about 7%
+ * of the input check on the validation set); anything else is written out.
+ * @internal
+ */
+export function numberBytes(v: number): number {
+  if (Number.isInteger(v) && v > -1e15 && v < 1e15) {
+    let n = v < 0 ? 2 : 1;
+    const a = v < 0 ? -v : v;
+    for (let p = 10; a >= p; p *= 10) n++;
+    return n;
+  }
+  return String(v).length;
 }
 
 function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts): InputProblem | undefined {
@@ -256,7 +272,7 @@ function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string
           continue;
         case 'number':
           if (!Number.isFinite(value)) return { path: pathOf(parent, key), message: `${value} is not a JSON number` };
-          bytes += String(value).length;
+          bytes += numberBytes(value);
           continue;
         case 'object':
           if (value === null) {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
+import { checkInputs, checkJsonTool, numberBytes } from '../../src/engine/input.js';
 import { CORPUS_DIR, loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
@@ -86,5 +86,15 @@ describe('the input check’s byte count', () => {
     const many = Array.from({ length: 40 }, (_, t) => ({ name: `t${t}`, inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 2000 }, (_, k) => [k % 3 === 0 ? `k"${t}\n${k}` : k % 3 === 1 ? `ключ${t}_${k}` : `key${t}_${k}`, { type: 'string' }])) } }));
     const check = checkInputs(many, many.map((t) => t.name), 1000, 'report');
     many.forEach((tool, i) => expect(check.bytes[i]).toBe(bytes(tool)));
+  });
+
+  it('counts a number as JSON writes it: integers at every power of ten and its neighbours, both signs, and the rest', () => {
+    const values: number[] = [0, -0, 0.5, -0.5, 1e15, -1e15, 1e21, 1e-7, 2 ** 53, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER];
+    for (let p = 1; p <= 1e16; p *= 10) values.push(p, p - 1, p + 1, -p, -(p - 1), -(p + 1), p / 2, p * 3);
+    for (const v of values) expect(numberBytes(v), String(v)).toBe(JSON.stringify(v).length);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 }), fc.maxSafeInteger(), fc.double({ noNaN: true, noDefaultInfinity: true })), (v) => numberBytes(v) === JSON.stringify(v).length),
+      { seed: 20261206, numRuns: 3000 },
+    );
   });
 });
