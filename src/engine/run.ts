@@ -28,7 +28,11 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   const located = locateTools(input);
   const options = resolveRunOptions(run);
   const tools = located.tools.slice() as McpTool[];
-  const names = tools.map(toolName);
+  // A loop, not `tools.map`: the array `map` makes changes its elements kind (packed to holey) once the
+  // caller is optimised and inlines it, and every optimised reader of `names` was deoptimised then ('wrong
+  // map' in node --trace-deopt, in the eleventh pass of the validation set) and compiled again.
+  const names: string[] = [];
+  for (let i = 0; i < tools.length; i++) names.push(toolName(tools[i]));
   const resolved: Step[] = [];
   for (const [t, o] of steps) resolved.push([t, resolveStepOptions(t, o)]);
 

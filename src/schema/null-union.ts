@@ -128,9 +128,17 @@ function no(reason: string): NullUnionResult {
 /** `{"type": "null"}` or `{"type": ["null"]}`, with no other key. */
 export function isBareNull(branch: unknown): boolean {
   if (!isObject(branch)) return false;
+  // The one own key read where `for…in` finds it, not as `branch.type`: a named read made the optimised code
+  // check for the map of a parsed `{"type": …}`, which dies with the input at a full GC, so the code was
+  // deoptimised ('wrong map') and compiled again on every other pass of the corpus; and it read an inherited
+  // `type` (a polluted prototype) as the object's own.
+  let t: unknown;
   let keys = 0;
-  for (const key in branch) if (hasOwn(branch, key) && ++keys > 1) return false;
-  const t = branch.type;
+  for (const key in branch) {
+    if (!hasOwn(branch, key)) continue;
+    if (++keys > 1 || key !== 'type') return false;
+    t = branch[key];
+  }
   return keys === 1 && (t === 'null' || (Array.isArray(t) && t.length === 1 && t[0] === 'null'));
 }
 

@@ -78,7 +78,16 @@ export class RefIndex {
 
   /** How each reference of the inventory resolves, in inventory order. */
   get resolutions(): readonly RefResolution[] {
-    return (this.#resolutions ??= this.inventory.refs.map((site) => resolveRefSite(this.schema, this.inventory, site)));
+    if (this.#resolutions === undefined) {
+      // Loops, not `map` and `forEach`: an array `map` makes has another elements kind once its caller is
+      // optimised (see the engine's `names`, src/engine/run.ts), and a closure made per call takes its
+      // optimised code with it at a full GC (src/json/shapes.ts).
+      const refs = this.inventory.refs;
+      const out: RefResolution[] = [];
+      for (let i = 0; i < refs.length; i++) out.push(resolveRefSite(this.schema, this.inventory, refs[i]!));
+      this.#resolutions = out;
+    }
+    return this.#resolutions;
   }
 
   /** How one reference of the inventory resolves. */
@@ -92,11 +101,13 @@ export class RefIndex {
     if (this.#unresolved === undefined) {
       const out: { site: RefSite; reason: string }[] = [];
       const resolutions = this.resolutions;
-      this.inventory.refs.forEach((site, i) => {
-        if (!site.inSchema) return;
+      const refs = this.inventory.refs;
+      for (let i = 0; i < refs.length; i++) {
+        const site = refs[i]!;
+        if (!site.inSchema) continue;
         const r = resolutions[i]!;
         if (r.status === 'unresolved' || r.status === 'undecidable') out.push({ site, reason: r.reason });
-      });
+      }
       this.#unresolved = out;
     }
     return this.#unresolved;

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collapseNullUnion, isNullUnionCollapsible, isNullUnionShape } from '../../src/schema/null-union.js';
+import { collapseNullUnion, isBareNull, isNullUnionCollapsible, isNullUnionShape } from '../../src/schema/null-union.js';
 import { findAnyTypes, getRenderer, normalizeSchema, presetSafe, transformTools } from '../../src/index.js';
 import { verdicts } from '../helpers/ajv.js';
 import { readingVerdicts } from '../helpers/readings.js';
@@ -226,5 +226,21 @@ describe('the typescript reader (render branch): a collapsed union reads as a ty
       { path: '/properties/query', reason: 'anyOf' },
     ]);
     expect(findAnyTypes(after.inputSchema)).toEqual([]);
+  });
+});
+
+describe('isBareNull', () => {
+  it('takes {"type": "null"} and {"type": ["null"]} with no other own key, and reads only own keys', () => {
+    expect([{ type: 'null' }, { type: ['null'] }].map(isBareNull)).toEqual([true, true]);
+    expect([{ type: 'null', description: 'x' }, { description: 'x', type: 'null' }, { type: ['null', 'string'] }, { type: 'string' }, {}, null, ['null'], { nullable: true }].map(isBareNull)).toEqual([false, false, false, false, false, false, false, false]);
+    // A polluted prototype: an inherited `type` is not the branch's own (JSON has no inheritance).
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.type = 'null';
+    try {
+      expect(isBareNull({ description: 'x' })).toBe(false);
+      expect(isBareNull(JSON.parse('{"type":"null"}'))).toBe(true);
+    } finally {
+      delete proto.type;
+    }
   });
 });
