@@ -370,6 +370,24 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
     );
   });
 
+  it('mayClean answers as the one pattern of everything the rules start from (kept here as the oracle)', () => {
+    const oracle = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $|example|https?:\/\/|\]\(/i;
+    const validation = join(CORPUS, '..', 'validation');
+    const more = new Set<string>();
+    const collect = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(collect);
+      else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'description' && typeof x === 'string' ? more.add(x) : collect(x);
+    };
+    for (const f of readdirSync(validation).filter((n) => n.endsWith('.json'))) collect(JSON.parse(readFileSync(join(validation, f), 'utf8')));
+    expect(more.size).toBeGreaterThan(1000);
+    const all = [...texts, ...more, 'EXAMPLE', 'eXample', 'xample', 'HTTP://', 'ftp://x', '://', ' x', 'x ', ' ', '\u1680', 'a\u200ab', 'ﬀexample'];
+    for (const t of all) expect(mayClean(t), JSON.stringify(t)).toBe(oracle.test(t));
+    fc.assert(
+      fc.property(text, (t) => mayClean(t) === oracle.test(t)),
+      { seed: 1415, numRuns: 3000 },
+    );
+  });
+
   it('mayRestateName: false only where no name is restated (four words or more)', () => {
     for (const t of texts) if (!mayRestateName(t)) expect((t.match(/[\p{L}\p{N}]+/gu) ?? []).length, JSON.stringify(t)).toBeGreaterThan(3);
     expect(mayRestateName('The user ID.')).toBe(true);
