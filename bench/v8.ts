@@ -25,6 +25,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const PASSES = 24;
 /** Passes before this one warm the code up; the ones from it on are looked at. */
 const WARM = 16;
+/** Deoptimisations are counted from this pass on (see 0. below). */
+const DEOPT_FROM = 4;
 const strict = process.argv.includes('--strict');
 
 /** The script run under the trace, over one bench set. */
@@ -49,7 +51,22 @@ for (const set of ['corpus', 'validation']) {
     console.error(`bench:v8: the traced run over bench/${set} failed (status ${r.status}): ${r.stderr.slice(0, 2000)}`);
     process.exit(1);
   }
-  const passes = r.stdout.split(/^--- pass \d+$/m).slice(1 + WARM).map((p) => p.split('\n'));
+  const all = r.stdout.split(/^--- pass \d+$/m).slice(1);
+  const passes = all.slice(WARM).map((p) => p.split('\n'));
+
+  // 0. Deoptimisations once the first passes have given every function its types (from pass 4 on): an
+  //    optimised function that meets a class it was not made for ('wrong map': an array another builtin
+  //    made, a parsed object's class that died with the last input) throws its code away, and the compiler
+  //    makes it again on its thread. Found this way: the engine's `names` from Array.map (pass 11 of the
+  //    validation set) and isBareNull's read of a parsed `{"type": …}` (every other pass of the corpus).
+  const deopts = new Map<string, Set<number>>();
+  all.forEach((text, pass) => {
+    if (pass < DEOPT_FROM) return;
+    for (const m of text.matchAll(/^\[bailout \(kind: ([^,]+), reason: ([^)]*)\): begin\. deoptimizing [^<]*<JSFunction ([^ >]*)/gm)) {
+      const key = `${m[3] || '(anonymous)'} (${m[1]}: ${m[2]})`;
+      deopts.set(key, (deopts.get(key) ?? new Set()).add(pass));
+    }
+  });
 
   // 1. Functions V8 marked for deoptimisation after a full GC ("weak objects": a hidden class they were
   //    optimised for died with the run).
@@ -84,7 +101,9 @@ for (const set of ['corpus', 'validation']) {
   console.log(`  functions deoptimised after a GC: ${marked.length}${marked.length ? `\n    ${[...new Set(marked)].join('\n    ')}` : ''}`);
   console.log(`  functions optimised again in every pass: ${everyPass.length}${everyPass.length ? `\n    ${everyPass.join('\n    ')}` : ''}`);
   console.log(`  optimising compiler per pass: ${perPass(compileTotal)} ms (most: ${top.join(', ') || 'none'})`);
-  findings += marked.length + everyPass.length;
+  const deoptList = [...deopts].map(([f, s]) => `${f} in pass${s.size > 1 ? 'es' : ''} ${[...s].join(', ')}`);
+  console.log(`  deoptimisations from pass ${DEOPT_FROM} on: ${deoptList.length}${deoptList.length ? `\n    ${deoptList.join('\n    ')}` : ''}`);
+  findings += marked.length + everyPass.length + deopts.size;
 }
 console.log("  (V8's timing moves these from run to run)");
 if (strict && findings > 0) process.exit(1);

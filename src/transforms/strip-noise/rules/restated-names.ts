@@ -100,7 +100,9 @@ export type NameWordsCache = Map<string, NameWords>;
 function wordsOfName(name: string, cache: NameWordsCache | undefined): NameWords {
   let words = cache?.get(name);
   if (words === undefined) {
-    const list = splitName(name).map(normalizeWord);
+    // A loop, not `map`: see the engine's `names` (src/engine/run.ts).
+    const list = splitName(name);
+    for (let i = 0; i < list.length; i++) list[i] = normalizeWord(list[i]!);
     words = { set: new Set(list), joined: list.join('') };
     cache?.set(name, words);
   }
