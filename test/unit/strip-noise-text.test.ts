@@ -335,6 +335,25 @@ describe('a rule’s cheap look (mayApply)', () => {
     expect(passedOver).toBeGreaterThan(100);
   });
 
+  it('whitespace: no change where it says it cannot apply, over generated text of every kind of blank and line', () => {
+    const rule = TEXT_RULES.find((r) => r.id === 'whitespace')!;
+    const state = rule.setup(ALL, {});
+    const piece = fc.constantFrom(' ', '  ', '\t', '\n', '\n\n', '\n\n\n', '\r', '\u00a0', '\u2028', '\ufeff', '\v', '`', '```', '~~~', 'a', 'b c', '-', '*', '.', 'x  y');
+    let passedOver = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }).map((ps) => ps.join('')), (t) => {
+        if (rule.mayApply!(t, state)) return;
+        passedOver++;
+        expect(rule.apply(t, state), JSON.stringify(t)).toBe(t);
+      }),
+      { seed: 1416, numRuns: 6000 },
+    );
+    expect(passedOver).toBeGreaterThan(300);
+    // Several tidy lines are passed over; any untidy one is not.
+    expect(rule.mayApply!('First line.\nSecond line.\n\nA paragraph.', state)).toBe(false);
+    for (const t of ['a\n\n\nb', 'a \nb', 'a\n b', '\na', 'a\n', 'a\tb', 'a  b']) expect(rule.mayApply!(t, state), JSON.stringify(t)).toBe(true);
+  });
+
   it('a description no rule may change comes back as it is, and one some rule changes is still cleaned', () => {
     expect(cleanDescription('Plain words.', ALL)).toEqual({ text: 'Plain words.', applied: [] });
     expect(cleanDescription('a\r\nb', { urls: false, examples: false, whitespace: false }).text).toBe('a\nb');
@@ -371,7 +390,9 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
   });
 
   it('mayClean answers as the one pattern of everything the rules start from (kept here as the oracle)', () => {
-    const oracle = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $|example|https?:\/\/|\]\(/i;
+    // Outer whitespace (what trim takes), odd whitespace or \r anywhere, two spaces, a line's trailing blank, an
+    // indented line after a break, two blank lines; `example`; a URL's scheme; a markdown link.
+    const oracle = /^\s|\s$|[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|example|https?:\/\/|\]\(/i;
     const validation = join(CORPUS, '..', 'validation');
     const more = new Set<string>();
     const collect = (v: unknown): void => {
@@ -380,7 +401,7 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
     };
     for (const f of readdirSync(validation).filter((n) => n.endsWith('.json'))) collect(JSON.parse(readFileSync(join(validation, f), 'utf8')));
     expect(more.size).toBeGreaterThan(1000);
-    const all = [...texts, ...more, 'EXAMPLE', 'eXample', 'xample', 'HTTP://', 'ftp://x', '://', ' x', 'x ', ' ', '\u1680', 'a\u200ab', 'ﬀexample'];
+    const all = [...texts, ...more, 'EXAMPLE', 'eXample', 'xample', 'HTTP://', 'ftp://x', '://', ' x', 'x ', ' ', '\u1680', 'a\u200ab', 'ﬀexample', 'a\nb', 'a\n\nb', 'a\n\n\nb', 'a \nb', 'a\n b', '\na', 'a\n', '\u2028a', 'a\ufeff', 'a\u0085b'];
     for (const t of all) expect(mayClean(t), JSON.stringify(t)).toBe(oracle.test(t));
     fc.assert(
       fc.property(text, (t) => mayClean(t) === oracle.test(t)),

@@ -8,7 +8,7 @@ import { exampleBlocksRule } from './rules/example-blocks.js';
 import { optionalMarkersRule } from './rules/optional-markers.js';
 import { restatedDefaultsRule } from './rules/restated-defaults.js';
 import { urlsRule } from './rules/urls.js';
-import { whitespaceRule } from './rules/whitespace.js';
+import { isWhiteSpace, whitespaceRule } from './rules/whitespace.js';
 import type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';
 
 export type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';
@@ -101,25 +101,28 @@ const WHAT: ReadonlyMap<RuleKey, string> = new Map(TEXT_RULES.map((r) => [r.key,
 
 /**
  * False when no text rule can change `text`, whichever of them are on: it holds nothing any rule's
- * {@link TextRule.mayApply} starts from (a line break or other whitespace the whitespace rule tidies, two
- * spaces, an outer space, `example`, `http(s)://`, `](`) and no `\r`. A true answer only means a rule may apply.
+ * {@link TextRule.mayApply} starts from (what the whitespace rule tidies, see `mayBeUntidy`; `example`;
+ * `http(s)://`; `](`) and no `\r`. A true answer only means a rule may apply.
  *
- * Two scans where one would do, measured: the outer spaces are two characters, and a pattern without the
- * case-insensitive flag and with rarer first characters (`xample`, `://`) passes over most descriptions
- * faster than {@link MAY_CHANGE}, which then confirms the few it finds something in (every description of
- * both bench sets: 2.0 -> 1.5 ms on the validation set, 3.8 -> 2.9 ms on the corpus).
+ * Two scans where one would do, measured: the outer whitespace is two character tests, and a pattern without
+ * the case-insensitive flag and with rarer first characters (`xample` for `example`, `://` for a URL's scheme)
+ * passes over most descriptions faster than {@link MAY_CHANGE}, which then confirms the few it finds something
+ * in (every description of both bench sets: 2.0 -> 1.5 ms on the validation set, 3.8 -> 2.9 ms on the corpus).
  */
 export function mayClean(text: string): boolean {
   const n = text.length;
-  if (n > 0 && (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32)) return true;
+  if (n > 0 && (isWhiteSpace(text.charCodeAt(0)) || isWhiteSpace(text.charCodeAt(n - 1)))) return true;
   return MAY_CHANGE_WIDER.test(text) && MAY_CHANGE.test(text);
 }
 
-/** What every {@link TextRule.mayApply} of {@link TEXT_RULES} (with no facts) looks for, and `\r`, as one pattern. */
-const MAY_CHANGE = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $|example|https?:\/\/|\]\(/i;
+/**
+ * What every {@link TextRule.mayApply} of {@link TEXT_RULES} (with no facts) looks for inside a text, and `\r`,
+ * as one pattern (the whitespace rule's: `mayBeUntidy`).
+ */
+const MAY_CHANGE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|example|https?:\/\/|\]\(/i;
 
-/** Matches wherever {@link MAY_CHANGE} does but at an outer space (`xample` for `example`, `://` for a URL's scheme), and some more. */
-const MAY_CHANGE_WIDER = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|\]\(|[xX][aA][mM][pP][lL][eE]|:\/\//;
+/** Matches wherever {@link MAY_CHANGE} does (`xample` for `example`, `://` for a URL's scheme), and some more. */
+const MAY_CHANGE_WIDER = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|\]\(|[xX][aA][mM][pP][lL][eE]|:\/\//;
 
 /**
  * The cleaned text of a description and what was removed, or undefined when it stays as it is (nothing

@@ -10,14 +10,33 @@ export const whitespaceRule: TextRule<true> = {
   what: 'extra whitespace',
   setup: (rules) => (rules.whitespace ? true : undefined),
   apply: (text) => collapseWhitespace(text),
-  mayApply: (text) => UNTIDY.test(text),
+  mayApply: (text) => mayBeUntidy(text),
   // Its output is trimmed, has no run of blanks or blank lines left and no indentation shared by the lines
   // after the first, and keeps every fence line and code span: a second run finds nothing.
   idempotent: true,
 };
 
-/** Anything {@link collapseWhitespace} could change: a line break, a tab, two spaces, or an outer space. */
-const UNTIDY = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}|^ | $/;
+/**
+ * Whether {@link collapseWhitespace} could change `text`: whitespace at either end (what `trim` takes), or
+ * inside it a tab or any whitespace but a space and a line break (\r included), two spaces (a run to
+ * collapse), a space before a line break (a line's trailing blank), a line break before a space (an indent
+ * that the lines after the first may share) or three line breaks in a row (two blank lines). Single line breaks
+ * between tidy lines change nothing: a description of several tidy lines (most long ones) is passed over. The
+ * ends are two character tests (a pattern's `$` is tried at every position).
+ * @internal
+ */
+export function mayBeUntidy(text: string): boolean {
+  const n = text.length;
+  return n > 0 && (isWhiteSpace(text.charCodeAt(0)) || isWhiteSpace(text.charCodeAt(n - 1)) || UNTIDY_INSIDE.test(text));
+}
+
+/** What {@link mayBeUntidy} looks for inside a text. */
+const UNTIDY_INSIDE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n/;
+
+/** Whether a character is one `String.prototype.trim` takes (JavaScript's `\s`). @internal */
+export function isWhiteSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
 
 /**
  * Trims the text and every line's end, collapses runs of spaces and tabs inside a line (indentation is
@@ -27,8 +46,8 @@ const UNTIDY = /[\n\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u30
  * and so list nesting, stays.
  */
 function collapseWhitespace(text: string): string {
-  // Most descriptions are one tidy line: nothing to do.
-  if (!UNTIDY.test(text)) return text;
+  // Most descriptions are tidy, on one line or several: nothing to do.
+  if (!mayBeUntidy(text)) return text;
   const lines = text.split('\n');
   const out: string[] = [];
   let fence: string | undefined;
