@@ -369,7 +369,7 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
   };
   for (const f of readdirSync(CORPUS).filter((n) => n.endsWith('.json'))) walk(JSON.parse(readFileSync(join(CORPUS, f), 'utf8')));
   // Characters and words every rule starts from, so that generated texts reach each of them.
-  const piece = fc.constantFrom(' ', ' ', '  ', '\t', '\n', '\n\n', '\r', '\u00a0', '\u2028', '\ufeff', '`', '```', '~~~', 'a', 'B', 'é', '-', '*', '.', ',', '(', ')', '[', ']', 'Example:', 'examples', 'https://a.b/c', 'www.a.b', '[t](https://x)', '<https://a>', 'See', 'Defaults to 1.', 'Optional.', '(required)', 'user', 'ID');
+  const piece = fc.constantFrom(' ', ' ', '  ', '\t', '\n', '\n\n', '\r', '\u00a0', '\u2028', '\ufeff', '`', '```', '~~~', 'a', 'B', 'é', '-', '*', '.', ',', '(', ')', '[', ']', 'Example:', 'examples', '**Examples**:', '_example_ :', 'For example', 'https://a.b/c', 'www.a.b', '[t](https://x)', '<https://a>', 'See', 'Defaults to 1.', 'Optional.', '(required)', 'user', 'ID');
   const text = fc.array(piece, { maxLength: 24 }).map((ps) => ps.join(''));
 
   it('mayClean: a text it finds nothing in comes back from the text rules as it is, whichever are on', () => {
@@ -391,8 +391,9 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
 
   it('mayClean answers as the one pattern of everything the rules start from (kept here as the oracle)', () => {
     // Outer whitespace (what trim takes), odd whitespace or \r anywhere, two spaces, a line's trailing blank, an
-    // indented line after a break, two blank lines; `example`; a URL's scheme; a markdown link.
-    const oracle = /^\s|\s$|[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|example|https?:\/\/|\]\(/i;
+    // indented line after a break, two blank lines; a line that starts an `Example:` block; a URL's scheme; a
+    // markdown link.
+    const oracle = /^\s|\s$|[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:|https?:\/\/|\]\(/i;
     const validation = join(CORPUS, '..', 'validation');
     const more = new Set<string>();
     const collect = (v: unknown): void => {
@@ -401,7 +402,7 @@ describe('the quick looks strip-noise passes descriptions over with', () => {
     };
     for (const f of readdirSync(validation).filter((n) => n.endsWith('.json'))) collect(JSON.parse(readFileSync(join(validation, f), 'utf8')));
     expect(more.size).toBeGreaterThan(1000);
-    const all = [...texts, ...more, 'EXAMPLE', 'eXample', 'xample', 'HTTP://', 'ftp://x', '://', ' x', 'x ', ' ', '\u1680', 'a\u200ab', 'ﬀexample', 'a\nb', 'a\n\nb', 'a\n\n\nb', 'a \nb', 'a\n b', '\na', 'a\n', '\u2028a', 'a\ufeff', 'a\u0085b'];
+    const all = [...texts, ...more, 'EXAMPLE', 'eXample', 'xample', 'HTTP://', 'ftp://x', '://', ' x', 'x ', ' ', '\u1680', 'a\u200ab', 'ﬀexample', 'a\nb', 'a\n\nb', 'a\n\n\nb', 'a \nb', 'a\n b', '\na', 'a\n', '\u2028a', 'a\ufeff', 'a\u0085b', 'For example, x.', 'x\nExample: y', 'x\n**Examples**: y', 'x\n_example_ : y', 'x example: y'];
     for (const t of all) expect(mayClean(t), JSON.stringify(t)).toBe(oracle.test(t));
     fc.assert(
       fc.property(text, (t) => mayClean(t) === oracle.test(t)),

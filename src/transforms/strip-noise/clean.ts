@@ -101,8 +101,8 @@ const WHAT: ReadonlyMap<RuleKey, string> = new Map(TEXT_RULES.map((r) => [r.key,
 
 /**
  * False when no text rule can change `text`, whichever of them are on: it holds nothing any rule's
- * {@link TextRule.mayApply} starts from (what the whitespace rule tidies, see `mayBeUntidy`; `example`;
- * `http(s)://`; `](`) and no `\r`. A true answer only means a rule may apply.
+ * {@link TextRule.mayApply} starts from (what the whitespace rule tidies, see `mayBeUntidy`; a line that
+ * starts an `Example:` block; `http(s)://`; `](`) and no `\r`. A true answer only means a rule may apply.
  *
  * Two scans where one would do, measured: the outer whitespace is two character tests, and a pattern without
  * the case-insensitive flag and with rarer first characters (`xample` for `example`, `://` for a URL's scheme)
@@ -119,9 +119,9 @@ export function mayClean(text: string): boolean {
  * What every {@link TextRule.mayApply} of {@link TEXT_RULES} (with no facts) looks for inside a text, and `\r`,
  * as one pattern (the whitespace rule's: `mayBeUntidy`).
  */
-const MAY_CHANGE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|example|https?:\/\/|\]\(/i;
+const MAY_CHANGE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:|https?:\/\/|\]\(/i;
 
-/** Matches wherever {@link MAY_CHANGE} does (`xample` for `example`, `://` for a URL's scheme), and some more. */
+/** Matches wherever {@link MAY_CHANGE} does (`xample` for an `Example:` line, `://` for a URL's scheme), and some more. */
 const MAY_CHANGE_WIDER = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n|\]\(|[xX][aA][mM][pP][lL][eE]|:\/\//;
 
 /**

@@ -10,11 +10,14 @@ export const exampleBlocksRule: TextRule<true> = {
   what: 'example blocks',
   setup: (rules) => (rules.examples ? true : undefined),
   apply: (text) => removeExampleBlocks(text),
-  mayApply: (text) => EXAMPLE_WORD.test(text),
+  mayApply: (text) => EXAMPLE_LINE.test(text),
 };
 
-/** Where the word can be, so a description without it is passed over at once. */
-const EXAMPLE_WORD = /examples?/i;
+/**
+ * A line that starts a block ({@link EXAMPLE_START} at the start of the text or after a line break): a
+ * description without one is passed over at once, one that only says "for example" in a sentence too.
+ */
+const EXAMPLE_LINE = /(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
 
 const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
 
@@ -25,7 +28,7 @@ const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:
  * included.
  */
 function removeExampleBlocks(text: string): string {
-  if (!EXAMPLE_WORD.test(text)) return text;
+  if (!EXAMPLE_LINE.test(text)) return text;
   const lines = text.split('\n');
   const kept: string[] = [];
   let fence: string | undefined;
