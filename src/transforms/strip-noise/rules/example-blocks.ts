@@ -15,9 +15,11 @@ export const exampleBlocksRule: TextRule<true> = {
 
 /**
  * A line that starts a block ({@link EXAMPLE_START} at the start of the text or after a line break): a
- * description without one is passed over at once, one that only says "for example" in a sentence too.
+ * description without one is passed over at once, one that only says "for example" in a sentence too
+ * (strip-noise's first look is built from it).
+ * @internal
  */
-const EXAMPLE_LINE = /(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
+export const EXAMPLE_LINE = /(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
 
 const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
 

@@ -30,8 +30,8 @@ export function mayBeUntidy(text: string): boolean {
   return n > 0 && (isWhiteSpace(text.charCodeAt(0)) || isWhiteSpace(text.charCodeAt(n - 1)) || UNTIDY_INSIDE.test(text));
 }
 
-/** What {@link mayBeUntidy} looks for inside a text. */
-const UNTIDY_INSIDE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n/;
+/** What {@link mayBeUntidy} looks for inside a text (strip-noise's first look is built from it). @internal */
+export const UNTIDY_INSIDE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n/;
 
 /** Whether a character is one `String.prototype.trim` takes (JavaScript's `\s`). @internal */
 export function isWhiteSpace(c: number): boolean {
