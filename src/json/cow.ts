@@ -167,7 +167,7 @@ export class CopyOnWrite {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       if (k === key) at = i;
-      // What setOwn does for an object target (see shallowCopy).
+      // What setOwn does for an object target: an own `__proto__` is defined, never set.
       else if (k === '__proto__') Object.defineProperty(out, k, { value: src[k], writable: true, enumerable: true, configurable: true });
       else out[k] = src[k];
     }
