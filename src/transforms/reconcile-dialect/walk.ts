@@ -19,6 +19,10 @@ export function walkAndConvert(schema: Record<string, unknown>, job: Job): void 
   const conversions: (typeof CONVERSIONS)[number][] = [];
   for (const c of CONVERSIONS) if (c.runs(scope)) conversions.push(c);
   const stack: [node: unknown, orig: string, cur: string][] = [[schema, '', '']];
+  // One pair of maps for the walk, emptied before each object's conversions: they record that object's moves
+  // and are read before the next object's (two maps made per schema object were most of this walk's own time
+  // on the OpenAPI-generated servers of bench/validation, where nearly every object is walked and few move).
+  const moves: KeyMoves = { keys: new Map(), entries: new Map() };
   while (stack.length > 0) {
     const [node, orig, cur] = stack.pop()!;
     if (orig !== cur) job.map.set(orig, cur);
@@ -34,7 +38,8 @@ export function walkAndConvert(schema: Record<string, unknown>, job: Job): void 
     }
     // Preorder: nothing has edited this node or below it yet, so the working copy holds this very object.
     if (job.ctx.changes.length === editsBefore) job.seen = { cur, edits: editsBefore, node };
-    const moves: KeyMoves = { keys: new Map(), entries: new Map() };
+    if (moves.keys.size > 0) moves.keys.clear();
+    if (moves.entries.size > 0) moves.entries.clear();
     // Each conversion rewrites this object's own keywords (never its children's).
     for (const c of conversions) c.convert(node, orig, cur, job, moves);
     const children: [unknown, string, string][] = [];
