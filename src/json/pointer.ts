@@ -29,7 +29,16 @@ export class PointerError extends Error {
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (pointer.charCodeAt(0) !== 47 /* / */) throw new PointerError(`pointer \`${pointer}\` does not start with "/"`);
-  const raw = pointer.slice(1).split('/');
+  // Token by token from each `/`, not `slice(1).split('/')`: V8 splits a string in a runtime call, about twice
+  // the time for the pointers edits name (one per change: 3,400 a pass on bench/validation), built by
+  // concatenation as they are.
+  const raw: string[] = [];
+  let start = 1;
+  for (let slash = pointer.indexOf('/', 1); slash !== -1; slash = pointer.indexOf('/', start)) {
+    raw.push(pointer.slice(start, slash));
+    start = slash + 1;
+  }
+  raw.push(pointer.slice(start));
   // Most pointers escape nothing: one look at the whole, not one per token.
   if (pointer.indexOf('~') !== -1) for (let i = 0; i < raw.length; i++) raw[i] = unescapeToken(raw[i]!);
   return raw;

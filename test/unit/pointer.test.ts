@@ -55,6 +55,16 @@ describe('pointers', () => {
     );
     expect(formatPointer(['a/b', 3, '~'])).toBe('/a~1b/3/~0');
   });
+
+  it('splits at every `/` as `split` does, empty tokens and all', () => {
+    const pointer = fc.array(fc.constantFrom('/', '/', 'a', 'é', '~0', '~1', '0', ' '), { maxLength: 12 }).map((a) => '/' + a.join(''));
+    fc.assert(
+      fc.property(pointer, (p) => {
+        expect(parsePointer(p)).toEqual(p.slice(1).split('/').map(unescapeToken));
+      }),
+      { seed: 51, numRuns: 2000 },
+    );
+  });
 });
 
 describe('getAt / existsAt (own properties only)', () => {
