@@ -20,8 +20,9 @@ export function walkAndConvert(schema: Record<string, unknown>, job: Job): void 
   for (const c of CONVERSIONS) if (c.runs(scope)) conversions.push(c);
   const stack: [node: unknown, orig: string, cur: string][] = [[schema, '', '']];
   // One pair of maps for the walk, emptied before each object's conversions: they record that object's moves
-  // and are read before the next object's (two maps made per schema object were most of this walk's own time
-  // on the OpenAPI-generated servers of bench/validation, where nearly every object is walked and few move).
+  // and are read before the next object's. Two maps made for every schema object walked cost reconcile-dialect
+  // 3–8% of its time on the largest OpenAPI-generated server of bench/validation, where nearly every object is
+  // walked and few move (bench/ab-cpu.mjs, both orders).
   const moves: KeyMoves = { keys: new Map(), entries: new Map() };
   while (stack.length > 0) {
     const [node, orig, cur] = stack.pop()!;
