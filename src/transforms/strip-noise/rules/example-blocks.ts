@@ -13,15 +13,18 @@ export const exampleBlocksRule: TextRule<true> = {
   mayApply: (text) => EXAMPLE_LINE.test(text),
 };
 
+/** What a line that starts a block begins with: `Example:` or `Examples:`, maybe in emphasis, after blanks. */
+const EXAMPLE_HEAD = String.raw`[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:`;
+
 /**
  * A line that starts a block ({@link EXAMPLE_START} at the start of the text or after a line break): a
  * description without one is passed over at once, one that only says "for example" in a sentence too
  * (strip-noise's first look is built from it).
  * @internal
  */
-export const EXAMPLE_LINE = /(?:^|\n)[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
+export const EXAMPLE_LINE = new RegExp(`(?:^|\\n)${EXAMPLE_HEAD}`, 'i');
 
-const EXAMPLE_START = /^[ \t]*(?:\*\*|__|\*|_)?examples?(?:\*\*|__|\*|_)?[ \t]*:/i;
+const EXAMPLE_START = new RegExp(`^${EXAMPLE_HEAD}`, 'i');
 
 /**
  * A block starts at a line whose text begins with `Example:` or `Examples:` (case-insensitive, optionally
