@@ -66,6 +66,50 @@ describe('live objects', () => {
     expect(invalid.map((f) => f.toolIndex)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('the input check calls no getter: at an object key, an array element, inherited from a polluted prototype; a setter-only accessor too', () => {
+    let calls = 0;
+    const schema = () => ({ type: 'string' });
+    const atKey = { name: 'at-key', inputSchema: { type: 'object', properties: { get a() { calls++; return schema(); } } } };
+    const element: unknown[] = [{ type: 'string' }];
+    Object.defineProperty(element, 1, { enumerable: true, get: () => (calls++, schema()) });
+    const atElement = { name: 'at-element', inputSchema: { type: 'object', properties: { a: { anyOf: element } } } };
+    const setterOnly = { name: 'setter-only', inputSchema: { type: 'object', properties: {} as Record<string, unknown> } };
+    Object.defineProperty(setterOnly.inputSchema.properties, 'a', { enumerable: true, set: () => { calls++; } });
+    const problems = [atKey, atElement, setterOnly].map((t) => checkJsonTool(t, 1000, undefined, { bytes: 0 }, new Map()));
+    expect(problems).toEqual([
+      { path: '/inputSchema/properties/a', message: 'an accessor (getter/setter) is not a JSON value' },
+      { path: '/inputSchema/properties/a/anyOf/1', message: 'an accessor (getter/setter) is not a JSON value' },
+      { path: '/inputSchema/properties/a', message: 'an accessor (getter/setter) is not a JSON value' },
+    ]);
+    expect(calls).toBe(0);
+    // The run skips them so (only its size of a skipped tool is what `JSON.stringify` writes of it, getters and all).
+    const r = transformTools([good('a'), atKey, atElement, setterOnly, good('b')], { transforms: ['safe'] });
+    expect(r.report.skipped.filter((s) => s.transform === 'input').map((s) => `${s.tool} ${s.reason}`)).toEqual([
+      'at-key an accessor (getter/setter) is not a JSON value at `/1/inputSchema/properties/a`',
+      'at-element an accessor (getter/setter) is not a JSON value at `/2/inputSchema/properties/a/anyOf/1`',
+      'setter-only an accessor (getter/setter) is not a JSON value at `/3/inputSchema/properties/a`',
+    ]);
+    calls = 0;
+    // A key a polluted prototype supplies is not the tool's: neither read through a getter nor counted.
+    Object.defineProperty(Object.prototype, 'polluted', { enumerable: true, configurable: true, get: () => (calls++, 1) });
+    let skipped: number;
+    let before: number;
+    let problem: unknown;
+    try {
+      const r = transformTools([good('c')], { measure: true });
+      skipped = r.report.skipped.length;
+      before = r.report.stats.before.bytes;
+      problem = checkJsonTool(good('d'), 1000, undefined, { bytes: 0 }, new Map());
+    } finally {
+      // Removed before any assertion: the test runner's own objects inherit the getter too.
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(calls).toBe(0);
+    expect(skipped).toBe(0);
+    expect(problem).toBeUndefined();
+    expect(before).toBe(Buffer.byteLength(JSON.stringify([good('c')])));
+  });
+
   it('checkJsonTool never throws, whatever a trap does', () => {
     const hostile = new Proxy(
       {},
