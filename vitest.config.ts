@@ -22,5 +22,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Both cores of the machines CI runs on (vitest's default leaves one to itself: one test file at a time on
+    // two cores). Measured on test/unit: 81 s -> 63 s of wall time.
+    maxWorkers: 2,
   },
 });
