@@ -61,7 +61,7 @@ export const normalizeSchema = defineTransform<NormalizeSchemaOptions, undefined
       // A look earlier in the run (reconcile-dialect's) found nothing to tidy below the root: only the root is left.
       const below = belowRoot(d);
       if (below !== undefined && !below.tidy && !rootMayTidy(d.schema)) continue;
-      normalizeDocument(d, ctx, assume);
+      normalizeDocument(d, ctx, assume, doc.mayHold.referenceKeys);
     }
   },
 });
@@ -107,7 +107,11 @@ interface Edit {
   readonly evaluates?: boolean;
 }
 
-function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect): void {
+/**
+ * `mayRefs`: whether the tool may hold a reference keyword anywhere (`ToolDoc.mayHold`); when it certainly holds
+ * none, data is not walked to look for one.
+ */
+function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect, mayRefs: boolean): void {
   const { schema, table, base } = d;
   // One walk, building no pointer unless an edit is found there: frames of four slots (node, depth, keyword,
   // entry below the keyword), flat; the pointer of the node being looked at is the keywords and entries
@@ -218,7 +222,7 @@ function normalizeDocument(d: SchemaDocument, ctx: EditContext, assume: Dialect)
   // Which locations a `$ref` points into: none when no reference keyword is a key anywhere in the document
   // (not even in data, where `$ref`-shaped values keep their targets too); asked only now.
   let targets: RefTargets | undefined;
-  if (refKey || (inData ??= dataKeys(schema, table)).references) targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
+  if (refKey || (mayRefs && (inData ??= dataKeys(schema, table)).references)) targets = collectRefTargets(schema, d.dialect, refInventoryOf(schema, d.dialect));
   if (edits !== undefined) {
     if (targets !== undefined) edits = edits.filter((e) => !holdsRefTarget(targets, e.path));
     // Data can hold a schema that a reference compiles (`#/x-defs/A`); look there too, conservatively, when
