@@ -8,11 +8,11 @@
  * reconcile-dialect leaves the tool as it was, the next steps get the very same {@link SchemaDocument}
  * objects from the engine (one reading per tool version and run), and look the facts up by them.
  *
- * Keyed by those objects, the facts live exactly as long as the run's documents: a new run reads its tools
+ * Held by those objects, the facts live exactly as long as the run's documents: a new run reads its tools
  * anew (new objects), so a caller who changes a schema between runs never meets facts about its old
  * contents, and a document the look did not finish has none.
  */
-import type { SchemaDocument } from '../core/documents.js';
+import { belowOf, noteBelow, type SchemaDocument } from '../core/documents.js';
 
 /** The subschemas below a document's root, as every dialect's reader would descend into them. */
 export interface BelowRoot {
@@ -22,14 +22,12 @@ export interface BelowRoot {
   readonly tidy: boolean;
 }
 
-const FACTS = new WeakMap<SchemaDocument, BelowRoot>();
-
 /** Records what a complete look over `doc`'s subschemas found (only for a document the step left as it was). */
 export function noteBelowRoot(doc: SchemaDocument, facts: BelowRoot): void {
-  FACTS.set(doc, facts);
+  noteBelow(doc, facts);
 }
 
 /** What a look earlier in the run found below `doc`'s root, or undefined when none looked. */
 export function belowRoot(doc: SchemaDocument): BelowRoot | undefined {
-  return FACTS.get(doc);
+  return belowOf(doc) as BelowRoot | undefined;
 }
