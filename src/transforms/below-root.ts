@@ -6,7 +6,7 @@
  * and conversion triggers); on the way it notes whether any subschema below the root holds a definitions
  * container (hoist-nested-defs' work) or a keyword normalize-schema might remove or rewrite. When
  * reconcile-dialect leaves the tool as it was, the next steps get the very same {@link SchemaDocument}
- * objects from the engine (one reading per tool version and run), and look the facts up by them.
+ * objects from the engine (one reading per tool version and run), and find the facts on them.
  *
  * Held by those objects, the facts live exactly as long as the run's documents: a new run reads its tools
  * anew (new objects), so a caller who changes a schema between runs never meets facts about its old
