@@ -152,11 +152,17 @@ function visitDescription(node: Record<string, unknown>, place: SchemaPlace | un
     !dirty &&
     // (What the schema says first: a pattern test only where its rule could act on what it finds.)
     !(defaults && hasOwn(node, 'default') && DEFAULT_WORD.test(original)) &&
-    !(markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required) && MARKER_ANY.test(original)) &&
-    !(restatedNames && isProperty && mayRestateName(original))
-  )
+    !(markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required) && MARKER_ANY.test(original))
+  ) {
+    // Only the name rule can act, on the text as it is (the other rules leave it so): asked directly, and the
+    // pointer built only for an edit (about 600 of bench/validation's short property descriptions a pass,
+    // which the path below took through the default and marker rules to find nothing).
+    if (restatedNames && isProperty && mayRestateName(original) && restatesName(place.entry as string, original, names)) {
+      edits.push({ path: descriptionPath(v.base, place), code: 'removed-restated-description', data: { text: JSON.stringify(original), name: place.entry as string } });
+    }
     return;
-  const at = v.base + appendPointer(placePointer(place), 'description');
+  }
+  const at = descriptionPath(v.base, place);
   const cleaned = dirty ? cleanMayChange(ctx, at, original, rules, memo) : undefined;
   let text = cleaned?.text ?? original;
   // One description can take up to three edits, one per kind of rule, each with its own code.
@@ -180,7 +186,7 @@ function visitDescription(node: Record<string, unknown>, place: SchemaPlace | un
     }
   }
   if (markers && isProperty && parent !== undefined && hasOwn(parent, 'required') && Array.isArray(parent.required)) {
-    const required = requiredSet((v.requiredSets ??= new WeakMap()), parent.required).has(name);
+    const required = requiredHas(v, parent.required, name);
     if (MARKER_WORD[required ? 'required' : 'optional'].test(text) && removeMarkers(text, required) !== text) {
       const next = cleanDescription(text, rules, { hasDefault: facts?.hasDefault, default: facts?.default, required }).text;
       const marker = required ? 'required' : 'optional';
@@ -209,13 +215,27 @@ class RunMemo extends Map<string, CleanedText> {
 anchorShape(new RunMemo());
 anchorShape(new DescriptionVisit(undefined as unknown as EditContext, '', { urls: true, examples: true, whitespace: true }, undefined, undefined, true, true, true));
 
-function requiredSet(cache: WeakMap<readonly unknown[], ReadonlySet<unknown>>, required: readonly unknown[]): ReadonlySet<unknown> {
+/**
+ * Whether a parent's `required` lists `name`: a short list (most) is read as it is; a long one is made a set
+ * the first time one of its properties asks.
+ */
+function requiredHas(v: DescriptionVisit, required: readonly unknown[], name: string): boolean {
+  if (required.length <= 16) {
+    for (let i = 0; i < required.length; i++) if (required[i] === name) return true;
+    return false;
+  }
+  const cache = (v.requiredSets ??= new WeakMap());
   let set = cache.get(required);
   if (set === undefined) {
     set = new Set(required);
     cache.set(required, set);
   }
-  return set;
+  return set.has(name);
+}
+
+/** The pointer of the `description` of the schema at `place` (built only for a description a rule acts on). */
+function descriptionPath(base: string, place: SchemaPlace | undefined): string {
+  return base + appendPointer(placePointer(place), 'description');
 }
 
 interface Edit {

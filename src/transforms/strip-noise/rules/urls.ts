@@ -55,6 +55,16 @@ export const LINK_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|lear
  */
 export const LINK_TEXT_LEAD = /(^|[.!?][ \t]+(?![ \t])|\n)[ \t]*(?:see|read more|learn more|more info(?:rmation)?|for more (?:info(?:rmation)?|details)|refer to)\b[^.!?\n\u0000\u0001]{0,80}\u0001(?:[ \t]+for (?:more )?(?:details|information|info|more))?[ \t]*(?:\.(?=\s|$)|(?=\n|$))/gim;
 
+/**
+ * A word every match of {@link LINK_TEXT_LEAD} holds (each of its lead-ins has `see`, `more` or `refer`), and
+ * of {@link LINK_LEAD} (those, `doc` or `details`), in any case (`i` without `u` folds no other character to
+ * these letters). The lead patterns start at every line break and sentence stop and are tried there; a text
+ * without such a word is passed over by this one look (the two were a tenth of cleaning the tool
+ * descriptions of bench/validation).
+ */
+const TEXT_LEAD_WORD = /[sS][eE][eE]|[mM][oO][rR][eE]|[rR][eE][fF][eE][rR]/;
+const LEAD_WORD = /[sS][eE][eE]|[mM][oO][rR][eE]|[rR][eE][fF][eE][rR]|[dD][oO][cC]|[dD][eE][tT][aA][iI][lL][sS]/;
+
 /** False when {@link removeUrls} leaves `text` as it is: no markdown link tail and no `http(s)://` (or a text holding the rule's own marks). */
 function mayHaveUrls(text: string): boolean {
   return text.indexOf(MARK) === -1 && text.indexOf(LINK_MARK) === -1 && (text.indexOf('](') !== -1 || /https?:\/\//i.test(text));
@@ -68,6 +78,20 @@ function mayHaveUrls(text: string): boolean {
  */
 function removeUrls(text: string): string {
   if (!mayHaveUrls(text)) return text;
+  // Without a fence marker no line is inside a fence: only the lines that hold `](` or `://` are looked at,
+  // found from those, and the text is not split into all its lines (most of a long description has none).
+  if (text.indexOf('```') === -1 && text.indexOf('~~~') === -1) {
+    let out = '';
+    let last = 0;
+    for (let at = nextLinkSite(text, 0); at !== -1; at = nextLinkSite(text, last)) {
+      const start = text.lastIndexOf('\n', at) + 1;
+      let end = text.indexOf('\n', at);
+      if (end === -1) end = text.length;
+      out += text.slice(last, start) + removeUrlsInLine(text.slice(start, end));
+      last = end;
+    }
+    return removeMarks(out + text.slice(last));
+  }
   const lines = text.split('\n');
   let fence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -83,15 +107,27 @@ function removeUrls(text: string): string {
     }
     // Every link and URL holds `](` or `://`: a line with neither (most lines) stays as it is.
     if (line.indexOf('](') === -1 && line.indexOf('://') === -1) continue;
-    const parts = line.split(/(`[^`\n]*`)/);
-    for (let j = 0; j < parts.length; j += 2) {
-      let part = replaceMarkdownLinks(parts[j]!);
-      part = part.replace(AUTOLINK, MARK);
-      parts[j] = markBareUrls(part);
-    }
-    lines[i] = parts.join('');
+    lines[i] = removeUrlsInLine(line);
   }
   return removeMarks(lines.join('\n'));
+}
+
+/** Where the next `](` or `://` at or after `from` is, or -1. */
+function nextLinkSite(text: string, from: number): number {
+  const link = text.indexOf('](', from);
+  const scheme = text.indexOf('://', from);
+  return link === -1 ? scheme : scheme === -1 ? link : Math.min(link, scheme);
+}
+
+/** One line outside fences with its links replaced and its URLs marked, code spans untouched. */
+function removeUrlsInLine(line: string): string {
+  const parts = line.split(/(`[^`\n]*`)/);
+  for (let j = 0; j < parts.length; j += 2) {
+    let part = replaceMarkdownLinks(parts[j]!);
+    part = part.replace(AUTOLINK, MARK);
+    parts[j] = markBareUrls(part);
+  }
+  return parts.join('');
 }
 
 /**
@@ -183,9 +219,13 @@ const URL_SQUARE = /\[[ \t]*\u0000[ \t]*\]/y;
  * from each of its positions.
  */
 function removeMarks(marked: string): string {
-  const text = marked.indexOf(LINK_MARK) === -1 ? marked : marked.replace(LINK_TEXT_LEAD, '$1').replace(/\u0001/g, '');
+  let text = marked;
+  if (text.indexOf(LINK_MARK) !== -1) {
+    if (TEXT_LEAD_WORD.test(text)) text = text.replace(LINK_TEXT_LEAD, '$1');
+    text = text.replace(/\u0001/g, '');
+  }
   if (text.indexOf(MARK) === -1) return text;
-  let t = text.replace(LINK_LEAD, '$1');
+  let t = LEAD_WORD.test(text) ? text.replace(LINK_LEAD, '$1') : text;
   // `…; see https://… for details` inside a sentence: the clause goes.
   t = removeSeeClauses(t);
   // Brackets around nothing but the URL (and a `see`/`i.e.`), with the blanks before them.
