@@ -54,6 +54,7 @@ export const HOSTILE_FAMILIES: readonly HostileFamily[] = [
   { name: 'link-blank-tail', targets: 'markdown link title', unit: 1, build: (n) => onTool('[a](http://x' + rep(' ', n) + 'y') },
   { name: 'autolinks-unclosed', targets: 'autolinks', unit: 8, build: (n) => onTool(rep('<http://', n)) },
   { name: 'urls-run-together', targets: 'bare URLs', unit: 9, build: (n) => onTool(rep('http://a ', n)) },
+  { name: 'url-lines', targets: 'finding the lines that hold a URL', unit: 13, build: (n) => onTool(rep('x http://a.b\n', n) + 'y') },
   { name: 'url-trailing-stops', targets: 'bare URL trailing punctuation', unit: 1, build: (n) => onTool('http://a' + rep('.', n) + 'x') },
   { name: 'value-leads', targets: 'URL value lead-ins', unit: 14, build: (n) => onTool(rep('e.g. http://a ', n)) },
   { name: 'backticks', targets: 'inline code spans', unit: 1, build: (n) => onTool('http://a ' + rep('`', n) + ' x') },

@@ -83,7 +83,16 @@ function removeUrls(text: string): string {
   if (text.indexOf('```') === -1 && text.indexOf('~~~') === -1) {
     let out = '';
     let last = 0;
-    for (let at = nextLinkSite(text, 0); at !== -1; at = nextLinkSite(text, last)) {
+    // The next `](` and the next `://`, each looked for again only once the scan has passed it: every search
+    // starts where the one before it ended (one per line with a URL searching to the end for the other kind
+    // was quadratic in the number of such lines: bench/lib/hostile-text.ts, `url-lines`).
+    let link = text.indexOf('](');
+    let scheme = text.indexOf('://');
+    for (;;) {
+      if (link !== -1 && link < last) link = text.indexOf('](', last);
+      if (scheme !== -1 && scheme < last) scheme = text.indexOf('://', last);
+      const at = link === -1 ? scheme : scheme === -1 ? link : Math.min(link, scheme);
+      if (at === -1) break;
       const start = text.lastIndexOf('\n', at) + 1;
       let end = text.indexOf('\n', at);
       if (end === -1) end = text.length;
@@ -110,13 +119,6 @@ function removeUrls(text: string): string {
     lines[i] = removeUrlsInLine(line);
   }
   return removeMarks(lines.join('\n'));
-}
-
-/** Where the next `](` or `://` at or after `from` is, or -1. */
-function nextLinkSite(text: string, from: number): number {
-  const link = text.indexOf('](', from);
-  const scheme = text.indexOf('://', from);
-  return link === -1 ? scheme : scheme === -1 ? link : Math.min(link, scheme);
 }
 
 /** One line outside fences with its links replaced and its URLs marked, code spans untouched. */
