@@ -77,16 +77,41 @@ export function hasLongPiece(text: string): boolean {
   return false;
 }
 
-/** Whether `text` may hold a long piece: a run of more than MAX_EXACT_PIECE − 2 non-space or space characters. */
+/**
+ * Whether `text` may hold a long piece. A piece of either split is one of: a word (one character before it, a
+ * run of letters and marks, a contraction of up to three after it), up to three digits, a run of punctuation
+ * (one space before it, line breaks and slashes after it), or a run of whitespace. So a text whose runs of
+ * ASCII letters, of punctuation and line breaks, and of whitespace are all short enough has no long piece; a
+ * character beyond ASCII (a letter, a mark, a digit, a space or punctuation there) counts toward all three.
+ * Compact JSON is such a text however long, so its split is skipped: the looser test this replaced (a run of
+ * characters that are not spaces) was true for nearly every tool's JSON, and the split it then made was 9% of
+ * `toolslim report` on a 31,560-tool list (bench/check-scale.ts).
+ */
 function mayHoldLongPiece(text: string): boolean {
   if (text.length <= MAX_EXACT_PIECE) return false;
-  let run = 0;
-  let space = false;
+  let letters = 0;
+  let punctuation = 0;
+  let spaces = 0;
   for (let i = 0; i < text.length; i++) {
-    const s = isSpace(text.charCodeAt(i));
-    run = s === space ? run + 1 : 1;
-    space = s;
-    if (run > MAX_EXACT_PIECE - 2) return true; // a piece may add one character on either side
+    const c = text.charCodeAt(i);
+    if (c >= 128) {
+      letters++;
+      punctuation++;
+      spaces++;
+    } else if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+      letters++;
+      punctuation = spaces = 0;
+    } else if (c >= 48 && c <= 57) letters = punctuation = spaces = 0;
+    else if (c === 32 || (c >= 9 && c <= 13)) {
+      spaces++;
+      letters = 0;
+      // A line break may end a punctuation piece (`[\r\n/]*` after it); other whitespace ends it.
+      punctuation = c === 10 || c === 13 ? punctuation + 1 : 0;
+    } else {
+      punctuation++;
+      letters = spaces = 0;
+    }
+    if (letters > MAX_EXACT_PIECE - 4 || punctuation > MAX_EXACT_PIECE - 1 || spaces > MAX_EXACT_PIECE) return true;
   }
   return false;
 }
@@ -114,9 +139,4 @@ function boundedCount(text: string, count: (text: string) => number, split: RegE
   }
   if (from < text.length) total += count(text.slice(from));
   return total;
-}
-
-/** JavaScript's `\s`: WhiteSpace and LineTerminator. */
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }

@@ -177,6 +177,36 @@ describe('memoized token counts equal direct counts', () => {
   }
 });
 
+describe('isEstimate: true exactly when a split of the text holds a piece longer than MAX_EXACT_PIECE', () => {
+  // The oracle splits with gpt-tokenizer's own pre-tokenizer regexes (both encodings), as src/tokens.ts documents.
+  const exact = (t: string) => ENCODINGS.some((enc) => [...t.matchAll(new RegExp(enc.split.source, enc.split.flags))].some((m) => m[0].length > MAX_EXACT_PIECE));
+  const near = [MAX_EXACT_PIECE - 5, MAX_EXACT_PIECE - 4, MAX_EXACT_PIECE - 3, MAX_EXACT_PIECE - 1, MAX_EXACT_PIECE, MAX_EXACT_PIECE + 1, MAX_EXACT_PIECE + 2];
+  const edges: string[] = [];
+  for (const n of near) {
+    // Words with what a piece may take beside them (a character before, a contraction after), punctuation runs
+    // with the line breaks and slashes after them, whitespace runs, letters of other scripts, marks, digits.
+    for (const [before, run, after] of [['', 'a', ''], [' ', 'a', "'ll"], ['"', 'Ab', "'s"], ['x1', 'é', ''], ['', 'e\u0301', ''], [' ', '{', '\n/\n'], ['a', '}', '\r\n'], ['', '/', ''], ['', ' ', ''], ['', '\n', ''], ['x', ' \t', 'y'], ['', '\u00a0', ''], ['', '\u00a0 ', ''], ['', '\u3000\n', ''], ['', '—{', ''], ['', '中', ''], ['', '1', ''], ['', '😀', '']]) {
+      const body = run!.repeat(Math.ceil(n / run!.length)).slice(0, n);
+      edges.push(before + body + after, 'pad ' + before + body + after + ' pad');
+    }
+  }
+  const corpus = corpusTexts();
+
+  for (const enc of ENCODINGS) {
+    it(`${enc.tokenizer.name}: runs at the limit, hostile strings, and every list and tool of both bench sets`, () => {
+      let estimates = 0;
+      for (const t of [...edges, ...hostile(7, 400, 400).map((h) => h.repeat(3))]) {
+        expect(enc.tokenizer.isEstimate!(t), JSON.stringify(t.slice(0, 60))).toBe(exact(t));
+        if (exact(t)) estimates++;
+      }
+      // Both answers occur among these texts.
+      expect(estimates).toBeGreaterThan(20);
+      // Compact JSON is split into short pieces however long it is.
+      for (const t of corpus) expect(enc.tokenizer.isEstimate!(t)).toBe(exact(t));
+    });
+  }
+});
+
 describe('arrayStandIn', () => {
   it('keeps a text up to its first cut point and from its last, and a text without one whole', () => {
     // Cut points (a letter or digit, then punctuation other than an apostrophe), found by hand.
