@@ -253,6 +253,42 @@ describe('the memo', () => {
     expect(counted.slice(-1)[0]).toContain('_2');
   });
 
+  it('never gives one segment the count of another that shares its key', () => {
+    // The memo keys a segment by the low 30 bits of FNV-1a over its UTF-16 code units (src/core/token-memo.ts),
+    // written out here on its own. A text of lower-case letters has no cut point, so it is one segment.
+    const key = (t: string) => {
+      let h = 0x811c9dc5 | 0;
+      for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+      return h & 0x3fffffff;
+    };
+    const r = rng(8);
+    const seen = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    while (!pair) {
+      let t = '';
+      for (let i = 0; i < 7; i++) t += String.fromCharCode(97 + Math.floor(r() * 26));
+      const other = seen.get(key(t));
+      if (other !== undefined && other !== t) pair = [other, t];
+      else seen.set(key(t), t);
+    }
+    const [a, b] = pair;
+    let calls = 0;
+    // A count that tells the two apart (the same length, different letters).
+    const memo = memoized((t) => {
+      calls++;
+      let n = 0;
+      for (let i = 0; i < t.length; i++) n = n * 31 + t.charCodeAt(i);
+      return n;
+    });
+    const countOf = (t: string) => [...t].reduce((n, ch) => n * 31 + ch.charCodeAt(0), 0);
+    expect(memo.count(a)).toBe(countOf(a));
+    expect(memo.count(b)).toBe(countOf(b));
+    expect(memo.count(b)).toBe(countOf(b));
+    expect(memo.count(a)).toBe(countOf(a));
+    // They did share the key: the second took the first one's place, so the first was counted again.
+    expect(calls).toBe(3);
+  });
+
   it(`is bounded: after ${MEMO_MAX_CHARS} characters of distinct text, the first is counted again`, () => {
     let calls = 0;
     const memo = memoized((t) => {
