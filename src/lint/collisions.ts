@@ -206,7 +206,13 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order.push(y);
     };
     for (let L = 0; L < levels; L++) {
-      const theta = rounds[L]!;
+      // A full list whose least is above this round's threshold (from offers of the tools before it, or
+      // from the rounds before) can be displaced only by a partner at or above that least: this round is
+      // then held at a hair below it, a shorter prefix (the lemma holds for any θ, and a tool's round-L
+      // prefix holds its prefix for that θ), and it is the last (the least stays above it). A near-duplicate
+      // of tools before it mostly stops after a few rare bigrams instead of the first round's 10% of them.
+      const early = mine.length === k ? mine[k - 1]!.score - AT_OR_ABOVE : -1;
+      const theta = early > rounds[L]! ? early : rounds[L]!;
       const upto = prefixLength(theta, a);
       const c = theta / (1 + theta);
       const offA = upto - a;
