@@ -171,6 +171,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   const candidates: number[] = [];
   const order: number[] = [];
   const required = new Int32Array(n); // what shared[y] must reach in this round
+  // The tools before y that have offered y their similarity to it, or found it at or below the threshold
+  // (the last SEEN of them): y's list has judged those pairs, and its least only rises, so y does not
+  // compare them again. In a list of near-duplicates most pairs a tool would compare are of these.
+  const seenBy = new Int32Array(n * SEEN);
+  const seenCount = new Int32Array(n);
   /** The first posting in postTool[from…to) of a tool of size at least `b`. */
   const atLeast = (from: number, to: number, b: number): number => {
     while (from < to) {
@@ -194,6 +199,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     let lastLo = 0;
     let lastHi = -1;
     candidates.length = 0;
+    for (let s = 0, e = Math.min(seenCount[x]!, SEEN); s < e; s++) {
+      const y = seenBy[x * SEEN + s]!;
+      stamp[y] = tag;
+      shared[y] = -1;
+    }
     let requirement = (_y: number): number => BLOCKED;
     const meet = (y: number): void => {
       if (stamp[y] !== tag) {
@@ -289,6 +299,9 @@ export function findCollisions(texts: readonly string[], names: readonly string[
           const sum = a + b;
           const need = full ? Math.max(aboveOverlap(threshold, sum), atLeastOverlap(least, sum)) : aboveOverlap(threshold, sum);
           const inter = intersectFrom(ids, sx, sx + a, sy, sy + b, need);
+          // Judged for y too: its similarity offered, or at or below the threshold (a need above the
+          // threshold, from x's own least, leaves y's side open).
+          if (y > x && (inter >= 0 || !full)) seenBy[y * SEEN + (seenCount[y]!++ % SEEN)] = x;
           if (inter < 0) continue;
           const score = inter / (sum - inter);
           if (score <= threshold) continue;
@@ -333,6 +346,8 @@ export function collisionMessage(c: ToolCollisions, threshold: number): string {
 const ROUNDS: readonly number[] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
 const AT_OR_ABOVE = 1e-12;
 const BLOCKED = 0x7fffffff;
+/** How many of the tools that judged a pair with it each tool remembers (see `seenBy`). */
+const SEEN = 16;
 
 /**
  * How many of a set's first elements meet every partner with similarity above θ: b − o + 1, where
