@@ -43,8 +43,11 @@ export const cl100k: Tokenizer = tokenizer('cl100k_base', (t) => boundedCount(t,
 
 /** A tokenizer counting with `count`, memoized per segment of text (src/core/token-memo.ts: exact, bounded). */
 function tokenizer(name: string, count: (text: string) => number): Tokenizer {
-  const memo = memoized(count);
-  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate: (text: string) => hasLongPiece(text), [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn } });
+  const memo = memoized(count, mayHoldLongPiece);
+  // Asked of the text just counted (as `report` does for every tool), the memo already knows: no segment of it
+  // may hold a long piece, the test below asked once per distinct segment, not of the whole text again.
+  const isEstimate = (text: string): boolean => memo.mayHoldLong(text) !== false && hasLongPiece(text);
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate, [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn } });
 }
 
 /** The tokenizers {@link getTokenizer} knows. */

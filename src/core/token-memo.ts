@@ -85,6 +85,8 @@ const GEAR = (() => {
 interface MemoEntry {
   readonly key: string;
   readonly n: number;
+  /** `mayHoldLong(key)`, when the memo was given that test. */
+  readonly long: boolean;
 }
 
 /**
@@ -103,13 +105,18 @@ export interface MemoizedCount {
   countConcat(parts: readonly string[]): number;
   /** `count('[' + texts.join(',') + ']')`, exactly, from the elements' counts (`counts[i]`, when a number, is `count(texts[i])`). */
   countArray(texts: readonly string[], counts?: readonly (number | undefined)[]): number;
+  /**
+   * False when `text` is the text `count` was last given and no segment of it may hold a long piece (by the
+   * `mayHoldLong` test given to {@link memoized}, asked once per segment kept); else undefined (not known).
+   */
+  mayHoldLong(text: string): false | undefined;
 }
 
 /**
  * `count`, memoized per segment: the returned function gives exactly what `count` gives for every text,
  * for a counter that splits text as o200k_base or cl100k_base do (see the file's header for why).
  */
-export function memoized(count: (text: string) => number): MemoizedCount {
+export function memoized(count: (text: string) => number, mayHoldLong?: (text: string) => boolean): MemoizedCount {
   // Two generations: lookups try the young one, then the old one (and bring a hit back to the young
   // one); when the young one is full it becomes the old one and the old one is dropped. So text seen
   // lately stays, and the whole holds at most twice a generation's bound. Each is keyed by the segment's
@@ -118,30 +125,44 @@ export function memoized(count: (text: string) => number): MemoizedCount {
   let young = new Map<number, MemoEntry>();
   let old = new Map<number, MemoEntry>();
   let chars = 0;
-  const keep = (hash: number, key: string, n: number): void => {
+  // Whether a segment of the text being counted may hold a long piece (a piece lies inside one segment: a
+  // cut never splits one, see the header), and the last text `count` was given, with that answer.
+  let long = false;
+  let lastText: string | undefined;
+  let lastLong = true;
+  const keep = (hash: number, key: string, n: number, isLong: boolean): void => {
     if (chars + key.length > MEMO_MAX_CHARS / 2 || young.size >= MEMO_MAX_ENTRIES / 2) {
       old = young;
       young = new Map();
       chars = 0;
     }
-    young.set(hash, { key, n });
+    young.set(hash, { key, n, long: isLong });
     chars += key.length;
   };
   /** `text`'s count from the memo (`hash` is its key, see KEY_MASK), else from `miss` (then kept, unless `text` is too long to keep). */
   const cached = (hash: number, text: string, miss: (text: string) => number): number => {
     const known = young.get(hash);
-    if (known !== undefined && known.key === text) return known.n;
-    if (text.length > MEMO_MAX_KEY) return miss(text);
+    if (known !== undefined && known.key === text) {
+      if (known.long) long = true;
+      return known.n;
+    }
+    if (text.length > MEMO_MAX_KEY) {
+      if (mayHoldLong?.(text) !== false) long = true;
+      return miss(text);
+    }
     const aged = old.get(hash);
     if (aged !== undefined && aged.key === text) {
-      keep(hash, aged.key, aged.n);
+      keep(hash, aged.key, aged.n, aged.long);
+      if (aged.long) long = true;
       return aged.n;
     }
     // A copy of the segment, so that the key does not keep the whole text alive (a slice of 13 or more
     // characters points into its parent; flattening `' ' + slice` copies it).
     const key = (' ' + text).slice(1);
     const n = miss(key);
-    keep(hash, key, n);
+    const isLong = mayHoldLong?.(key) !== false;
+    keep(hash, key, n, isLong);
+    if (isLong) long = true;
     return n;
   };
   // A segment not in the memo is counted in pieces cut at every cut point (no hash test), each from the
@@ -195,7 +216,15 @@ export function memoized(count: (text: string) => number): MemoizedCount {
     }
     return carry === '' ? total : total + cached(hash & KEY_MASK, carry, fine);
   };
-  const count1 = (text: string) => countConcat([text]);
+  const count1 = (text: string): number => {
+    long = false;
+    lastText = undefined;
+    const n = countConcat([text]);
+    lastText = text;
+    lastLong = long;
+    return n;
+  };
+  const mayHoldLongOf = (text: string): false | undefined => (lastText === text && !lastLong ? false : undefined);
   // A JSON array's text is its elements' texts joined by `[`, `,` and `]`; a join is no cut point (`},{`
   // is one piece), but each element's first and last cut points are, in the array's text as in the
   // element's (the rule above looks only at the two characters either side). So the array's count is
@@ -223,7 +252,7 @@ export function memoized(count: (text: string) => number): MemoizedCount {
     }
     return total + count1(carry + ']');
   };
-  return { count: count1, countConcat, countArray };
+  return { count: count1, countConcat, countArray, mayHoldLong: mayHoldLongOf };
 }
 
 /**

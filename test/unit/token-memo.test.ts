@@ -193,9 +193,18 @@ describe('isEstimate: true exactly when a split of the text holds a piece longer
   const corpus = corpusTexts();
 
   // One oracle answer per text, asked of both tokenizers (each says whether its count of the text is an estimate).
+  // Each tokenizer is asked twice: of a text it has not just counted (it reads the text), and right after
+  // counting it (it answers from what its memo knows of the text's segments).
   const ask = (t: string): boolean => {
     const want = exact(t);
-    for (const enc of ENCODINGS) expect(enc.tokenizer.isEstimate!(t), `${enc.tokenizer.name}: ${JSON.stringify(t.slice(0, 60))}`).toBe(want);
+    for (const enc of ENCODINGS) {
+      expect(enc.tokenizer.isEstimate!(t), `${enc.tokenizer.name}: ${JSON.stringify(t.slice(0, 60))}`).toBe(want);
+      enc.tokenizer.count(t);
+      expect(enc.tokenizer.isEstimate!(t), `${enc.tokenizer.name}, just counted: ${JSON.stringify(t.slice(0, 60))}`).toBe(want);
+      // Counted again: now from what the memo kept.
+      enc.tokenizer.count(t);
+      expect(enc.tokenizer.isEstimate!(t), `${enc.tokenizer.name}, counted again: ${JSON.stringify(t.slice(0, 60))}`).toBe(want);
+    }
     return want;
   };
 
@@ -287,6 +296,34 @@ describe('the memo', () => {
     expect(memo.count(a)).toBe(countOf(a));
     // They did share the key: the second took the first one's place, so the first was counted again.
     expect(calls).toBe(3);
+  });
+
+  it('knows whether the text it last counted may hold a long piece, from a new segment, a kept one and an aged one', () => {
+    // One segment each (letters only: no cut point); the test given is "holds an L".
+    const memo = memoized((t) => t.length, (t) => t.includes('L'));
+    const withL = 'abcLdef'.repeat(20);
+    const without = 'abcxdef'.repeat(20);
+    expect(memo.mayHoldLong(withL)).toBeUndefined(); // not counted yet
+    memo.count(withL);
+    expect(memo.mayHoldLong(withL)).toBeUndefined();
+    memo.count(without);
+    expect(memo.mayHoldLong(without)).toBe(false);
+    expect(memo.mayHoldLong(withL)).toBeUndefined(); // not the last text counted
+    memo.count(withL); // kept: a hit
+    expect(memo.mayHoldLong(withL)).toBeUndefined();
+    // A text made of both, cut apart (`f,` then `,a` … ): one of its segments may.
+    memo.count(`${without}0,${withL}`);
+    expect(memo.mayHoldLong(`${without}0,${withL}`)).toBeUndefined();
+    // Pushed into the old generation by distinct text, then counted again from there.
+    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 0.6; i++) memo.count(`${i}:${'w'.repeat(990)}9"`);
+    memo.count(without);
+    expect(memo.mayHoldLong(without)).toBe(false);
+    memo.count(withL);
+    expect(memo.mayHoldLong(withL)).toBeUndefined();
+    // A memo without the test never says no.
+    const plain = memoized((t) => t.length);
+    plain.count(without);
+    expect(plain.mayHoldLong(without)).toBeUndefined();
   });
 
   it(`is bounded: after ${MEMO_MAX_CHARS} characters of distinct text, the first is counted again`, () => {

@@ -175,7 +175,8 @@ function reportOne(
         text = stringifyJson(before[i]);
         const n = cl100k.count(text);
         cl100kRows[i] = n;
-        if (tokenizers.hasLongPiece(text)) estimated++;
+        // Asked of the tokenizer that has just counted the text: it knows the answer for most texts without reading them again.
+        if (cl100k.isEstimate ? cl100k.isEstimate(text) : tokenizers.hasLongPiece(text)) estimated++;
         // A value JSON has no text for reads `null` in the list (and has no count of its own there).
         kept[i] = jsonless(before[i]) ? 'null' : keep(text);
         counts[i] = jsonless(before[i]) ? undefined : n;
