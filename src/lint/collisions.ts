@@ -118,7 +118,9 @@ export function jaccard(a: readonly number[], b: readonly number[]): number {
  * Each tool asks in rounds of falling thresholds (0.9, 0.8, …, then `threshold`), meeting the tools whose
  * round prefix shares enough with its own: once it holds `partners` partners whose least is above the
  * round's threshold, no partner it has not compared can displace them, and it stops. Each pair compared
- * also offers itself to the other tool's list, which then sets a higher bar sooner. In lists of
+ * also offers itself to the other tool's list, which then sets a higher bar sooner: a tool whose list is
+ * full when its turn comes holds its round at that list's least (and does not compare again the pairs the
+ * tools before it judged; see the loop). In lists of
  * near-duplicates (common in large lists) tools stop after a short prefix of rare bigrams; the work is
  * bounded by the pairs that share rare bigrams, not by n².
  */
