@@ -54,6 +54,11 @@ export const MEMO_MAX_CHARS = 1 << 23;
 export const MEMO_MAX_ENTRIES = 1 << 18;
 /** A segment longer than this is counted but not kept. */
 export const MEMO_MAX_KEY = 4096;
+/**
+ * The longest text the memo remembers as the last one counted (to answer `mayHoldLong` for it): a longer one is
+ * not held, so the memo never keeps a large text alive; asked about, it is read again.
+ */
+export const MEMO_MAX_LAST = 1 << 20;
 
 const WORD = 1;
 const CUT_BEFORE = 2;
@@ -220,7 +225,7 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
     long = false;
     lastText = undefined;
     const n = countConcat([text]);
-    lastText = text;
+    lastText = text.length <= MEMO_MAX_LAST ? text : undefined;
     lastLong = long;
     return n;
   };

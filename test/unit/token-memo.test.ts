@@ -11,7 +11,7 @@ import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
-import { arrayStandIn, memoized, MEMO_MAX_CHARS } from '../../src/core/token-memo.js';
+import { arrayStandIn, memoized, MEMO_MAX_CHARS, MEMO_MAX_LAST } from '../../src/core/token-memo.js';
 import { cl100k, MAX_EXACT_PIECE, o200k } from '../../src/tokens.js';
 import { arrayElementKeeper } from '../../src/core/measure.js';
 
@@ -311,9 +311,15 @@ describe('the memo', () => {
     expect(memo.mayHoldLong(withL)).toBeUndefined(); // not the last text counted
     memo.count(withL); // kept: a hit
     expect(memo.mayHoldLong(withL)).toBeUndefined();
-    // A text made of both, cut apart (`f,` then `,a` … ): one of its segments may.
+    // A text holding both: whichever way it is cut, the segment with the L may.
     memo.count(`${without}0,${withL}`);
     expect(memo.mayHoldLong(`${without}0,${withL}`)).toBeUndefined();
+    // A text longer than MEMO_MAX_LAST is not held as the last one (the memo keeps no large text alive).
+    const large = without.repeat(Math.ceil((MEMO_MAX_LAST + 1) / without.length));
+    memo.count(large);
+    expect(memo.mayHoldLong(large)).toBeUndefined();
+    memo.count(without);
+    expect(memo.mayHoldLong(without)).toBe(false);
     // Pushed into the old generation by distinct text, then counted again from there.
     for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 0.6; i++) memo.count(`${i}:${'w'.repeat(990)}9"`);
     memo.count(without);
