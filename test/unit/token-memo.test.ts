@@ -343,10 +343,38 @@ describe('the memo', () => {
     const once = calls;
     memo.count(first);
     expect(calls).toBe(once);
-    // Distinct segments of ~1,000 characters each, cut apart by their own `9"` boundary.
-    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) memo.count(`${i}:${'w'.repeat(990)}9"`);
+    // Distinct segments of ~1,000 characters each without a cut point inside (letters, then the `9"`
+    // boundary): each is new text the memo keeps whole.
+    const letters = (i: number) => {
+      let t = '';
+      do {
+        t += String.fromCharCode(97 + (i % 26));
+        i = Math.floor(i / 26);
+      } while (i > 0);
+      return t;
+    };
+    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) memo.count(`${letters(i)}${'w'.repeat(990)}9"`);
     const before = calls;
     memo.count(first);
     expect(calls).toBeGreaterThan(before);
+  });
+
+  it('keeps the pieces of a segment that holds new text, not the segment: distinct names do not push out what repeats', () => {
+    let calls = 0;
+    const memo = memoized((t) => {
+      calls++;
+      return t.length;
+    });
+    const repeated = 'repeated_' + 'q'.repeat(100) + '"';
+    memo.count(repeated);
+    const once = calls;
+    // As many characters as the memo holds, and more, in texts that differ only in a number (a tool's name
+    // in a list of repeated tools): `:www…9` is met again and again, each number once.
+    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) expect(memo.count(`${i}:${'w'.repeat(990)}9"`)).toBe(String(i).length + 993);
+    // Each number was counted, and the rest about once: the memo never filled up.
+    const after = calls;
+    expect(after - once).toBeLessThanOrEqual(Math.ceil((MEMO_MAX_CHARS / 1000) * 1.2) + 2);
+    memo.count(repeated);
+    expect(calls).toBe(after);
   });
 });

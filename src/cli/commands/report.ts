@@ -183,7 +183,9 @@ function reportOne(
         if (jsonless(before[i])) text = 'null';
       }
       if (i < after.length) {
-        const textAfter = elementText(after[i]);
+        // A tool the run left alone is the same object (copy-on-write): its text is the one just counted.
+        const untouched = text !== undefined && i < before.length && after[i] === before[i];
+        const textAfter = untouched ? text! : elementText(after[i]);
         const same = text !== undefined && textAfter === text;
         keptAfter[i] = same ? kept[i]! : keep(textAfter);
         countsAfter[i] = same ? counts[i] : cl100k.count(textAfter);
