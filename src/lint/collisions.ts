@@ -170,8 +170,13 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   const stamp = new Int32Array(n); // x + 1 once y is a candidate of query x
   const shared = new Int32Array(n); // prefix bigrams met so far; -1 once the pair is compared exactly
   const best: CollisionPartner[][] = Array.from({ length: n }, () => []);
-  const candidates: number[] = [];
-  const order: number[] = [];
+  // Typed buffers with their own counts, not arrays emptied per tool: \`length = 0\` drops an array's
+  // backing store, so every tool grew its lists afresh (about 870 MB allocated by one call on the
+  // 31,560-tool list of bench/check-scale.ts, most of it these two).
+  const candidates = new Int32Array(n);
+  let candidateCount = 0;
+  const order = new Int32Array(n);
+  let orderCount = 0;
   const required = new Int32Array(n); // what shared[y] must reach in this round
   // The tools before y that have offered y their similarity to it, or found it at or below the threshold
   // (the last SEEN of them): y's list has judged those pairs, and its least only rises, so y does not
@@ -200,7 +205,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     let probed = 0;
     let lastLo = 0;
     let lastHi = -1;
-    candidates.length = 0;
+    candidateCount = 0;
     for (let s = 0, e = Math.min(seenCount[x]!, SEEN); s < e; s++) {
       const y = seenBy[x * SEEN + s]!;
       stamp[y] = tag;
@@ -211,11 +216,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       if (stamp[y] !== tag) {
         if (y === x) return;
         stamp[y] = tag;
-        candidates.push(y);
+        candidates[candidateCount++] = y;
         shared[y] = 1;
         required[y] = requirement(y);
-        if (required[y] === 1) order.push(y);
-      } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order.push(y);
+        if (required[y] === 1) order[orderCount++] = y;
+      } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order[orderCount++] = y;
     };
     for (let L = 0; L < levels; L++) {
       // A full list whose least is above this round's threshold (from offers of the tools before it, or
@@ -242,11 +247,12 @@ export function findCollisions(texts: readonly string[], names: readonly string[
         const r = (offA < off ? offA : off) + (o > 1 ? o : 1);
         return r > 1 ? r : 1;
       };
-      order.length = 0;
-      for (const y of candidates) {
+      orderCount = 0;
+      for (let ci = 0; ci < candidateCount; ci++) {
+        const y = candidates[ci]!;
         if (shared[y]! < 0) continue;
         required[y] = requirement(y);
-        if (shared[y]! >= required[y]!) order.push(y);
+        if (shared[y]! >= required[y]!) order[orderCount++] = y;
       }
       // The sizes round L allows (J ≤ min/max < θ outside them: `requirement`'s BLOCKED test, which is
       // monotone in b on either side of a). They widen from round to round.
@@ -284,10 +290,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       // full, at least its least (a tie may still win on position). Those that share most first, so the
       // likeliest partners fill the list early and raise the bar for the rest.
       let most = 0;
-      for (const y of order) if (shared[y]! > most) most = shared[y]!;
+      for (let oi = 0; oi < orderCount; oi++) if (shared[order[oi]!]! > most) most = shared[order[oi]!]!;
       const high = Math.ceil(most * 0.75);
       for (let pass = 0; pass < 2; pass++) {
-        for (const y of order) {
+        for (let oi = 0; oi < orderCount; oi++) {
+          const y = order[oi]!;
           const got = shared[y]!;
           if (got < 0 || (pass === 0 && got < high) || (pass === 1 && got >= high)) continue;
           const sy = start[y]!;
