@@ -34,9 +34,10 @@
  *
  * **Which cuts are taken.** Cutting at every such point would make segments of a few characters; the memo
  * takes a cut only where a rolling hash of the characters before it has its top {@link CUT_BITS} bits
- * clear (and every cut point in a text's first {@link HEAD} characters, where a tool's name sits) (content-defined chunking, as in FastCDC's gear hash), so segments average some 200 characters,
+ * clear (content-defined chunking, as in FastCDC's gear hash), so segments average some 200 characters,
  * and a stretch that repeats elsewhere is cut the same way once some 32 characters of it agree (the hash
- * forgets older characters), whatever comes before it. Which cuts are taken changes speed only, never a
+ * forgets older characters), whatever comes before it; and at every cut point in a text's first
+ * {@link HEAD} characters, where a tool's name sits. Which cuts are taken changes speed only, never a
  * count.
  *
  * **Bound.** Per encoding, at most {@link MEMO_MAX_CHARS} characters of keys and {@link MEMO_MAX_ENTRIES}
