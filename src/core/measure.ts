@@ -40,6 +40,16 @@ export interface Tokenizer {
 export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arrayStandIn') as never;
 
 /**
+ * The property under which a tokenizer may carry a function the engine calls with each tool's text before
+ * the run, right after counting it (`(index, text)`; tools JSON has no text for are not passed): `report`
+ * counts a second encoding of the same text there, without serializing the tool again, and with
+ * `toolslim/tokens` without scanning it again (src/core/token-memo.ts replays the last scan). A registered
+ * symbol, as {@link ARRAY_STAND_IN}.
+ * @internal
+ */
+export const BEFORE_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.beforeText') as never;
+
+/**
  * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
  * element's count: the tokenizer's stand-in (a few dozen characters) when it has one for the `countArray`
  * it has now (a copy of the tokenizer with another `countArray` gets none), else the text itself.

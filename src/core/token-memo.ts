@@ -1,3 +1,5 @@
+// Why one file: the cut rule is what makes a memoized count exact, and the scan that finds the cuts, its
+// replay for a second encoding, the stand-ins `countArray` reads and the cut helpers must all cut alike.
 /**
  * Exact token counts, computed once per distinct stretch of text. A tools list repeats itself: the same
  * description, the same property schema, the same `{"type":"string"}` under many tools, and `report`
@@ -118,6 +120,30 @@ const KEY_MASK = 0x3fffffff;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
+/**
+ * The last single text any memo scanned for cuts (at most {@link MEMO_MAX_LAST} characters) and its
+ * segments: where each ends and its key. The cuts depend on the text alone, not on the encoding, so a memo
+ * asked to count that same text next (`report` counts each tool in o200k_base, then in cl100k_base) replays
+ * them and looks each segment up without scanning the text again.
+ */
+let scanText: string | undefined;
+let scanEnds = new Int32Array(64);
+let scanKeys = new Int32Array(64);
+let scanCount = 0;
+
+function noteSegment(end: number, key: number): void {
+  if (scanCount === scanEnds.length) {
+    const ends = new Int32Array(scanCount * 2);
+    ends.set(scanEnds);
+    scanEnds = ends;
+    const keys = new Int32Array(scanCount * 2);
+    keys.set(scanKeys);
+    scanKeys = keys;
+  }
+  scanEnds[scanCount] = end;
+  scanKeys[scanCount++] = key;
+}
+
 /** A memoized count: of one text, and of the concatenation of several (without building it). */
 export interface MemoizedCount {
   count(text: string): number;
@@ -221,6 +247,12 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
     let word = false;
     let carry = '';
     let head = HEAD;
+    // A single text's segments are noted for a memo that counts the same text next (see scanText).
+    const noting = parts.length === 1 && parts[0]!.length <= MEMO_MAX_LAST;
+    if (noting) {
+      scanText = undefined;
+      scanCount = 0;
+    }
     for (const text of parts) {
       const n = text.length;
       let start = 0;
@@ -229,6 +261,7 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
         const k = c < 128 ? CLASS[c]! : 0;
         if (k === CUT_BEFORE && word && (h >>> (32 - CUT_BITS) === 0 || i < head) && (i > start || carry !== '')) {
           total += cached(hash & KEY_MASK, carry === '' ? text.slice(start, i) : carry + text.slice(start, i), fine);
+          if (noting) noteSegment(i, hash & KEY_MASK);
           carry = '';
           start = i;
           hash = FNV_OFFSET;
@@ -240,12 +273,28 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
       if (start < n) carry = carry === '' && start === 0 ? text : carry + text.slice(start);
       head -= n;
     }
-    return carry === '' ? total : total + cached(hash & KEY_MASK, carry, fine);
+    if (carry !== '') {
+      total += cached(hash & KEY_MASK, carry, fine);
+      if (noting) noteSegment(parts[0]!.length, hash & KEY_MASK);
+    }
+    if (noting) scanText = parts[0];
+    return total;
+  };
+  // The segments noted for this very text by the last scan (of this memo or another), looked up here.
+  const replay = (text: string): number => {
+    let total = 0;
+    let start = 0;
+    for (let s = 0; s < scanCount; s++) {
+      const end = scanEnds[s]!;
+      total += cached(scanKeys[s]!, text.slice(start, end), fine);
+      start = end;
+    }
+    return total;
   };
   const count1 = (text: string): number => {
     long = false;
     lastText = undefined;
-    const n = countConcat([text]);
+    const n = text === scanText ? replay(text) : countConcat([text]);
     lastText = text.length <= MEMO_MAX_LAST ? text : undefined;
     lastLong = long;
     return n;

@@ -4,7 +4,7 @@
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
-import { arrayElementKeeper, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { arrayElementKeeper, BEFORE_TEXT, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
 import { anchorShape } from '../json/shapes.js';
@@ -26,12 +26,14 @@ export class ToolSizes {
       // a few dozen characters with toolslim/tokens; the text itself with another tokenizer).
       const keep = arrayElementKeeper(tokenizer);
       this.#keep = keep;
+      const tap = (tokenizer as { [BEFORE_TEXT]?: unknown })[BEFORE_TEXT];
       const before: Size[] = new Array(tools.length);
       const kept: (string | undefined)[] = new Array(tools.length);
       for (let i = 0; i < tools.length; i++) {
         const text = usable[i] ? JSON.stringify(tools[i]) : safeStringify(tools[i]);
         before[i] = this.#size(text);
         kept[i] = text === undefined ? undefined : keep(text);
+        if (text !== undefined && typeof tap === 'function') (tap as (index: number, text: string) => void)(i, text);
       }
       this.before = before;
       this.#beforeTexts = kept;

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { measureJson, utf8Length } from '../../src/index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureJson, transformTools, utf8Length, type Tokenizer } from '../../src/index.js';
+import { BEFORE_TEXT } from '../../src/core/measure.js';
+import { deepFreeze } from '../helpers/freeze.js';
 
 describe('utf8Length', () => {
   it('matches Buffer.byteLength on hand-picked strings (ASCII, 2-, 3-, 4-byte, lone surrogates)', () => {
@@ -68,5 +72,27 @@ describe('jsonStringBytes (counted without writing the string out)', () => {
       }),
       { seed: 20261205, numRuns: 4000 },
     );
+  });
+});
+
+describe('BEFORE_TEXT: the run hands every tool text to the tokenizer that counted it', () => {
+  it('once per tool, in order, the text JSON.stringify gives, with the same figures as without it', () => {
+    const dir = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().slice(0, 6);
+    const chars: Tokenizer = { name: 'chars', count: (t) => t.length };
+    let lists = 0;
+    for (const f of files) {
+      const tools = deepFreeze((JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
+      const handed: [number, string][] = [];
+      const tapped = Object.create(chars, { [BEFORE_TEXT]: { value: (i: number, text: string) => handed.push([i, text]) } }) as Tokenizer;
+      const withTap = transformTools(tools, { tokenizer: tapped });
+      expect(handed, f).toEqual(tools.map((t, i) => [i, JSON.stringify(t)]));
+      const without = transformTools(tools, { tokenizer: chars });
+      // Everything but the times.
+      const figures = (r: typeof without) => JSON.stringify({ tools: r.tools, report: r.report }, (k, v: unknown) => (k === 'timeMs' ? 0 : v));
+      expect(figures(withTap)).toBe(figures(without));
+      lists++;
+    }
+    expect(lists).toBe(6);
   });
 });

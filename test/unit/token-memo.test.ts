@@ -177,6 +177,32 @@ describe('memoized token counts equal direct counts', () => {
   }
 });
 
+describe('one scan, both encodings', () => {
+  it('counts a text the other encoding has just scanned from that scan, exactly, and an equal copy of it too', () => {
+    // report counts each tool in o200k_base and then in cl100k_base: the second count replays the first one's
+    // segments (src/core/token-memo.ts, scanText). The oracle is gpt-tokenizer on the whole text.
+    const [a, b] = ENCODINGS;
+    const texts = [...corpusTexts().slice(0, 600), ...hostile(4, 200, 80), ...hostile(5, 20, 900), '', 'a', '{"x":1}'];
+    let checked = 0;
+    for (const t of texts) {
+      const copy = (' ' + t).slice(1);
+      expect(a.tokenizer.count(t), JSON.stringify(t)).toBe(direct(a, t));
+      expect(b.tokenizer.count(t), JSON.stringify(t)).toBe(direct(b, t));
+      expect(b.tokenizer.count(copy)).toBe(direct(b, t));
+      expect(a.tokenizer.count(copy)).toBe(direct(a, t));
+      // A text that differs from the last one scanned (in length, or only in its content) is scanned afresh.
+      expect(b.tokenizer.count(t + 'q')).toBe(direct(b, t + 'q'));
+      if (t.length > 1) {
+        const other = t.slice(0, t.length >> 1) + ' ' + t.slice((t.length >> 1) + 1);
+        a.tokenizer.count(t);
+        expect(b.tokenizer.count(other), JSON.stringify(other)).toBe(direct(b, other));
+      }
+      checked++;
+    }
+    expect(checked).toBe(texts.length);
+  });
+});
+
 describe('isEstimate: true exactly when a split of the text holds a piece longer than MAX_EXACT_PIECE', () => {
   // The oracle splits with gpt-tokenizer's own pre-tokenizer regexes (both encodings), as src/tokens.ts documents.
   const exact = (t: string) => ENCODINGS.some((enc) => [...t.matchAll(new RegExp(enc.split.source, enc.split.flags))].some((m) => m[0].length > MAX_EXACT_PIECE));

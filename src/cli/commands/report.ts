@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { arrayElementKeeper, countArray, type Tokenizer } from '../../core/measure.js';
+import { arrayElementKeeper, BEFORE_TEXT, countArray, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -144,51 +144,64 @@ function reportOne(
   };
   const o200k: Tokenizer | undefined = tokenizers?.o200k;
   let after: readonly unknown[] = [];
-  say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? ' and counting o200k_base tokens' : ''}…`);
+  // cl100k_base before the run, counted as the run counts o200k_base: each tool's text is handed over right
+  // after the run has counted it (BEFORE_TEXT), so it is not serialized again, and toolslim/tokens looks its
+  // segments up without scanning it again. What the whole list's count needs of it is kept (its stand-in:
+  // a few dozen characters), not the text.
+  const cl100k = tokenizers?.cl100k;
+  const keep = cl100k ? arrayElementKeeper(cl100k) : undefined;
+  const cl100kRows = cl100k ? new Array<number>(before.length) : undefined;
+  const kept = new Array<string>(cl100k ? before.length : 0);
+  const counts = new Array<number | undefined>(cl100k ? before.length : 0);
+  const handed = new Uint8Array(cl100k ? before.length : 0);
+  let estimated = 0;
+  const countBefore = (i: number, text: string): void => {
+    const n = cl100k!.count(text);
+    cl100kRows![i] = n;
+    // Asked of the tokenizer that has just counted the text: it knows the answer for most texts without reading them again.
+    if (cl100k!.isEstimate ? cl100k!.isEstimate(text) : tokenizers!.hasLongPiece(text)) estimated++;
+    // A value JSON has no text for reads `null` in the list (and has no count of its own there).
+    kept[i] = jsonless(before[i]) ? 'null' : keep!(text);
+    counts[i] = jsonless(before[i]) ? undefined : n;
+    handed[i] = 1;
+  };
+  const tokenizer = o200k && cl100k ? (Object.create(o200k, { [BEFORE_TEXT]: { value: (i: number, text: string) => i < before.length && countBefore(i, text) } }) as Tokenizer) : o200k;
+  say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? (cl100k ? ' and counting o200k_base and cl100k_base tokens' : ' and counting o200k_base tokens') : ''}…`);
   // Of the run, only the tools after it, the sizes and the skips are kept (its list of changes, the size
   // of the input on a large list, is let go), and the tools after it only until they are measured: the
   // findings come last, with the least held.
   const { stats, skipped } = (() => {
-    const result = transformTools(value, { transforms: steps, ...(o200k ? { tokenizer: o200k } : {}) });
+    const result = transformTools(value, { transforms: steps, ...(tokenizer ? { tokenizer } : {}) });
     after = result.tools;
     return result.report;
   })();
-  let cl100kRows: number[] | undefined;
-  let estimated = 0;
   let cl100kTotal = 0;
   let cl100kAfter = 0;
-  if (tokenizers) {
-    // One pass over the tools: each one's text before and after the run is counted (after: only when it
-    // changed), checked for long pieces, and dropped; what the whole list's count needs of it is kept (its
-    // stand-in: a few dozen characters). The list's text is never built, nor every tool's text kept.
-    const cl100k = tokenizers.cl100k;
-    const keep = arrayElementKeeper(cl100k);
-    cl100kRows = new Array<number>(before.length);
-    const kept = new Array<string>(before.length);
-    const counts = new Array<number | undefined>(before.length);
+  if (tokenizers && cl100k && keep && cl100kRows) {
+    // One pass over the tools: a text the run did not hand over (its tool has none the run could write) is
+    // counted here, and each tool's text after the run when it changed; the texts are dropped. The list's
+    // text is never built, nor every tool's text kept.
     const keptAfter = new Array<string>(after.length);
     const countsAfter = new Array<number | undefined>(after.length);
     let next = Date.now() + 1000;
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       let text: string | undefined;
-      if (i < before.length) {
+      if (i < before.length && handed[i] !== 1) {
         text = stringifyJson(before[i]);
-        const n = cl100k.count(text);
-        cl100kRows[i] = n;
-        // Asked of the tokenizer that has just counted the text: it knows the answer for most texts without reading them again.
-        if (cl100k.isEstimate ? cl100k.isEstimate(text) : tokenizers.hasLongPiece(text)) estimated++;
-        // A value JSON has no text for reads `null` in the list (and has no count of its own there).
-        kept[i] = jsonless(before[i]) ? 'null' : keep(text);
-        counts[i] = jsonless(before[i]) ? undefined : n;
+        countBefore(i, text);
         if (jsonless(before[i])) text = 'null';
       }
       if (i < after.length) {
-        // A tool the run left alone is the same object (copy-on-write): its text is the one just counted.
-        const untouched = text !== undefined && i < before.length && after[i] === before[i];
-        const textAfter = untouched ? text! : elementText(after[i]);
-        const same = text !== undefined && textAfter === text;
-        keptAfter[i] = same ? kept[i]! : keep(textAfter);
-        countsAfter[i] = same ? counts[i] : cl100k.count(textAfter);
+        // A tool the run left alone is the same object (copy-on-write): its text is the one counted before.
+        if (i < before.length && after[i] === before[i]) {
+          keptAfter[i] = kept[i]!;
+          countsAfter[i] = counts[i];
+        } else {
+          const textAfter = elementText(after[i]);
+          const same = text !== undefined && textAfter === text;
+          keptAfter[i] = same ? kept[i]! : keep(textAfter);
+          countsAfter[i] = same ? counts[i] : cl100k.count(textAfter);
+        }
       }
       if (large && Date.now() >= next) {
         say(`counting cl100k_base tokens: ${i.toLocaleString('en-US')} of ${before.length.toLocaleString('en-US')} tools`);
