@@ -175,10 +175,13 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
   const measureTokens = options.tokenizer !== undefined && (options.maxTokens !== undefined || options.maxToolTokens !== undefined);
   const texts: (string | undefined)[] = [];
   const budgets = options.maxBytes !== undefined || options.maxToolBytes !== undefined || measureTokens;
+  // One map of key sizes for the whole list, as the engine's input check keeps (a map per tool counted every
+  // tool's keys afresh: `type`, `description` and the property names repeat across tools).
+  const keyBytes = new Map<string, number>();
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i];
     const out = new ToolFindings(raw, names[i]!, i);
-    const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+    const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH, undefined, undefined, keyBytes);
     if (problem) {
       out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}; fix its JSON (the other checks skip it)`);
       if (budgets) texts.push(safeStringify(tool));
