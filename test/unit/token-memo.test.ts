@@ -359,16 +359,12 @@ describe('the memo', () => {
   });
 
   it(`is bounded: after ${MEMO_MAX_CHARS} characters of distinct text, the first is counted again`, () => {
-    let calls = 0;
-    const memo = memoized((t) => {
-      calls++;
-      return t.length;
-    });
+    const { memo, calls } = lengthMemo();
     const first = 'first_' + 'q'.repeat(100) + '"';
     memo.count(first);
-    const once = calls;
+    const once = calls();
     memo.count(first);
-    expect(calls).toBe(once);
+    expect(calls()).toBe(once);
     // Distinct segments of ~1,000 characters each without a cut point inside (letters, then the `9"`
     // boundary): each is new text the memo keeps whole.
     const letters = (i: number) => {
@@ -380,27 +376,36 @@ describe('the memo', () => {
       return t;
     };
     for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) memo.count(`${letters(i)}${'w'.repeat(990)}9"`);
-    const before = calls;
+    const before = calls();
     memo.count(first);
-    expect(calls).toBeGreaterThan(before);
+    expect(calls()).toBeGreaterThan(before);
   });
 
   it('keeps the pieces of a segment that holds new text, not the segment: distinct names do not push out what repeats', () => {
-    let calls = 0;
-    const memo = memoized((t) => {
-      calls++;
-      return t.length;
-    });
+    const { memo, calls } = lengthMemo();
     const repeated = 'repeated_' + 'q'.repeat(100) + '"';
     memo.count(repeated);
-    const once = calls;
+    const once = calls();
     // As many characters as the memo holds, and more, in texts that differ only in a number (a tool's name
-    // in a list of repeated tools): `:www…9` is met again and again, each number once.
-    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) expect(memo.count(`${i}:${'w'.repeat(990)}9"`)).toBe(String(i).length + 993);
+    // in a list of repeated tools): `:www…9` is met again and again, each number once. The number sits past
+    // the text's first HEAD characters (which are cut at every cut point), in a segment of its own only once
+    // the memo has missed it and cut it finely.
+    const lead = 'p'.repeat(80);
+    for (let i = 0; i < (MEMO_MAX_CHARS / 1000) * 1.2; i++) expect(memo.count(`${lead}${i}:${'w'.repeat(990)}9"`)).toBe(80 + String(i).length + 993);
     // Each number was counted, and the rest about once: the memo never filled up.
-    const after = calls;
+    const after = calls();
     expect(after - once).toBeLessThanOrEqual(Math.ceil((MEMO_MAX_CHARS / 1000) * 1.2) + 2);
     memo.count(repeated);
-    expect(calls).toBe(after);
+    expect(calls()).toBe(after);
   });
 });
+
+/** A memo over a count of characters, and how many times that count was asked for (each a segment tokenized). */
+function lengthMemo(): { memo: ReturnType<typeof memoized>; calls: () => number } {
+  let n = 0;
+  const memo = memoized((t) => {
+    n++;
+    return t.length;
+  });
+  return { memo, calls: () => n };
+}
