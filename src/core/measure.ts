@@ -41,10 +41,10 @@ export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arra
 
 /**
  * The property under which a tokenizer may carry a function the engine calls with each tool's text before
- * the run, right after counting it (`(index, text)`; tools JSON has no text for are not passed): `report`
- * counts a second encoding of the same text there, without serializing the tool again, and with
- * `toolslim/tokens` without scanning it again (src/core/token-memo.ts replays the last scan). A registered
- * symbol, as {@link ARRAY_STAND_IN}.
+ * the run, right after counting it (`(index, text)`, the very text it counted; a tool it could not write out
+ * is not passed): `report` counts a second encoding of the same text there, without serializing the tool
+ * again, and with `toolslim/tokens` without scanning it again (src/core/token-memo.ts replays the last scan).
+ * A registered symbol, as {@link ARRAY_STAND_IN}.
  * @internal
  */
 export const BEFORE_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.beforeText') as never;
