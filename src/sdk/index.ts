@@ -193,22 +193,20 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * Writes the recorded calls. `wait` (flushUsage() asked for it): may wait for another process's lock;
-   * `later`: never blocks the server's event loop, a lock another live process holds is tried again
-   * later; `last` (exit, close): one try, and a held lock is reported.
+   * Writes the recorded calls. `later`: never blocks the server's event loop, a lock another live process
+   * holds is tried again later; `wait` (flushUsage() asked for it) and `last` (exit, close): may wait for
+   * another process's lock, up to the store's lock timeout (a live holder keeps it for milliseconds), so
+   * two processes ending together do not lose each other's calls; what still cannot be written is reported.
    */
   const writeUsage = (how: 'wait' | 'later' | 'last') => {
     if (flushTimer !== undefined) clearTimeout(flushTimer);
     flushTimer = undefined;
     if (!usage?.store) return;
     try {
-      if (how === 'wait') usage.store.flush();
-      else if (!usage.store.tryFlush()) {
-        if (how === 'later') scheduleFlush(5000);
-        else throw new Error(`usage file ${usage.store.file}: another process holds its lock; ${usage.store.pending} recorded calls were not written`);
-      }
+      if (how !== 'later') usage.store.flush();
+      else if (!usage.store.tryFlush()) scheduleFlush(5000);
     } catch (e) {
-      report(e, 'usage');
+      report(how === 'last' ? new Error(`${(e as Error).message}; ${usage.store.pending} recorded calls were not written`, { cause: e }) : e, 'usage');
     }
   };
   const flushUsage = () => writeUsage('wait');

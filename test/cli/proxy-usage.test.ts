@@ -4,7 +4,7 @@
  * lists. Expected hot sets come from the session library's chooseHotSet on the file the proxy wrote,
  * expected sizes from the server's own log of what it sent.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -81,6 +81,27 @@ describe('proxy --hot-set --usage', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(bad);
     expect(readFileSync(bad, 'utf8')).toBe('{"not": "a usage graph"}');
+  });
+
+  it('a lock another live process holds when the session ends is waited for: the calls are written', async () => {
+    const usage = file('held.json');
+    const lock = `${usage}.lock`;
+    // Held by this (live) test process, as another proxy mid-flush would hold it; released once the proxy's
+    // input has ended, so its last flush is the one that meets it.
+    writeFileSync(lock, `${process.pid} ${Date.now()} held-by-the-test\n`);
+    const p = new ProxyProcess(['--hot-set', '2', '--usage', usage, '--', node, WIRE_SERVER]);
+    await p.initialize();
+    for (const line of [list(1), call(2, 'echo', { text: 'a' }), call(3, 'echo', { text: 'b' })]) {
+      p.send(line);
+      await p.next();
+    }
+    p.end();
+    const release = setTimeout(() => unlinkSync(lock), 300);
+    expect(await p.closed).toBe(0);
+    clearTimeout(release);
+    const graph = ToolUsageGraph.fromJSON(JSON.parse(readFileSync(usage, 'utf8')));
+    expect(graph.callCount('echo')).toBe(2);
+    expect(graph.sessions).toBe(1);
   });
 
   it('two proxies sharing one usage file: every call of both is recorded', async () => {

@@ -80,21 +80,26 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
   let wanted = options.hotSet !== undefined || options.usage !== undefined || options.stats !== undefined || responses !== undefined;
   /** Busy flushes in a row (another live process held the lock): the next try waits longer, up to 30 s. */
   let busy = 0;
-  /** Writes the usage file, never waiting for a lock (a held one is tried again later; `last`: at the end, said on stderr). */
+  /**
+   * Writes the usage file. While the session runs it never waits for a lock (a held one is tried again
+   * later); `last` (the session's end) waits for it, as long as the store's lock timeout allows: another
+   * proxy holds it for milliseconds, and two proxies ending together must not lose each other's calls.
+   * What still cannot be written then is said on stderr.
+   */
   const flush = (last = false) => {
     clearTimeout(flushTimer);
     flushTimer = undefined;
     const usage = options.usage;
     try {
-      if (usage?.tryFlush === undefined) usage?.flush?.();
+      if (usage?.tryFlush === undefined || (last && usage.flush !== undefined)) usage?.flush?.();
       else if (usage.tryFlush()) busy = 0;
-      else if (last) options.log(`usage file ${usage.file}: another process holds its lock; ${usage.pending} recorded calls were not written`);
       else {
         flushTimer = setTimeout(flush, Math.min(1000 * 2 ** ++busy, 30_000));
         flushTimer.unref?.();
       }
     } catch (e) {
-      options.log(`${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
+      const left = usage?.pending;
+      options.log(last ? `${(e as Error).message}${left === undefined ? '' : `; ${left} recorded calls were not written`}` : `${(e as Error).message} (the calls stay recorded in memory and are written on the next try)`);
     }
   };
   const recordStats = (stats: CallStats) => {
