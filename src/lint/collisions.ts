@@ -192,9 +192,13 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     }
     return from;
   };
-  // offsets[L·n + y]: the length of y's round-L prefix minus its size (≤ 0).
-  const offsets = new Int32Array(levels * n);
-  for (let L = 0; L < levels; L++) for (let y = 0; y < n; y++) offsets[L * n + y] = prefixLength(rounds[L]!, sizes[y]!) - sizes[y]!;
+  // The requirement of each size a round allows (see `requirement`): a few times the largest set's size.
+  let largest = 0;
+  for (let y = 0; y < n; y++) if (sizes[y]! > largest) largest = sizes[y]!;
+  const needAt = new Int32Array(4 * largest + 16);
+  // marks[r] = x + 1 while x is compared: the bigrams of x, so that |A ∩ B| is one look-up per bigram of y.
+  const marks = new Int32Array(sets.distinct);
+  let markedFor = -1;
   let compared = 0;
   for (let x = 0; x < n; x++) {
     const sx = start[x]!;
@@ -233,20 +237,38 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       const upto = prefixLength(theta, a);
       const c = theta / (1 + theta);
       const offA = upto - a;
-      const cut = L * n;
       // A pair above theta shares o = aboveOverlap(theta, a + b) bigrams, so its two round-L prefixes share
       // at least min(offA, offB) + o of them (see prefixShare), and J ≤ min/max: what y's prefix must
       // share with x's before the pair is worth comparing in this round.
       const ca = c * a - 1e-9;
-      requirement = (y: number): number => {
-        const b = sizes[y]!;
+      const roundL = rounds[L]!;
+      // The sizes round L allows (J ≤ min/max < θ outside them: the BLOCKED test below, which is monotone in
+      // b on either side of a). They widen from round to round.
+      let lo = Math.max(0, Math.ceil(theta * a - 1e-7));
+      while (lo > 0 && !(lo - 1 < theta * a - 1e-7)) lo--;
+      while (lo < a && lo < theta * a - 1e-7) lo++;
+      let hi = theta > 0 ? Math.min(BLOCKED - 1, Math.floor((a + 1e-7) / theta)) : BLOCKED - 1;
+      while (hi < BLOCKED - 1 && !(a < theta * (hi + 1) - 1e-7)) hi++;
+      while (hi > a && a < theta * hi - 1e-7) hi--;
+      const needOf = (b: number): number => {
         // min < θ·max (with room for rounding) means J < θ.
         if (a < b ? a < theta * b - 1e-7 : b < theta * a - 1e-7) return BLOCKED;
         const o = Math.floor(ca + c * b) + 1;
-        const off = offsets[cut + y]!;
+        const off = prefixLength(roundL, b) - b;
         const r = (offA < off ? offA : off) + (o > 1 ? o : 1);
         return r > 1 ? r : 1;
       };
+      // The requirement depends on y's size alone: a table over the sizes the round allows (every tool met
+      // is of one of them), computed once per round instead of once per tool met (a first meet is most of
+      // the meets in a list of near-duplicates: 14% of this function's time on bench/check-scale.ts's list).
+      const span = hi - lo + 1;
+      if (span <= needAt.length) {
+        for (let d = 0; d < span; d++) needAt[d] = needOf(lo + d);
+        requirement = (y: number): number => {
+          const d = sizes[y]! - lo;
+          return d >= 0 && d < span ? needAt[d]! : needOf(sizes[y]!);
+        };
+      } else requirement = (y: number): number => needOf(sizes[y]!);
       orderCount = 0;
       for (let ci = 0; ci < candidateCount; ci++) {
         const y = candidates[ci]!;
@@ -254,14 +276,6 @@ export function findCollisions(texts: readonly string[], names: readonly string[
         required[y] = requirement(y);
         if (shared[y]! >= required[y]!) order[orderCount++] = y;
       }
-      // The sizes round L allows (J ≤ min/max < θ outside them: `requirement`'s BLOCKED test, which is
-      // monotone in b on either side of a). They widen from round to round.
-      let lo = Math.max(0, Math.ceil(theta * a - 1e-7));
-      while (lo > 0 && !(lo - 1 < theta * a - 1e-7)) lo--;
-      while (lo < a && lo < theta * a - 1e-7) lo++;
-      let hi = theta > 0 ? Math.min(BLOCKED - 1, Math.floor((a + 1e-7) / theta)) : BLOCKED - 1;
-      while (hi < BLOCKED - 1 && !(a < theta * (hi + 1) - 1e-7)) hi++;
-      while (hi > a && a < theta * hi - 1e-7) hi--;
       // Meet every tool of an allowed size whose round-L prefix shares a bigram with x's round-L prefix:
       // the bigrams probed before get the postings new in round L, and those of rounds before L of the
       // sizes newly allowed; the bigrams new in round L all of theirs up to L. So each tool is met as
@@ -307,7 +321,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
           // Give up early only where the pair could not matter in any round, so one comparison is final.
           const sum = a + b;
           const need = full ? Math.max(aboveOverlap(threshold, sum), atLeastOverlap(least, sum)) : aboveOverlap(threshold, sum);
-          const inter = intersectFrom(ids, sx, sx + a, sy, sy + b, need);
+          if (markedFor !== x) {
+            for (let p = sx; p < sx + a; p++) marks[ids[p]!] = tag;
+            markedFor = x;
+          }
+          const inter = intersectMarked(ids, sy, sy + b, marks, tag, need);
           // Judged for y too: its similarity offered, or at or below the threshold (a need above the
           // threshold, from x's own least, leaves y's side open).
           if (y > x && (inter >= 0 || !full)) seenBy[y * SEEN + (seenCount[y]!++ % SEEN)] = x;
@@ -387,25 +405,20 @@ function before(score: number, toolIndex: number, y: CollisionPartner): boolean 
 }
 
 /**
- * |A ∩ B| of the ascending runs `ids[i…ea)` and `ids[j…eb)`, or -1 as soon as it cannot reach `need`
- * (what is left to merge bounds what can still be shared).
+ * |A ∩ B|, where A's elements are marked `tag` in `marks` and B is the run `ids[j…eb)`, or -1 as soon as it
+ * cannot reach `need` (more of B missed than B can spare). One look-up per element of B and no branch on
+ * which run to advance: the merge of two sorted runs it replaced mispredicted that branch on every other
+ * step (near-duplicate sets interleave), and was a sixth of this function's time on bench/check-scale.ts's list.
  */
-function intersectFrom(ids: Int32Array, i: number, ea: number, j: number, eb: number, need: number): number {
+function intersectMarked(ids: Int32Array, j: number, eb: number, marks: Int32Array, tag: number, need: number): number {
+  let spare = eb - j - need;
+  if (spare < 0) return -1;
   let inter = 0;
-  while (i < ea && j < eb) {
-    const x = ids[i]!;
-    const y = ids[j]!;
-    if (x === y) {
-      inter++;
-      i++;
-      j++;
-    } else {
-      if (x < y) i++;
-      else j++;
-      if (inter + Math.min(ea - i, eb - j) < need) return -1;
-    }
+  for (; j < eb; j++) {
+    if (marks[ids[j]!] === tag) inter++;
+    else if (--spare < 0) return -1;
   }
-  return inter < need ? -1 : inter;
+  return inter;
 }
 
 /**
