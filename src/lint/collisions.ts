@@ -216,13 +216,17 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       shared[y] = -1;
     }
     let requirement = (_y: number): number => BLOCKED;
+    // The round's table of requirements by size (see below), read here without a call.
+    let tableLo = 0;
+    let tableSpan = 0;
     const meet = (y: number): void => {
       if (stamp[y] !== tag) {
         if (y === x) return;
         stamp[y] = tag;
         candidates[candidateCount++] = y;
         shared[y] = 1;
-        required[y] = requirement(y);
+        const d = sizes[y]! - tableLo;
+        required[y] = d >= 0 && d < tableSpan ? needAt[d]! : requirement(y);
         if (required[y] === 1) order[orderCount++] = y;
       } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order[orderCount++] = y;
     };
@@ -262,6 +266,8 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       // is of one of them), computed once per round instead of once per tool met (a first meet is most of
       // the meets in a list of near-duplicates: 14% of this function's time on bench/check-scale.ts's list).
       const span = hi - lo + 1;
+      tableLo = lo;
+      tableSpan = span <= needAt.length ? span : 0;
       if (span <= needAt.length) {
         for (let d = 0; d < span; d++) needAt[d] = needOf(lo + d);
         requirement = (y: number): number => {
