@@ -1,14 +1,16 @@
 import { CliError } from './errors.js';
+import { parseJson } from '../json/parsed.js';
 
 /**
  * Parses JSON text for the CLI: a leading BOM is accepted; an error names the source and the line and
  * column where parsing failed (found by a small scanner of our own, since the engine's messages do not
- * always carry a position).
+ * always carry a position). The value is marked as `JSON.parse`'s own (src/json/parsed.ts): the input checks
+ * read its members without property descriptors.
  */
 export function parseJsonText(text: string, source: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    return JSON.parse(body);
+    return parseJson(body);
   } catch (e) {
     const found = findJsonError(body);
     if (!found) throw new CliError(`${source}: not valid JSON: ${(e as Error).message}`);

@@ -83,15 +83,16 @@ export interface InputProblem {
  * found is returned, and reading the tool never throws (a throwing trap is itself the problem). With
  * `undefinedMembers`, object members whose value is `undefined` are not problems: their pointers are
  * collected instead (JSON omits them, so they are absent to every reader); `undefined` array elements
- * still are (JSON writes `null`).
+ * still are (JSON writes `null`). `parsed`: the tool is part of a value `JSON.parse` made (src/json/parsed.ts),
+ * whose members are read without property descriptors on the common path.
  */
-export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts, keyBytes?: Map<string, number>): InputProblem | undefined {
+export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts, keyBytes?: Map<string, number>, parsed = false): InputProblem | undefined {
   // The common case first: a plain JSON tool with nothing to report. Anything else (a problem, an
   // `undefined` member, a nesting deep enough to hide a cycle) is decided by the exact walk below, which
   // reports the first problem in document order.
   if (maxDepth <= FAST_MAX_DEPTH) {
     const facts = size ?? { bytes: 0, refKeys: true, extensionKeys: true, inventoryKeys: true };
-    if (plainJsonBytes(tool, maxDepth, facts, keyBytes ?? new Map())) return undefined;
+    if (plainJsonBytes(tool, maxDepth, facts, keyBytes ?? new Map(), parsed)) return undefined;
   }
   if (size) {
     size.refKeys = true;
@@ -137,9 +138,9 @@ const FAST_MAX_DEPTH = 10_000;
  * `maxDepth`); else false. Primitives are checked where they sit, without frames; containers go on a stack
  * with their depth. A cycle makes some path deeper than `maxDepth`, so it ends in false too.
  */
-function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBytes: Map<string, number>): boolean {
+function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBytes: Map<string, number>, parsed: boolean): boolean {
   try {
-    if (!isObject(tool) || isProxy(tool)) return false;
+    if (!isObject(tool) || (!parsed && isProxy(tool))) return false;
     let bytes = 0;
     let refKeys = false;
     let extensionKeys = false;
@@ -148,14 +149,19 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBy
     while (stack.length > 0) {
       const depth = stack.pop() as number;
       const obj = stack.pop() as object;
-      if (depth > maxDepth || isProxy(obj)) return false;
+      if (depth > maxDepth || (!parsed && isProxy(obj))) return false;
       if (Array.isArray(obj)) {
         const n = obj.length;
         bytes += n === 0 ? 2 : 1 + n;
         for (let i = 0; i < n; i++) {
-          const d = Object.getOwnPropertyDescriptor(obj, i);
-          if (d === undefined || !('value' in d)) return false;
-          const b = valueBytes(d.value, stack, depth);
+          let v: unknown;
+          if (parsed) v = obj[i];
+          else {
+            const d = Object.getOwnPropertyDescriptor(obj, i);
+            if (d === undefined || !('value' in d)) return false;
+            v = d.value;
+          }
+          const b = valueBytes(v, stack, depth);
           if (b < 0) return false;
           bytes += b;
         }
@@ -167,8 +173,13 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBy
       // (a polluted prototype) has no own descriptor and sends the tool to the exact path.
       let n = 0;
       for (const k in obj) {
-        const d = Object.getOwnPropertyDescriptor(obj, k);
-        if (d === undefined || !('value' in d)) return false;
+        let v: unknown;
+        if (parsed) v = (obj as Record<string, unknown>)[k];
+        else {
+          const d = Object.getOwnPropertyDescriptor(obj, k);
+          if (d === undefined || !('value' in d)) return false;
+          v = d.value;
+        }
         n++;
         let kb = keyBytes.get(k);
         if (kb === undefined) {
@@ -180,14 +191,14 @@ function plainJsonBytes(tool: unknown, maxDepth: number, facts: ToolFacts, keyBy
         if (c === 36 /* $ */) {
           if (!refKeys && REFERENCE_KEYWORDS.includes(k)) refKeys = true;
           // An inventory records a key only with a string value (a reference keyword is one of them).
-          if (!inventoryKeys && typeof d.value === 'string' && INVENTORY_KEYS.includes(k)) inventoryKeys = true;
+          if (!inventoryKeys && typeof v === 'string' && INVENTORY_KEYS.includes(k)) inventoryKeys = true;
         } else if (c === 120 /* x */) {
           if (isExtensionKeyword(k)) extensionKeys = true;
-        } else if (c === 105 /* i */ && k === 'id' && typeof d.value === 'string') {
+        } else if (c === 105 /* i */ && k === 'id' && typeof v === 'string') {
           // Only with a string value: a property named `id` (its value a schema, an object) is not one.
           inventoryKeys = true;
         }
-        const b = valueBytes(d.value, stack, depth);
+        const b = valueBytes(v, stack, depth);
         if (b < 0) return false;
         bytes += b;
       }
@@ -383,9 +394,10 @@ export interface InputCheck {
  * Checks every tool of a run (see {@link checkJsonTool}): a tool that is not plain JSON is passed through
  * untouched and listed in `skipped` (with `onError: 'throw'` the first one throws); an object member whose
  * value is `undefined` is noted (`input/undefined-member`) and kept; a tool in `keepUnchanged` is passed
- * through with its reason (never a throw).
+ * through with its reason (never a throw). `parsed`: the tools are part of a value `JSON.parse` made (see
+ * {@link checkJsonTool}).
  */
-export function checkInputs(tools: readonly unknown[], names: readonly string[], maxDepth: number, onError: 'report' | 'throw', keepUnchanged?: ReadonlyMap<number, string>): InputCheck {
+export function checkInputs(tools: readonly unknown[], names: readonly string[], maxDepth: number, onError: 'report' | 'throw', keepUnchanged?: ReadonlyMap<number, string>, parsed = false): InputCheck {
   const n = tools.length;
   const usable: boolean[] = new Array(n);
   const bytes: number[] = new Array(n);
@@ -400,7 +412,7 @@ export function checkInputs(tools: readonly unknown[], names: readonly string[],
   const keyBytes = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     undefinedMembers.length = 0;
-    const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size, keyBytes);
+    const problem = checkJsonTool(tools[i], maxDepth, undefinedMembers, size, keyBytes, parsed);
     bytes[i] = size.bytes;
     refKeys[i] = size.refKeys !== false;
     extensionKeys[i] = size.extensionKeys !== false;

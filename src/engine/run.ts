@@ -7,6 +7,7 @@
 import type { Report, TransformStats, VerifyStats } from '../core/report.js';
 import type { RunOptions, ToolsInput, TransformResult } from '../core/run-types.js';
 import { toolName, type McpTool } from '../core/tool.js';
+import { isParsedJson } from '../json/parsed.js';
 import type { KeyKinds, Step } from '../core/transform.js';
 import { SchemaAnalysis, withAnalysis } from '../schema/refs.js';
 import { decideReverts } from '../verify/policy.js';
@@ -37,7 +38,8 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   for (const [t, o] of steps) resolved.push([t, resolveStepOptions(t, o)]);
 
   // Tools that are not plain JSON are passed through untouched.
-  const input_ = checkInputs(tools, names, options.maxDepth, options.onError, options.keepUnchanged);
+  // An input the CLI parsed is JSON.parse's own (src/json/parsed.ts): its members are read without descriptors.
+  const input_ = checkInputs(tools, names, options.maxDepth, options.onError, options.keepUnchanged, isParsedJson(input));
   const state: RunState = {
     options,
     tools,

@@ -1,6 +1,7 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
+import { isParsedJson } from '../json/parsed.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { ToolslimError } from '../core/errors.js';
 import { arrayParts, countJoined, utf8Length, type Tokenizer } from '../core/measure.js';
@@ -178,10 +179,12 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
   // One map of key sizes for the whole list, as the engine's input check keeps (a map per tool counted every
   // tool's keys afresh: `type`, `description` and the property names repeat across tools).
   const keyBytes = new Map<string, number>();
+  // An input the CLI parsed is JSON.parse's own (src/json/parsed.ts): its members are read without descriptors.
+  const parsed = isParsedJson(input);
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i];
     const out = new ToolFindings(raw, names[i]!, i);
-    const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH, undefined, undefined, keyBytes);
+    const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH, undefined, undefined, keyBytes, parsed);
     if (problem) {
       out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}; fix its JSON (the other checks skip it)`);
       if (budgets) texts.push(safeStringify(tool));
