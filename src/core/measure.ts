@@ -50,6 +50,14 @@ export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arra
 export const BEFORE_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.beforeText') as never;
 
 /**
+ * As {@link BEFORE_TEXT}, for a tool's text after each step that changed it (`(index, text, tool)`: the text
+ * the engine has just counted, and the tool object it is the text of, so that a caller can tell whether it is
+ * the tool the run ends with): `report` counts its second encoding of the tools after the run there.
+ * @internal
+ */
+export const AFTER_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.afterText') as never;
+
+/**
  * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
  * element's count: the tokenizer's stand-in (a few dozen characters) when it has one for the `countArray`
  * it has now (a copy of the tokenizer with another `countArray` gets none), else the text itself.

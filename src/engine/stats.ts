@@ -4,7 +4,7 @@
  * edits added or removed (`EditContext` counts them from the edited values), so no tool is serialized
  * twice; with one, tokens need the text, and a changed tool is serialized again.
  */
-import { arrayElementKeeper, BEFORE_TEXT, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
 import { anchorShape } from '../json/shapes.js';
@@ -17,10 +17,14 @@ export class ToolSizes {
   readonly #texts: (string | undefined)[];
   readonly before: readonly Size[];
   readonly #current: Size[];
+  /** The tokenizer's AFTER_TEXT function, if it has one. */
+  readonly #afterTap: ((index: number, text: string, tool: unknown) => void) | undefined;
 
   /** `bytes`: what the input check counted for each usable tool (the tools are not serialized again for it). */
   constructor(tools: readonly unknown[], usable: readonly boolean[], tokenizer: Tokenizer | undefined, bytes: readonly number[]) {
     this.#tokenizer = tokenizer;
+    const afterTap = tokenizer ? (tokenizer as { [AFTER_TEXT]?: unknown })[AFTER_TEXT] : undefined;
+    this.#afterTap = typeof afterTap === 'function' ? (afterTap as (index: number, text: string, tool: unknown) => void) : undefined;
     if (tokenizer) {
       // Each tool's text is counted, then only what the list's count needs of it is kept (its stand-in,
       // a few dozen characters with toolslim/tokens; the text itself with another tokenizer).
@@ -57,6 +61,7 @@ export class ToolSizes {
       const text = JSON.stringify(tool);
       size = this.#size(text);
       this.#texts[i] = text === undefined ? undefined : this.#keep!(text);
+      if (text !== undefined && this.#afterTap !== undefined) this.#afterTap(i, text, tool);
     } else size = { bytes: was.bytes + bytesDelta };
     this.#current[i] = size;
     return { bytes: was.bytes - size.bytes, tokens: this.#tokenizer ? (was.tokens ?? 0) - (size.tokens ?? 0) : 0 };

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { measureJson, transformTools, utf8Length, type Tokenizer } from '../../src/index.js';
-import { BEFORE_TEXT } from '../../src/core/measure.js';
+import { defineTransform, measureJson, presetSafe, transformTools, utf8Length, type Tokenizer } from '../../src/index.js';
+import { AFTER_TEXT, BEFORE_TEXT } from '../../src/core/measure.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 describe('utf8Length', () => {
@@ -94,5 +94,62 @@ describe('BEFORE_TEXT: the run hands every tool text to the tokenizer that count
       lists++;
     }
     expect(lists).toBe(6);
+  });
+});
+
+describe('AFTER_TEXT: the run hands each changed tool text over after every step that changed it', () => {
+  // A test-only step the gate must send back: it drops `required` (instances it rejected are then accepted).
+  const dropRequired = defineTransform({
+    name: 'drop-required',
+    description: 'test-only: drops required',
+    safety: 'lossless',
+    defaultOptions: {},
+    messages: { edited: 'dropped' },
+    apply(doc, ctx) {
+      const s = doc.tool.inputSchema as Record<string, unknown> | undefined;
+      if (s && Array.isArray(s.required)) ctx.remove('/inputSchema/required', 'edited');
+    },
+  });
+
+  it('with the tool it is the text of; the last one handed is the tool the run ends with, unless the gate sent it back', () => {
+    const dir = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().slice(0, 10);
+    const chars: Tokenizer = { name: 'chars', count: (t) => t.length };
+    let changed = 0;
+    let reverted = 0;
+    let handedTwice = 0;
+    for (const f of files) {
+      const tools = deepFreeze((JSON.parse(readFileSync(join(dir, f), 'utf8')) as { toolsList: { tools: unknown[] } }).toolsList.tools);
+      const last = new Map<number, unknown>();
+      const times = new Map<number, number>();
+      const tapped = Object.create(chars, {
+        [AFTER_TEXT]: {
+          value: (i: number, text: string, tool: unknown) => {
+            // The very text the run counted for that tool.
+            expect(text).toBe(JSON.stringify(tool));
+            last.set(i, tool);
+            times.set(i, (times.get(i) ?? 0) + 1);
+          },
+        },
+      }) as Tokenizer;
+      const steps = [...presetSafe.steps, dropRequired];
+      const withTap = transformTools(tools, { tokenizer: tapped, transforms: steps });
+      for (let i = 0; i < tools.length; i++) {
+        if (withTap.tools[i] === tools[i]) {
+          if (last.has(i)) reverted++;
+          continue;
+        }
+        changed++;
+        expect(last.get(i), `${f} #${i}`).toBe(withTap.tools[i]);
+        if ((times.get(i) ?? 0) > 1) handedTwice++;
+      }
+      const without = transformTools(tools, { tokenizer: chars, transforms: steps });
+      const figures = (r: typeof without) => JSON.stringify({ tools: r.tools, report: r.report }, (k, v: unknown) => (k === 'timeMs' ? 0 : v));
+      expect(figures(withTap)).toBe(figures(without));
+    }
+    // The lists exercise all three cases: a tool changed once, one changed by several steps, one sent back.
+    expect(changed).toBeGreaterThan(20);
+    expect(handedTwice).toBeGreaterThan(5);
+    expect(reverted).toBeGreaterThan(5);
   });
 });

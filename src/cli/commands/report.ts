@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { arrayElementKeeper, BEFORE_TEXT, countArray, type Tokenizer } from '../../core/measure.js';
+import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -165,7 +165,25 @@ function reportOne(
     counts[i] = jsonless(before[i]) ? undefined : n;
     handed[i] = 1;
   };
-  const tokenizer = o200k && cl100k ? (Object.create(o200k, { [BEFORE_TEXT]: { value: (i: number, text: string) => i < before.length && countBefore(i, text) } }) as Tokenizer) : o200k;
+  // cl100k_base after the run, likewise: each changed tool's text is handed over after every step that
+  // changed it (AFTER_TEXT), with the tool it is the text of; the count of the last one stands for the tool
+  // the run ends with when it is that very object (a tool the gate sent back is the one before the run).
+  const lastTool = new Array<unknown>(cl100k ? before.length : 0);
+  const lastKept = new Array<string>(cl100k ? before.length : 0);
+  const lastCount = new Array<number>(cl100k ? before.length : 0);
+  const countAfter = (i: number, text: string, tool: unknown): void => {
+    if (i >= before.length) return;
+    lastCount[i] = cl100k!.count(text);
+    lastKept[i] = keep!(text);
+    lastTool[i] = tool;
+  };
+  const tokenizer =
+    o200k && cl100k
+      ? (Object.create(o200k, {
+          [BEFORE_TEXT]: { value: (i: number, text: string) => i < before.length && countBefore(i, text) },
+          [AFTER_TEXT]: { value: countAfter },
+        }) as Tokenizer)
+      : o200k;
   say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? (cl100k ? ' and counting o200k_base and cl100k_base tokens' : ' and counting o200k_base tokens') : ''}…`);
   // Of the run, only the tools after it, the sizes and the skips are kept (its list of changes, the size
   // of the input on a large list, is let go), and the tools after it only until they are measured: the
@@ -196,6 +214,10 @@ function reportOne(
         if (i < before.length && after[i] === before[i]) {
           keptAfter[i] = kept[i]!;
           countsAfter[i] = counts[i];
+        } else if (i < before.length && lastTool[i] !== undefined && lastTool[i] === after[i]) {
+          // Counted when the run handed its text over (the tools are never changed in place).
+          keptAfter[i] = lastKept[i]!;
+          countsAfter[i] = lastCount[i];
         } else {
           const textAfter = elementText(after[i]);
           const same = text !== undefined && textAfter === text;
