@@ -58,6 +58,14 @@ export const BEFORE_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.beforeT
 export const AFTER_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.afterText') as never;
 
 /**
+ * The property under which a tokenizer with a memo of what it counted (`toolslim/tokens`: up to some 40 MB per
+ * encoding) carries a function that empties it: `report` calls it once it has counted everything, so that the
+ * findings it computes next (the collision search's index on a large list) do not stack on top of it.
+ * @internal
+ */
+export const RELEASE_MEMO: unique symbol = Symbol.for('toolslim.tokenizer.releaseMemo') as never;
+
+/**
  * What to keep of an element's text to count, later, the array it is in with {@link countArray} given the
  * element's count: the tokenizer's stand-in (a few dozen characters) when it has one for the `countArray`
  * it has now (a copy of the tokenizer with another `countArray` gets none), else the text itself.

@@ -156,6 +156,8 @@ export interface MemoizedCount {
    * `mayHoldLong` test given to {@link memoized}, asked once per segment kept); else undefined (not known).
    */
   mayHoldLong(text: string): false | undefined;
+  /** Forgets every segment (and the last scan, whichever memo made it): counts stay exact, only slower until the memo fills again. */
+  release(): void;
 }
 
 /**
@@ -327,7 +329,17 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
     }
     return total + count1(carry + ']');
   };
-  return { count: count1, countConcat, countArray, mayHoldLong: mayHoldLongOf };
+  const release = (): void => {
+    young = new Map();
+    old = new Map();
+    chars = 0;
+    lastText = undefined;
+    scanText = undefined;
+    scanCount = 0;
+    scanEnds = new Int32Array(64);
+    scanKeys = new Int32Array(64);
+  };
+  return { count: count1, countConcat, countArray, mayHoldLong: mayHoldLongOf, release };
 }
 
 /**

@@ -13,7 +13,7 @@ import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer
 import { describe, expect, it } from 'vitest';
 import { arrayStandIn, memoized, MEMO_MAX_CHARS, MEMO_MAX_LAST } from '../../src/core/token-memo.js';
 import { cl100k, MAX_EXACT_PIECE, o200k } from '../../src/tokens.js';
-import { arrayElementKeeper } from '../../src/core/measure.js';
+import { arrayElementKeeper, RELEASE_MEMO } from '../../src/core/measure.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const ENCODINGS = [
@@ -397,6 +397,33 @@ describe('the memo', () => {
     expect(after - once).toBeLessThanOrEqual(Math.ceil((MEMO_MAX_CHARS / 1000) * 1.2) + 2);
     memo.count(repeated);
     expect(calls()).toBe(after);
+  });
+});
+
+describe('release', () => {
+  it('forgets what the memo holds (the text is tokenized again) and the counts stay exact', () => {
+    const { memo, calls } = lengthMemo();
+    const text = JSON.stringify({ name: 'weather', description: 'Fetches the weather for a city, in metric units', inputSchema: { type: 'object' } });
+    expect(memo.count(text)).toBe(text.length);
+    const first = calls();
+    expect(first).toBeGreaterThan(0);
+    expect(memo.count(text)).toBe(text.length);
+    expect(calls()).toBe(first);
+    memo.release();
+    expect(memo.count(text)).toBe(text.length);
+    expect(calls()).toBe(2 * first);
+  });
+
+  it('is what toolslim/tokens carries under RELEASE_MEMO, and counts after it equal gpt-tokenizer', () => {
+    const text = JSON.stringify(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'bench', 'corpus', readdirSync(join(import.meta.dirname, '..', '..', 'bench', 'corpus')).filter((f) => f.endsWith('.json')).sort()[0]!), 'utf8')).toolsList.tools);
+    for (const [t, encode] of [[o200k, encodeO200k], [cl100k, encodeCl100k]] as const) {
+      const release = (t as { [RELEASE_MEMO]?: () => void })[RELEASE_MEMO];
+      expect(typeof release).toBe('function');
+      const before = t.count(text);
+      release!();
+      expect(t.count(text)).toBe(before);
+      expect(before).toBe(encode(text, { disallowedSpecial: new Set() }).length);
+    }
   });
 });
 

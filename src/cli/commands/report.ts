@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, type Tokenizer } from '../../core/measure.js';
+import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, RELEASE_MEMO, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
@@ -238,6 +238,11 @@ function reportOne(
   if (tokenizers && readers.length > 0) say('rendering for each reader…');
   const rendered = tokenizers && readers.length > 0 ? measureReaders(before, after, readers, tokenizers.getTokenizer) : undefined;
   after = [];
+  // Everything is counted (the findings count tokens only for token budgets): the tokenizers' memos (up to
+  // some 40 MB each on a large list) are let go before the findings' own structures are built.
+  if (tokenizers && settings.lint.maxTokens === undefined && settings.lint.maxToolTokens === undefined) {
+    for (const t of [tokenizers.o200k, tokenizers.cl100k]) (t as { [RELEASE_MEMO]?: () => void })[RELEASE_MEMO]?.();
+  }
   say('checking…');
   // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
   const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
