@@ -177,13 +177,8 @@ function reportOne(
     lastKept[i] = keep!(text);
     lastTool[i] = tool;
   };
-  const tokenizer =
-    o200k && cl100k
-      ? (Object.create(o200k, {
-          [BEFORE_TEXT]: { value: (i: number, text: string) => i < before.length && countBefore(i, text) },
-          [AFTER_TEXT]: { value: countAfter },
-        }) as Tokenizer)
-      : o200k;
+  const hooks = { [BEFORE_TEXT]: { value: (i: number, text: string) => i < before.length && countBefore(i, text) }, [AFTER_TEXT]: { value: countAfter } };
+  const tokenizer = o200k && cl100k ? (Object.create(o200k, hooks) as Tokenizer) : o200k;
   say(`running ${describeSteps(args)} over ${plural(before.length, 'tool')}${o200k ? (cl100k ? ' and counting o200k_base and cl100k_base tokens' : ' and counting o200k_base tokens') : ''}…`);
   // Of the run, only the tools after it, the sizes and the skips are kept (its list of changes, the size
   // of the input on a large list, is let go), and the tools after it only until they are measured: the
