@@ -7,6 +7,8 @@
  * (to a comma); tokens only nearly (a token can span two members).
  */
 import { utf8Length } from '../core/measure.js';
+import { locateTools } from '../engine/input.js';
+import type { ReportData } from './format.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { stringifyJson } from '../json/stringify.js';
 import { forwardedTool } from '../lint/rules/rendered-budget.js';
@@ -75,4 +77,32 @@ export function measureReaderParts(tool: unknown, total: number, render: (tool: 
   }
   out.other = Math.max(0, total - out.description - out.parameters - out.definitions);
   return out;
+}
+
+/**
+ * Each tool's size by part (html), by tool index: in o200k tokens of compact JSON when counting, else bytes;
+ * and per reader, in its tokens (a tool its renderer cannot render has none: its bar is not split).
+ */
+export async function htmlParts(value: unknown, data: ReportData, tokenizers: typeof import('../tokens.js') | undefined): Promise<{ parts: PartFigures[]; readerParts: Record<string, (PartFigures | undefined)[]> }> {
+  const { getRenderer } = await import('../render/index.js');
+  const tools = locateTools(value).tools;
+  const o200k = tokenizers?.o200k;
+  const parts: PartFigures[] = [];
+  for (const r of data.tools) parts[r.index] = measureParts(tools[r.index], o200k ? r.o200k! : r.bytes, o200k ? (t) => o200k.count(t) : undefined);
+  const readerParts: Record<string, (PartFigures | undefined)[]> = {};
+  for (const reader of tokenizers ? (data.readers ?? []) : []) {
+    const renderer = getRenderer(reader.renderer);
+    const tokenizer = tokenizers!.getTokenizer(reader.tokenizer);
+    const list: (PartFigures | undefined)[] = (readerParts[reader.renderer] = []);
+    for (const r of data.tools) {
+      const total = r.rendered?.[reader.renderer]?.tokens;
+      if (total === undefined) continue;
+      try {
+        list[r.index] = measureReaderParts(tools[r.index], total, (t) => renderer.renderTool(t), (t) => tokenizer.count(t), reader.forwards);
+      } catch {
+        list[r.index] = undefined;
+      }
+    }
+  }
+  return { parts, readerParts };
 }

@@ -22,7 +22,8 @@ export interface ResolvedRunOptions {
   readonly keepUnchanged: ReadonlyMap<number, string> | undefined;
 }
 
-const DEFAULT_MAX_DEPTH = 1000;
+/** Nesting deeper than this is not transformed (the run's and the lint's default `maxDepth`). */
+export const DEFAULT_MAX_DEPTH = 1000;
 
 /** Fills in a run's defaults; throws a {@link ToolslimError} (`invalid-option`) for a value it cannot use. */
 export function resolveRunOptions(run: RunOptions): ResolvedRunOptions {

@@ -1,6 +1,7 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
+import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
 import { isParsedJson } from '../json/parsed.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { ToolslimError } from '../core/errors.js';
@@ -156,7 +157,15 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
 }
 
 const DEFAULT_MAX_ARGUMENTS = 4;
-const DEFAULT_MAX_DEPTH = 1000;
+
+/**
+ * The option under which a caller that has already run the engine's input check over the same tools hands its
+ * verdicts over (`{ maxDepth, plain }`: `plain[i]` true when tool `i` passed that check at that depth), so
+ * that the lint does not walk those tools again for it (`report` runs the transform, then the findings, on
+ * one list). Honoured only at the lint's own depth; a tool not marked plain is checked as always.
+ * @internal
+ */
+export const CHECKED_PLAIN: unique symbol = Symbol.for('toolslim.lint.checkedPlain') as never;
 // RFC 9110 `token` (tchar+), the form an `x-mcp-header` value must take.
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_TYPES: readonly string[] = ['string', 'integer', 'boolean'];
@@ -181,10 +190,13 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
   const keyBytes = new Map<string, number>();
   // An input the CLI parsed is JSON.parse's own (src/json/parsed.ts): its members are read without descriptors.
   const parsed = isParsedJson(input);
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const handed = (options as { [CHECKED_PLAIN]?: { maxDepth: number; plain: readonly boolean[] } })[CHECKED_PLAIN];
+  const checked = handed !== undefined && handed.maxDepth === maxDepth ? handed.plain : undefined;
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i];
     const out = new ToolFindings(raw, names[i]!, i);
-    const problem = checkJsonTool(tool, options.maxDepth ?? DEFAULT_MAX_DEPTH, undefined, undefined, keyBytes, parsed);
+    const problem = checked?.[i] === true ? undefined : checkJsonTool(tool, maxDepth, undefined, undefined, keyBytes, parsed);
     if (problem) {
       out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}; fix its JSON (the other checks skip it)`);
       if (budgets) texts.push(safeStringify(tool));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
 import { isParsedJson, parseJson } from '../../src/json/parsed.js';
-import { lintTools } from '../../src/lint/lint.js';
+import { CHECKED_PLAIN, lintTools } from '../../src/lint/lint.js';
 import { transformTools } from '../../src/api.js';
 
 const BENCH = join(import.meta.dirname, '..', '..', 'bench');
@@ -91,5 +91,58 @@ describe('the input check on a parsed value', () => {
       expect(a.report.skipped, name).toEqual(b.report.skipped);
       expect(lintTools(parseJson(text)), name).toEqual(lintTools(JSON.parse(text)));
     }
+  });
+});
+
+describe('CHECKED_PLAIN: the lint takes the run’s verdicts over instead of checking again', () => {
+  it('skips the check only for tools handed over as plain, at its own depth; the findings are those of a full check', () => {
+    const tools = [
+      { name: 'ok', description: 'Fine.', inputSchema: { type: 'object' } },
+      { name: 'undef', description: 'Has an undefined member.', inputSchema: { type: 'object', properties: { a: undefined } } },
+      { name: 'deep', inputSchema: JSON.parse(`${'{"a":'.repeat(30)}1${'}'.repeat(30)}`) },
+    ];
+    const full = lintTools(tools, { maxDepth: 20 });
+    expect(full.filter((f) => f.code === 'invalid-tool').map((f) => f.tool)).toEqual(['undef', 'deep']);
+    // The run's own verdicts (report hands these over): the run keeps `undefined` members and notes them.
+    const run = transformTools(tools, { maxDepth: 20 });
+    const plain = tools.map(() => true);
+    for (const s of run.report.skipped) if (s.transform === 'input') plain[s.toolIndex] = false;
+    for (const d of run.report.diagnostics) if (d.transform === 'input') plain[d.toolIndex] = false;
+    expect(plain).toEqual([true, false, false]);
+    expect(lintTools(tools, { maxDepth: 20, [CHECKED_PLAIN]: { maxDepth: 20, plain } } as object)).toEqual(full);
+    // What it vouches for is taken as said (the check is not run for it)…
+    const spy = vi.spyOn(Object, 'getOwnPropertyDescriptor');
+    try {
+      lintTools([tools[0]], { [CHECKED_PLAIN]: { maxDepth: 1000, plain: [true] } } as object);
+      expect(spy).not.toHaveBeenCalled();
+      // …but only at the lint's own depth: handed over for another depth, every tool is checked.
+      lintTools([tools[0]], { [CHECKED_PLAIN]: { maxDepth: 20, plain: [true] } } as object);
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('report gives the findings check gives, on corpus servers', async () => {
+    const { runMain } = await import('../cli/helpers.js');
+    const dir = join(BENCH, 'corpus');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().slice(0, 10).map((f) => join(dir, f));
+    for (const file of files) {
+      const report = JSON.parse((await runMain(['report', file, '--format', 'json', '--no-tokens'])).stdout) as { findings: unknown[] };
+      const check = JSON.parse((await runMain(['check', file, '--format', 'json'])).stdout) as { findings: Record<string, unknown>[] };
+      // check names the file each finding comes from; report names it once, at the top.
+      expect(report.findings, file).toEqual(check.findings.map(({ source: _source, ...f }) => f));
+    }
+  });
+
+  it('report still names a tool its run skipped as not plain JSON (nested past the depth limit)', async () => {
+    const { runMain } = await import('../cli/helpers.js');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'toolslim-plain-')), 'tools.json');
+    const deep = `${'{"a":'.repeat(1200)}1${'}'.repeat(1200)}`;
+    writeFileSync(file, `[{"name":"ok","description":"Fine.","inputSchema":{"type":"object"}},{"name":"deep","description":"Too deep.","inputSchema":{"type":"object","properties":{"x":${deep}}}}]`);
+    const report = JSON.parse((await runMain(['report', file, '--format', 'json', '--no-tokens'])).stdout) as { findings: { code: string; tool: string }[] };
+    expect(report.findings.filter((f) => f.code === 'invalid-tool').map((f) => f.tool)).toEqual(['deep']);
   });
 });

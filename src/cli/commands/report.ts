@@ -4,6 +4,8 @@ import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
 import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, RELEASE_MEMO, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
+import { DEFAULT_MAX_DEPTH } from '../../engine/options.js';
+import { CHECKED_PLAIN } from '../../lint/lint.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
@@ -12,8 +14,6 @@ import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
 import { writeOutput } from '../output.js';
-import type { PartFigures } from '../html-parts.js';
-import type { HtmlSection } from '../html.js';
 import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
 export const reportCommand: Command = {
@@ -93,7 +93,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const top = flagNumber(args, 'top') ?? 25;
   const { count, inputs } = openInputs(args, ctx);
   const reports: ReportData[] = [];
-  const parts: HtmlParts[] = [];
+  const parts: Awaited<ReturnType<typeof import('../html-parts.js').htmlParts>>[] = [];
   const chunks: string[] = [];
   let unreadable = 0;
   let first = true;
@@ -109,7 +109,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
     if (format === 'json' || format === 'html') {
       reports.push(data);
-      if (format === 'html') parts.push(await partsOf(input.value, data, tokenizers));
+      if (format === 'html') parts.push(await (await import('../html-parts.js')).htmlParts(input.value, data, tokenizers));
       continue;
     }
     if (!first) chunks.push('\n');
@@ -183,11 +183,17 @@ function reportOne(
   // Of the run, only the tools after it, the sizes and the skips are kept (its list of changes, the size
   // of the input on a large list, is let go), and the tools after it only until they are measured: the
   // findings come last, with the least held.
-  const { stats, skipped } = (() => {
-    const result = transformTools(value, { transforms: steps, ...(tokenizer ? { tokenizer } : {}) });
+  const maxDepth = settings.lint.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const { stats, skipped, diagnostics } = (() => {
+    const result = transformTools(value, { transforms: steps, maxDepth, ...(tokenizer ? { tokenizer } : {}) });
     after = result.tools;
     return result.report;
   })();
+  // The run's input check found these tools plain JSON (not skipped by it, no `undefined` member): the
+  // findings do not check them again (CHECKED_PLAIN).
+  const plain = new Array<boolean>(before.length).fill(true);
+  for (const s of skipped) if (s.transform === 'input') plain[s.toolIndex] = false;
+  for (const d of diagnostics) if (d.transform === 'input' && d.toolIndex !== undefined) plain[d.toolIndex] = false;
   let cl100kTotal = 0;
   let cl100kAfter = 0;
   if (tokenizers && cl100k && keep && cl100kRows) {
@@ -240,7 +246,7 @@ function reportOne(
   }
   say('checking…');
   // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
-  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}) };
+  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}), [CHECKED_PLAIN]: { maxDepth, plain } };
   const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
@@ -299,37 +305,6 @@ function jsonless(value: unknown): boolean {
 /** An array element's compact JSON, as it reads inside its array's text. */
 function elementText(value: unknown): string {
   return jsonless(value) ? 'null' : stringifyJson(value);
-}
-
-type HtmlParts = Pick<HtmlSection, 'parts' | 'readerParts'>;
-
-/**
- * Each tool's size by part (html), by tool index: in o200k tokens of compact JSON when counting, else bytes;
- * and per reader, in its tokens (a tool its renderer cannot render has none: its bar is not split).
- */
-async function partsOf(value: unknown, data: ReportData, tokenizers: typeof import('../../tokens.js') | undefined): Promise<HtmlParts> {
-  const { measureParts, measureReaderParts } = await import('../html-parts.js');
-  const { getRenderer } = await import('../../render/index.js');
-  const tools = locateTools(value).tools;
-  const o200k = tokenizers?.o200k;
-  const parts: PartFigures[] = [];
-  for (const r of data.tools) parts[r.index] = measureParts(tools[r.index], o200k ? r.o200k! : r.bytes, o200k ? (t) => o200k.count(t) : undefined);
-  const readerParts: Record<string, (PartFigures | undefined)[]> = {};
-  for (const reader of tokenizers ? (data.readers ?? []) : []) {
-    const renderer = getRenderer(reader.renderer);
-    const tokenizer = tokenizers!.getTokenizer(reader.tokenizer);
-    const list: (PartFigures | undefined)[] = (readerParts[reader.renderer] = []);
-    for (const r of data.tools) {
-      const total = r.rendered?.[reader.renderer]?.tokens;
-      if (total === undefined) continue;
-      try {
-        list[r.index] = measureReaderParts(tools[r.index], total, (t) => renderer.renderTool(t), (t) => tokenizer.count(t), reader.forwards);
-      } catch {
-        list[r.index] = undefined;
-      }
-    }
-  }
-  return { parts, readerParts };
 }
 
 /** The rows' rendered figures by tool index (rows are sorted by size). */
