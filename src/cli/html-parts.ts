@@ -79,11 +79,17 @@ export function measureReaderParts(tool: unknown, total: number, render: (tool: 
   return out;
 }
 
+/** Each tool's parts, and per reader its parts in that reader's tokens (by tool index; see {@link htmlParts}). */
+export interface HtmlParts {
+  readonly parts: PartFigures[];
+  readonly readerParts: Record<string, (PartFigures | undefined)[]>;
+}
+
 /**
  * Each tool's size by part (html), by tool index: in o200k tokens of compact JSON when counting, else bytes;
  * and per reader, in its tokens (a tool its renderer cannot render has none: its bar is not split).
  */
-export async function htmlParts(value: unknown, data: ReportData, tokenizers: typeof import('../tokens.js') | undefined): Promise<{ parts: PartFigures[]; readerParts: Record<string, (PartFigures | undefined)[]> }> {
+export async function htmlParts(value: unknown, data: ReportData, tokenizers: typeof import('../tokens.js') | undefined): Promise<HtmlParts> {
   const { getRenderer } = await import('../render/index.js');
   const tools = locateTools(value).tools;
   const o200k = tokenizers?.o200k;

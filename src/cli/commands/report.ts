@@ -14,6 +14,7 @@ import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
 import { writeOutput } from '../output.js';
+import type { HtmlParts } from '../html-parts.js';
 import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
 export const reportCommand: Command = {
@@ -93,7 +94,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const top = flagNumber(args, 'top') ?? 25;
   const { count, inputs } = openInputs(args, ctx);
   const reports: ReportData[] = [];
-  const parts: Awaited<ReturnType<typeof import('../html-parts.js').htmlParts>>[] = [];
+  const parts: HtmlParts[] = [];
   const chunks: string[] = [];
   let unreadable = 0;
   let first = true;
@@ -153,7 +154,6 @@ function reportOne(
   const cl100kRows = cl100k ? new Array<number>(before.length) : undefined;
   const kept = new Array<string>(cl100k ? before.length : 0);
   const counts = new Array<number | undefined>(cl100k ? before.length : 0);
-  const handed = new Uint8Array(cl100k ? before.length : 0);
   let estimated = 0;
   const countBefore = (i: number, text: string): void => {
     const n = cl100k!.count(text);
@@ -163,7 +163,6 @@ function reportOne(
     // A value JSON has no text for reads `null` in the list (and has no count of its own there).
     kept[i] = jsonless(before[i]) ? 'null' : keep!(text);
     counts[i] = jsonless(before[i]) ? undefined : n;
-    handed[i] = 1;
   };
   // cl100k_base after the run, likewise: each changed tool's text is handed over after every step that
   // changed it (AFTER_TEXT), with the tool it is the text of; the count of the last one stands for the tool
@@ -193,7 +192,7 @@ function reportOne(
   // findings do not check them again (CHECKED_PLAIN).
   const plain = new Array<boolean>(before.length).fill(true);
   for (const s of skipped) if (s.transform === 'input') plain[s.toolIndex] = false;
-  for (const d of diagnostics) if (d.transform === 'input' && d.toolIndex !== undefined) plain[d.toolIndex] = false;
+  for (const d of diagnostics) if (d.transform === 'input') plain[d.toolIndex] = false;
   let cl100kTotal = 0;
   let cl100kAfter = 0;
   if (tokenizers && cl100k && keep && cl100kRows) {
@@ -205,7 +204,8 @@ function reportOne(
     let next = Date.now() + 1000;
     for (let i = 0; i < Math.max(before.length, after.length); i++) {
       let text: string | undefined;
-      if (i < before.length && handed[i] !== 1) {
+      // A row the run filled through BEFORE_TEXT has its count; one without (a tool the run could not write) is counted here.
+      if (i < before.length && cl100kRows[i] === undefined) {
         text = stringifyJson(before[i]);
         countBefore(i, text);
         if (jsonless(before[i])) text = 'null';
