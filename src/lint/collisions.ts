@@ -168,7 +168,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   }
 
   const stamp = new Int32Array(n); // x + 1 once y is a candidate of query x
-  const shared = new Int32Array(n); // prefix bigrams met so far; -1 once the pair is compared exactly
+  const shared = new Int32Array(n); // prefix bigrams met so far; JUDGED once the pair is compared exactly
   const best: CollisionPartner[][] = Array.from({ length: n }, () => []);
   // Typed buffers with their own counts, not arrays emptied per tool: \`length = 0\` drops an array's
   // backing store, so every tool grew its lists afresh (about 870 MB allocated by one call on the
@@ -177,7 +177,6 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   let candidateCount = 0;
   const order = new Int32Array(n);
   let orderCount = 0;
-  const required = new Int32Array(n); // what shared[y] must reach in this round
   // The tools before y that have offered y their similarity to it, or found it at or below the threshold
   // (the last SEEN of them): y's list has judged those pairs, and its least only rises, so y does not
   // compare them again. In a list of near-duplicates most pairs a tool would compare are of these.
@@ -192,7 +191,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     }
     return from;
   };
-  // The requirement of each size a round allows (see `requirement`): a few times the largest set's size.
+  // The requirement of each size a round allows (see `needOf`): a few times the largest set's size.
   let largest = 0;
   for (let y = 0; y < n; y++) if (sizes[y]! > largest) largest = sizes[y]!;
   const needAt = new Int32Array(4 * largest + 16);
@@ -213,22 +212,19 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     for (let s = 0, e = Math.min(seenCount[x]!, SEEN); s < e; s++) {
       const y = seenBy[x * SEEN + s]!;
       stamp[y] = tag;
-      shared[y] = -1;
+      shared[y] = JUDGED;
     }
-    let requirement = (_y: number): number => BLOCKED;
-    // The round's table of requirements by size (see below), read here without a call.
-    let tableLo = 0;
-    let tableSpan = 0;
+    // A meet only counts: which candidates share enough to be compared is decided once per round, after
+    // its meets (below). Deciding it at every meet (the requirement looked up at a first meet, tested at
+    // every other) cost more than the pass over the candidates: 48 million meets on bench/check-scale.ts's
+    // list, and this function 2.26 -> 2.05 s there.
     const meet = (y: number): void => {
       if (stamp[y] !== tag) {
         if (y === x) return;
         stamp[y] = tag;
         candidates[candidateCount++] = y;
         shared[y] = 1;
-        const d = sizes[y]! - tableLo;
-        required[y] = d >= 0 && d < tableSpan ? needAt[d]! : requirement(y);
-        if (required[y] === 1) order[orderCount++] = y;
-      } else if (shared[y]! >= 0 && ++shared[y]! === required[y]) order[orderCount++] = y;
+      } else shared[y]!++;
     };
     for (let L = 0; L < levels; L++) {
       // A full list whose least is above this round's threshold (from offers of the tools before it, or
@@ -263,25 +259,11 @@ export function findCollisions(texts: readonly string[], names: readonly string[
         return r > 1 ? r : 1;
       };
       // The requirement depends on y's size alone: a table over the sizes the round allows (every tool met
-      // is of one of them), computed once per round instead of once per tool met (a first meet is most of
-      // the meets in a list of near-duplicates: 14% of this function's time on bench/check-scale.ts's list).
+      // is of one of them), computed once per round and read for each candidate once the round's meets are
+      // done (computed per tool met, it was 14% of this function's time on bench/check-scale.ts's list).
       const span = hi - lo + 1;
-      tableLo = lo;
-      tableSpan = span <= needAt.length ? span : 0;
-      if (span <= needAt.length) {
-        for (let d = 0; d < span; d++) needAt[d] = needOf(lo + d);
-        requirement = (y: number): number => {
-          const d = sizes[y]! - lo;
-          return d >= 0 && d < span ? needAt[d]! : needOf(sizes[y]!);
-        };
-      } else requirement = (y: number): number => needOf(sizes[y]!);
-      orderCount = 0;
-      for (let ci = 0; ci < candidateCount; ci++) {
-        const y = candidates[ci]!;
-        if (shared[y]! < 0) continue;
-        required[y] = requirement(y);
-        if (shared[y]! >= required[y]!) order[orderCount++] = y;
-      }
+      const tableSpan = span <= needAt.length ? span : 0;
+      for (let d = 0; d < tableSpan; d++) needAt[d] = needOf(lo + d);
       // Meet every tool of an allowed size whose round-L prefix shares a bigram with x's round-L prefix:
       // the bigrams probed before get the postings new in round L, and those of rounds before L of the
       // sizes newly allowed; the bigrams new in round L all of theirs up to L. So each tool is met as
@@ -306,6 +288,16 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       probed = upto;
       lastLo = lo;
       lastHi = hi;
+      // The candidates to compare: those whose round-L prefix shares what their size requires (met in this
+      // round or before; shared counts only grow).
+      orderCount = 0;
+      for (let ci = 0; ci < candidateCount; ci++) {
+        const y = candidates[ci]!;
+        const got = shared[y]!;
+        if (got < 0) continue;
+        const d = sizes[y]! - lo;
+        if (got >= (d >= 0 && d < tableSpan ? needAt[d]! : needOf(sizes[y]!))) order[orderCount++] = y;
+      }
       // Compare exactly the candidates that can matter in this round: above theta and, once the list is
       // full, at least its least (a tie may still win on position). Those that share most first, so the
       // likeliest partners fill the list early and raise the bar for the rest.
@@ -323,7 +315,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
           const least = full ? mine[k - 1]!.score : -1;
           if (full && ((a < b ? a / b : b / a) < least || got < prefixShare(theta, a, b, least))) continue;
           compared++;
-          shared[y] = -1;
+          shared[y] = JUDGED;
           // Give up early only where the pair could not matter in any round, so one comparison is final.
           const sum = a + b;
           const need = full ? Math.max(aboveOverlap(threshold, sum), atLeastOverlap(least, sum)) : aboveOverlap(threshold, sum);
@@ -379,6 +371,8 @@ export function collisionMessage(c: ToolCollisions, threshold: number): string {
 const ROUNDS: readonly number[] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
 const AT_OR_ABOVE = 1e-12;
 const BLOCKED = 0x7fffffff;
+/** `shared` of a pair judged for the tool asking (compared, or offered by it before): negative however often met again. */
+const JUDGED = -0x40000000;
 /** How many of the tools that judged a pair with it each tool remembers (see `seenBy`). */
 const SEEN = 16;
 
