@@ -235,6 +235,10 @@ function reportOne(
     // The whole list from the tools' counts (countArray adds the joins).
     cl100kTotal = countArray(cl100k, kept, counts);
     cl100kAfter = countArray(cl100k, keptAfter, countsAfter);
+    // What the hand-over kept is counted now. The hooks that filled these arrays live as long as this function
+    // does (so would the arrays), and `lastTool` holds every changed tool as the run left it: let them go
+    // before the findings, where the report peaks.
+    for (const a of [kept, counts, lastTool, lastKept, lastCount]) a.length = 0;
   }
   if (tokenizers && readers.length > 0) say('rendering for each reader…');
   const rendered = tokenizers && readers.length > 0 ? measureReaders(before, after, readers, tokenizers.getTokenizer) : undefined;
