@@ -24,7 +24,7 @@ import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { ToolslimError } from './core/errors.js';
-import { ARRAY_STAND_IN, RELEASE_MEMO, type Tokenizer } from './core/measure.js';
+import { ARRAY_STAND_IN, COUNT_EDITED, RELEASE_MEMO, type Tokenizer } from './core/measure.js';
 import { arrayStandIn, memoized } from './core/token-memo.js';
 
 export type { Tokenizer } from './core/measure.js';
@@ -47,7 +47,7 @@ function tokenizer(name: string, count: (text: string) => number): Tokenizer {
   // Asked of the text just counted (as `report` does for every tool), the memo already knows: no segment of it
   // may hold a long piece, the test below asked once per distinct segment, not of the whole text again.
   const isEstimate = (text: string): boolean => memo.mayHoldLong(text) !== false && hasLongPiece(text);
-  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate, [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn }, [RELEASE_MEMO]: memo.release });
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate, [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn }, [RELEASE_MEMO]: memo.release, [COUNT_EDITED]: memo.countEdited });
 }
 
 /** The tokenizers {@link getTokenizer} knows. */

@@ -50,12 +50,25 @@ export const ARRAY_STAND_IN: unique symbol = Symbol.for('toolslim.tokenizer.arra
 export const BEFORE_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.beforeText') as never;
 
 /**
- * As {@link BEFORE_TEXT}, for a tool's text after each step that changed it (`(index, text, tool)`: the text
- * the engine has just counted, and the tool object it is the text of, so that a caller can tell whether it is
- * the tool the run ends with): `report` counts its second encoding of the tools after the run there.
+ * As {@link BEFORE_TEXT}, for a tool's text after each step that changed it (`(index, text, tool, previous?,
+ * windows?)`: the text the engine has just counted, and the tool object it is the text of, so that a caller
+ * can tell whether it is the tool the run ends with; with a tokenizer that has {@link COUNT_EDITED}, the text
+ * last handed over for that tool and the windows where they differ): `report` counts its second encoding of
+ * the tools after the run there.
  * @internal
  */
 export const AFTER_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.afterText') as never;
+
+/**
+ * The property under which a tokenizer whose count adds up over the cut points of src/core/token-memo.ts
+ * (`toolslim/tokens`) carries `countEdited(a, aCount, b, windows)`: the count of `b` from that of `a` and the
+ * windows src/core/token-edit.ts `editWindows(a, b)` gives, counting only those. The run keeps each tool's
+ * last text and counts it again this way after a step that changed it; the windows go to {@link AFTER_TEXT}
+ * too (`(index, text, tool, previous, windows)`), so that `report` counts its second encoding alike.
+ * A registered symbol, as {@link ARRAY_STAND_IN}.
+ * @internal
+ */
+export const COUNT_EDITED: unique symbol = Symbol.for('toolslim.tokenizer.countEdited') as never;
 
 /**
  * The property under which a tokenizer with a memo of what it counted (`toolslim/tokens`: up to some 40 MB per

@@ -156,6 +156,11 @@ export interface MemoizedCount {
    * `mayHoldLong` test given to {@link memoized}, asked once per segment kept); else undefined (not known).
    */
   mayHoldLong(text: string): false | undefined;
+  /**
+   * `count(b)`, from `count(a)` (`aCount`) and the windows src/core/token-edit.ts `editWindows(a, b)` gives:
+   * only the windows are counted (exact: they start and end at cut points both texts share).
+   */
+  countEdited(a: string, aCount: number, b: string, windows: readonly number[]): number;
   /** Forgets every segment (and the last scan, whichever memo made it): counts stay exact, only slower until the memo fills again. */
   release(): void;
 }
@@ -329,6 +334,18 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
     lastLong = long;
     return n;
   };
+  const countEdited = (a: string, aCount: number, b: string, windows: readonly number[]): number => {
+    let total = aCount;
+    for (let w = 0; w < windows.length; w += 4) {
+      const aStart = windows[w]!;
+      const aEnd = windows[w + 1]!;
+      const bStart = windows[w + 2]!;
+      const bEnd = windows[w + 3]!;
+      if (aEnd > aStart) total -= count1(a.slice(aStart, aEnd));
+      if (bEnd > bStart) total += count1(b.slice(bStart, bEnd));
+    }
+    return total;
+  };
   const mayHoldLongOf = (text: string): false | undefined => (lastText === text && !lastLong ? false : undefined);
   // A JSON array's text is its elements' texts joined by `[`, `,` and `]`; a join is no cut point (`},{`
   // is one piece), but each element's first and last cut points are, in the array's text as in the
@@ -367,7 +384,7 @@ export function memoized(count: (text: string) => number, mayHoldLong?: (text: s
     scanEnds = new Int32Array(64);
     scanKeys = new Int32Array(64);
   };
-  return { count: count1, countConcat, countArray, mayHoldLong: mayHoldLongOf, release };
+  return { count: count1, countConcat, countArray, mayHoldLong: mayHoldLongOf, countEdited, release };
 }
 
 /**
@@ -385,6 +402,17 @@ export function arrayStandIn(text: string): string {
   const last = cutBefore(text);
   // `' ' + …` then slice: a flat copy of the two pieces (a slice of `text` would point into it).
   return (' ' + text.slice(0, first) + text.slice(last)).slice(1);
+}
+
+/**
+ * Whether a cut may be made before `text[i]` (`0 < i < text.length`): `text[i - 1]` is an ASCII letter or
+ * digit and `text[i]` ASCII punctuation other than `'` (the rule of the file's header). Two texts that agree
+ * on both characters agree on it.
+ */
+export function isCutPoint(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  const p = text.charCodeAt(i - 1);
+  return c < 128 && CLASS[c] === CUT_BEFORE && p < 128 && CLASS[p] === WORD;
 }
 
 /** The first cut point of `text` (a letter or digit, then punctuation but `'`), or -1. */

@@ -125,13 +125,14 @@ export function runStep(state: RunState, step: number, transform: AnyTransform, 
     for (const d of ctx.diagnostics) state.diagnostics.push({ severity: d.severity, tool: names[i]!, toolIndex: i, transform: transform.name, code: d.code, path: prefix + d.path, message: d.message });
     if (!ctx.changed) continue;
     const next = ctx.root as McpTool;
+    const previous = tools[i];
     tools[i] = next;
     state.keys[i] = keys;
     if (!state.inventoryKeys[i]) noteVersion(next);
     toolsChanged++;
     stampChanges(state.changes, ctx, prefix, names[i]!, i, transform.name);
     count += ctx.changes.length;
-    const saved = state.sizes ? state.sizes.update(i, next, ctx.bytesDelta) : { bytes: 0, tokens: 0 };
+    const saved = state.sizes ? state.sizes.update(i, next, ctx.bytesDelta, previous) : { bytes: 0, tokens: 0 };
     bytesSaved += saved.bytes;
     tokensSaved += saved.tokens;
     if (state.histories) {
