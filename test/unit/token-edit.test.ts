@@ -81,7 +81,7 @@ function edited(text: string, others: readonly string[], r: () => number, edits:
 }
 
 /** Checks the windows of (a, b) against the oracles; returns how many characters of `b` they hold. */
-function checkWindows(a: string, b: string, label: string): number {
+function checkWindows(a: string, b: string, label: string, counts = true): number {
   const w = editWindows(a, b);
   expect(w.length % 4, label).toBe(0);
   if (a === b) {
@@ -103,13 +103,16 @@ function checkWindows(a: string, b: string, label: string): number {
       const edge = (x === 0 && y === 0) || (x === a.length && y === b.length);
       expect(edge || (cutHere(a, x) && cutHere(b, y)), `${label}: window end ${x}/${y}`).toBe(true);
     }
-    o200kDelta += countO200k(b.slice(bs, be), PLAIN) - countO200k(a.slice(as, ae), PLAIN);
-    cl100kDelta += countCl100k(b.slice(bs, be), PLAIN) - countCl100k(a.slice(as, ae), PLAIN);
+    if (counts) {
+      o200kDelta += countO200k(b.slice(bs, be), PLAIN) - countO200k(a.slice(as, ae), PLAIN);
+      cl100kDelta += countCl100k(b.slice(bs, be), PLAIN) - countCl100k(a.slice(as, ae), PLAIN);
+    }
     held += be - bs;
     aAt = ae;
     bAt = be;
   }
   expect(a.slice(aAt) === b.slice(bAt), label).toBe(true);
+  if (!counts) return held;
   expect(countO200k(a, PLAIN) + o200kDelta, `${label}: o200k_base`).toBe(countO200k(b, PLAIN));
   expect(countCl100k(a, PLAIN) + cl100kDelta, `${label}: cl100k_base`).toBe(countCl100k(b, PLAIN));
   return held;
@@ -137,6 +140,19 @@ describe('editWindows', () => {
       const b = edited(a, texts, r, 1 + Math.floor(r() * 8));
       checkWindows(a, b, `edit ${n}`);
       checkWindows(b, a, `edit ${n}, reversed`);
+    }
+  });
+
+  it('finds a one-character change at every offset of a long text, forwards and backwards', () => {
+    // The compare runs in slices that double and halve: a change at any offset inside one must be found.
+    const text = toolTexts().find((t) => t.length > 20_000)!;
+    expect(text).toBeDefined();
+    const at = [...Array.from({ length: 700 }, (_, i) => i), ...Array.from({ length: 700 }, (_, i) => text.length - 1 - i), ...Array.from({ length: 300 }, (_, i) => 8000 + i * 37)];
+    const changed = (t: string, p: number) => t.slice(0, p) + String.fromCharCode(t.charCodeAt(p) === 0x61 ? 0x62 : 0x61) + t.slice(p + 1);
+    for (const [n, p] of at.entries()) {
+      checkWindows(text, changed(text, p), `offset ${p}`, n % 60 === 0);
+      // With a second change near the start, the one at p is found from the end (the common tail).
+      if (p > 40) checkWindows(text, changed(changed(text, 20), p), `offsets 20 and ${p}`, n % 60 === 0);
     }
   });
 
