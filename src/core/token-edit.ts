@@ -61,28 +61,22 @@ export function editWindows(a: string, b: string): number[] {
     let bs = -1;
     for (const d of OFFSETS) {
       const bk = bi + d;
-      if (bk + ANCHOR <= bEnd) {
-        const to = Math.min(aEnd, ai + d + REACH);
-        budget -= to - ai;
-        const at = to - ai >= ANCHOR ? a.slice(ai, to).indexOf(b.slice(bk, bk + ANCHOR)) : -1;
-        if (at >= 0) {
-          as = ai + at;
-          bs = bk;
-          break;
-        }
-      }
       const ak = ai + d;
-      if (ak + ANCHOR <= aEnd) {
-        const to = Math.min(bEnd, bi + d + REACH);
-        budget -= to - bi;
-        const at = to - bi >= ANCHOR ? b.slice(bi, to).indexOf(a.slice(ak, ak + ANCHOR)) : -1;
-        if (at >= 0) {
-          as = ak;
-          bs = bi + at;
-          break;
-        }
-      }
       if (bk + ANCHOR > bEnd && ak + ANCHOR > aEnd) break;
+      // An anchor of b looked for in a (a deletion, or where a replacement ends), then one of a in b.
+      const aTo = bk + ANCHOR <= bEnd ? Math.min(aEnd, ai + d + REACH) : ai;
+      const bTo = ak + ANCHOR <= aEnd ? Math.min(bEnd, bi + d + REACH) : bi;
+      const inA = findAnchor(a, ai, aTo, b, bk);
+      const inB = inA < 0 ? findAnchor(b, bi, bTo, a, ak) : -1;
+      budget -= aTo - ai + (inA < 0 ? bTo - bi : 0);
+      if (inA >= 0) {
+        as = inA;
+        bs = bk;
+      } else if (inB >= 0) {
+        as = ak;
+        bs = inB;
+      } else continue;
+      break;
     }
     if (as < 0) break;
     // The stretch they agree on, as far back and ahead as it goes (never before where the last one ended).
@@ -146,6 +140,13 @@ function agreeBack(a: string, i: number, b: string, j: number, max: number): num
   }
   while (k < max && a.charCodeAt(i - 1 - k) === b.charCodeAt(j - 1 - k)) k++;
   return k;
+}
+
+/** Where the {@link ANCHOR} characters of `other` from `at` first occur in `text` between `from` and `to` (an index of `text`), or -1. */
+function findAnchor(text: string, from: number, to: number, other: string, at: number): number {
+  if (to - from < ANCHOR) return -1;
+  const found = text.slice(from, to).indexOf(other.slice(at, at + ANCHOR));
+  return found < 0 ? -1 : from + found;
 }
 
 /** The first cut point `i` of `text` with `from < i < to` (both characters around it inside `[from, to)`), or -1. */

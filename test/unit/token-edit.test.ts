@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { editWindows } from '../../src/core/token-edit.js';
 import { transformTools, type Tokenizer } from '../../src/index.js';
 import { cl100k, o200k } from '../../src/tokens.js';
+import { rng } from '../helpers/rng.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const COUNT_EDITED = Symbol.for('toolslim.tokenizer.countEdited');
@@ -23,18 +24,6 @@ const COUNT_EDITED = Symbol.for('toolslim.tokenizer.countEdited');
 function cutHere(text: string, i: number): boolean {
   if (i <= 0 || i >= text.length) return false;
   return /[A-Za-z0-9]/.test(text[i - 1]!) && /[!-&(-/:-@[-`{-~]/.test(text[i]!);
-}
-
-/** mulberry32: fixed seeds. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ATOMS = ['a', 'Z', '0', '42', "'s", "'ll", '"', ',', ':', '{', '}', '.', '/', '-', ' ', '  ', '\n', '\t', '\u00a0', 'é', 'e\u0301', '中文', '😀', '\ud83d', '\ude00', '<|endoftext|>', '](https://x.io/a)', '[Link]', '\\"'];

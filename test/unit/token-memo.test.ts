@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { arrayStandIn, memoized, MEMO_MAX_CHARS, MEMO_MAX_LAST } from '../../src/core/token-memo.js';
 import { cl100k, MAX_EXACT_PIECE, o200k } from '../../src/tokens.js';
 import { arrayElementKeeper, RELEASE_MEMO } from '../../src/core/measure.js';
+import { rng } from '../helpers/rng.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const ENCODINGS = [
@@ -40,18 +41,6 @@ function direct(enc: (typeof ENCODINGS)[number], text: string): number {
     }
   }
   return n;
-}
-
-/** mulberry32: fixed seeds, so every run draws the same strings. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Characters at the edges of what the pre-tokenizers split: contractions, marks after letters, title case,
