@@ -62,8 +62,8 @@ export const AFTER_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.afterTex
 /**
  * The property under which a tokenizer whose count adds up over the cut points of src/core/token-memo.ts
  * (`toolslim/tokens`) carries `countEdited(a, aCount, b, windows)`: the count of `b` from that of `a` and the
- * windows src/core/token-edit.ts `editWindows(a, b)` gives, counting only those. The run keeps each tool's
- * last text and counts it again this way after a step that changed it; the windows go to {@link AFTER_TEXT}
+ * windows src/core/token-edit.ts `editWindows(a, b)` gives, counting only those. After a step that changed a
+ * tool, the run serializes it as it was before the step and counts the new text this way; the windows go to {@link AFTER_TEXT}
  * too (`(index, text, tool, previous, windows)`), so that `report` counts its second encoding alike.
  * A registered symbol, as {@link ARRAY_STAND_IN}.
  * @internal
