@@ -47,7 +47,7 @@ function tokenizer(name: string, count: (text: string) => number): Tokenizer {
   // Asked of the text just counted (as `report` does for every tool), the memo already knows: no segment of it
   // may hold a long piece, the test below asked once per distinct segment, not of the whole text again.
   const isEstimate = (text: string): boolean => memo.mayHoldLong(text) !== false && hasLongPiece(text);
-  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate, [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn }, [RELEASE_MEMO]: memo.release, [COUNT_EDITED]: memo.countEdited });
+  return Object.freeze({ name, count: memo.count, countConcat: memo.countConcat, countArray: memo.countArray, isEstimate, [ARRAY_STAND_IN]: { countArray: memo.countArray, standIn: arrayStandIn }, [RELEASE_MEMO]: memo.release, [COUNT_EDITED]: { count: memo.count, countEdited: memo.countEdited } });
 }
 
 /** The tokenizers {@link getTokenizer} knows. */

@@ -61,14 +61,30 @@ export const AFTER_TEXT: unique symbol = Symbol.for('toolslim.tokenizer.afterTex
 
 /**
  * The property under which a tokenizer whose count adds up over the cut points of src/core/token-memo.ts
- * (`toolslim/tokens`) carries `countEdited(a, aCount, b, windows)`: the count of `b` from that of `a` and the
- * windows src/core/token-edit.ts `editWindows(a, b)` gives, counting only those. After a step that changed a
+ * (`toolslim/tokens`) carries `{ count, countEdited }`: its own `count`, and `countEdited(a, aCount, b, windows)`,
+ * the count of `b` from that of `a` and the windows src/core/token-edit.ts `editWindows(a, b)` gives, counting
+ * only those (see {@link editedCounter}: a copy of the tokenizer with another `count` gets none). After a step that changed a
  * tool, the run serializes it as it was before the step and counts the new text this way; the windows go to {@link AFTER_TEXT}
  * too (`(index, text, tool, previous, windows)`), so that `report` counts its second encoding alike.
  * A registered symbol, as {@link ARRAY_STAND_IN}.
  * @internal
  */
 export const COUNT_EDITED: unique symbol = Symbol.for('toolslim.tokenizer.countEdited') as never;
+
+/** `countEdited(a, aCount, b, windows)`: see {@link COUNT_EDITED}. @internal */
+export type CountEdited = (a: string, aCount: number, b: string, windows: readonly number[]) => number;
+
+/**
+ * The tokenizer's `countEdited` (see {@link COUNT_EDITED}) when it carries one for the `count` it has now: a
+ * copy of `toolslim/tokens`' tokenizer with a `count` of the caller's own (`{ ...o200k, count }` copies the
+ * symbol too) counts its own way, so it gets none, as {@link arrayElementKeeper} gives such a copy no stand-in.
+ * @internal
+ */
+export function editedCounter(tokenizer: Tokenizer): CountEdited | undefined {
+  const own = (tokenizer as { [COUNT_EDITED]?: { count?: unknown; countEdited?: unknown } })[COUNT_EDITED];
+  if (own !== undefined && own !== null && typeof own.countEdited === 'function' && own.count === tokenizer.count) return own.countEdited as CountEdited;
+  return undefined;
+}
 
 /**
  * The property under which a tokenizer with a memo of what it counted (`toolslim/tokens`: up to some 40 MB per

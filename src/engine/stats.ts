@@ -10,7 +10,7 @@
  * each tool's last text instead of serializing it again held the list's size (52 MB there) through the run
  * and cost as much in collections as it saved (peak RSS +80 MB, CPU within noise).
  */
-import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, COUNT_EDITED, countArray, utf8Length, type Size, type Tokenizer } from '../core/measure.js';
+import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, editedCounter, utf8Length, type CountEdited, type Size, type Tokenizer } from '../core/measure.js';
 import { editWindows } from '../core/token-edit.js';
 import type { ToolStats } from '../core/report.js';
 import { stringifyJson } from '../json/stringify.js';
@@ -36,8 +36,7 @@ export class ToolSizes {
     this.#tokenizer = tokenizer;
     const afterTap = tokenizer ? (tokenizer as { [AFTER_TEXT]?: unknown })[AFTER_TEXT] : undefined;
     this.#afterTap = typeof afterTap === 'function' ? (afterTap as AfterTap) : undefined;
-    const countEdited = tokenizer ? (tokenizer as { [COUNT_EDITED]?: unknown })[COUNT_EDITED] : undefined;
-    this.#countEdited = typeof countEdited === 'function' ? (countEdited as CountEdited) : undefined;
+    this.#countEdited = tokenizer ? editedCounter(tokenizer) : undefined;
     this.#exact = new Uint8Array(this.#countEdited !== undefined ? tools.length : 0);
     if (tokenizer) {
       // Each tool's text is counted, then only what the list's count needs of it is kept (its stand-in,
@@ -137,7 +136,6 @@ export class ToolSizes {
 }
 
 type AfterTap = (index: number, text: string, tool: unknown, previous?: string, windows?: readonly number[]) => void;
-type CountEdited = (a: string, aCount: number, b: string, windows: readonly number[]) => number;
 
 /** Compact JSON of a tool that may be too deep for `JSON.stringify`, or undefined when it is not JSON at all. */
 function safeStringify(value: unknown): string | undefined {

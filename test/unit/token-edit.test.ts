@@ -43,7 +43,8 @@ function toolTexts(): string[] {
 /** Tools before and after each step of the default preset that changed them, as the run hands them to COUNT_EDITED. */
 function stepPairs(): [string, string][] {
   const pairs: [string, string][] = [];
-  const tokenizer = { name: 'pairs', count: (t: string) => t.length, [COUNT_EDITED]: (a: string, _n: number, b: string) => (pairs.push([a, b]), b.length) } as Tokenizer;
+  const count = (t: string) => t.length;
+  const tokenizer = { name: 'pairs', count, [COUNT_EDITED]: { count, countEdited: (a: string, _n: number, b: string) => (pairs.push([a, b]), b.length) } } as Tokenizer;
   for (const set of ['corpus', 'validation']) {
     const dir = join(import.meta.dirname, '..', '..', 'bench', set);
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) transformTools(JSON.parse(readFileSync(join(dir, f), 'utf8')), { tokenizer });
@@ -161,6 +162,21 @@ describe('editWindows', () => {
     const a = `{"p":[${unit.repeat(50)}1]}`;
     const b = `{"p":[${unit.repeat(20)}${unit.replace('id', 'ID')}${unit.repeat(29)}2]}`;
     checkWindows(a, b, 'repeats');
+  });
+
+  it('is not used for a copy of the tokenizer with a count of its own (the copy counts its own way)', () => {
+    // `{ ...o200k, count }` copies the symbol-keyed capability too; the run must see it is not this count's.
+    const halves = { ...o200k, name: 'halves', count: (t: string) => Math.ceil(countO200k(t, PLAIN) / 2) } as Tokenizer;
+    const dir = join(import.meta.dirname, '..', '..', 'bench', 'corpus');
+    let changed = 0;
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort().slice(0, 8)) {
+      const { tools, report } = transformTools(JSON.parse(readFileSync(join(dir, f), 'utf8')), { tokenizer: halves });
+      report.stats.tools.forEach((t, k) => {
+        if (t.after.bytes !== t.before.bytes) changed++;
+        expect(t.after.tokens, `${f} tool ${k}`).toBe(halves.count(JSON.stringify(tools[k])));
+      });
+    }
+    expect(changed).toBeGreaterThan(10);
   });
 
   it('is what the run counts with: per-tool counts after the run equal gpt-tokenizer', () => {

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
-import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, COUNT_EDITED, countArray, RELEASE_MEMO, type Tokenizer } from '../../core/measure.js';
+import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, editedCounter, RELEASE_MEMO, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import { DEFAULT_MAX_DEPTH } from '../../engine/options.js';
 import { CHECKED_PLAIN } from '../../lint/lint.js';
@@ -172,7 +172,7 @@ function reportOne(
   const lastCount = new Array<number>(cl100k ? before.length : 0);
   // With the text handed over last for the tool and the windows where this one differs, only those are counted
   // (COUNT_EDITED, as the run counted o200k_base): that text's count is the last one taken, or the one before the run.
-  const countEdited = cl100k ? ((cl100k as { [COUNT_EDITED]?: unknown })[COUNT_EDITED] as ((a: string, aCount: number, b: string, windows: readonly number[]) => number) | undefined) : undefined;
+  const countEdited = cl100k ? editedCounter(cl100k) : undefined;
   const countAfter = (i: number, text: string, tool: unknown, previous?: string, windows?: readonly number[]): void => {
     if (i >= before.length) return;
     const was = lastTool[i] !== undefined ? lastCount[i] : counts[i];
