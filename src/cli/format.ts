@@ -107,7 +107,10 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   return lines.join('\n');
 }
 
-/** Findings grouped by code, most severe first: each code with its count and up to 5 examples. */
+/**
+ * Findings grouped by code, most severe first: each code with its count, its whole-list findings (a summary,
+ * or the note that a search stopped: never left among the rest), and up to 5 of its tools' findings.
+ */
 function groupFindings(findings: readonly Finding[], md: boolean, style: Style): string[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
@@ -122,8 +125,10 @@ function groupFindings(findings: readonly Finding[], md: boolean, style: Style):
     const list = groups.get(key)!;
     const [severity, code] = key.split('\u0000') as [Finding['severity'], string];
     out.push(md ? `- **${severity}** \`${code}\` × ${list.length}` : `  ${paint(severity, style)} ${style.bold(code)} × ${list.length}`);
-    for (const f of list.slice(0, 5)) out.push(md ? `  - ${where(f)}: ${f.message}` : `      ${style.dim(where(f))} ${f.message}`);
-    if (list.length > 5) out.push(md ? `  - … ${list.length - 5} more` : `      … ${list.length - 5} more`);
+    const whole = list.filter((f) => f.toolIndex < 0);
+    const perTool = list.filter((f) => f.toolIndex >= 0);
+    for (const f of [...whole, ...perTool.slice(0, 5)]) out.push(md ? `  - ${where(f)}: ${f.message}` : `      ${style.dim(where(f))} ${f.message}`);
+    if (perTool.length > 5) out.push(md ? `  - … ${perTool.length - 5} more` : `      … ${perTool.length - 5} more`);
   }
   return out;
 }

@@ -13,6 +13,13 @@ export interface FindCollisionsOptions {
   readonly threshold?: number;
   /** How many of its most similar partners each tool lists (default 3; at least 1). */
   readonly partners?: number;
+  /**
+   * How much work the search may do (default {@link DEFAULT_COLLISION_WORK}): postings met in the index plus
+   * bigrams read in exact comparisons. When a tool's search would go past it, the search stops there and
+   * only the tools searched before it are reported (see {@link Collisions.searched}).
+   * @internal
+   */
+  readonly maxWork?: number;
 }
 
 /** Two tools whose name and description read alike. `aIndex < bIndex`. */
@@ -50,12 +57,31 @@ export interface Collisions {
   readonly pairs: readonly CollisionPair[];
   /** Candidate pairs whose similarity was computed exactly (a pair may count once from each side). */
   readonly compared: number;
+  /**
+   * How many tools, from the first in list order, were searched to the end: every tool, unless the search
+   * reached its bound of work first (a list of thousands of short, alike texts, such as `t1` … `t200000`
+   * without descriptions, meets most of the list from each tool). `tools` and `pairs` then hold exactly
+   * what comparing every pair gives for those tools (their partners may lie anywhere in the list), and
+   * nothing for the tools after them.
+   */
+  readonly searched: number;
+  /** `searched` is every tool: the search ran to the end. */
+  readonly complete: boolean;
 }
 
 /** The default collision threshold: pairs at or above it read alike (as the tool-surface metric counts them). */
 export const DEFAULT_COLLISION_THRESHOLD = 0.3;
 /** How many partners each tool lists by default. */
 export const DEFAULT_COLLISION_PARTNERS = 3;
+/**
+ * The search's bound of work ({@link FindCollisionsOptions.maxWork}): 2^30 units, a posting met or a bigram
+ * compared one unit each and every exact comparison {@link COMPARE_COST} more; some 4 s on the machine of
+ * bench/check-scale.ts. That bench's list (31,560 tools) takes 370 M (48 M postings, 262 M bigrams in 3.7 M
+ * comparisons; 1.8 s); 40,000 tools named `t0` … `t39999` without descriptions 1.2 G (4 s), and 200,000 of them
+ * would take more than 120 s without it: every tool meets a sizable share of the list through its digit bigrams,
+ * and is compared with thousands of tools it shares four of its five bigrams with.
+ */
+export const DEFAULT_COLLISION_WORK = 2 ** 30;
 
 /**
  * The text a tool is compared by: its `name` and `description` joined, lower-cased, with `_` and
@@ -130,6 +156,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   // bigrams differ by more than 1e-12, so no pair below `asked` comes in. Never a pair with similarity 0.
   const threshold = Math.max(0, asked - AT_OR_ABOVE);
   const k = options.partners ?? DEFAULT_COLLISION_PARTNERS;
+  const maxWork = options.maxWork ?? DEFAULT_COLLISION_WORK;
   const n = texts.length;
   const sets = encodeSets(texts);
   const { start, ids } = sets;
@@ -199,7 +226,15 @@ export function findCollisions(texts: readonly string[], names: readonly string[
   const marks = new Int32Array(sets.distinct);
   let markedFor = -1;
   let compared = 0;
+  // Postings met and bigrams compared so far; past `maxWork` the search stops before (or within) a tool's
+  // search, and that tool and the ones after it are not reported (their lists hold only what others offered).
+  let work = 0;
+  let searched = n;
   for (let x = 0; x < n; x++) {
+    if (work > maxWork) {
+      searched = x;
+      break;
+    }
     const sx = start[x]!;
     const a = start[x + 1]! - sx;
     if (a === 0) continue;
@@ -280,14 +315,19 @@ export function findCollisions(texts: readonly string[], names: readonly string[
             // Seen before within [lastLo, lastHi]: only the sizes below and above that are new.
             const m0 = atLeast(q0, q1, lastLo);
             const m1 = atLeast(m0, q1, lastHi + 1);
+            work += m0 - q0 + (q1 - m1);
             for (let q = q0; q < m0; q++) meet(postTool[q]!);
             for (let q = m1; q < q1; q++) meet(postTool[q]!);
-          } else for (let q = q0; q < q1; q++) meet(postTool[q]!);
+          } else {
+            work += q1 - q0;
+            for (let q = q0; q < q1; q++) meet(postTool[q]!);
+          }
         }
       }
       probed = upto;
       lastLo = lo;
       lastHi = hi;
+      if (work > maxWork) break;
       // The candidates to compare: those whose round-L prefix shares what their size requires (met in this
       // round or before; shared counts only grow).
       orderCount = 0;
@@ -315,6 +355,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
           const least = full ? mine[k - 1]!.score : -1;
           if (full && ((a < b ? a / b : b / a) < least || got < prefixShare(theta, a, b, least))) continue;
           compared++;
+          work += b + COMPARE_COST;
           shared[y] = JUDGED;
           // Give up early only where the pair could not matter in any round, so one comparison is final.
           const sum = a + b;
@@ -336,9 +377,14 @@ export function findCollisions(texts: readonly string[], names: readonly string[
       }
       if (mine.length === k && mine[k - 1]!.score > theta) break;
     }
+    // Stopped within this tool's search: its list is not final.
+    if (work > maxWork) {
+      searched = x;
+      break;
+    }
   }
   const found: ToolCollisions[] = [];
-  for (let x = 0; x < n; x++) if (best[x]!.length > 0) found.push({ tool: names[x]!, toolIndex: x, partners: best[x]! });
+  for (let x = 0; x < searched; x++) if (best[x]!.length > 0) found.push({ tool: names[x]!, toolIndex: x, partners: best[x]! });
 
   const seen = new Set<number>();
   const pairs: CollisionPair[] = [];
@@ -352,7 +398,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
     }
   }
   pairs.sort((x, y) => y.score - x.score || x.aIndex - y.aIndex || x.bIndex - y.bIndex);
-  return { threshold: asked, partners: k, tools: found, pairs, compared };
+  return { threshold: asked, partners: k, tools: found, pairs, compared, searched, complete: searched === n };
 }
 
 /**
@@ -366,9 +412,23 @@ export function collisionMessage(c: ToolCollisions, threshold: number): string {
   return `${name(c.tool, c.toolIndex)} reads like ${list} (character-bigram similarity at or above ${threshold.toFixed(2)}); a model may call one for the other: say in each description what sets it apart, or merge the tools`;
 }
 
+/**
+ * The message of the whole-list finding when the search stopped at its bound of work (see
+ * {@link Collisions.searched}): which tools it covers, and what to do.
+ */
+export function collisionSearchStopped(searched: number, total: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `the description-collision search stopped after the first ${n(searched)} of ${n(total)} tools: the list's names and descriptions are so alike that comparing them all would take too long (its bound of work); the collision findings cover those ${n(searched)} tools (each with its closest partners anywhere in the list), none after them; turn the rule off (\`--rule description-collision=off\`) for such a list, or check it in parts`;
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 const ROUNDS: readonly number[] = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+/**
+ * What one exact comparison costs besides its bigrams, in units of {@link DEFAULT_COLLISION_WORK}: measured on
+ * lists of short texts (5 bigrams a comparison), where a comparison's fixed cost is most of it.
+ */
+const COMPARE_COST = 16;
 const AT_OR_ABOVE = 1e-12;
 const BLOCKED = 0x7fffffff;
 /** `shared` of a pair judged for the tool asking (compared, or offered by it before): negative however often met again. */

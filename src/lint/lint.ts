@@ -17,7 +17,7 @@ import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
-import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, findCollisions } from './collisions.js';
+import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, collisionSearchStopped, findCollisions } from './collisions.js';
 import { checkCollisionOptions } from './surface.js';
 
 /** What `lintTools` can find, by code. */
@@ -140,7 +140,7 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
   const severity = FINDING_SEVERITY['description-collision'];
   const out: Finding[] = found.tools.map((c) => ({ severity, code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) }));
   if (out.length > 0) {
-    const of = `${out.length} of ${tools.length} tools`;
+    const of = found.complete ? `${out.length} of ${tools.length} tools` : `${out.length} of the first ${found.searched} tools`;
     // The tool-surface metric's summary: the pairs found, their mean similarity and the worst five.
     const mean = found.pairs.reduce((sum, p) => sum + p.score, 0) / found.pairs.length;
     const worst = found.pairs.slice(0, 5).map((p) => `\`${p.a || `#${p.aIndex}`}\` ≈ \`${p.b || `#${p.bIndex}`}\` (${p.score.toFixed(2)})`).join(', ');
@@ -153,6 +153,7 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
       message: `${of} read like another tool: ${found.pairs.length} pair${found.pairs.length === 1 ? '' : 's'} at or above ${threshold.toFixed(2)} (character-bigram similarity; each tool names up to ${partners} closest), mean ${mean.toFixed(2)}, worst ${worst}; raise the threshold (\`--collision-threshold\`) or turn the rule off (\`--rule description-collision=off\`) for servers with long, formulaic descriptions`,
     });
   }
+  if (!found.complete) out.push({ severity, code: 'description-collision', tool: '', toolIndex: -1, path: '', message: collisionSearchStopped(found.searched, tools.length) });
   return out;
 }
 

@@ -10,7 +10,7 @@ import { utf8Length } from '../core/measure.js';
 import type { ToolFindingBase } from '../core/report.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { collisionMessage, collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, findCollisions, type Collisions } from './collisions.js';
+import { collisionMessage, collisionSearchStopped, collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, findCollisions, type Collisions } from './collisions.js';
 
 export type { CollisionPair, CollisionPartner, ToolCollisions } from './collisions.js';
 
@@ -93,6 +93,8 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
   for (const c of collisions.tools) {
     findings.push({ severity: 'info', code: 'description-collision', tool: c.tool, toolIndex: c.toolIndex, path: appendPointer('', c.toolIndex), message: collisionMessage(c, threshold) });
   }
+  // The search stopped at its bound of work: said, with which tools it covers (never a silent gap).
+  if (!collisions.complete) findings.push({ severity: 'info', code: 'description-collision', tool: '', toolIndex: -1, path: '', message: collisionSearchStopped(collisions.searched, n) });
 
   // Arguments and descriptions.
   const over: { tool: string; toolIndex: number; count: number }[] = [];

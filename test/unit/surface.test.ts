@@ -156,7 +156,7 @@ describe('analyzeSurface', () => {
 
   it('handles an empty list and odd entries without throwing', () => {
     const r = analyzeSurface([]);
-    expect(r.collisions).toEqual({ threshold: 0.3, partners: 3, tools: [], pairs: [], compared: 0 });
+    expect(r.collisions).toEqual({ threshold: 0.3, partners: 3, tools: [], pairs: [], compared: 0, searched: 0, complete: true });
     expect(r.bytes.total).toBe(2);
     const odd = analyzeSurface([null, 'x', { name: 'ok', description: 'fine', inputSchema: true }] as never);
     expect(odd.tools).toBe(3);
@@ -209,6 +209,9 @@ describe('analyzeSurface', () => {
     const r = analyzeSurface(mixed);
     expect(r.collisions.tools.map((t) => [t.toolIndex, t.partners.map((p) => [p.toolIndex, p.score])])).toEqual(oracleCollisions(mixed, 0.3, 3));
     expect(r.collisions.compared).toBeLessThan((mixed.length * (mixed.length - 1)) / 2);
+    // Well within the search's bound of work: every tool searched.
+    expect(r.collisions.complete).toBe(true);
+    expect(r.collisions.searched).toBe(mixed.length);
   });
 });
 
