@@ -190,6 +190,18 @@ export class AjvPool {
   readonly #memo = new WeakMap<object, CompileResult>();
   /** By dialect and JSON text: tools of one server often share a schema. */
   readonly #byText = new Map<string, CompileResult>();
+  /**
+   * Validators V8 could not run (a RangeError on some call) and their twins compiled with `allErrors`. Without
+   * it, ajv nests the checks of an object's properties one inside the next, and past some 2,000 properties V8
+   * runs out of stack parsing the generated function, lazily, on every call: each instance cost a parse
+   * (about 50-250 ms) and then threw, so the gate judged both sides "throws" for every instance, took minutes
+   * (2,000 properties each referencing a first one, inlined by inline-small-refs: 110 s) and proved nothing.
+   * With `allErrors` the checks follow one another, and only which errors are collected differs, never a
+   * verdict. A validator whose RangeError is a real recursion (a `$ref` cycle that consumes no input) throws
+   * in its twin too, the same verdict as before.
+   */
+  readonly #twins = new WeakMap<ValidateFunction, ValidateFunction | undefined>();
+  readonly #readings = new WeakMap<ValidateFunction, AjvReading>();
   #compiled = 0;
   #validated = 0;
 
@@ -217,11 +229,15 @@ export class AjvPool {
       if (!result) {
         this.#compiled++;
         const ajv = hasIdentifiers(schema, dialect) ? createReader(kind, AJV_OPTIONS) : this.#instance(kind);
+        const read = schemaAsRead(schema, dialect) as object;
         try {
-          result = { ok: true, validate: ajv.compile(schemaAsRead(schema, dialect) as object) };
+          result = { ok: true, validate: ajv.compile(read) };
         } catch (e) {
-          result = { ok: false, error: errorMessage(e) };
+          // Out of stack parsing the generated code (see #twins): the same schema with its checks in a row.
+          const twin = e instanceof RangeError ? compileFlat(kind, read) : undefined;
+          result = twin !== undefined ? { ok: true, validate: twin } : { ok: false, error: errorMessage(e) };
         }
+        if (result.ok) this.#readings.set(result.validate, kind);
         this.#byText.set(textKey, result);
       }
     }
@@ -232,10 +248,17 @@ export class AjvPool {
   /** ajv's verdict: true, false, or `throws` (validation itself failed, e.g. a `$ref` cycle that consumes no input). */
   judge(validate: ValidateFunction, data: unknown): boolean | 'throws' {
     this.#validated++;
+    const twin = this.#twins.get(validate);
+    if (twin !== undefined) return verdictOf(twin, data);
     try {
       return validate(data) as boolean;
-    } catch {
-      return 'throws';
+    } catch (e) {
+      if (!(e instanceof RangeError) || this.#twins.has(validate)) return 'throws';
+      // The first RangeError of this validator: from now on its twin judges (see #twins).
+      const kind = this.#readings.get(validate);
+      const made = kind !== undefined ? compileFlat(kind, validate.schema as object) : undefined;
+      this.#twins.set(validate, made);
+      return made !== undefined ? verdictOf(made, data) : 'throws';
     }
   }
 
@@ -262,6 +285,23 @@ export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unkn
     return validate.errors;
   } catch {
     return undefined;
+  }
+}
+
+/** `schema` compiled with `allErrors` in an instance of its own (see AjvPool's #twins), or undefined when that fails too. */
+function compileFlat(kind: AjvReading, schema: object): ValidateFunction | undefined {
+  try {
+    return createReader(kind, { ...AJV_OPTIONS, allErrors: true }).compile(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+function verdictOf(validate: ValidateFunction, data: unknown): boolean | 'throws' {
+  try {
+    return validate(data) as boolean;
+  } catch {
+    return 'throws';
   }
 }
 
