@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { onCycles, refNearness } from '../../src/transforms/inline-small-refs.js';
+import { onCycles, refNearness } from '../../src/schema/ref-graph.js';
 import type { RefSite } from '../../src/schema/refs.js';
 import { transformTools, builtinTransforms } from '../../src/index.js';
 
