@@ -20,15 +20,17 @@ export interface NodeInfo {
 
 export function indexNodes(schema: unknown): Map<string, NodeInfo> {
   const info = new Map<string, NodeInfo>();
-  const stack: { path: string; defEntry: string | undefined }[] = [];
+  // Each node's entry from its parent's, noted by node (the walk is preorder and the input acyclic, so a
+  // subschema shared by two places is read under the current one): a stack of enclosing paths tested with
+  // `startsWith` read each path whole, quadratic in depth.
+  const entries = new Map<object, string | undefined>();
   walkSchema(schema, '', {
     table: UNION_KEYWORDS,
-    onSchema(_node, path, keyword) {
-      while (stack.length > 0 && !path.startsWith(stack[stack.length - 1]!.path + '/')) stack.pop();
-      const inherited = stack.length > 0 ? stack[stack.length - 1]!.defEntry : undefined;
+    onSchema(node, path, keyword, parent) {
+      const inherited = parent !== undefined ? entries.get(parent) : undefined;
       const defEntry = keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword) ? path : inherited;
       info.set(path, { defEntry });
-      stack.push({ path, defEntry });
+      if (isObject(node)) entries.set(node, defEntry);
     },
   });
   return info;
