@@ -5,13 +5,14 @@
  * and what has to change on the server when it cannot (toolslim never drops a tool and never restructures
  * arguments; it renames a tool only in the profile-tuned preset, for a caller that maps calls back).
  */
+import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
 import type { ClientProfile } from './profiles.js';
 
 type Hint = (p: ClientProfile, message: string) => string;
 
 const OPTIMIZE = (p: ClientProfile) => `\`toolslim optimize --profile ${p.name}\``;
 
-const INLINE: Hint = (p) => `inline it: ${OPTIMIZE(p)} does, unless the reference is recursive or the copies would grow the schema more than the growth cap (2×) allows`;
+const INLINE: Hint = (p) => `inline it: ${OPTIMIZE(p)} does, unless the reference is recursive or the copies would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep`;
 const HOIST: Hint = (p) => `${OPTIMIZE(p)} moves the target into the top-level \`$defs\` and repoints the reference`;
 
 /** Fix hints by finding code (the codes `checkToolForProfile` and `checkToolsForProfile` produce). */

@@ -16,6 +16,8 @@ import { CHILD, childrenOf, walkSchema } from '../../schema/walk.js';
 export interface NodeInfo {
   /** Pointer of the nearest node (itself included) that is an entry of a definitions container. */
   readonly defEntry: string | undefined;
+  /** The node itself. */
+  readonly node: unknown;
 }
 
 export function indexNodes(schema: unknown): Map<string, NodeInfo> {
@@ -29,7 +31,7 @@ export function indexNodes(schema: unknown): Map<string, NodeInfo> {
     onSchema(node, path, keyword, parent) {
       const inherited = parent !== undefined ? entries.get(parent) : undefined;
       const defEntry = keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword) ? path : inherited;
-      info.set(path, { defEntry });
+      info.set(path, { defEntry, node });
       if (isObject(node)) entries.set(node, defEntry);
     },
   });

@@ -8,6 +8,7 @@
  */
 import { EditContext, type MessageData } from '../../../core/context.js';
 import { utf8Length } from '../../../core/measure.js';
+import { DEFAULT_MAX_DEPTH } from '../../../engine/options.js';
 import { isObject } from '../../../json/guards.js';
 import { appendPointer, getAt, parsePointer } from '../../../json/pointer.js';
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
@@ -103,7 +104,8 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
     }
     targets.set(site, r.path);
   }
-  const liveIn = liveSites(sites, indexNodes(schema));
+  const nodes = indexNodes(schema);
+  const liveIn = liveSites(sites, nodes);
   const outer = liveIn('');
   // Dependency order with cycle detection, iteratively.
   const order: string[] = [];
@@ -141,6 +143,43 @@ function inline(ed: StepEditor, dialect: Dialect, p: ClientProfile, limit: (befo
         stack.pop();
       }
     }
+  }
+  // Depth before building anything: each copy nests its target's copy at the reference, so a chain of
+  // definitions nests as deep as it is long. The run leaves a tool nested deeper than DEFAULT_MAX_DEPTH
+  // untransformed, and a serializer's stack ends a few thousand levels down (a chain of 4,000 threw in
+  // `JSON.stringify`): toolslim does not build what it would not read back. An upper bound, in containers
+  // from the slot's root down: a target lands at its reference (no siblings), or beside the siblings or
+  // under `allOf` (two levels more, counted for every reference with siblings).
+  const height = containerHeights(schema);
+  const under = (path: string, from: number) => {
+    let n = 0;
+    for (let i = from; i < path.length; i++) if (path.charCodeAt(i) === 47) n++;
+    return n;
+  };
+  const wrap = (s: RefSite) => {
+    const node = nodes.get(s.schemaPath)?.node;
+    return isObject(node) && Object.keys(node).length > 1 ? 2 : 0;
+  };
+  const depth = new Map<string, number>();
+  for (const t of order) {
+    const own = getAt(schema, parsePointer(t));
+    let d = isObject(own) || Array.isArray(own) ? (height.get(own) ?? 0) : 0;
+    for (const s of liveIn(t)) d = Math.max(d, under(s.schemaPath, t.length) + wrap(s) + depth.get(targets.get(s)!)!);
+    depth.set(t, d);
+  }
+  let deepest = -1;
+  let most = height.get(schema) ?? 0;
+  for (let i = 0; i < outer.length; i++) {
+    const s = outer[i]!;
+    const d = under(s.schemaPath, 0) + wrap(s) + depth.get(targets.get(s)!)!;
+    if (d > most) {
+      most = d;
+      if (d > DEFAULT_MAX_DEPTH) deepest = i;
+    }
+  }
+  if (deepest >= 0) {
+    ed.note('error', 'inline-unsafe', outer[deepest]!.schemaPath, { reason: `its copies could nest the schema ${most} levels deep, and toolslim transforms at most ${DEFAULT_MAX_DEPTH}` });
+    return;
   }
   // Size estimate before building anything: a chain of references can multiply a schema.
   const before = utf8Length(JSON.stringify(schema));
@@ -256,9 +295,12 @@ function expand(
     if ('fail' in merged) return { fail: { path: site.schemaPath, data: { ref: site.ref, keys: merged.fail, dialect } } };
     b.replace(at, merged.value, 'x');
   }
-  // Definitions and anchors inside the copy are dead (references name the original) and would clash.
+  // Definitions and anchors inside the copy are dead (references name the original) and would clash. They
+  // are looked for in the original, not in the copy: a target spliced in above is an expansion, already
+  // without them (canMerge brings none of its keys beside a reference's siblings, which keep their places),
+  // and walking the copies again made a chain of n definitions, each holding the rest, cost n² (4,000: 2.8 s).
   const dead: string[] = [];
-  walkSchema(b.root, '', {
+  walkSchema(original, '', {
     table: UNION_KEYWORDS,
     onSchema(node, path, keyword) {
       if (keyword !== undefined && DEFINITIONS_KEYWORDS.includes(keyword)) return false;
@@ -273,3 +315,36 @@ function expand(
   return { value: b.root };
 }
 
+
+/**
+ * Each container's height under `root` (1 for one that holds no container), by identity; iterative, each
+ * container read twice. A container met again while open (a cycle, which the run's input check excludes)
+ * counts as a leaf.
+ */
+function containerHeights(root: unknown): Map<object, number> {
+  const height = new Map<object, number>();
+  if (root === null || typeof root !== 'object') return height;
+  const open = new Set<object>([root]);
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const node = stack[stack.length - 1]!;
+    let best = 0;
+    let pending = false;
+    for (const v of Object.values(node)) {
+      if (v === null || typeof v !== 'object') continue;
+      const h = height.get(v);
+      if (h !== undefined) best = Math.max(best, h);
+      else if (!open.has(v)) {
+        open.add(v);
+        stack.push(v);
+        pending = true;
+      }
+    }
+    if (!pending) {
+      height.set(node, best + 1);
+      open.delete(node);
+      stack.pop();
+    }
+  }
+  return height;
+}
