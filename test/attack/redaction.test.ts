@@ -167,4 +167,49 @@ describe('proxy --url: userinfo, query values and header values', () => {
     }
     expectClean('stderr', p.stderr, secrets);
   });
+
+  it('a URL with userinfo is sent as Basic authentication (as curl does); a server echoing the header leaks none of it', async () => {
+    // Hand-computed: base64("PLANTED user7:p@ss:PLANTED8") — the userinfo percent-decoded, joined by its first colon.
+    const basic = `Basic ${Buffer.from('PLANTED user7:p@ss:PLANTED8').toString('base64')}`;
+    let seen: { auth?: string; url?: string } = {};
+    http = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen = { auth: req.headers.authorization, url: req.url };
+        if (req.headers.authorization !== basic) {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(`bad credentials ${String(req.headers.authorization)}`);
+          return;
+        }
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const msg = JSON.parse(body) as { id?: number; method: string };
+        if (msg.id === undefined) return void res.writeHead(202).end();
+        const result = msg.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'basic', version: '1' } } : { tools: [{ name: 'x', inputSchema: { type: 'object' } }] };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      });
+    });
+    await new Promise<void>((r) => http!.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const secrets = ['PLANTED user7', 'PLANTED%20user7', 'PLANTED8', basic.slice(6)];
+    const capture = join(dir, 'basic-capture.json');
+    const ok = await run(['capture', '-o', capture, '--url', `http://PLANTED%20user7:p%40ss%3APLANTED8@${host}/mcp`]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(seen).toEqual({ auth: basic, url: '/mcp' });
+    expect((JSON.parse(readFileSync(capture, 'utf8')) as { toolsList: { tools: { name: string }[] } }).toolsList.tools.map((t) => t.name)).toEqual(['x']);
+    expectClean('the capture file', readFileSync(capture, 'utf8'), secrets);
+    expectClean('capture stderr', ok.stderr, secrets);
+    // Wrong credentials: the server quotes the header it got; the error holds none of it.
+    const bad = await run(['capture', '--url', `http://PLANTED%20user7:PLANTED8@${host}/mcp`]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/HTTP 500/);
+    expectClean('capture stderr', bad.stderr, [...secrets, Buffer.from('PLANTED user7:PLANTED8').toString('base64')]);
+    // Both kinds of credentials: a usage error naming both, before anything is sent.
+    seen = {};
+    const both = await run(['capture', '--url', `http://u:PLANTED8@${host}/mcp`, '-H', 'authorization: Bearer PLANTED8']);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toMatch(/--url carries credentials .* and --header gives an Authorization header/);
+    expect(seen).toEqual({});
+    expectClean('capture stderr', both.stderr, secrets);
+  });
 });

@@ -54,7 +54,8 @@ it stops the server (its whole process group) and exits 0.
 
 Server (one of):
   -- <command> [args…]      a server over stdio, started in a process group of its own
-  --url <http(s)://…/mcp>   a streamable HTTP server (the session is ended with DELETE on exit)
+  --url <http(s)://…/mcp>   a streamable HTTP server (the session is ended with DELETE on exit);
+                            user:password@ in it is sent as HTTP Basic authentication, as curl does
   -H, --header "K: V"       an HTTP header for --url (repeatable), e.g. an Authorization header
 
 Options:

@@ -73,11 +73,27 @@ export class HttpUpstream implements Upstream {
       throw new CliError(`--url ${JSON.stringify(options.url)} is not a URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--url must be http(s)://…, got ${url.protocol}`);
-    this.#url = url;
     // The URL's userinfo and query values and the header values never reach a message (redact.ts).
     this.label = redactUrl(url.href);
-    this.#headers = options.headers ?? {};
-    this.#redact = makeRedactor(targetSecrets({ kind: 'http', url: url.href, headers: this.#headers }));
+    const headers = { ...options.headers };
+    const secrets = targetSecrets({ kind: 'http', url: url.href, headers });
+    if (url.username !== '' || url.password !== '') {
+      // `fetch` refuses a URL with credentials ("Request cannot be constructed …"): sent as curl sends them,
+      // HTTP Basic authentication in an Authorization header, and the URL used without them.
+      if (Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) {
+        throw new CliError('--url carries credentials (user:password@) and --header gives an Authorization header: give one of them');
+      }
+      const user = decodeUserinfo(url.username);
+      const password = decodeUserinfo(url.password);
+      const basic = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+      headers.Authorization = basic;
+      secrets.push(...[user, password, basic].filter((v) => v !== ''));
+      url.username = '';
+      url.password = '';
+    }
+    this.#url = url;
+    this.#headers = headers;
+    this.#redact = makeRedactor(secrets);
     const log = options.log;
     this.#log = (line) => log(this.#redact(line));
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
@@ -457,4 +473,13 @@ function describeFetchError(e: unknown): string {
 function preview(text: string): string {
   const s = text.slice(0, 200).replace(/[\u0000-\u001f]/g, ' ');
   return JSON.stringify(text.length > 200 ? `${s}…` : s);
+}
+
+/** A URL's user or password as typed: percent-escapes decoded (a malformed one is kept as it stands, as curl keeps it). */
+function decodeUserinfo(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
