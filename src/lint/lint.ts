@@ -543,6 +543,7 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
 const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
 
 function validateOptions(options: LintOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `lint: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   for (const key of Object.keys(options)) {
     if (LINT_OPTION_KEYS.includes(key)) continue;
     const hint = key === 'rules' ? ' (the config file\'s `rules` is `severity` here: lintTools(tools, { severity: { code: "off" } }))' : '';
@@ -556,8 +557,19 @@ function validateOptions(options: LintOptions): void {
     throw new ToolslimError('invalid-option', 'lint: `maxTokens` and `maxToolTokens` need a `tokenizer` (import { o200k } from "toolslim/tokens")');
   }
   if (options.collisionThreshold !== false) checkCollisionOptions('lint', options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD, options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS);
+  if (options.severity !== undefined && (options.severity === null || typeof options.severity !== 'object' || Array.isArray(options.severity))) {
+    throw new ToolslimError('invalid-option', 'lint: `severity` must be an object of finding codes, e.g. { "description-collision": "off" }');
+  }
+  // Without extra checks only the built-in codes can occur: any other name is a typo that would leave the
+  // finding at its default severity, so it is refused (as ESLint refuses an unknown rule). Extra checks
+  // name their own codes, which cannot be known before they run. `profile-…`: the profile checker's codes,
+  // which callers merge with these findings (the CLI does).
+  const custom = (options.checks?.length ?? 0) > 0;
   for (const [code, s] of Object.entries(options.severity ?? {})) {
     if (s !== 'off' && !SEVERITIES.includes(s)) throw new ToolslimError('invalid-option', `lint: severity of \`${code}\` must be error, warning, info or off, got ${JSON.stringify(s)}`);
+    if (!custom && !hasOwn(FINDING_SEVERITY, code) && !/^profile-[a-z0-9-]+$/.test(code)) {
+      throw new ToolslimError('invalid-option', `lint: \`severity\` names \`${code}\`, which no check reports (known: ${Object.keys(FINDING_SEVERITY).join(', ')}, and profile-… codes)`);
+    }
   }
 }
 

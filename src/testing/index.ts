@@ -10,7 +10,8 @@
  */
 import type { ToolsInput } from '../core/run-types.js';
 import type { Severity } from '../core/report.js';
-import { isAtLeast, lintTools, type Finding, type LintOptions } from '../lint/index.js';
+import { ToolslimError } from '../core/errors.js';
+import { isAtLeast, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 
 export type { Finding, LintOptions } from '../lint/index.js';
 
@@ -37,7 +38,10 @@ export class ToolsHealthError extends Error {
  * the threshold) when none fails.
  */
 export function assertToolsHealthy(tools: ToolsInput, options: AssertToolsHealthyOptions = {}): Finding[] {
+  if (options === null || typeof options !== 'object') throw new ToolslimError('invalid-option', `assertToolsHealthy: options must be an object, got ${options === null ? 'null' : typeof options}`);
   const { failOn = 'error', ...lint } = options;
+  // A misspelt threshold would match no severity and pass every list: refused instead.
+  if (!SEVERITIES.includes(failOn)) throw new ToolslimError('invalid-option', `assertToolsHealthy: \`failOn\` must be error, warning or info, got ${JSON.stringify(failOn)}`);
   const findings = lintTools(tools, lint);
   const failing = findings.filter((f) => isAtLeast(f.severity, failOn));
   if (failing.length === 0) return findings;

@@ -35,3 +35,38 @@ describe('assertToolsHealthy', () => {
     expect(() => assertToolsHealthy(tools, { maxBytes: 10 })).toThrow(/over-budget \(list\) \/: the tools list is \d+ bytes/);
   });
 });
+
+describe('assertToolsHealthy refuses options it cannot honour (a typo must not turn the assertion off)', () => {
+  const broken = [tool('a', { type: 'object', properties: { x: { $ref: '#/nowhere' } } })];
+  const refused = (options: unknown) => {
+    try {
+      assertToolsHealthy(broken, options as never);
+    } catch (e) {
+      return { code: (e as { code?: string }).code, message: (e as Error).message };
+    }
+    return undefined;
+  };
+
+  it('a misspelt `failOn`', () => {
+    // Before: no finding is "at or above" an unknown severity, so the broken list passed.
+    expect(refused({ failOn: 'errors' })).toEqual({ code: 'invalid-option', message: 'assertToolsHealthy: `failOn` must be error, warning or info, got "errors"' });
+    expect(refused({ failOn: 'error' })).toMatchObject({ message: expect.stringMatching(/^tools are not healthy: 1 finding/) });
+  });
+
+  it('a severity for a code no check reports, unless extra checks may report it', () => {
+    const r = refused({ severity: { 'unresolved-refs': 'off' } });
+    expect(r?.code).toBe('invalid-option');
+    expect(r?.message).toMatch(/^lint: `severity` names `unresolved-refs`, which no check reports \(known: invalid-tool, .*unresolved-ref, /);
+    // The right code turns the finding off; a profile code and a code beside extra checks are taken as given.
+    expect(refused({ severity: { 'unresolved-ref': 'off' } })).toBeUndefined();
+    expect(refused({ severity: { 'profile-ref-unsupported': 'off', 'unresolved-ref': 'off' } })).toBeUndefined();
+    const custom = () => [{ severity: 'error' as const, code: 'team-rule', tool: 'a', toolIndex: 0, path: '', message: 'x' }];
+    expect(refused({ severity: { 'team-rule': 'off', 'unresolved-ref': 'off' }, checks: [custom] })).toBeUndefined();
+    expect(refused({ severity: { 'unresolved-ref': 'off' }, checks: [custom] })).toMatchObject({ message: expect.stringMatching(/error team-rule a/) });
+  });
+
+  it('options that are not an object', () => {
+    expect(refused(null)).toEqual({ code: 'invalid-option', message: 'assertToolsHealthy: options must be an object, got null' });
+    expect(refused({ severity: ['unresolved-ref'] })?.message).toMatch(/^lint: `severity` must be an object of finding codes/);
+  });
+});
