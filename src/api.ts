@@ -9,6 +9,7 @@ import type { Preset, PresetOptions, TransformStepInput } from './core/preset.js
 import type { RunOptions, ToolsInput, TransformResult } from './core/run-types.js';
 import type { JsonSchema, McpTool } from './core/tool.js';
 import type { AnyTransform, Step } from './core/transform.js';
+import { resolveRunOptions } from './engine/options.js';
 import { runSteps } from './engine/run.js';
 import { anchorShape } from './json/shapes.js';
 import { lookup, presetSafe } from './presets/index.js';
@@ -28,7 +29,11 @@ export interface TransformToolsOptions extends RunOptions {
  */
 export function transformTools(input: ToolsInput, options: TransformToolsOptions = {}): TransformResult {
   if (!anchored) anchorExampleRuns();
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `transformTools: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   const { transforms = [presetSafe], ...run } = options;
+  if (!Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
+  // The run's keys are checked before the steps are looked up: a misspelt key names `transforms` among the known.
+  resolveRunOptions(run, ['transforms']);
   return runSteps(input, resolveSteps(transforms), run);
 }
 

@@ -65,6 +65,9 @@ export interface SurfaceAnalysis {
 
 const DEFAULT_MAX_ARGUMENTS = 4;
 
+/** Every key of {@link AnalyzeSurfaceOptions}: a key outside it is refused, not ignored. */
+const SURFACE_OPTION_KEYS: readonly string[] = Object.keys({ collisionThreshold: 1, collisionPartners: 1, maxArguments: 1 } satisfies Record<keyof AnalyzeSurfaceOptions, 1>);
+
 /**
  * Analyzes one server's tool list (any input `transformTools` accepts). Similarity is the Jaccard index of
  * character-bigram sets: each tool's name and description joined, lower-cased, `_` and whitespace removed,
@@ -74,6 +77,10 @@ const DEFAULT_MAX_ARGUMENTS = 4;
  * missed.
  */
 export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions = {}): SurfaceAnalysis {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `analyzeSurface: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (!SURFACE_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `analyzeSurface: unknown option \`${key}\` (known: ${SURFACE_OPTION_KEYS.join(', ')})`);
+  }
   const threshold = options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD;
   const partners = options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS;
   const maxArguments = options.maxArguments ?? DEFAULT_MAX_ARGUMENTS;

@@ -3,6 +3,7 @@
  * checker (`check.ts`) and the `adapt-to-client` transform read these objects; nothing branches on a
  * profile's name. Where each rule comes from is cited in docs/profiles/<name>.md.
  */
+import { ToolslimError } from '../core/errors.js';
 import { defineProfile, type ClientProfile } from './define.js';
 
 export { defineProfile, REFERENCE_MACHINERY } from './define.js';
@@ -210,10 +211,10 @@ export type ProfileName = 'mcp' | 'claude' | 'openai' | 'openai-strict' | 'gemin
 /** A built-in profile by name, or the profile itself; throws naming the known profiles otherwise. */
 export function getProfile(profile: string | ClientProfile): ClientProfile {
   if (typeof profile !== 'string') {
-    if (profile === null || typeof profile !== 'object' || profile.kind !== 'profile') throw new Error('`profile` must be a profile name or a profile made with defineProfile');
+    if (profile === null || typeof profile !== 'object' || profile.kind !== 'profile') throw new ToolslimError('invalid-option', '`profile` must be a profile name or a profile made with defineProfile');
     return profile;
   }
   const found = builtinProfiles.find((p) => p.name === profile);
-  if (!found) throw new Error(`unknown profile \`${profile}\` (known: ${builtinProfiles.map((p) => p.name).join(', ')})`);
+  if (!found) throw new ToolslimError('invalid-option', `unknown profile \`${profile}\` (known: ${builtinProfiles.map((p) => p.name).join(', ')})`);
   return found;
 }
