@@ -1,6 +1,4 @@
 /** Reading a command's input (a file, stdin or a live server), writing its output, and reading its flags. */
-import { readFileSync } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
 import type { TransformStepInput } from '../core/preset.js';
@@ -13,6 +11,7 @@ import type { Context } from './command.js';
 import { CliError } from './errors.js';
 import { parseJsonText } from './json.js';
 import type { LiveTarget } from './live.js';
+import { readInputFile, readInputStream } from './read-input.js';
 import { expandSources, type Source } from './sources.js';
 export function liveTarget(args: ParsedArgs): LiveTarget | undefined {
   const url = flagString(args, 'url');
@@ -90,7 +89,7 @@ async function readSource(source: Source, ctx: Context): Promise<{ value: unknow
     // A file is read in one call, not streamed: `fs/promises` `readFile` with an encoding decodes chunk by chunk
     // into a string of pieces that is copied flat again when parsed: on the 52 MB list of bench/check-scale.ts,
     // reading and parsing peaked at 347 MB of RSS that way and at 243 MB this way, for the same CPU.
-    text = source.kind === 'stdin' ? await readStream(ctx.io.stdin) : readFileSync(source.path, 'utf8');
+    text = source.kind === 'stdin' ? await readInputStream(ctx.io.stdin) : readInputFile(source.path);
   } catch (e) {
     const code = (e as { code?: string }).code;
     throw new CliError(code === 'ENOENT' ? `${label}: no such file` : code === 'EISDIR' ? `${label}: is a directory` : `${label}: ${(e as Error).message}`);
@@ -204,8 +203,3 @@ export function countTools(capture: { toolsList: unknown }): number {
   return Array.isArray(list?.tools) ? list.tools.length : 0;
 }
 
-export async function readStream(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
