@@ -141,12 +141,7 @@ export class ToolSearchIndex {
     // A tool's exact name loads that tool alone (what a model does with a listed name).
     const named = this.#tools.find((t) => t.name === query.trim());
     if (named !== undefined) return [named];
-    const scores = this.#bm25.scores(query);
-    return this.#bm25
-      .rank(query)
-      .filter((i) => scores[i]! > 0)
-      .slice(0, limit)
-      .map((i) => this.#tools[i]!);
+    return this.#bm25.top(query, limit).map((i) => this.#tools[i]!);
   }
 }
 

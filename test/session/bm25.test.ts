@@ -41,3 +41,73 @@ describe('BM25', () => {
     expect(regexRank(['get weather', 'weather of a city', 'send mail'], 'the weather in the city')).toEqual([1, 0, 2]);
   });
 });
+
+describe('BM25 from an inverted index, against the formula read document by document', () => {
+  /** The module comment's formula, written out here: every document, every distinct query term, in query order. */
+  function oracle(documents: readonly string[], query: string): number[] {
+    const docs = documents.map((d) => {
+      const tf = new Map<string, number>();
+      for (const t of terms(d)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return tf;
+    });
+    const lengths = docs.map((tf) => [...tf.values()].reduce((a, b) => a + b, 0));
+    const avgdl = documents.length === 0 ? 0 : lengths.reduce((a, b) => a + b, 0) / documents.length;
+    const df = (t: string) => docs.filter((tf) => tf.has(t)).length;
+    const q = [...new Set(terms(query))];
+    return docs.map((tf, i) => {
+      let s = 0;
+      const norm = avgdl === 0 ? 1 : 1 - 0.75 + (0.75 * lengths[i]!) / avgdl;
+      for (const t of q) {
+        const f = tf.get(t);
+        if (f === undefined) continue;
+        const idf = Math.log(1 + (documents.length - df(t) + 0.5) / (df(t) + 0.5));
+        s += (idf * f * 2.2) / (f + 1.2 * norm);
+      }
+      return s;
+    });
+  }
+
+  // A fixed-seed generator (mulberry32): corpora of a small vocabulary, so terms repeat across documents.
+  function random(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const WORDS = ['get', 'list', 'file', 'files', 'issue', 'pull', 'request', 'create', 'delete', 'user', 'Repo', 'searchCode', 'run_query', 'a', 'the', 'x1', '42'];
+
+  it('gives the same scores (exactly), ranking and top hits on 300 seeded corpora and queries', () => {
+    const next = random(20261206);
+    const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(' ');
+    let positive = 0;
+    for (let c = 0; c < 300; c++) {
+      const documents = Array.from({ length: Math.floor(next() * 30) }, () => pick(Math.floor(next() * 12)));
+      const bm = new Bm25(documents);
+      for (let k = 0; k < 4; k++) {
+        const query = pick(Math.floor(next() * 6)) + (next() < 0.2 ? ' unknownword' : '');
+        const expected = oracle(documents, query);
+        expect(bm.scores(query)).toEqual(expected);
+        const order = expected.map((_v, i) => i).sort((a, b) => expected[b]! - expected[a]! || a - b);
+        expect(bm.rank(query)).toEqual(order);
+        const hits = order.filter((i) => expected[i]! > 0);
+        positive += hits.length;
+        expect(bm.top(query, 3)).toEqual(hits.slice(0, 3));
+      }
+    }
+    expect(positive).toBeGreaterThan(1000);
+  });
+
+  it('answers a query of 50,000 distinct words over 20,000 documents (the test timeout is the guard)', () => {
+    const documents = Array.from({ length: 20_000 }, (_v, i) => `tool_${i} does thing ${i % 97} with item ${i % 13}`);
+    const bm = new Bm25(documents);
+    const query = Array.from({ length: 50_000 }, (_v, i) => `w${i}`).join(' ') + ' thing 5';
+    const top = bm.top(query, 5);
+    // `thing` is in every document (its idf is small); `5` in tool_5 (its name and number) and every 97th from 5 and 13th from 5.
+    expect(top[0]).toBe(5);
+    expect(top).toHaveLength(5);
+  });
+});
