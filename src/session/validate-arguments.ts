@@ -9,6 +9,7 @@ import { getDeclaredDialect } from '../schema/dialect.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import { createReader, readingOf, schemaAsRead, type AjvReading, type AnyAjv } from '../verify/readers.js';
+import { boundedRegExp } from './bounded-regexp.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { stringifyJson } from '../json/stringify.js';
 
@@ -45,7 +46,8 @@ type Compiled = { readonly ok: true; readonly validate: ValidateFunction } | { r
  * knows none anyway), no meta-schema validation (compiling is the test, as in the MCP SDK's own
  * validator), and nothing that changes the data: no defaults, no coercion, no removal.
  */
-const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true, validateFormats: false, validateSchema: false };
+// Patterns in bounded time where V8 allows (bounded-regexp.ts): a server's pattern meets a model's text here.
+const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true, validateFormats: false, validateSchema: false, code: { regExp: boundedRegExp } };
 
 /**
  * Validates call arguments against tools' input schemas with ajv in each schema's dialect (its
