@@ -1,5 +1,10 @@
 #!/usr/bin/env node
+import { enableRegExpFallback } from '../verify/bounded-regexp.js';
 import { main } from './main.js';
+
+// A server's patterns meet text toolslim did not write (a model's arguments in the proxy, a server's own
+// defaults and examples in the gate's instances): V8 may bound their backtracking (bounded-regexp.ts).
+enableRegExpFallback();
 
 // A reader that stops early (`toolslim report … | head`) is not an error.
 // (The proxy listens too: a client that stops reading is gone, and the server is stopped first.)

@@ -9,7 +9,7 @@ import { getDeclaredDialect } from '../schema/dialect.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import { createReader, readingOf, schemaAsRead, type AjvReading, type AnyAjv } from '../verify/readers.js';
-import { boundedRegExp } from './bounded-regexp.js';
+import { boundedRegExp } from '../verify/bounded-regexp.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { stringifyJson } from '../json/stringify.js';
 

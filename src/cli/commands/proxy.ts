@@ -1,4 +1,3 @@
-import { enableRegExpFallback } from '../../session/bounded-regexp.js';
 import { readFileSync } from 'node:fs';
 import { checkRegularFile } from '../../session/file-io.js';
 import { transformTools } from '../../api.js';
@@ -163,8 +162,6 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   const target = liveTarget(args);
   if (!target) throw new CliError('proxy needs the server command after -- (or --url)', { usage: true });
   const limits = limitsFrom(args);
-  // Cold calls' arguments meet the server's patterns here: V8 may bound their backtracking (bounded-regexp.ts).
-  enableRegExpFallback();
   const timeout = flagNumber(args, 'timeout');
   if (timeout !== undefined && timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
   const overlayPath = flagString(args, 'overlay');

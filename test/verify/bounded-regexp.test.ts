@@ -8,8 +8,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator } from '../../src/index.js';
-import { boundedRegExp, REGEXP_FALLBACK_FLAG } from '../../src/session/bounded-regexp.js';
+import { ArgumentValidator, verifyTool } from '../../src/index.js';
+import { boundedRegExp, REGEXP_FALLBACK_FLAG } from '../../src/verify/bounded-regexp.js';
 
 /** mulberry32: a fixed-seed generator. */
 function random(seed: number): () => number {
@@ -104,5 +104,18 @@ describe('a server pattern with nested quantifiers meets a long argument (the ti
     expect(v.check(tool, { s: 'a'.repeat(5000) }).status).toBe('valid');
     expect(v.check(tool, { ['x'.repeat(5000) + 'y']: 'not an integer' }).status).toBe('valid');
     expect(v.check(tool, { ['x'.repeat(5000)]: 'not an integer' }).status).toBe('invalid');
+  });
+});
+
+describe('the gate meets a server\'s own default with its own pattern (the timeout is the guard)', () => {
+  it('judges the verdicts at once, and still catches a changed one', () => {
+    setFlagsFromString(REGEXP_FALLBACK_FLAG);
+    // The instances the gate generates hold the schema's default: 5,000 a's and a "!" against ^(a+)+$.
+    const S = { type: 'string', pattern: '^(a+)+$', default: 'a'.repeat(5000) + '!' };
+    const before = { name: 'r', inputSchema: { type: 'object', properties: { s: { $ref: '#/$defs/S' } }, $defs: { S } } };
+    const inlined = { name: 'r', inputSchema: { type: 'object', properties: { s: S } } };
+    expect(verifyTool(before, inlined, { level: 'verdicts' })).toBeUndefined();
+    const changed = { name: 'r', inputSchema: { type: 'object', properties: { s: { ...S, pattern: '^(a+)+!?$' } } } };
+    expect(verifyTool(before, changed, { level: 'verdicts' })).toMatchObject({ check: expect.any(String) });
   });
 });

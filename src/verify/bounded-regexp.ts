@@ -21,9 +21,11 @@
  * U+E000 and the text met without `u`. Not with a backreference (`\1`, `\k<…>`): it tells two such
  * characters apart. Anything else meets the `u` expression, unbounded.
  *
- * The proxy turns the flag on for its own process ({@link enableRegExpFallback}); the MCP SDK hook runs in
- * the server's process and leaves its flags alone (`node --enable-experimental-regexp-engine-on-excessive-backtracks`
- * gives it the same bound).
+ * Used by the proxy's argument check (session/validate-arguments.ts) and the gate (gate.ts: its instances
+ * hold a server's own defaults and examples). The CLI turns the flag on for its own process
+ * ({@link enableRegExpFallback}, cli/bin.ts); a library call and the MCP SDK hook run in the caller's
+ * process and leave its flags alone (`node --enable-experimental-regexp-engine-on-excessive-backtracks`
+ * gives them the same bound).
  */
 import { setFlagsFromString } from 'node:v8';
 
