@@ -10,6 +10,7 @@
  * an option earlier 20.x releases do not have. picocolors' `createColors(on)` would fit, but it is a
  * runtime dependency for ten lines that write the same codes.
  */
+import { oneLine } from './safe-text.js';
 import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
@@ -76,7 +77,7 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   const tokens = total.o200k !== undefined;
   const lines: string[] = [];
   const saved = total.bytes - total.bytesAfter;
-  const head = `${data.source}: ${plural(data.tools.length, 'tool')}, ${formatCount(total.bytes)} bytes` + (tokens ? `, ${formatCount(total.o200k!)} tokens (o200k_base), ${formatCount(total.cl100k!)} tokens (cl100k_base)` : ' (tokens not counted: --no-tokens)');
+  const head = `${oneLine(data.source)}: ${plural(data.tools.length, 'tool')}, ${formatCount(total.bytes)} bytes` + (tokens ? `, ${formatCount(total.o200k!)} tokens (o200k_base), ${formatCount(total.cl100k!)} tokens (cl100k_base)` : ' (tokens not counted: --no-tokens)');
   lines.push(md ? `## toolslim report\n\n${head}` : style.bold(head));
   const savedTokens = tokens
     ? `, ${formatCount(total.o200k! - total.o200kAfter!)} tokens o200k_base (${pct(total.o200k! - total.o200kAfter!, total.o200k!)}), ${formatCount(total.cl100k! - total.cl100kAfter!)} tokens cl100k_base (${pct(total.cl100k! - total.cl100kAfter!, total.cl100k!)})`
@@ -86,7 +87,7 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   const shown = top > 0 ? data.tools.slice(0, top) : data.tools;
   if (shown.length > 0) {
     const header = tokens ? ['tool', 'bytes', 'o200k', 'cl100k', 'bytes after', 'saved'] : ['tool', 'bytes', 'bytes after', 'saved'];
-    const rows = shown.map((t) => [t.name || `#${t.index}`, formatCount(t.bytes), ...(tokens ? [formatCount(t.o200k!), formatCount(t.cl100k!)] : []), formatCount(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
+    const rows = shown.map((t) => [oneLine(t.name) || `#${t.index}`, formatCount(t.bytes), ...(tokens ? [formatCount(t.o200k!), formatCount(t.cl100k!)] : []), formatCount(t.bytesAfter), pct(t.bytes - t.bytesAfter, t.bytes)]);
     lines.push(md ? '### Tools, largest first' : style.bold('Tools, largest first'), '', ...renderTable(header, rows, { markdown: md, indent: '  ' }));
     if (shown.length < data.tools.length) lines.push(`${md ? '\n' : ''}… and ${formatCount(data.tools.length - shown.length)} more (--top 0 lists all)`);
     lines.push('');
@@ -98,7 +99,7 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   }
   if (data.skipped.length > 0) {
     lines.push(md ? '### Skipped' : style.bold('Skipped'), '');
-    for (const s of data.skipped) lines.push(`${md ? '- ' : '  '}${s.tool || `#${s.toolIndex}`} (${s.transform}): ${s.reason}`);
+    for (const s of data.skipped) lines.push(`${md ? '- ' : '  '}${oneLine(s.tool) || `#${s.toolIndex}`} (${s.transform}): ${oneLine(s.reason)}`);
     lines.push('');
   }
   lines.push(md ? `### Findings (${countLine(data.findings)})` : style.bold(`Findings (${countLine(data.findings)})`), '');
@@ -127,7 +128,7 @@ function groupFindings(findings: readonly Finding[], md: boolean, style: Style):
     out.push(md ? `- **${severity}** \`${code}\` × ${list.length}` : `  ${paint(severity, style)} ${style.bold(code)} × ${list.length}`);
     const whole = list.filter((f) => f.toolIndex < 0);
     const perTool = list.filter((f) => f.toolIndex >= 0);
-    for (const f of [...whole, ...perTool.slice(0, 5)]) out.push(md ? `  - ${where(f)}: ${f.message}` : `      ${style.dim(where(f))} ${f.message}`);
+    for (const f of [...whole, ...perTool.slice(0, 5)]) out.push(md ? `  - ${where(f)}: ${oneLine(f.message)}` : `      ${style.dim(where(f))} ${oneLine(f.message)}`);
     if (perTool.length > 5) out.push(md ? `  - … ${perTool.length - 5} more` : `      … ${perTool.length - 5} more`);
   }
   return out;
@@ -154,7 +155,7 @@ export function renderFindingLines(findings: readonly Finding[], style: Style, i
       }
       shown.set(f.code, n + 1);
     }
-    lines.push(`${indent}${paint(f.severity, style)} ${style.bold(f.code)} ${style.dim(where(f))} ${f.message}`);
+    lines.push(`${indent}${paint(f.severity, style)} ${style.bold(oneLine(f.code))} ${style.dim(where(f))} ${oneLine(f.message)}`);
   }
   for (const [code, n] of hidden) lines.push(`${indent}${paint('info', style)} ${style.bold(code)} … and ${plural(n, 'more tool')} (--format json lists every finding)`);
   return lines.join('\n');
@@ -210,7 +211,8 @@ function tally(findings: readonly Finding[]): Record<'error' | 'warning' | 'info
 
 function where(f: Finding): string {
   const tool = f.tool !== '' ? f.tool : f.toolIndex < 0 ? '(list)' : `#${f.toolIndex}`;
-  return `${tool} ${f.path || '/'}`;
+  // A server's names, as every value below from a server: escaped for the terminal (safe-text.ts).
+  return oneLine(`${tool} ${f.path || '/'}`);
 }
 
 function paint(severity: string, style: Style): string {

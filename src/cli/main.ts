@@ -1,3 +1,4 @@
+import { printable } from './safe-text.js';
 import type { Writable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { parseArgs, type ParsedArgs } from './args.js';
@@ -60,7 +61,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     style: makeStyle(colour(io.stdout)),
     errStyle: makeStyle(colour(io.stderr)),
     progress: (line) => {
-      if (stderrTty) io.stderr.write(line + '\n');
+      if (stderrTty) io.stderr.write(printable(line) + '\n');
     },
   };
   const [first, ...rest] = argv;
@@ -96,11 +97,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(args, ctx);
   } catch (e) {
     if (e instanceof CliError) {
-      io.stderr.write(`${name} ${first}: ${e.message}\n${e.usage ? `Usage: ${command.usage}\n` : ''}`);
+      io.stderr.write(`${name} ${first}: ${printable(e.message)}\n${e.usage ? `Usage: ${command.usage}\n` : ''}`);
       return 2;
     }
     if (e instanceof ToolslimError) {
-      io.stderr.write(`${name} ${first}: ${e.path ? `at ${e.path}: ` : ''}${e.message}\n`);
+      io.stderr.write(`${name} ${first}: ${e.path ? `at ${printable(e.path)}: ` : ''}${printable(e.message)}\n`);
       return 2;
     }
     io.stderr.write(`${name} ${first}: unexpected failure (please report it): ${(e as Error)?.stack ?? String(e)}\n`);

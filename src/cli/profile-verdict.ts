@@ -4,6 +4,7 @@
  * still reject fails (exit 1, the findings on stderr) unless `--allow-rejected` accepts it, said so on
  * stderr.
  */
+import { oneLine } from './safe-text.js';
 import type { Finding } from '../lint/index.js';
 import type { FlagSpec } from './args.js';
 import { profileFindings } from './inputs.js';
@@ -36,7 +37,7 @@ export function formatRejections(findings: readonly Finding[], profile: string):
   const whole = findings.some((f) => f.toolIndex < 0);
   const what = [tools > 0 ? plural(tools, 'tool') : '', whole ? 'the list as a whole' : ''].filter((s) => s !== '').join(' and ');
   const lines = [`\`${profile}\` would still reject ${what} (${plural(findings.length, 'finding')}):`];
-  for (const f of findings.slice(0, SHOWN)) lines.push(`  ${f.tool === '' ? '(list)' : f.tool} ${f.path === '' ? '/' : f.path}  ${f.code}: ${f.message}`);
+  for (const f of findings.slice(0, SHOWN)) lines.push(`  ${f.tool === '' ? '(list)' : oneLine(f.tool)} ${f.path === '' ? '/' : oneLine(f.path)}  ${f.code}: ${oneLine(f.message)}`);
   if (findings.length > SHOWN) lines.push(`  … and ${plural(findings.length - SHOWN, 'more finding')} (toolslim check <file> --profile ${profile} lists every one)`);
   return lines.join('\n');
 }

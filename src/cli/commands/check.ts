@@ -1,3 +1,4 @@
+import { printable } from '../safe-text.js';
 import type { Severity } from '../../core/report.js';
 import { loadTokenizers } from '../tokenizer.js';
 import type { Finding } from '../../lint/index.js';
@@ -112,7 +113,7 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   for await (const input of inputs) {
     if ('error' in input) {
       unreadable++;
-      ctx.io.stderr.write(`${ctx.name} check: ${input.error}\n`);
+      ctx.io.stderr.write(`${ctx.name} check: ${printable(input.error)}\n`);
       results.push({ source: input.label, error: input.error });
       continue;
     }

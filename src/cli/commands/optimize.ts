@@ -1,3 +1,4 @@
+import { oneLine } from '../safe-text.js';
 import { formatReport, type ReportFormat } from '../../core/format.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';
@@ -159,7 +160,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
  * not know, so only a caller that maps them back can use it (toolslim proxy does).
  */
 export function renameNote(renamed: readonly ToolRename[]): string {
-  const shown = renamed.slice(0, 5).map((r) => `\`${r.from}\` → \`${r.to}\``).join(', ');
+  const shown = renamed.slice(0, 5).map((r) => `\`${oneLine(r.from)}\` → \`${oneLine(r.to)}\``).join(', ');
   const more = renamed.length > 5 ? `, … (${renamed.length - 5} more in the report: adapt-to-client/renamed-tool)` : '';
   return (
     `renamed ${plural(renamed.length, 'tool')} whose name the client refuses: ${shown}${more}. ` +

@@ -1,3 +1,4 @@
+import { printable } from '../safe-text.js';
 import { readFileSync } from 'node:fs';
 import { checkRegularFile } from '../../session/file-io.js';
 import { transformTools } from '../../api.js';
@@ -186,7 +187,7 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   ]);
   // Every stderr line passes the target's redactor: URL userinfo and query values, header values, secret-looking arguments.
   const redact = targetRedactor(target);
-  const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${redact(line)}\n`);
+  const log = (line: string) => ctx.io.stderr.write(`toolslim proxy: ${printable(redact(line))}\n`);
   const verbose = args.flags.verbose === true;
   const dropUnreadable = args.flags['drop-unreadable'] === true;
 

@@ -1,3 +1,4 @@
+import { printable } from '../safe-text.js';
 import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
@@ -101,7 +102,7 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   for await (const input of inputs) {
     if ('error' in input) {
       unreadable++;
-      ctx.io.stderr.write(`${ctx.name} report: ${input.error}\n`);
+      ctx.io.stderr.write(`${ctx.name} report: ${printable(input.error)}\n`);
       continue;
     }
     // The input's text (kept for check's annotations) is not needed here: let it go before the run (on a

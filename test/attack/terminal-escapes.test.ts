@@ -1,0 +1,83 @@
+/**
+ * Attack: a server's names and texts reach the user's terminal through `check`, `report` and errors. Planted
+ * here: ANSI sequences that clear the screen, move the cursor up and erase a line (to overwrite `check`'s
+ * verdict), retitle the window; a C1 control; a right-to-left override; a newline that would forge a line.
+ * No output of the text formats may hold any control character but newline (and no newline inside one
+ * finding's line). Before, `check` printed a tool named `evil\u001b[2J` as is.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild, run } from '../cli/helpers.js';
+import { oneLine, printable } from '../../src/cli/safe-text.js';
+
+beforeAll(() => requireBuild());
+const dir = mkdtempSync(join(tmpdir(), 'toolslim-escapes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Any control character but newline: what a terminal could act on. */
+const DRIVES_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+const EVIL_NAME = 'evil\u001b[2J\u001b[1A\u001b[2K\u001b]0;pwned\u0007\u009b31m\u202eeman';
+const FORGED = 'x\n0 errors, 0 warnings, 0 info: passed';
+const tools = [
+  { name: EVIL_NAME, description: `Does things.\u001b[8m hidden`, inputSchema: { type: 'object', properties: { [`p\u001b[1m`]: { type: 'string' }, q: { $ref: '#/nowhere\u001b[2J' } } } },
+  { name: FORGED, inputSchema: { type: 'object' } },
+];
+
+describe('unit: hand-written escapes', () => {
+  it('oneLine escapes every control character, newline and tab included', () => {
+    expect(oneLine('a\u001b[2Jb\nc\td\u0085e\u202ef\u007f')).toBe('a\\u001b[2Jb\\u000ac\\u0009d\\u0085e\\u202ef\\u007f');
+    expect(oneLine('plain é 😀 text')).toBe('plain é 😀 text');
+  });
+  it('printable keeps newline and tab', () => {
+    expect(printable('a\u001b]0;t\u0007\nb\tc\u2066')).toBe('a\\u001b]0;t\\u0007\nb\tc\\u2066');
+  });
+});
+
+describe('the CLI', () => {
+  const file = join(dir, 'evil.json');
+  beforeAll(() => writeFileSync(file, JSON.stringify(tools)));
+
+  it('check: no control character reaches the terminal, no finding spans two lines', async () => {
+    const r = await run(['check', file]);
+    expect(r.code).toBe(1); // the unresolved reference is an error
+    for (const [where, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) expect(DRIVES_TERMINAL.test(text), `${where}: ${JSON.stringify(text)}`).toBe(false);
+    expect(r.stdout).toContain('evil\\u001b[2J\\u001b[1A\\u001b[2K\\u001b]0;pwned\\u0007\\u009b31m\\u202eeman');
+    // The forged verdict stays inside its finding's line; the real verdict is the last line.
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('0 errors'))).toEqual([]);
+    expect(r.stdout).toContain('x\\u000a0 errors, 0 warnings, 0 info: passed');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 error, .*: failed/);
+  });
+
+  it('report (text and markdown) and optimize --profile: the same', async () => {
+    for (const args of [['report', file], ['report', file, '--format', 'markdown'], ['optimize', file, '--profile', 'gemini']]) {
+      const r = await run(args);
+      for (const [where, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+        // optimize writes the tools as JSON on stdout: JSON escapes C0 itself; the C1 and bidi characters
+        // are the server's own bytes, kept (a tool no step changed is written as its input bytes).
+        if (args[0] === 'optimize' && where === 'stdout') continue;
+        expect(DRIVES_TERMINAL.test(text), `${args.join(' ')} ${where}: ${JSON.stringify(text.slice(0, 2000))}`).toBe(false);
+      }
+    }
+  });
+
+  it('an error quoting what an HTTP server answered', async () => {
+    const http: Server = createServer((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('boom\u001b[2J\u001b]0;pwned\u0007 \u009b\u202e');
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const r = await run(['check', '--url', `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain('boom\\u001b[2J');
+      expect(DRIVES_TERMINAL.test(r.stderr), JSON.stringify(r.stderr)).toBe(false);
+    } finally {
+      await new Promise((r) => http.close(r));
+    }
+  });
+});
