@@ -98,6 +98,10 @@ export interface ToolsListOptimizer {
 }
 
 const INSTALLED = Symbol.for('toolslim.optimizeToolsList');
+/** Cursors kept with their pages and sessions (a paging server's pages; any cursor a client makes up). */
+const MAX_CURSORS = 64;
+/** Served lists kept by the server's answer (the list changes, and the instructions once delivered). */
+const MAX_COMPUTED = 16;
 const LIST = 'tools/list';
 const CALL = 'tools/call';
 const INITIALIZE = 'initialize';
@@ -183,6 +187,27 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
   const wrappers = new WeakSet<Handler>();
   const pages = new Map<string, Page>();
   const sessions = new Map<string, ToolSession>();
+  /** Served lists by what the server answered (and the instructions delivered), most recent last. */
+  const computed = new Map<string, { served: ServedList; calls: CallMap }>();
+  /**
+   * Keeps a cursor's page, most recent last. A client can send any cursor, each kept with its page and
+   * session: past {@link MAX_CURSORS} the oldest (not the first page's) goes, with its session. Before,
+   * 10,000 requests with made-up cursors optimized the list 10,000 times and kept every copy.
+   */
+  const keepPage = (cursor: string, page: Page) => {
+    pages.delete(cursor);
+    pages.set(cursor, page);
+    while (pages.size > MAX_CURSORS) {
+      let oldest: string | undefined;
+      for (const c of pages.keys()) if (c !== '') {
+        oldest = c;
+        break;
+      }
+      if (oldest === undefined) break;
+      pages.delete(oldest);
+      sessions.delete(oldest);
+    }
+  };
   const validator = new ArgumentValidator();
   let last: TransformResult | undefined;
   let lastServed: ServedList | undefined;
@@ -240,26 +265,37 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     if (key === undefined) return undefined;
     const hit = pages.get(cursor);
     if (hit && hit.key === key) return hit;
-    let served: ServedList;
-    try {
-      // A JSON round trip: the SDK builds tools with `undefined` members, which are not JSON.
-      served = serveToolsList(JSON.parse(key), { ...run, dropUnreadable, ...(delivered === undefined ? {} : { delivered, onUndeliverable: 'omit-steps' as const }) });
-    } catch (e) {
-      report(new ToolslimError('transform-failed', `serving the original tools/list: ${(e as Error)?.message ?? String(e)}`, { cause: e }), 'serve:' + key);
-      return undefined;
+    // The same answer under another cursor (an SDK McpServer ignores the cursor and answers every request
+    // with its whole list) is served from the result already computed, not optimized again.
+    const known = `${delivered === undefined ? '-' : '+' + delivered}\u0000${key}`;
+    let done = computed.get(known);
+    if (done === undefined) {
+      let served: ServedList;
+      try {
+        // A JSON round trip: the SDK builds tools with `undefined` members, which are not JSON.
+        served = serveToolsList(JSON.parse(key), { ...run, dropUnreadable, ...(delivered === undefined ? {} : { delivered, onUndeliverable: 'omit-steps' as const }) });
+      } catch (e) {
+        report(new ToolslimError('transform-failed', `serving the original tools/list: ${(e as Error)?.message ?? String(e)}`, { cause: e }), 'serve:' + key);
+        return undefined;
+      }
+      computations++;
+      if (served.omittedSteps.length > 0) {
+        const names = served.omittedSteps.map((s) => `\`${s}\``).join(', ');
+        report(new ToolslimError('transform-failed', `served tools/list without ${names}: the instructions it writes can no longer reach the client (the initialize result was already sent), so its descriptions stay in the tools`, { transform: served.omittedSteps[0] }), 'omitted:' + names);
+      }
+      for (const d of served.dropped) console.error(`toolslim: left tool \`${d.name}\` out of tools/list: a strict 2020-12 reader cannot read its \`${d.slot}\` (${d.error})`);
+      done = { served, calls: CallMap.fromResult(served.transformResult) };
+      computed.set(known, done);
+      if (computed.size > MAX_COMPUTED) computed.delete(computed.keys().next().value!);
     }
-    computations++;
+    // A new page for this cursor (a new tool set, or one seen before): the result of record, told as before.
+    const served = done.served;
     last = served.transformResult;
     if (cursor === '') lastServed = served;
-    if (served.omittedSteps.length > 0) {
-      const names = served.omittedSteps.map((s) => `\`${s}\``).join(', ');
-      report(new ToolslimError('transform-failed', `served tools/list without ${names}: the instructions it writes can no longer reach the client (the initialize result was already sent), so its descriptions stay in the tools`, { transform: served.omittedSteps[0] }), 'omitted:' + names);
-    }
-    for (const d of served.dropped) console.error(`toolslim: left tool \`${d.name}\` out of tools/list: a strict 2020-12 reader cannot read its \`${d.slot}\` (${d.error})`);
     onResult?.(served.transformResult);
     onServed?.(served);
-    const page = { key, served, calls: CallMap.fromResult(served.transformResult) };
-    pages.set(cursor, page);
+    const page = { key, served, calls: done.calls };
+    keepPage(cursor, page);
     if (hot && usage) {
       const session = sessions.get(cursor);
       if (session) session.update(served.result as never, raw as never, page.calls.renames);
@@ -392,6 +428,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     },
     invalidate() {
       pages.clear();
+      computed.clear();
     },
     flushUsage,
   };
