@@ -106,7 +106,7 @@ export function resolveSteps(inputs: readonly TransformStepInput[]): Step[] {
     const resolved = typeof target === 'string' ? lookup(target) : target;
     if (isPreset(resolved)) steps.push(...expandPreset(resolved, (options ?? {}) as PresetOptions));
     else if (isTransform(resolved)) steps.push([resolved, options ?? {}]);
-    else throw new ToolslimError('unknown-transform', `not a transform or preset: ${String(target)}`);
+    else throw new ToolslimError('unknown-transform', `not a transform or preset: ${describeStep(target)} (expected a transform such as stripNoise, a preset such as 'safe', either's name, or [transform, options])`);
   }
   return steps;
 }
@@ -146,6 +146,18 @@ function expandPreset(preset: Preset, options: PresetOptions): Step[] {
   return steps;
 }
 
+/** What was given where a step was expected, for the message. */
+function describeStep(x: unknown): string {
+  if (x === null || x === undefined) return String(x);
+  if (typeof x === 'function') return `a function${x.name ? ` \`${x.name}\`` : ''} that is not a transform (make one with defineTransform)`;
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'object') {
+    const keys = Object.keys(x).slice(0, 4);
+    return keys.length === 0 ? 'an empty object' : `an object with ${keys.map((k) => `\`${k}\``).join(', ')}${Object.keys(x).length > 4 ? ', …' : ''}`;
+  }
+  return `${typeof x} ${JSON.stringify(x)}`;
+}
+
 function isPreset(x: unknown): x is Preset {
   return typeof x === 'object' && x !== null && (x as Preset).kind === 'preset';
 }
@@ -175,7 +187,10 @@ const PREFIX = '/0/inputSchema';
  * converters) that build schemas before they build tools. The schema is never changed.
  */
 export function transformSchema<S extends JsonSchema>(schema: S, options: TransformSchemaOptions = {}): SchemaTransformResult<S> {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `transformSchema: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   const { transforms, ...run } = options;
+  if (transforms !== undefined && !Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
+  resolveRunOptions(run, ['transforms']);
   const tool: McpTool = { name: '', inputSchema: schema };
   const steps = resolveSteps(transforms ?? ['safe']);
   const result = runSteps([tool], steps, run);

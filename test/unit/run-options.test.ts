@@ -5,7 +5,7 @@
  * shape failed with a TypeError from inside the run. Messages are written out here by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeSurface, checkToolsForProfile, stripNoise, transformTools } from '../../src/index.js';
+import { analyzeSurface, applyToSchema, checkToolsForProfile, normalizeSchema, stripNoise, transformSchema, transformTools } from '../../src/index.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 const tools = deepFreeze([{ name: 'a', description: 'Lists things.  See https://example.com/docs for more.', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }]);
@@ -68,5 +68,20 @@ describe('analyzeSurface and profiles', () => {
       code: 'invalid-option',
       message: 'unknown profile `gpt5` (known: mcp, claude, openai, openai-strict, gemini, kimi, ref-free, claude-code, qwen, llama)',
     });
+  });
+});
+
+describe('transformSchema and the steps', () => {
+  it('checks its options as transformTools does', () => {
+    expect(refusal(() => transformSchema({ type: 'object' }, { verfy: false } as never))).toEqual({ code: 'invalid-option', message: `unknown option \`verfy\` (${KNOWN})` });
+    expect(refusal(() => transformSchema({ type: 'object' }, null as never))).toEqual({ code: 'invalid-option', message: 'transformSchema: options must be an object, got null' });
+  });
+
+  it('says what was given where a step was expected', () => {
+    const expected = "(expected a transform such as stripNoise, a preset such as 'safe', either's name, or [transform, options])";
+    // The arguments of applyToSchema the wrong way round: the schema where the transform goes.
+    expect(refusal(() => applyToSchema({ type: 'object', nullable: true } as never, normalizeSchema as never))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: an object with \`type\`, \`nullable\` ${expected}` });
+    expect(refusal(() => transformTools([], { transforms: [function helper() {}] as never }))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: a function \`helper\` that is not a transform (make one with defineTransform) ${expected}` });
+    expect(refusal(() => transformTools([], { transforms: [42] as never }))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: number 42 ${expected}` });
   });
 });
