@@ -1,3 +1,4 @@
+import { ToolslimError } from './errors.js';
 import type { Report } from './report.js';
 
 /** Output formats of {@link formatReport}. */
@@ -8,6 +9,8 @@ export type ReportFormat = 'text' | 'markdown' | 'json';
  * (the report itself, pretty-printed).
  */
 export function formatReport(report: Report, format: ReportFormat = 'text'): string {
+  if (format !== 'text' && format !== 'markdown' && format !== 'json') throw new ToolslimError('invalid-option', `formatReport: format must be 'text', 'markdown' or 'json', got ${JSON.stringify(format)}`);
+  if (report === null || typeof report !== 'object' || typeof (report as Partial<Report>).stats !== 'object') throw new ToolslimError('invalid-option', 'formatReport: expected the `report` of a run (transformTools(…).report)');
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n';
   const md = format === 'markdown';
   const { stats } = report;

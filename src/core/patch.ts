@@ -34,6 +34,7 @@ export interface PatchOperation {
  * edited paths are copied). Replaying `report.changes` on the input tools yields the output tools.
  */
 export function applyPatch<T>(document: T, operations: readonly PatchOperation[]): T {
+  if (!Array.isArray(operations)) throw new ToolslimError('invalid-input', 'patch: operations must be an array (a report\'s `changes`)');
   const cow = new CopyOnWrite(document);
   const own = (tokens: readonly string[]): Record<string, unknown> | unknown[] => {
     const owned = cow.own(tokens);

@@ -2,7 +2,8 @@
  * Tokens as a reader pays them: the tools rendered the way that reader's model sees them
  * (src/render/, docs/render.md), counted by a {@link Tokenizer}.
  */
-import { findAnyTypes, getRenderer, type ForwardedTool, type Renderer, type RendererName } from '../render/index.js';
+import { ToolslimError } from './errors.js';
+import { findAnyTypes, getRenderer, RENDERER_NAMES, type ForwardedTool, type Renderer, type RendererName } from '../render/index.js';
 import type { Tokenizer } from './measure.js';
 
 /** Rendered size of a tools list for one reader. */
@@ -35,6 +36,8 @@ export interface RenderedMeasure {
  */
 export function measureRendered(tools: readonly ForwardedTool[], renderer: Renderer | RendererName, tokenizer: Tokenizer): RenderedMeasure {
   const r = typeof renderer === 'string' ? getRenderer(renderer) : renderer;
+  if (r === null || typeof r !== 'object' || typeof r.renderTool !== 'function' || typeof r.renderTools !== 'function') throw new ToolslimError('invalid-option', `measureRendered: \`renderer\` must be a renderer name (${RENDERER_NAMES.join(', ')}) or a renderer from getRenderer`);
+  if (tokenizer === null || typeof tokenizer !== 'object' || typeof tokenizer.count !== 'function') throw new ToolslimError('invalid-option', 'measureRendered: `tokenizer` must be a Tokenizer (e.g. import { o200k } from "toolslim/tokens")');
   const memo = new Map<string, number>();
   let approximate = false;
   const count = (text: string): number => {

@@ -17,6 +17,7 @@
  *   held to the level's ajv checks like any other rewrite. `lossy` rewrites are held to `structural`.
  */
 
+import { ToolslimError } from '../core/errors.js';
 import { boundedRegExp } from './bounded-regexp.js';
 import type { ErrorObject, Options as AjvOptions, ValidateFunction } from 'ajv';
 import type { Safety, VerifyLevel } from '../core/report.js';
@@ -73,6 +74,9 @@ export interface VerifyFailure {
  * level, else the first failure found. Neither tool is changed.
  */
 export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolOptions): VerifyFailure | undefined {
+  if (options === null || typeof options !== 'object' || (options.level !== 'structural' && options.level !== 'verdicts')) {
+    throw new ToolslimError('invalid-option', `verifyTool: options must say the level, { level: 'structural' } or { level: 'verdicts' }, got ${options === null || typeof options !== 'object' ? String(options) : `level ${JSON.stringify(options.level)}`}`);
+  }
   const safety = options.safety ?? 'lossless';
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';

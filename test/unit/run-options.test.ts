@@ -5,7 +5,7 @@
  * shape failed with a TypeError from inside the run. Messages are written out here by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeSurface, applyToSchema, checkToolsForProfile, normalizeSchema, stripNoise, transformSchema, transformTools } from '../../src/index.js';
+import { analyzeSurface, applyPatch, applyToSchema, checkToolsForProfile, formatReport, measureRendered, normalizeSchema, stripNoise, transformSchema, transformTools, verifyTool } from '../../src/index.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 const tools = deepFreeze([{ name: 'a', description: 'Lists things.  See https://example.com/docs for more.', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }]);
@@ -83,5 +83,23 @@ describe('transformSchema and the steps', () => {
     expect(refusal(() => applyToSchema({ type: 'object', nullable: true } as never, normalizeSchema as never))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: an object with \`type\`, \`nullable\` ${expected}` });
     expect(refusal(() => transformTools([], { transforms: [function helper() {}] as never }))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: a function \`helper\` that is not a transform (make one with defineTransform) ${expected}` });
     expect(refusal(() => transformTools([], { transforms: [42] as never }))).toEqual({ code: 'unknown-transform', message: `not a transform or preset: number 42 ${expected}` });
+  });
+});
+
+describe('the other entry points, given what plain JavaScript can give', () => {
+  it('say what they expected instead of failing inside with a TypeError', () => {
+    expect(refusal(() => formatReport(null as never))).toEqual({ code: 'invalid-option', message: 'formatReport: expected the `report` of a run (transformTools(…).report)' });
+    const report = transformTools(tools).report;
+    expect(refusal(() => formatReport(report, 'html' as never))).toEqual({ code: 'invalid-option', message: "formatReport: format must be 'text', 'markdown' or 'json', got \"html\"" });
+    expect(formatReport(report, 'markdown')).toMatch(/^\*\*toolslim\*\*: 1 tool: /);
+    expect(refusal(() => verifyTool(tools[0]!, tools[0]!, undefined as never))).toEqual({ code: 'invalid-option', message: "verifyTool: options must say the level, { level: 'structural' } or { level: 'verdicts' }, got undefined" });
+    expect(refusal(() => verifyTool(tools[0]!, tools[0]!, { level: 'verdict' } as never))).toEqual({ code: 'invalid-option', message: "verifyTool: options must say the level, { level: 'structural' } or { level: 'verdicts' }, got level \"verdict\"" });
+    expect(verifyTool(tools[0]!, tools[0]!, { level: 'verdicts' })).toBeUndefined();
+    expect(refusal(() => applyPatch(tools, {} as never))).toEqual({ code: 'invalid-input', message: "patch: operations must be an array (a report's `changes`)" });
+    const tokenizer = { name: 'chars', count: (s: string) => s.length };
+    expect(refusal(() => measureRendered(tools, {} as never, tokenizer))).toEqual({ code: 'invalid-option', message: 'measureRendered: `renderer` must be a renderer name (json, json-spaced, json-indent4, typescript) or a renderer from getRenderer' });
+    expect(refusal(() => measureRendered(tools, 'json', undefined as never))).toEqual({ code: 'invalid-option', message: 'measureRendered: `tokenizer` must be a Tokenizer (e.g. import { o200k } from "toolslim/tokens")' });
+    // The json renderer forwards what a client sends: counted character for character here.
+    expect(measureRendered(tools, 'json', tokenizer).tokens).toBeGreaterThan(0);
   });
 });
