@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Bm25, regexRank, terms } from '../../src/session/bm25.js';
+import { rng } from '../helpers/rng.js';
 
 describe('BM25', () => {
   // D1 "apple banana" (2 terms), D2 "apple apple cherry" (3), D3 "banana" (1): N = 3, avgdl = 2, k1 = 1.2, b = 0.75.
@@ -67,21 +68,10 @@ describe('BM25 from an inverted index, against the formula read document by docu
     });
   }
 
-  // A fixed-seed generator (mulberry32): corpora of a small vocabulary, so terms repeat across documents.
-  function random(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const WORDS = ['get', 'list', 'file', 'files', 'issue', 'pull', 'request', 'create', 'delete', 'user', 'Repo', 'searchCode', 'run_query', 'a', 'the', 'x1', '42'];
 
   it('gives the same scores (exactly), ranking and top hits on 300 seeded corpora and queries', () => {
-    const next = random(20261206);
+    const next = rng(20261206);
     const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(next() * WORDS.length)]!).join(' ');
     let positive = 0;
     for (let c = 0; c < 300; c++) {
