@@ -12,7 +12,6 @@ import { ArgumentValidator, verifyTool } from '../../src/index.js';
 import { boundedRegExp, REGEXP_FALLBACK_FLAG } from '../../src/verify/bounded-regexp.js';
 import { rng } from '../helpers/rng.js';
 
-
 const ATOMS = ['a', 'b', 'é', '1', ' ', '_', '.', '\\d', '\\w', '\\s', '\\D', '\\W', '\\S', '[a-c]', '[^ab]', '[^\\s]', '[\\u00e0-\\u00ff]', '[^\\x00-\\x7f]', '\\b', '\\B', '\uE000', '\\uE000', '[\\u0000-\\uFFFF]', '[^\\uE000]', '😀', '\\u{1F600}', '\\p{L}', '\\P{L}', '\\uD83D', '[\\uD800-\\uDFFF]'];
 const TEXT = ['a', 'b', 'é', '1', ' ', '_', 'x', '\uE000', '😀', '𝒜', '\uD83D', '\uDE00', 'ß'];
 
