@@ -10,7 +10,7 @@
  * an option earlier 20.x releases do not have. picocolors' `createColors(on)` would fit, but it is a
  * runtime dependency for ten lines that write the same codes.
  */
-import { oneLine } from './safe-text.js';
+import { oneLine } from '../core/safe-text.js';
 import { formatCount, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';

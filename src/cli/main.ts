@@ -1,4 +1,4 @@
-import { printable } from './safe-text.js';
+import { printable } from '../core/safe-text.js';
 import type { Writable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
 import { parseArgs, type ParsedArgs } from './args.js';

@@ -4,7 +4,7 @@
  * still reject fails (exit 1, the findings on stderr) unless `--allow-rejected` accepts it, said so on
  * stderr.
  */
-import { oneLine } from './safe-text.js';
+import { oneLine } from '../core/safe-text.js';
 import type { Finding } from '../lint/index.js';
 import type { FlagSpec } from './args.js';
 import { profileFindings } from './inputs.js';

@@ -3,6 +3,7 @@
  * per tool — calls, median and largest result, and how many definitions one typical response is worth
  * (the session library's `summarizeResponses`; this module renders it).
  */
+import { oneLine } from '../core/safe-text.js';
 import { readFile } from 'node:fs/promises';
 import { parseStatsLines, summarizeResponses, type ResponsesSummary } from '../session/stats.js';
 import { suggestionSnippet, suggestPolicies, type PolicySuggestion } from '../session/response-suggest.js';
@@ -30,11 +31,11 @@ export async function printResponses(file: string, format: 'text' | 'markdown' |
 /** The summary as a table: largest total first; `top` limits the tools listed (0 = all). */
 export function renderResponses(file: string, summary: ResponsesSummary, format: 'text' | 'markdown', style: Style, top: number): string {
   const md = format === 'markdown';
-  const head = `${file}: ${summary.calls} tools/call${summary.calls === 1 ? '' : 's'} of ${summary.tools.length} tool${summary.tools.length === 1 ? '' : 's'}, ${num(summary.totalResultBytes)} result bytes`;
+  const head = `${oneLine(file)}: ${summary.calls} tools/call${summary.calls === 1 ? '' : 's'} of ${summary.tools.length} tool${summary.tools.length === 1 ? '' : 's'}, ${num(summary.totalResultBytes)} result bytes`;
   const header = ['tool', 'calls', 'median result', 'max result', 'definition', 'served', 'response/definition'];
   const shown = top > 0 ? summary.tools.slice(0, top) : summary.tools;
   const rows = shown.map((t) => [
-    t.tool + (t.answered > 0 ? ` (${t.answered} answered by toolslim)` : ''),
+    oneLine(t.tool) + (t.answered > 0 ? ` (${t.answered} answered by toolslim)` : ''),
     num(t.calls) + (t.errors > 0 ? ` (${t.errors} errors)` : ''),
     num(t.medianResultBytes),
     num(t.maxResultBytes),
@@ -70,7 +71,7 @@ export function renderSuggestions(suggestions: readonly PolicySuggestion[], form
   const md = format === 'markdown';
   const out = [md ? '\n### Proposed response policies\n' : '\nProposed response policies (median result ≥ 10× the definition):'];
   for (const s of suggestions) {
-    const head = `${md ? '- ' : '  '}${s.tool}: median result ${num(s.medianResultBytes)} bytes, ${s.ratio.toFixed(1)}× its ${num(s.definitionBytes)}-byte definition`;
+    const head = `${md ? '- ' : '  '}${oneLine(s.tool)}: median result ${num(s.medianResultBytes)} bytes, ${s.ratio.toFixed(1)}× its ${num(s.definitionBytes)}-byte definition`;
     out.push(s.policy ? `${head}; fields seen: ${(s.policy.project ?? []).join(', ')}; a budget of ${num(s.policy.budget!)} bytes keeps 95% of its results on one page` : `${head}; ${s.why}`);
   }
   const snippet = suggestionSnippet(suggestions);

@@ -1,3 +1,4 @@
+import { oneLine } from './safe-text.js';
 import { ToolslimError } from './errors.js';
 import type { Report } from './report.js';
 
@@ -34,12 +35,12 @@ export function formatReport(report: Report, format: ReportFormat = 'text'): str
   }
   if (report.skipped.length > 0) {
     lines.push(md ? '**Skipped**' : 'Skipped', '');
-    for (const s of report.skipped) lines.push(`${md ? '- ' : '  '}${s.tool || `#${s.toolIndex}`} (${s.transform}): ${s.reason}`);
+    for (const s of report.skipped) lines.push(`${md ? '- ' : '  '}${oneLine(s.tool) || `#${s.toolIndex}`} (${s.transform}): ${oneLine(s.reason)}`);
     lines.push('');
   }
   if (report.diagnostics.length > 0) {
     lines.push(md ? '**Findings**' : 'Findings', '');
-    for (const d of report.diagnostics) lines.push(`${md ? '- ' : '  '}${d.severity} ${d.transform}/${d.code} ${d.path}: ${d.message}`);
+    for (const d of report.diagnostics) lines.push(`${md ? '- ' : '  '}${d.severity} ${d.transform}/${d.code} ${oneLine(d.path)}: ${oneLine(d.message)}`);
     lines.push('');
   }
   return lines.join('\n');
@@ -59,9 +60,11 @@ export interface TableOptions {
  * @internal
  */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
+  // A cell may hold a server's text (a tool name): one line, control characters escaped (safe-text.ts).
   if (options.markdown) {
-    return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`)];
+    return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.map((c) => oneLine(escapeCell(c))).join(' | ')} |`)];
   }
+  rows = rows.map((r) => r.map(oneLine));
   const indent = options.indent ?? '';
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: readonly string[]) => indent + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, run } from '../cli/helpers.js';
-import { oneLine, printable } from '../../src/cli/safe-text.js';
+import { oneLine, printable } from '../../src/core/safe-text.js';
 
 beforeAll(() => requireBuild());
 const dir = mkdtempSync(join(tmpdir(), 'toolslim-escapes-'));
@@ -63,6 +63,25 @@ describe('the CLI', () => {
         expect(DRIVES_TERMINAL.test(text), `${args.join(' ')} ${where}: ${JSON.stringify(text.slice(0, 2000))}`).toBe(false);
       }
     }
+  });
+
+  it('report --responses: tool names from a stats file', async () => {
+    const stats = join(dir, 'stats.jsonl');
+    const line = (tool: string) => JSON.stringify({ v: 1, tool, requestBytes: 1, resultBytes: 400, servedBytes: 3, originalBytes: 4, ms: 1 });
+    writeFileSync(stats, [line(EVIL_NAME), line(FORGED), line(EVIL_NAME)].join('\n') + '\n');
+    for (const format of ['text', 'markdown']) {
+      const r = await run(['report', '--responses', stats, '--format', format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('evil\\u001b[2J');
+      expect(DRIVES_TERMINAL.test(r.stdout + r.stderr), JSON.stringify(r.stdout)).toBe(false);
+    }
+  });
+
+  it("formatReport (the library's text for a terminal): the same", async () => {
+    const { formatReport, transformTools } = await import('../../src/index.js');
+    const report = transformTools(tools).report;
+    for (const format of ['text', 'markdown'] as const) expect(DRIVES_TERMINAL.test(formatReport(report, format)), format).toBe(false);
+    expect(formatReport(report)).toContain('evil\\u001b[2J');
   });
 
   it('an error quoting what an HTTP server answered', async () => {

@@ -1,4 +1,4 @@
-import { printable } from '../safe-text.js';
+import { printable } from '../../core/safe-text.js';
 import type { Severity } from '../../core/report.js';
 import { loadTokenizers } from '../tokenizer.js';
 import type { Finding } from '../../lint/index.js';

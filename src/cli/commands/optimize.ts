@@ -1,4 +1,4 @@
-import { oneLine } from '../safe-text.js';
+import { oneLine } from '../../core/safe-text.js';
 import { formatReport, type ReportFormat } from '../../core/format.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { resolveSteps, transformTools, type TransformToolsOptions } from '../../api.js';

@@ -1,4 +1,4 @@
-import { printable } from '../safe-text.js';
+import { printable } from '../../core/safe-text.js';
 import { readFileSync } from 'node:fs';
 import { checkRegularFile } from '../../session/file-io.js';
 import { transformTools } from '../../api.js';

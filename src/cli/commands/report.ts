@@ -1,4 +1,4 @@
-import { printable } from '../safe-text.js';
+import { printable } from '../../core/safe-text.js';
 import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';

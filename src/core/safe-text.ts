@@ -8,7 +8,8 @@
  * Escaped: C0 controls (with {@link oneLine}, newline and tab too: a value never spans lines, so it cannot
  * forge a line of the report), DEL, C1 controls, and the bidirectional embeddings, overrides and isolates
  * (U+202A–U+202E, U+2066–U+2069). Machine formats (JSON, SARIF, GitHub commands) have their own escaping
- * and are not passed through this.
+ * and are not passed through this. Every table cell goes through {@link oneLine} (`renderTable`), and so
+ * do `formatReport`'s lines, which a library caller prints.
  */
 
 const ALL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
