@@ -4,6 +4,7 @@
  * above the presets that knows every transform by name (through the presets' `lookup`).
  */
 import type { Change, Diagnostic, Report, Skip } from './core/report.js';
+import { describeValue, isOptionsObject } from './core/describe.js';
 import { ToolslimError } from './core/errors.js';
 import type { Preset, PresetOptions, TransformStepInput } from './core/preset.js';
 import type { RunOptions, ToolsInput, TransformResult } from './core/run-types.js';
@@ -29,7 +30,7 @@ export interface TransformToolsOptions extends RunOptions {
  */
 export function transformTools(input: ToolsInput, options: TransformToolsOptions = {}): TransformResult {
   if (!anchored) anchorExampleRuns();
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `transformTools: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `transformTools: options must be an object, got ${describeValue(options)}`);
   const { transforms = [presetSafe], ...run } = options;
   if (!Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
   // The run's keys are checked before the steps are looked up: a misspelt key names `transforms` among the known.
@@ -187,7 +188,7 @@ const PREFIX = '/0/inputSchema';
  * converters) that build schemas before they build tools. The schema is never changed.
  */
 export function transformSchema<S extends JsonSchema>(schema: S, options: TransformSchemaOptions = {}): SchemaTransformResult<S> {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `transformSchema: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `transformSchema: options must be an object, got ${describeValue(options)}`);
   const { transforms, ...run } = options;
   if (transforms !== undefined && !Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
   resolveRunOptions(run, ['transforms']);

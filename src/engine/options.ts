@@ -3,6 +3,7 @@
  * defaults. The options every transform may share (`slots`, `assume`: {@link CommonOptions}) are checked
  * here, for every transform that declares them, so no transform repeats the check.
  */
+import { describeValue, isOptionsObject } from '../core/describe.js';
 import { ToolslimError } from '../core/errors.js';
 import type { Tokenizer } from '../core/measure.js';
 import type { VerifyLevel } from '../core/report.js';
@@ -28,22 +29,13 @@ export const DEFAULT_MAX_DEPTH = 1000;
 /** Every key of {@link RunOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
 export const RUN_OPTION_KEYS: readonly string[] = Object.keys({ onError: 1, tokenizer: 1, measure: 1, maxDepth: 1, verify: 1, keepUnchanged: 1 } satisfies Record<keyof RunOptions, 1>);
 
-/** What a value is, for a message: `null`, `an array`, `a string "…"`, `the number 5`. */
-function describeOption(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value === 'number' ? 'the number' : ''} ${String(value)}`.trim();
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 /**
  * Fills in a run's defaults; throws a {@link ToolslimError} (`invalid-option`) for a value it cannot use or
  * a key it does not know (a misspelt `verfy: false` or `trasnforms` would otherwise run the defaults).
  * `extraKeys`: the caller's own keys, named in the message (`transformTools`' `transforms`).
  */
 export function resolveRunOptions(run: RunOptions, extraKeys: readonly string[] = []): ResolvedRunOptions {
-  if (run === null || typeof run !== 'object' || Array.isArray(run)) throw new ToolslimError('invalid-option', `options must be an object, got ${describeOption(run)}`);
+  if (!isOptionsObject(run)) throw new ToolslimError('invalid-option', `options must be an object, got ${describeValue(run)}`);
   for (const key of Object.keys(run)) {
     if (!RUN_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `unknown option \`${key}\` (known: ${[...extraKeys, ...RUN_OPTION_KEYS].join(', ')})`);
   }
@@ -51,16 +43,16 @@ export function resolveRunOptions(run: RunOptions, extraKeys: readonly string[] 
   if (verify !== false && verify !== 'structural' && verify !== 'verdicts') {
     throw new ToolslimError('invalid-option', `\`verify\` is ${JSON.stringify(verify)}, expected 'structural', 'verdicts' or false`);
   }
-  if (run.onError !== undefined && run.onError !== 'report' && run.onError !== 'throw') throw new ToolslimError('invalid-option', `\`onError\` must be 'report' or 'throw', got ${describeOption(run.onError)}`);
-  if (run.measure !== undefined && typeof run.measure !== 'boolean') throw new ToolslimError('invalid-option', `\`measure\` must be true or false, got ${describeOption(run.measure)}`);
+  if (run.onError !== undefined && run.onError !== 'report' && run.onError !== 'throw') throw new ToolslimError('invalid-option', `\`onError\` must be 'report' or 'throw', got ${describeValue(run.onError)}`);
+  if (run.measure !== undefined && typeof run.measure !== 'boolean') throw new ToolslimError('invalid-option', `\`measure\` must be true or false, got ${describeValue(run.measure)}`);
   if (run.maxDepth !== undefined && !(typeof run.maxDepth === 'number' && Number.isInteger(run.maxDepth) && run.maxDepth >= 1)) {
-    throw new ToolslimError('invalid-option', `\`maxDepth\` must be a whole number of levels, at least 1, got ${describeOption(run.maxDepth)}`);
+    throw new ToolslimError('invalid-option', `\`maxDepth\` must be a whole number of levels, at least 1, got ${describeValue(run.maxDepth)}`);
   }
   const t = run.tokenizer as Partial<Tokenizer> | undefined;
   if (t !== undefined && (t === null || typeof t !== 'object' || typeof t.count !== 'function' || typeof t.name !== 'string')) {
-    throw new ToolslimError('invalid-option', `\`tokenizer\` must be a Tokenizer ({ name, count(text) }; e.g. import { o200k } from "toolslim/tokens"), got ${describeOption(t)}`);
+    throw new ToolslimError('invalid-option', `\`tokenizer\` must be a Tokenizer ({ name, count(text) }; e.g. import { o200k } from "toolslim/tokens"), got ${describeValue(t)}`);
   }
-  if (run.keepUnchanged !== undefined && !(run.keepUnchanged instanceof Map)) throw new ToolslimError('invalid-option', `\`keepUnchanged\` must be a Map of tool index → reason, got ${describeOption(run.keepUnchanged)}`);
+  if (run.keepUnchanged !== undefined && !(run.keepUnchanged instanceof Map)) throw new ToolslimError('invalid-option', `\`keepUnchanged\` must be a Map of tool index → reason, got ${describeValue(run.keepUnchanged)}`);
   return {
     onError: run.onError ?? 'report',
     measure: run.measure ?? true,

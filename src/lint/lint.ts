@@ -1,5 +1,6 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
+import { isOptionsObject } from '../core/describe.js';
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
 import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
 import { isParsedJson } from '../json/parsed.js';
@@ -543,7 +544,7 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
 const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
 
 function validateOptions(options: LintOptions): void {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `lint: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `lint: options must be an object, got ${describeValue(options)}`);
   for (const key of Object.keys(options)) {
     if (LINT_OPTION_KEYS.includes(key)) continue;
     const hint = key === 'rules' ? ' (the config file\'s `rules` is `severity` here: lintTools(tools, { severity: { code: "off" } }))' : '';
@@ -557,7 +558,7 @@ function validateOptions(options: LintOptions): void {
     throw new ToolslimError('invalid-option', 'lint: `maxTokens` and `maxToolTokens` need a `tokenizer` (import { o200k } from "toolslim/tokens")');
   }
   if (options.collisionThreshold !== false) checkCollisionOptions('lint', options.collisionThreshold ?? DEFAULT_COLLISION_THRESHOLD, options.collisionPartners ?? DEFAULT_COLLISION_PARTNERS);
-  if (options.severity !== undefined && (options.severity === null || typeof options.severity !== 'object' || Array.isArray(options.severity))) {
+  if (options.severity !== undefined && !isOptionsObject(options.severity)) {
     throw new ToolslimError('invalid-option', 'lint: `severity` must be an object of finding codes, e.g. { "description-collision": "off" }');
   }
   // Without extra checks only the built-in codes can occur: any other name is a typo that would leave the

@@ -3,6 +3,7 @@
  * read alike get confused for each other; tools with many arguments get called wrong; tools without a
  * description get guessed at; and the bytes of a list are spent somewhere. Pure, no tokenizer.
  */
+import { describeValue, isOptionsObject } from '../core/describe.js';
 import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
 import type { ToolsInput } from '../core/run-types.js';
@@ -77,7 +78,7 @@ const SURFACE_OPTION_KEYS: readonly string[] = Object.keys({ collisionThreshold:
  * missed.
  */
 export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions = {}): SurfaceAnalysis {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ToolslimError('invalid-option', `analyzeSurface: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `analyzeSurface: options must be an object, got ${describeValue(options)}`);
   for (const key of Object.keys(options)) {
     if (!SURFACE_OPTION_KEYS.includes(key)) throw new ToolslimError('invalid-option', `analyzeSurface: unknown option \`${key}\` (known: ${SURFACE_OPTION_KEYS.join(', ')})`);
   }

@@ -10,6 +10,7 @@
  */
 import type { ToolsInput } from '../core/run-types.js';
 import type { Severity } from '../core/report.js';
+import { describeValue, isOptionsObject } from '../core/describe.js';
 import { ToolslimError } from '../core/errors.js';
 import { isAtLeast, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 
@@ -38,7 +39,7 @@ export class ToolsHealthError extends Error {
  * the threshold) when none fails.
  */
 export function assertToolsHealthy(tools: ToolsInput, options: AssertToolsHealthyOptions = {}): Finding[] {
-  if (options === null || typeof options !== 'object') throw new ToolslimError('invalid-option', `assertToolsHealthy: options must be an object, got ${options === null ? 'null' : typeof options}`);
+  if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `assertToolsHealthy: options must be an object, got ${describeValue(options)}`);
   const { failOn = 'error', ...lint } = options;
   // A misspelt threshold would match no severity and pass every list: refused instead.
   if (!SEVERITIES.includes(failOn)) throw new ToolslimError('invalid-option', `assertToolsHealthy: \`failOn\` must be error, warning or info, got ${JSON.stringify(failOn)}`);

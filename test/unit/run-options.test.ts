@@ -25,14 +25,14 @@ describe('transformTools', () => {
   it.each([
     [{ verfy: false }, `unknown option \`verfy\` (${KNOWN})`],
     [{ trasnforms: ['strip-noise'] }, `unknown option \`trasnforms\` (${KNOWN})`],
-    [{ onError: 'ignore' }, "`onError` must be 'report' or 'throw', got the string \"ignore\""],
-    [{ measure: 'yes' }, '`measure` must be true or false, got the string "yes"'],
-    [{ maxDepth: -1 }, '`maxDepth` must be a whole number of levels, at least 1, got the number -1'],
-    [{ maxDepth: '5' }, '`maxDepth` must be a whole number of levels, at least 1, got the string "5"'],
-    [{ maxDepth: 2.5 }, '`maxDepth` must be a whole number of levels, at least 1, got the number 2.5'],
-    [{ tokenizer: {} }, '`tokenizer` must be a Tokenizer ({ name, count(text) }; e.g. import { o200k } from "toolslim/tokens"), got an object'],
+    [{ onError: 'ignore' }, "`onError` must be 'report' or 'throw', got \"ignore\""],
+    [{ measure: 'yes' }, '`measure` must be true or false, got "yes"'],
+    [{ maxDepth: -1 }, '`maxDepth` must be a whole number of levels, at least 1, got -1'],
+    [{ maxDepth: '5' }, '`maxDepth` must be a whole number of levels, at least 1, got "5"'],
+    [{ maxDepth: 2.5 }, '`maxDepth` must be a whole number of levels, at least 1, got 2.5'],
+    [{ tokenizer: {} }, '`tokenizer` must be a Tokenizer ({ name, count(text) }; e.g. import { o200k } from "toolslim/tokens"), got {}'],
     [{ tokenizer: (s: string) => s.length }, '`tokenizer` must be a Tokenizer ({ name, count(text) }; e.g. import { o200k } from "toolslim/tokens"), got a function'],
-    [{ keepUnchanged: [0] }, '`keepUnchanged` must be a Map of tool index → reason, got an array'],
+    [{ keepUnchanged: [0] }, '`keepUnchanged` must be a Map of tool index → reason, got [0]'],
     [{ transforms: stripNoise }, "`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or ['safe'])"],
     [null, 'transformTools: options must be an object, got null'],
   ])('%j', (options, message) => {
@@ -53,7 +53,7 @@ describe('transformTools', () => {
   });
 
   it('a transform called alone checks its run options too', () => {
-    expect(refusal(() => stripNoise(tools, {}, { measure: 1 } as never))).toEqual({ code: 'invalid-option', message: '`measure` must be true or false, got the number 1' });
+    expect(refusal(() => stripNoise(tools, {}, { measure: 1 } as never))).toEqual({ code: 'invalid-option', message: '`measure` must be true or false, got 1' });
   });
 });
 
