@@ -4,6 +4,7 @@
  * (non-negative numbers), allowed values, "given twice" for single flags — and messages that say what to
  * fix. It parses non-strictly and checks each token itself, so every error names the flag as typed.
  */
+import { editDistance } from '../core/edit-distance.js';
 import { parseArgs as parseNodeArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './errors.js';
 
@@ -53,7 +54,11 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     }
     const spec = byName.get(token.name);
     // Non-strict parsing keeps unknown options as tokens (an unknown short one named by its letter).
-    if (!spec || (!token.rawName.startsWith('--') && spec.short === undefined)) throw new CliError(`unknown option ${token.rawName}`, { usage: true });
+    if (!spec || (!token.rawName.startsWith('--') && spec.short === undefined)) {
+      // A long option one or two edits from a known one is most likely that one misspelt (as eslint and git say).
+      const near = token.rawName.startsWith('--') ? specs.map((s) => s.name).find((n) => editDistance(n, token.name) <= 2) : undefined;
+      throw new CliError(`unknown option ${token.rawName}${near !== undefined ? ` (did you mean --${near}?)` : ''}`, { usage: true });
+    }
     const name = spec.name;
     let value: string | number | boolean;
     if (spec.type === 'boolean') {

@@ -1,3 +1,4 @@
+import { editDistance } from '../core/edit-distance.js';
 import { printable } from '../core/safe-text.js';
 import type { Writable } from 'node:stream';
 import { ToolslimError } from '../core/errors.js';
@@ -130,14 +131,3 @@ function printHelp(command: string, ctx: Context): number {
 // ---------------------------------------------------------------------------------------------------
 // Commands
 
-/** Levenshtein distance of two short words (command names). */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2 || b.length > 64) return Infinity;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}

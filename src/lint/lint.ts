@@ -1,6 +1,7 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
 import { isOptionsObject } from '../core/describe.js';
+import { editDistance } from '../core/edit-distance.js';
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
 import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
 import { isParsedJson } from '../json/parsed.js';
@@ -504,22 +505,6 @@ function closest(to: string, keys: readonly string[]): string | undefined {
     }
   }
   return best;
-}
-
-/** Levenshtein distance, capped: strings longer than 64 characters compare by length only. */
-function editDistance(a: string, b: string): number {
-  if (a.length > 64 || b.length > 64) return Math.abs(a.length - b.length) + 64;
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** A hint for a name outside the MCP rule: the name with each character it does not allow made `_`. */

@@ -47,7 +47,9 @@ describe('usage', () => {
   it('rejects unknown commands and options, missing values and bad choices with exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command `frobnicate`/],
-      [['check', demo, '--nope'], /unknown option --nope/],
+      [['check', demo, '--nope'], /unknown option --nope$/m],
+      [['check', demo, '--formt', 'json'], /unknown option --formt \(did you mean --format\?\)/],
+      [['optimize', demo, '--presets', 'safe'], /unknown option --presets \(did you mean --preset\?\)/],
       [['check', demo, '-z'], /unknown option -z/],
       [['check', demo, '--max-bytes'], /--max-bytes needs a value/],
       [['check', demo, '--max-bytes', 'lots'], /--max-bytes must be a non-negative number/],
