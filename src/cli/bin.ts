@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-import { enableRegExpFallback } from '../verify/bounded-regexp.js';
+import { setFlagsFromString } from 'node:v8';
+import { REGEXP_FALLBACK_FLAG } from '../verify/bounded-regexp.js';
 import { main } from './main.js';
 
 // A server's patterns meet text toolslim did not write (a model's arguments in the proxy, a server's own
 // defaults and examples in the gate's instances): V8 may bound their backtracking (bounded-regexp.ts).
-enableRegExpFallback();
+// (Set here, in the CLI's own process: the library leaves its caller's V8 flags alone.)
+setFlagsFromString(REGEXP_FALLBACK_FLAG);
 
 // A reader that stops early (`toolslim report … | head`) is not an error.
 // (The proxy listens too: a client that stops reading is gone, and the server is stopped first.)

@@ -23,19 +23,12 @@
  *
  * Used by the proxy's argument check (session/validate-arguments.ts) and the gate (gate.ts: its instances
  * hold a server's own defaults and examples). The CLI turns the flag on for its own process
- * ({@link enableRegExpFallback}, cli/bin.ts); a library call and the MCP SDK hook run in the caller's
+ * (cli/bin.ts sets {@link REGEXP_FALLBACK_FLAG}); a library call and the MCP SDK hook run in the caller's
  * process and leave its flags alone (`node --enable-experimental-regexp-engine-on-excessive-backtracks`
  * gives them the same bound).
  */
-import { setFlagsFromString } from 'node:v8';
-
 /** The V8 flag: a non-unicode expression that backtracks too much is run again by the linear engine. */
 export const REGEXP_FALLBACK_FLAG = '--enable-experimental-regexp-engine-on-excessive-backtracks';
-
-/** Turns {@link REGEXP_FALLBACK_FLAG} on in this process (expressions compiled from now on). */
-export function enableRegExpFallback(): void {
-  setFlagsFromString(REGEXP_FALLBACK_FLAG);
-}
 
 /** What ajv's `code.regExp` returns: the expression's `test`, and a text naming it (ajv's cache key). */
 interface RegExpLike {
