@@ -19,7 +19,10 @@
  * `\S`, `\W`, `\D` match it, nothing else does — and so does U+E000 when the pattern mentions nothing at or
  * above it (no character, no `\uExxx`/`\uFxxx` escape, hence no range reaching it). Each is replaced by
  * U+E000 and the text met without `u`. Not with a backreference (`\1`, `\k<…>`): it tells two such
- * characters apart. Anything else meets the `u` expression, unbounded.
+ * characters apart. Nor with `\b`, `\B` or a lookbehind: V8's `u` expression also tries a match from the
+ * middle of a surrogate pair (`/\B/u` matches `"x😁_"` at 2), where what lies before is the pair's first
+ * half, a position the text with the stand-in does not have. Anything else meets the `u` expression,
+ * unbounded.
  *
  * Used by the proxy's argument check (session/validate-arguments.ts) and the gate (gate.ts: its instances
  * hold a server's own defaults and examples). The CLI turns the flag on for its own process
@@ -40,7 +43,7 @@ interface RegExpLike {
 const UNICODE_ONLY = /\\u\{|\\[pP]\{|[\uD800-\uDFFF]|\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 /** What makes U+E000 unfit to stand for every character outside the plane (see the module comment). */
-const NO_STAND_IN = /[\uE000-\uFFFF]|\\u[eEfF][0-9a-fA-F]{3}|\\[1-9]|\\k</;
+const NO_STAND_IN = /[\uE000-\uFFFF]|\\u[eEfF][0-9a-fA-F]{3}|\\[1-9]|\\k<|\\[bB]|\(\?<[=!]/;
 const OUTSIDE_PLANE = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g;
 
 /**
