@@ -48,12 +48,25 @@ function isIpv6(s: string): boolean {
   return double.length === 2 ? groups.length < 8 : groups.length === 8;
 }
 
+/**
+ * What /^[^\s@]+@[^\s@]+\.[^\s@]+$/ accepts, read in one pass: no whitespace, exactly one `@` with something
+ * before it, and after it a `.` with something on both sides. The expression itself tried every dot of the
+ * domain in turn, each time scanning to the end: a server's `default` of 100 kB with a dot every other
+ * character took seconds (the instances the gate judges hold a server's defaults).
+ */
+function isEmail(s: string): boolean {
+  const at = s.indexOf('@');
+  if (at <= 0 || s.indexOf('@', at + 1) !== -1 || /\s/.test(s)) return false;
+  const dot = s.indexOf('.', at + 2);
+  return dot !== -1 && dot < s.length - 1;
+}
+
 /** Formats by name. */
 export const FORMATS: Readonly<Record<string, FormatSpec>> = Object.freeze({
   date: { check: isDate, valid: ['2024-02-29'], invalid: ['2023-02-29', '24-1-1'] },
   time: { check: (s: string) => TIME.test(s), valid: ['10:30:00Z'], invalid: ['25:00:00Z'] },
   'date-time': { check: isDateTime, valid: ['2024-01-15T10:30:00Z', '2024-01-15T10:30:00.5+02:00'], invalid: ['2024-01-15', 'yesterday'] },
-  email: { check: (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), valid: ['user@example.com'], invalid: ['user@', 'not an email'] },
+  email: { check: isEmail, valid: ['user@example.com'], invalid: ['user@', 'not an email'] },
   uri: { check: (s: string) => /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/.test(s), valid: ['https://example.com/a?b=1'], invalid: ['/relative/path', 'not a uri'] },
   'uri-reference': { check: (s: string) => /^[^\s]*$/.test(s), valid: ['/relative/path', 'https://example.com'], invalid: ['not a uri'] },
   url: { check: (s: string) => /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s]+$/.test(s), valid: ['https://example.com'], invalid: ['example dot com'] },
