@@ -17,9 +17,28 @@ export interface Bm25Options {
   readonly b?: number;
 }
 
-/** The terms of a text (see the module comment). */
+/**
+ * The terms of a text (see the module comment). The camelCase split is one pass: a space before an ASCII
+ * capital that follows a lowercase letter or digit (`getFile` → get File), or that follows a capital and
+ * precedes a lowercase letter (`HTTPServer` → HTTP Server), as the replacements
+ * `/([a-z0-9])([A-Z])/g → '$1 $2'` then `/([A-Z]+)([A-Z][a-z])/g → '$1 $2'` place it (checked against them).
+ * The second expression retried its capital run from every start: a search query of 40,000 capitals took
+ * 0.6 s, 400,000 a minute, on the proxy's one thread.
+ */
 export function terms(text: string): string[] {
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  let spaced = '';
+  let from = 0;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 65 || c > 90) continue;
+    const before = text.charCodeAt(i - 1);
+    const after = text.charCodeAt(i + 1); // NaN past the end
+    if ((before >= 97 && before <= 122) || (before >= 48 && before <= 57) || (before >= 65 && before <= 90 && after >= 97 && after <= 122)) {
+      spaced += text.slice(from, i) + ' ';
+      from = i;
+    }
+  }
+  spaced += text.slice(from);
   return spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
