@@ -198,7 +198,9 @@ export function appendInstructions<T extends object>(initializeResult: T, text: 
   if (text === undefined || text === '') return initializeResult;
   if (!isObject(initializeResult)) throw new ToolslimError('invalid-input', `appendInstructions: expected an initialize result object, got ${describeValue(initializeResult)}`);
   const own = hasOwn(initializeResult, 'instructions') && typeof initializeResult.instructions === 'string' ? initializeResult.instructions : '';
-  const combined = own.trim() === '' ? text : `${own.replace(/\s+$/, '')}\n\n${text}`;
+  // trimEnd removes what /\s+$/ matched (whitespace and line terminators), without retrying each start of a
+  // long run of them (a server's instructions with 40,000 spaces inside: 0.56 s that way).
+  const combined = own.trim() === '' ? text : `${own.trimEnd()}\n\n${text}`;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(initializeResult)) {
     const value = key === 'instructions' ? combined : initializeResult[key];

@@ -125,6 +125,12 @@ describe('instructions: delivered or refused', () => {
     expect(bare).toEqual({ protocolVersion: 'x', capabilities: {}, instructions: 'T' });
     expect(appendInstructions(init, undefined)).toBe(init);
     expect(appendInstructions({ instructions: '  ' }, 'T')).toEqual({ instructions: 'T' });
+    // Trailing whitespace of every kind goes, as /\s+$/ took it; a long run inside the text is kept, at once.
+    for (const ws of [' ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff']) {
+      expect(appendInstructions({ instructions: `a${ws}b${ws}${ws}` }, 'T')).toEqual({ instructions: `a${ws}b\n\nT` });
+    }
+    const long = 'a' + ' '.repeat(200_000) + 'b';
+    expect(appendInstructions({ instructions: long + '   ' }, 'T')).toEqual({ instructions: `${long}\n\nT` });
   });
 
   it('rejects unusable options', () => {
