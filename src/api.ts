@@ -32,9 +32,7 @@ export function transformTools(input: ToolsInput, options: TransformToolsOptions
   if (!anchored) anchorExampleRuns();
   if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `transformTools: options must be an object, got ${describeValue(options)}`);
   const { transforms = [presetSafe], ...run } = options;
-  if (!Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
-  // The run's keys are checked before the steps are looked up: a misspelt key names `transforms` among the known.
-  resolveRunOptions(run, ['transforms']);
+  checkStepsAndRun(transforms, run);
   return runSteps(input, resolveSteps(transforms), run);
 }
 
@@ -147,6 +145,15 @@ function expandPreset(preset: Preset, options: PresetOptions): Step[] {
   return steps;
 }
 
+/**
+ * The options of `transformTools` and `transformSchema` beside the steps: `transforms` an array when given,
+ * and the run's keys checked before the steps are looked up (a misspelt key names `transforms` among the known).
+ */
+function checkStepsAndRun(transforms: unknown, run: RunOptions): void {
+  if (transforms !== undefined && !Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
+  resolveRunOptions(run, ['transforms']);
+}
+
 /** What was given where a step was expected, for the message. */
 function describeStep(x: unknown): string {
   if (x === null || x === undefined) return String(x);
@@ -190,8 +197,7 @@ const PREFIX = '/0/inputSchema';
 export function transformSchema<S extends JsonSchema>(schema: S, options: TransformSchemaOptions = {}): SchemaTransformResult<S> {
   if (!isOptionsObject(options)) throw new ToolslimError('invalid-option', `transformSchema: options must be an object, got ${describeValue(options)}`);
   const { transforms, ...run } = options;
-  if (transforms !== undefined && !Array.isArray(transforms)) throw new ToolslimError('invalid-option', '`transforms` must be an array of transforms, presets or their names (e.g. [stripNoise] or [\'safe\'])');
-  resolveRunOptions(run, ['transforms']);
+  checkStepsAndRun(transforms, run);
   const tool: McpTool = { name: '', inputSchema: schema };
   const steps = resolveSteps(transforms ?? ['safe']);
   const result = runSteps([tool], steps, run);
