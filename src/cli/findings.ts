@@ -4,7 +4,7 @@
  * findings are shown in.
  */
 import type { Severity } from '../core/report.js';
-import { FINDING_SEVERITY, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
+import { FINDING_SEVERITY, isKnownFindingCode, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Context } from './command.js';
 import { configSearchStart, loadConfig, type CliConfig } from './config.js';
@@ -119,7 +119,7 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
 }
 
 function checkRuleCode(code: string, where: string): void {
-  if (Object.prototype.hasOwnProperty.call(FINDING_SEVERITY, code) || /^profile-[a-z0-9-]+$/.test(code)) return;
+  if (isKnownFindingCode(code)) return;
   const known = Object.keys(FINDING_SEVERITY).join(', ');
   throw new CliError(`${where}: unknown rule \`${code}\` (known: ${known}, and profile-… for --profile findings)`, { usage: true });
 }

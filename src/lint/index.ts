@@ -1,2 +1,2 @@
-export { lintTools, isAtLeast, BUILTIN_CHECKS, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint.js';
+export { lintTools, isAtLeast, isKnownFindingCode, BUILTIN_CHECKS, FINDING_SEVERITY, MCP_TOOL_NAME, SEVERITIES } from './lint.js';
 export type { Finding, FindingCode, LintCheck, LintOptions } from './lint.js';

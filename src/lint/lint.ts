@@ -525,6 +525,15 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
   return out;
 }
 
+/**
+ * A code some built-in check reports: a lint finding's, or a profile checker's (`profile-…`, which the CLI and
+ * other callers merge with the lint's findings). What `severity` / `--rule` / a config's `rules` may name.
+ * @internal
+ */
+export function isKnownFindingCode(code: string): boolean {
+  return hasOwn(FINDING_SEVERITY, code) || /^profile-[a-z0-9-]+$/.test(code);
+}
+
 /** Every key of {@link LintOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
 const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
 
@@ -553,7 +562,7 @@ function validateOptions(options: LintOptions): void {
   const custom = (options.checks?.length ?? 0) > 0;
   for (const [code, s] of Object.entries(options.severity ?? {})) {
     if (s !== 'off' && !SEVERITIES.includes(s)) throw new ToolslimError('invalid-option', `lint: severity of \`${code}\` must be error, warning, info or off, got ${JSON.stringify(s)}`);
-    if (!custom && !hasOwn(FINDING_SEVERITY, code) && !/^profile-[a-z0-9-]+$/.test(code)) {
+    if (!custom && !isKnownFindingCode(code)) {
       throw new ToolslimError('invalid-option', `lint: \`severity\` names \`${code}\`, which no check reports (known: ${Object.keys(FINDING_SEVERITY).join(', ')}, and profile-… codes)`);
     }
   }
