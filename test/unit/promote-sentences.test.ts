@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { presetForProfile, presetMax, presetSafe, profileRefFree, promoteCommonParams, resolveSteps, transformTools } from '../../src/index.js';
-import { isComplete, readBlocks, removeSentences, sentencePieces, standsAlone } from '../../src/transforms/promote-common-params/sentences.js';
+import { isComplete, readBlocks, removeSentences, sentencePieces, standsAlone, TABLE_DELIMITER } from '../../src/transforms/promote-common-params/sentences.js';
 import { deepFreeze } from '../helpers/freeze.js';
+import { rng } from '../helpers/rng.js';
 
 const read = (text: string) => readBlocks(text).map((b) => (b.kind === 'prose' ? b.sentences.map((s) => s.text) : b.kind));
 
@@ -59,6 +60,35 @@ describe('reading a description', () => {
 
   it('reads a table with a delimiter row inside a paragraph as no prose', () => {
     expect(read('a | b\n--|--\n1 | 2')).toEqual(['other']);
+  });
+
+  it('tells a delimiter row as the pattern written with a run of blanks beside each pipe and dash does', () => {
+    // The oracle: the delimiter row as first written, where two runs of blanks can meet (quadratic on a long
+    // run, fine on these short lines).
+    const written = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$/;
+    const next = rng(20261207);
+    const alphabet = [' ', '\t', '|', ':', '-', 'x'];
+    let rows = 0;
+    for (let i = 0; i < 200_000; i++) {
+      let line = '';
+      for (let n = Math.floor(next() * 15); n > 0; n--) line += alphabet[Math.floor(next() * alphabet.length)];
+      const want = written.test(line);
+      if (want) rows++;
+      if (TABLE_DELIMITER.test(line) !== want) expect.fail(`${JSON.stringify(line)}: ${!want}, expected ${want}`);
+    }
+    expect(rows).toBeGreaterThan(1000);
+    for (const row of ['--|--', '| --- | :-: |', ':-|-:', '\t|-|-|\t', '-- | -- |']) expect(TABLE_DELIMITER.test(row)).toBe(true);
+    for (const row of ['--', '|--|', '- | x', '-- | -- | |', '--|--x']) expect(TABLE_DELIMITER.test(row)).toBe(false);
+  });
+
+  // No timed assertion: the test's timeout is the guard (the pattern as first written took 1 s on a line of
+  // 50,000 blanks and `-|`, four times that for each doubling: some 8 s for the first two lines here; these
+  // take milliseconds).
+  it('reads a paragraph line of 100,000 blanks beside a cell in linear time', { timeout: 5_000 }, () => {
+    const blanks = ' '.repeat(100_000);
+    expect(readBlocks(`Intro.\n${blanks}-|`)[0]!.kind).toBe('prose');
+    expect(readBlocks(`Intro.\n-|-${blanks}x`)[0]!.kind).toBe('prose');
+    expect(readBlocks(`Intro.\n${blanks}-|-`)[0]!.kind).toBe('other');
   });
 
   it('finds pieces on lines of their own inside a list, never inside code', () => {
