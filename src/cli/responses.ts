@@ -10,6 +10,7 @@ import { suggestionSnippet, suggestPolicies, type PolicySuggestion } from '../se
 import type { Context } from './command.js';
 import { CliError } from './errors.js';
 import type { Style } from './format.js';
+import { renderTable } from '../core/format.js';
 
 /** Reads the stats file and prints the summary as a table (text or markdown) or JSON. */
 export async function printResponses(file: string, format: 'text' | 'markdown' | 'json', ctx: Context, top: number): Promise<number> {
@@ -43,17 +44,8 @@ export function renderResponses(file: string, summary: ResponsesSummary, format:
     num(t.servedBytes),
     t.originalBytes > 0 ? `${t.responseToDefinition.toFixed(2)}×` : '–',
   ]);
-  const lines: string[] = [];
-  if (md) {
-    lines.push(`## toolslim responses\n\n${head}\n`, `| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
-    for (const r of rows) lines.push(`| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`);
-  } else {
-    lines.push(style.bold(head), '');
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const cell = (c: string, i: number) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!));
-    lines.push('  ' + header.map(cell).join('  ').trimEnd(), '  ' + widths.map((w) => '─'.repeat(w)).join('  '));
-    for (const r of rows) lines.push('  ' + r.map(cell).join('  ').trimEnd());
-  }
+  const lines: string[] = md ? [`## toolslim responses\n\n${head}\n`] : [style.bold(head), ''];
+  lines.push(...renderTable(header, rows, md ? { markdown: true } : { indent: '  ' }));
   if (shown.length < summary.tools.length) lines.push(md ? `\n… and ${summary.tools.length - shown.length} more tools` : `  … and ${summary.tools.length - shown.length} more tools (--top 0 lists all)`);
   lines.push(
     '',
