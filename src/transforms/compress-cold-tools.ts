@@ -2,6 +2,7 @@
 // only here; a split into a folder of rules is possible and not done yet.
 import { defineTransform } from '../engine/define-transform.js';
 import { ToolslimError } from '../core/errors.js';
+import { isWhiteSpace } from '../core/chars.js';
 import { jsonEqual } from '../json/equal.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -174,8 +175,24 @@ export function shortenDescription(text: string, max: number): string {
   let keep = sentence.slice(0, max - 1).join('');
   const space = keep.lastIndexOf(' ');
   if (space > 0 && space >= keep.length / 2) keep = keep.slice(0, space);
-  keep = keep.replace(/[\s,;:(\[{\-\u2013\u2014]+$/u, '');
-  return keep + '…';
+  return trimTrailing(keep) + '…';
+}
+
+/**
+ * The text without the blanks and punctuation it ends with (JavaScript's `\s`, `,;:([{-`, en and em dashes):
+ * what `/[\s,;:(\[{\-\u2013\u2014]+$/u` removes, read backwards once. That pattern, tried from every position
+ * of a run of them followed by anything else, took 0.76 s on a slice with a run of 40,000 commas inside (a
+ * `maxDescriptionLength` that large lets one through), and four times that for each doubling.
+ * @internal
+ */
+export function trimTrailing(text: string): string {
+  let end = text.length;
+  while (end > 0 && isTrailing(text.charCodeAt(end - 1))) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+function isTrailing(c: number): boolean {
+  return isWhiteSpace(c) || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x28 || c === 0x5b || c === 0x7b || c === 0x2d || c === 0x2013 || c === 0x2014;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 /** The `whitespace` rule: trimmed ends, collapsed runs of blanks and blank lines, a template's shared indentation. */
 import type { TextRule } from '../rule.js';
 import { FENCE, isBlank } from '../text.js';
+import { isWhiteSpace } from '../../../core/chars.js';
+
+export { isWhiteSpace };
 
 /** The `whitespace` rule (option `whitespace`). */
 export const whitespaceRule: TextRule<true> = {
@@ -33,10 +36,6 @@ export function mayBeUntidy(text: string): boolean {
 /** What {@link mayBeUntidy} looks for inside a text (strip-noise's first look is built from it). @internal */
 export const UNTIDY_INSIDE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n/;
 
-/** Whether a character is one `String.prototype.trim` takes (JavaScript's `\s`). @internal */
-export function isWhiteSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
-}
 
 /**
  * Trims the text and every line's end, collapses runs of spaces and tabs inside a line (indentation is
