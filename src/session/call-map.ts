@@ -18,6 +18,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { jsonEqual } from '../json/equal.js';
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { toolRenamesOf } from '../transforms/adapt-to-client/steps/rename-tools.js';
+import { boundedRegExp } from '../verify/bounded-regexp.js';
 
 /** Arguments nested deeper than this are forwarded as they are (JSON from a model is never near it). */
 const MAX_DEPTH = 128;
@@ -252,9 +253,10 @@ function rewrite(value: unknown, nodes: readonly Applied[], m: ToolCallMapping, 
   return out ?? value;
 }
 
+/** A server's `patternProperties` pattern met with a model's key: bounded where V8 can bound it (bounded-regexp.ts). */
 function matches(pattern: string, key: string): boolean {
   try {
-    return new RegExp(pattern, 'u').test(key);
+    return boundedRegExp(pattern, 'u').test(key);
   } catch {
     return false;
   }

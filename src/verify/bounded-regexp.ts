@@ -24,8 +24,9 @@
  * half, a position the text with the stand-in does not have. Anything else meets the `u` expression,
  * unbounded.
  *
- * Used by the proxy's argument check (session/validate-arguments.ts) and the gate (gate.ts: its instances
- * hold a server's own defaults and examples). The CLI turns the flag on for its own process
+ * Used by the proxy's argument check (session/validate-arguments.ts) and its call mapping (session/call-map.ts:
+ * `patternProperties` met with a model's keys), and the gate (gate.ts: its instances hold a server's own defaults
+ * and examples; instances.ts: its probes, met with a server's patterns). The CLI turns the flag on for its own process
  * (cli/bin.ts sets {@link REGEXP_FALLBACK_FLAG}); a library call and the MCP SDK hook run in the caller's
  * process and leave its flags alone (`node --enable-experimental-regexp-engine-on-excessive-backtracks`
  * gives them the same bound).
@@ -34,7 +35,7 @@
 export const REGEXP_FALLBACK_FLAG = '--enable-experimental-regexp-engine-on-excessive-backtracks';
 
 /** What ajv's `code.regExp` returns: the expression's `test`, and a text naming it (ajv's cache key). */
-interface RegExpLike {
+export interface PatternTest {
   test(text: string): boolean;
   toString(): string;
 }
@@ -51,7 +52,7 @@ const OUTSIDE_PLANE = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g;
  * without `u` where that reads the same (see the module comment). Throws for a pattern the `u` reading
  * refuses, as `new RegExp` would.
  */
-export function boundedRegExp(pattern: string, flags: string): RegExpLike {
+export function boundedRegExp(pattern: string, flags: string): PatternTest {
   const unicode = new RegExp(pattern, flags);
   if (!flags.includes('u') || UNICODE_ONLY.test(pattern)) return unicode;
   let plain: RegExp;

@@ -3,9 +3,11 @@
  * the run that served it. The lists are converted by the real tuned preset (openai-strict, gemini); the
  * arguments and what the server should get are written by hand.
  */
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { presetForProfile, transformTools } from '../../src/index.js';
 import { CallMap } from '../../src/session/call-map.js';
+import { REGEXP_FALLBACK_FLAG } from '../../src/verify/bounded-regexp.js';
 import { deepFreeze } from '../helpers/freeze.js';
 
 const strict = (tools: unknown[]) => CallMap.fromResult(transformTools(deepFreeze(tools), { transforms: presetForProfile('safe', 'openai-strict') }));
@@ -48,6 +50,23 @@ describe('CallMap', () => {
     let deep: unknown = { next: null };
     for (let i = 0; i < 5000; i++) deep = { next: deep };
     expect(() => map.toServer('t', { deep })).not.toThrow();
+  });
+
+  // The timeout is the guard: the key met the server's pattern with `u`, which V8 cannot bound (32 a's and a
+  // "!" took 98 s, each one fewer half that: these 30 some 25 s, 40 some 7 hours); bounded as the argument check's
+  // patterns are (bounded-regexp.ts), as the CLI runs it.
+  it('meets a server\'s patternProperties with a model\'s long key at once, and still tells which keys match', { timeout: 10_000 }, () => {
+    setFlagsFromString(REGEXP_FALLBACK_FLAG);
+    const map = strict([{ name: 't', inputSchema: { type: 'object', properties: { x: { type: 'string' }, o: { type: 'object', properties: { y: { type: 'string' } }, patternProperties: { '^(a+)+$': { type: 'object', properties: { z: { type: 'string' } } } } } } } }]);
+    const miss = 'a'.repeat(30) + '!';
+    const hit = 'a'.repeat(5000);
+    // `x`, `y` and `z` were optional, made required and nullable: their nulls go. The key the pattern does not
+    // match leads nowhere (its `z` stays); the one it matches leads to `z`.
+    expect(map.toServer('t', { x: null, o: { y: null, [miss]: { z: null }, [hit]: { z: null } } })).toEqual({
+      name: 't',
+      arguments: { o: { [miss]: { z: null }, [hit]: {} } },
+      removed: [['x'], ['o', 'y'], ['o', hit, 'z']],
+    });
   });
 
   it('maps a renamed tool back by the report, whatever its arguments', () => {

@@ -114,3 +114,18 @@ describe('the gate meets a server\'s own default with its own pattern (the timeo
     expect(verifyTool(before, changed, { level: 'verdicts' })).toMatchObject({ check: expect.any(String) });
   });
 });
+
+describe('the gate\'s probes meet a server\'s pattern (the timeout is the guard)', () => {
+  it('judge the verdicts at once, and still catch a changed one', { timeout: 20_000 }, () => {
+    setFlagsFromString(REGEXP_FALLBACK_FLAG);
+    // The generator tries its own probe strings on each pattern, a 36-character UUID among them; with `u` this
+    // pattern backtracked exponentially on it (58 s for one schema; `optimize --verify structural` of such a
+    // 170-byte list, 118 s).
+    const S = { type: 'string', pattern: '^([0-9a-f]|[0-9a-z-])+!$' };
+    const before = { name: 'u', inputSchema: { type: 'object', properties: { s: { $ref: '#/$defs/S' } }, $defs: { S } } };
+    const inlined = { name: 'u', inputSchema: { type: 'object', properties: { s: S } } };
+    expect(verifyTool(before, inlined, { level: 'structural' })).toBeUndefined();
+    const changed = { name: 'u', inputSchema: { type: 'object', properties: { s: { ...S, pattern: '^([0-9a-f]|[0-9a-z-])+!?$' } } } };
+    expect(verifyTool(before, changed, { level: 'verdicts' })).toMatchObject({ check: expect.any(String) });
+  });
+});
