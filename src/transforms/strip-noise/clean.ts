@@ -8,7 +8,8 @@ import { EXAMPLE_LINE, exampleBlocksRule } from './rules/example-blocks.js';
 import { optionalMarkersRule } from './rules/optional-markers.js';
 import { restatedDefaultsRule } from './rules/restated-defaults.js';
 import { urlsRule } from './rules/urls.js';
-import { isWhiteSpace, UNTIDY_INSIDE, whitespaceRule } from './rules/whitespace.js';
+import { isWhiteSpace } from '../../core/chars.js';
+import { UNTIDY_INSIDE, whitespaceRule } from './rules/whitespace.js';
 import type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';
 
 export type { DescriptionFacts, NoiseRules, RuleKey, TextRule } from './rule.js';

@@ -3,8 +3,6 @@ import type { TextRule } from '../rule.js';
 import { FENCE, isBlank } from '../text.js';
 import { isWhiteSpace } from '../../../core/chars.js';
 
-export { isWhiteSpace };
-
 /** The `whitespace` rule (option `whitespace`). */
 export const whitespaceRule: TextRule<true> = {
   id: 'whitespace',
@@ -35,7 +33,6 @@ export function mayBeUntidy(text: string): boolean {
 
 /** What {@link mayBeUntidy} looks for inside a text (strip-noise's first look is built from it). @internal */
 export const UNTIDY_INSIDE = /[\t\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}| \n|\n |\n\n\n/;
-
 
 /**
  * Trims the text and every line's end, collapses runs of spaces and tabs inside a line (indentation is
