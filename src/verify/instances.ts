@@ -126,6 +126,16 @@ const MAX_STRING = 1 << 20;
 const MAX_PATTERN_STRING = 4096;
 /** Arrays longer than this are not built for an items bound. */
 const MAX_ARRAY = 64;
+/**
+ * A schema's own value (`default`, `examples`, `const`, an `enum` member) is used in instances only when it
+ * holds at most {@link MAX_SAMPLE_NODES} values and no array longer than {@link MAX_SAMPLE_ARRAY}: ajv checks
+ * `uniqueItems` over objects pair by pair, in every instance the value sits in, and a server's default of
+ * 20,000 small objects under `uniqueItems` held one gate for 34 s (`optimize --verify structural` of a
+ * 0.3 MB list), 50,000 for minutes. Values cut this way are ones the generator's own (at most
+ * {@link MAX_ARRAY} items) stand beside.
+ */
+const MAX_SAMPLE_ARRAY = 256;
+const MAX_SAMPLE_NODES = 4096;
 /** A member name no real schema is likely to declare, for "extra member" instances. */
 const EXTRA_KEY = 'toolslimExtraMember';
 
@@ -535,22 +545,22 @@ class Generator {
       }
       case 'const':
         if (!info) return;
-        v.consts.unshift(value);
+        if (isSmallSample(value)) v.consts.unshift(value);
         v.hasConsts = true;
         return;
       case 'enum':
         if (!Array.isArray(value)) return;
-        v.consts.push(...value.slice(0, MAX_ENUM));
+        v.consts.push(...value.slice(0, MAX_ENUM).filter(isSmallSample));
         v.hasConsts = true;
         return;
       case 'default':
-        v.samples.push(value);
+        if (isSmallSample(value)) v.samples.push(value);
         return;
       case 'examples':
-        if (Array.isArray(value)) v.samples.push(...value.slice(0, MAX_ENUM));
+        if (Array.isArray(value)) v.samples.push(...value.slice(0, MAX_ENUM).filter(isSmallSample));
         return;
       case 'example':
-        v.samples.push(value);
+        if (isSmallSample(value)) v.samples.push(value);
         return;
       case 'required':
         if (Array.isArray(value)) for (const r of value) if (typeof r === 'string' && !v.required.includes(r)) v.required.push(r);
@@ -1167,4 +1177,20 @@ function replaceAt(a: readonly unknown[], i: number, value: unknown): unknown[] 
   while (out.length < i) out.push(null);
   out[i] = value;
   return out;
+}
+
+/** Whether a schema's own value is small enough to sit in instances (see {@link MAX_SAMPLE_ARRAY}); iterative. */
+function isSmallSample(value: unknown): boolean {
+  let nodes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++nodes > MAX_SAMPLE_NODES) return false;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      if (v.length > MAX_SAMPLE_ARRAY) return false;
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+    } else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return true;
 }

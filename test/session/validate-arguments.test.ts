@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolslimError } from '../../src/index.js';
-import { ArgumentValidator } from '../../src/session/validate-arguments.js';
+import { ArgumentValidator, MAX_UNIQUE_CHECKED } from '../../src/session/validate-arguments.js';
 import { BFCL_SESSIONS, sessionTools } from './bfcl.js';
 
 const object = (inputSchema: unknown) => ({ inputSchema }) as never;
@@ -111,6 +111,24 @@ describe('ArgumentValidator', () => {
     const v = new ArgumentValidator({ maxIssues: 2 });
     const tool = object({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } } });
     expect(v.check(tool, { a: 1, b: 2, c: 3 })).toMatchObject({ status: 'invalid', omitted: 1 });
+  });
+
+  // The test's timeout is the guard: ajv compares every two items of a uniqueItems array of objects (10,000
+  // took 1.4 s, 50,000 some 35 s).
+  it('leaves a uniqueItems array longer than it can check in bounded time unchecked, and checks one at the bound', { timeout: 10_000 }, () => {
+    const v = new ArgumentValidator();
+    const tool = { inputSchema: { type: 'object', properties: { a: { type: 'array', uniqueItems: true }, b: { type: 'array' } } } };
+    const objects = (n: number) => Array.from({ length: n }, (_, i) => ({ k: i }));
+    expect(MAX_UNIQUE_CHECKED).toBe(2048);
+    const over = v.check(tool, { a: objects(50_000) });
+    expect(over).toEqual({ status: 'unchecked', reason: 'an array of 50,000 items, where the schema says `uniqueItems` (ajv compares every two items; more than 2,048 are not checked)' });
+    // At the bound it is checked: ajv's own verdict, naming the pair (the last item repeats item 5).
+    const at = [...objects(2047), { k: 5 }];
+    expect(v.check(tool, { a: at })).toEqual({ status: 'invalid', issues: [{ path: '/a', message: 'must NOT have duplicate items (items ## 5 and 2047 are identical)' }], omitted: 0 });
+    // A long array where the schema says no uniqueItems at all is checked as ever.
+    const plain = { inputSchema: { type: 'object', properties: { b: { type: 'array', items: { type: 'object' } } } } };
+    expect(v.check(plain, { b: objects(50_000) })).toEqual({ status: 'valid' });
+    expect(v.check(plain, { b: [...objects(50_000), 1] }).status).toBe('invalid');
   });
 
   it('rejects unusable options', () => {

@@ -265,6 +265,35 @@ describe('generateInstances terminates on recursive and hostile schemas', () => 
     });
   }
 
+  it('leaves out a schema\'s own values too large for ajv to check pair by pair, and uses the others', () => {
+    const big = Array.from({ length: 257 }, (_, i) => ({ k: i }));
+    const small = [{ k: 1 }, { k: 2 }];
+    const many = Object.fromEntries(Array.from({ length: 4096 }, (_, i) => [`p${i}`, i]));
+    const schema = { type: 'object', properties: { a: { type: 'array', uniqueItems: true, default: big, examples: [big, small], enum: [big, ['enum member']] }, b: { type: 'object', default: many, example: { one: 1 } }, c: { const: big } } };
+    const instances = generateInstances(schema);
+    const values = (key: string) => instances.filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null && !Array.isArray(d) && key in d).map((d) => d[key]);
+    // The 257-item array (default, example, enum member, const) and the object of 4,097 values are in none.
+    for (const v of [...values('a'), ...values('c')]) expect(Array.isArray(v) ? v.length : 0).toBeLessThanOrEqual(256);
+    for (const v of values('b')) expect(typeof v === 'object' && v !== null ? Object.keys(v).length : 0).toBeLessThan(4096);
+    // The small ones are used as they are.
+    expect(values('a')).toContainEqual(small);
+    expect(values('a')).toContainEqual(['enum member']);
+    expect(values('b')).toContainEqual({ one: 1 });
+  });
+
+  // The test's timeout is the guard: ajv checked `uniqueItems` over the default's 20,000 objects pair by pair
+  // in every instance holding it (34 s for one `optimize --verify structural`).
+  it('a default of 20,000 objects under uniqueItems: the gate judges at once, and still catches a dropped uniqueItems', { timeout: 10_000 }, async () => {
+    const { verifyTool } = await import('../../src/index.js');
+    const S = { type: 'array', uniqueItems: true, items: { type: 'object' }, default: Array.from({ length: 20_000 }, (_, i) => ({ a: i })) };
+    const before = { name: 'u', inputSchema: { type: 'object', properties: { s: { $ref: '#/$defs/S' } }, $defs: { S } } };
+    const inlined = { name: 'u', inputSchema: { type: 'object', properties: { s: S } } };
+    expect(verifyTool(before, inlined, { level: 'structural' })).toBeUndefined();
+    const { uniqueItems: _dropped, ...loose } = S;
+    const changed = { name: 'u', inputSchema: { type: 'object', properties: { s: loose } } };
+    expect(verifyTool(before, changed, { level: 'verdicts' })).toMatchObject({ check: expect.any(String) });
+  });
+
   it('an own `__proto__` member stays data in generated objects', () => {
     const instances = generateInstances(cases['__proto__ property']);
     const withProto = instances.filter((d) => isRecord(d) && Object.prototype.hasOwnProperty.call(d, '__proto__'));
