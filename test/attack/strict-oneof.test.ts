@@ -117,3 +117,102 @@ describe('openai-strict close-objects and oneOf', () => {
     }
   });
 });
+
+describe('which oneOfs may overlap, in time linear in what they hold', () => {
+  // The oracle: the rules of oneof-exclusive.ts written out as they read, every pair asked, arrays searched.
+  const oracle = (root: unknown): string[] => {
+    const out: string[] = [];
+    const typesOf = (s: Record<string, unknown>) => (typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) && s.type.every((t) => typeof t === 'string') ? (s.type as string[]) : undefined);
+    const req = (s: Record<string, unknown>) => (Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+    const prop = (s: Record<string, unknown>, n: string) => (s.properties && typeof s.properties === 'object' && Object.prototype.hasOwnProperty.call(s.properties, n) ? (s.properties as Record<string, unknown>)[n] : undefined);
+    const vals = (s: unknown) => (s && typeof s === 'object' && !Array.isArray(s) ? ('const' in s ? [JSON.stringify((s as { const: unknown }).const)] : Array.isArray((s as { enum?: unknown }).enum) ? ((s as { enum: unknown[] }).enum).map((v) => JSON.stringify(v)) : undefined) : undefined);
+    const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const apart = (a: unknown, b: unknown): boolean => {
+      if (!obj(a) || !obj(b)) return a === false || b === false;
+      const ta = typesOf(a);
+      const tb = typesOf(b);
+      if (ta && tb && !ta.some((t) => tb.includes(t) || (t === 'number' && tb.includes('integer')) || (t === 'integer' && tb.includes('number')))) return true;
+      for (const p of req(a)) {
+        if (req(b).includes(p)) {
+          const va = vals(prop(a, p));
+          const vb = vals(prop(b, p));
+          if (va && vb && !va.some((v) => vb.includes(v))) return true;
+        }
+        if (prop(b, p) === false) return true;
+      }
+      for (const p of req(b)) if (prop(a, p) === false) return true;
+      return false;
+    };
+    const branches = (root as { oneOf: unknown[] }).oneOf;
+    for (let i = 0; i < branches.length; i++) for (let j = i + 1; j < branches.length; j++) if (!apart(branches[i], branches[j])) return [''];
+    return out;
+  };
+  const pick = <T,>(next: () => number, xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+
+  it('agrees with the rules asked pair by pair on 5,000 seeded oneOfs, and isUnder with the prefix test', async () => {
+    const { rng } = await import('../helpers/rng.js');
+    const { overlappingOneOfs, isUnder } = await import('../../src/transforms/adapt-to-client/steps/oneof-exclusive.js');
+    const next = rng(20261207);
+    const value = () => pick(next, [1, 2, 'a', 'b', true, null]);
+    const branch = (): unknown => {
+      if (next() < 0.05) return pick(next, [false, true, 'x']);
+      const s: Record<string, unknown> = {};
+      if (next() < 0.5) s.type = next() < 0.7 ? pick(next, ['object', 'string', 'number', 'integer', 'null']) : [pick(next, ['object', 'string']), pick(next, ['number', 'integer'])];
+      const props: Record<string, unknown> = {};
+      for (const p of ['k', 'm']) {
+        const r = next();
+        if (r < 0.3) props[p] = { const: value() };
+        else if (r < 0.6) props[p] = { enum: Array.from({ length: 1 + Math.floor(next() * 3) }, value) };
+        else if (r < 0.7) props[p] = false;
+      }
+      s.properties = props;
+      s.required = ['k', 'm'].filter(() => next() < 0.6);
+      return s;
+    };
+    let overlapping = 0;
+    for (let i = 0; i < 5000; i++) {
+      const root = { oneOf: Array.from({ length: 2 + Math.floor(next() * 5) }, branch) };
+      const got = overlappingOneOfs(root).oneOfs;
+      const want = oracle(root);
+      if (want.length > 0) overlapping++;
+      if (JSON.stringify(got) !== JSON.stringify(want)) expect.fail(`${JSON.stringify(root)}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+    }
+    expect(overlapping).toBeGreaterThan(500);
+    expect(overlapping).toBeLessThan(4500);
+    const segments = ['a', 'b', 'oneOf', '0', '1', '$defs'];
+    for (let i = 0; i < 20_000; i++) {
+      const path = () => Array.from({ length: Math.floor(next() * 4) }, () => '/' + pick(next, segments)).join('') + (next() < 0.05 ? '/' : '');
+      const prefixes = Array.from({ length: Math.floor(next() * 4) }, path);
+      const p = path();
+      const want = prefixes.some((q) => p === q || p.startsWith(q + '/'));
+      if (isUnder(p, new Set(prefixes)) !== want) expect.fail(`${p} under ${JSON.stringify(prefixes)}: ${!want}, expected ${want}`);
+    }
+  });
+
+  // The test's timeout is the guard: each pair's values were searched as arrays (two 100,000-value enums: 10^10
+  // comparisons), every object schema was tested against every open branch (a oneOf of 60,000 that may overlap
+  // beside 60,000 object schemas: 3.6·10^9 tests; 20,000 of each took 43 s in `optimize --profile openai-strict`),
+  // and a discriminated union asked every pair (60,000 branches: 1.8·10^9 pairs).
+  it('a discriminator with two 100,000-value enums, a 60,000-branch union, and 60,000 open branches beside 60,000 objects', { timeout: 15_000 }, async () => {
+    const { overlappingOneOfs } = await import('../../src/transforms/adapt-to-client/steps/oneof-exclusive.js');
+    const values = (from: number) => Array.from({ length: 100_000 }, (_, i) => `v${from + i}`);
+    const two = { oneOf: [{ required: ['k'], properties: { k: { enum: values(0) } } }, { required: ['k'], properties: { k: { enum: values(100_000) } } }] };
+    expect(overlappingOneOfs(two).oneOfs).toEqual([]);
+    const shared = { oneOf: [{ required: ['k'], properties: { k: { enum: values(0) } } }, { required: ['k'], properties: { k: { enum: values(99_999) } } }] };
+    expect(overlappingOneOfs(shared).oneOfs).toEqual(['']);
+    const union = { oneOf: Array.from({ length: 60_000 }, (_, i) => ({ type: 'object', required: ['kind'], properties: { kind: { const: `k${i}` } } })) };
+    expect(overlappingOneOfs(union).oneOfs).toEqual([]);
+    const wide = {
+      type: 'object',
+      properties: {
+        x: { anyOf: Array.from({ length: 60_000 }, (_, i) => ({ type: 'object', properties: { k: { const: i } }, required: ['k'] })) },
+        y: { oneOf: Array.from({ length: 60_000 }, (_, i) => ({ type: 'string', enum: [`a${i}`, `b${i}`] })) },
+      },
+    };
+    const r = close(wide);
+    // The oneOf's string branches may overlap (same type, nothing required): named where it sits once `y` is
+    // made nullable; the anyOf's objects closed.
+    expect(r.notes).toEqual(['error oneof-overlap /properties/y/anyOf/0/oneOf']);
+    expect(r.codes.filter((c) => c.startsWith('closed-object /properties/x/anyOf/')).length).toBe(60_000);
+  });
+});
