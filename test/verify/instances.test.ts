@@ -294,6 +294,25 @@ describe('generateInstances terminates on recursive and hostile schemas', () => 
     expect(verifyTool(before, changed, { level: 'verdicts' })).toMatchObject({ check: expect.any(String) });
   });
 
+  it('required names merged once each, in the order first met (allOf members and repeats)', () => {
+    const schema = { allOf: [{ type: 'object', required: ['b', 'a', 'b'] }, { required: ['c', 'a', 42, 'd'] }] };
+    const objects = generateInstances(schema).filter(isRecord);
+    // The instance with only the required members, and one with each of them missing.
+    expect(objects.map((d) => Object.keys(d))).toContainEqual(['b', 'a', 'c', 'd']);
+    for (const gone of ['b', 'a', 'c', 'd']) expect(objects.map((d) => Object.keys(d))).toContainEqual(['b', 'a', 'c', 'd'].filter((k) => k !== gone));
+  });
+
+  // The test's timeout is the guard: each name was looked for in the names merged so far by `includes`, so
+  // 10,000 names listed 100 times took 10 s (now 0.35 s), and 30,000 properties beside 30,000 other required
+  // names 2.8 s (1.2 s).
+  it('a required list of 1,000,000 entries (10,000 names, each 100 times) in bounded time', { timeout: 5_000 }, () => {
+    const names = Array.from({ length: 10_000 }, (_, i) => `n${i}`);
+    const required: string[] = [];
+    for (let j = 0; j < 100; j++) for (const n of names) required.push(n);
+    const objects = generateInstances({ type: 'object', required }).filter(isRecord);
+    expect(objects.some((d) => Object.keys(d).length === 10_000 && Object.keys(d).every((k, i) => k === names[i]))).toBe(true);
+  });
+
   it('an own `__proto__` member stays data in generated objects', () => {
     const instances = generateInstances(cases['__proto__ property']);
     const withProto = instances.filter((d) => isRecord(d) && Object.prototype.hasOwnProperty.call(d, '__proto__'));
