@@ -108,6 +108,14 @@ const INNER_CEILING = 128;
 const DEFAULT_DEPTH = 6;
 /** Values created per schema before the generator stops elaborating (keeps hostile schemas cheap). */
 const WORK_BUDGET = 200_000;
+/**
+ * Objects and arrays one random value may build out of its schema, and all random values of one generator,
+ * before what is left is picked from the candidates (as at the depth bound): an object schema whose 40 optional
+ * properties each refer back to an object like it built some 16^6 members per random value (a 12 kB schema
+ * ran out of memory). The corpora's largest random value builds 14, all of a schema's 341.
+ */
+const RANDOM_NODES = 256;
+const RANDOM_TOTAL = 16_384;
 /** Nodes merged into one view through `$ref`, `allOf` and chosen `anyOf`/`oneOf` branches. */
 const MAX_MERGED = 48;
 /** `anyOf`/`oneOf` groups whose other branches are explored per node, and branches per group. */
@@ -226,6 +234,9 @@ class Generator {
   readonly #limit: number;
   #state: number;
   #work = 0;
+  /** Objects and arrays `#random` built for the value being built, and in all (see {@link RANDOM_NODES}). */
+  #valueNodes = 0;
+  #randomNodes = 0;
   #inventory: RefInventory | undefined;
   #refSites: Map<string, RefSite> | undefined;
   readonly #views = new Map<string, View>();
@@ -261,7 +272,11 @@ class Generator {
     for (const v of structured) push(v);
     // Random combinations of the structured candidates, then arbitrary JSON, until `count` is reached.
     for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) {
-      push(attempts % 4 === 3 ? this.#arbitrary(3) : this.#random(seeds, 0));
+      if (attempts % 4 === 3) push(this.#arbitrary(3));
+      else {
+        this.#valueNodes = 0;
+        push(this.#random(seeds, 0));
+      }
     }
     for (let attempts = 0; out.length < count && attempts < count * 20; attempts++) push(this.#arbitrary(4));
     return { values: out, keys };
@@ -991,7 +1006,9 @@ class Generator {
     const v = this.#view(seeds, () => this.#int(MAX_BRANCHES));
     const types = effectiveTypes(v);
     const roll = this.#next();
-    if (depth >= this.#maxDepth || roll < 0.15) return this.#pick(this.#candidatesOf(seeds, Math.min(depth, this.#maxDepth)));
+    if (depth >= this.#maxDepth || roll < 0.15 || this.#valueNodes >= RANDOM_NODES || this.#randomNodes >= RANDOM_TOTAL) return this.#pick(this.#candidatesOf(seeds, Math.min(depth, this.#maxDepth)));
+    this.#valueNodes++;
+    this.#randomNodes++;
     if (types.includes('object') && (types.length === 1 || roll < 0.7)) {
       const out: Record<string, unknown> = {};
       for (const name of v.required) if (this.#next() < 0.9) setOwn(out, name, this.#random(this.#memberSchemas(v, name), depth + 1));
