@@ -116,6 +116,17 @@ const WORK_BUDGET = 200_000;
  */
 const RANDOM_NODES = 256;
 const RANDOM_TOTAL = 16_384;
+/**
+ * JSON values (objects, arrays and primitives, each counted every time it appears) a base value may hold, or
+ * twice the schema's own when that is more: a member that would take it past this is `null`, as at the depth
+ * bound. Base values share their parts, so building one is cheap, but written out (an instance's key, ajv's
+ * walk) a schema whose every property is required and refers to an object like its own holds properties^6
+ * values: 8 such properties took 28 s, 12 ran out of memory. A wide schema (a `required` of 50,000 names) keeps
+ * its instances as they were: the bound grows with it.
+ */
+const MAX_BASE_NODES = 4096;
+/** JSON values an instance may hold (counted so), or 8 times the schema's own: a larger one is left out. */
+const MAX_INSTANCE_NODES = 65_536;
 /** Nodes merged into one view through `$ref`, `allOf` and chosen `anyOf`/`oneOf` branches. */
 const MAX_MERGED = 48;
 /** `anyOf`/`oneOf` groups whose other branches are explored per node, and branches per group. */
@@ -241,6 +252,11 @@ class Generator {
   #refSites: Map<string, RefSite> | undefined;
   readonly #views = new Map<string, View>();
   readonly #bases = new Map<string, unknown>();
+  /** The JSON values each object or array a base value built holds (itself included; see {@link MAX_BASE_NODES}). */
+  readonly #baseSizes = new WeakMap<object, number>();
+  /** {@link MAX_BASE_NODES} and {@link MAX_INSTANCE_NODES} for this schema. */
+  readonly #baseCap: number;
+  readonly #instanceCap: number;
   readonly #candidates = new Map<string, unknown[]>();
   readonly #regexps = new Map<string, PatternTest | null>();
 
@@ -252,6 +268,9 @@ class Generator {
     this.#maxDepth = maxDepth;
     this.#max = max;
     this.#limit = limit;
+    const nodes = countNodes(root, Number.MAX_SAFE_INTEGER);
+    this.#baseCap = Math.max(MAX_BASE_NODES, 2 * nodes);
+    this.#instanceCap = Math.max(MAX_INSTANCE_NODES, 8 * nodes);
   }
 
   run(count: number): { values: unknown[]; keys: string[] } {
@@ -262,7 +281,7 @@ class Generator {
     const keys: string[] = [];
     const seen = new Set<string>();
     const push = (v: unknown) => {
-      if (out.length >= max) return;
+      if (out.length >= max || exceedsNodes(v, this.#instanceCap)) return;
       const key = jsonKey(v);
       if (seen.has(key)) return;
       seen.add(key);
@@ -296,6 +315,7 @@ class Generator {
       for (const v of [...here, ...(site.values ?? []), null]) {
         if (out.length >= max) break;
         const instance = this.#embed(route, v);
+        if (exceedsNodes(instance, this.#instanceCap)) continue;
         const key = jsonKey(instance);
         if (seen.has(key)) continue;
         seen.add(key);
@@ -754,9 +774,22 @@ class Generator {
         return this.#minimalObject(v, depth);
       case 'array': {
         const min = Math.min(MAX_ARRAY, Math.max(0, ...v.minItems, v.contains.length > 0 ? 1 : 0));
-        const out: unknown[] = v.prefix.slice(0, MAX_ARRAY).map((p) => this.#childBase(p, depth));
-        if (out.length === 0 && v.contains.length > 0 && depth < this.#maxDepth) out.push(this.#childBase(v.contains, depth));
-        while (out.length < min) out.push(this.#childBase(v.items, depth));
+        const out: unknown[] = [];
+        let size = 1;
+        const add = (value: unknown): void => {
+          const n = this.#nodesOf(value);
+          if (size + n > this.#baseCap) {
+            out.push(null);
+            size++;
+          } else {
+            out.push(value);
+            size += n;
+          }
+        };
+        for (const p of v.prefix.slice(0, MAX_ARRAY)) add(this.#childBase(p, depth));
+        if (out.length === 0 && v.contains.length > 0 && depth < this.#maxDepth) add(this.#childBase(v.contains, depth));
+        while (out.length < min) add(this.#childBase(v.items, depth));
+        this.#baseSizes.set(out, size);
         return out;
       }
       case 'string':
@@ -781,15 +814,39 @@ class Generator {
   /** The object with only its required members (and enough optional ones for `minProperties`). */
   #minimalObject(v: View, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const name of v.required) setOwn(out, name, this.#memberBase(v, name, depth));
+    let size = 1;
+    const add = (name: string): void => {
+      const value = this.#memberBase(v, name, depth);
+      const n = this.#nodesOf(value);
+      if (size + n > this.#baseCap) {
+        setOwn(out, name, null);
+        size++;
+      } else {
+        setOwn(out, name, value);
+        size += n;
+      }
+    };
+    for (const name of v.required) add(name);
     const min = Math.max(0, ...v.minProperties);
     if (Object.keys(out).length < min) {
       for (const name of v.props.keys()) {
         if (Object.keys(out).length >= min) break;
-        if (!hasOwn(out, name)) setOwn(out, name, this.#memberBase(v, name, depth));
+        if (!hasOwn(out, name)) add(name);
       }
     }
+    this.#baseSizes.set(out, size);
     return out;
+  }
+
+  /** The JSON values `value` holds (itself included): a base value's as recorded, a schema's own value's counted. */
+  #nodesOf(value: unknown): number {
+    if (typeof value !== 'object' || value === null) return 1;
+    const known = this.#baseSizes.get(value);
+    if (known !== undefined) return known;
+    // A schema's own value (a `const`, `default` or example: at most MAX_SAMPLE_NODES values, see isSmallSample).
+    const n = countNodes(value, this.#baseCap + 1);
+    this.#baseSizes.set(value, n);
+    return n;
   }
 
   /** The base value of member `name`: its property schema, else a matching pattern's, else `additionalProperties`. */
@@ -1200,6 +1257,28 @@ function copyOwn(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(o)) setOwn(out, k, o[k]);
   return out;
+}
+
+/**
+ * The JSON values `value` holds, itself included, each counted every time it appears (what writing it out
+ * visits), counted up to `cap` (a larger count is returned as `cap`). Iterative.
+ */
+function countNodes(value: unknown, cap: number): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n < cap) {
+    const x = stack.pop();
+    n++;
+    if (typeof x !== 'object' || x === null) continue;
+    if (Array.isArray(x)) for (let i = 0; i < x.length; i++) stack.push(x[i]);
+    else for (const k in x) if (hasOwn(x, k)) stack.push((x as Record<string, unknown>)[k]);
+  }
+  return n < cap ? n : cap;
+}
+
+/** Whether `value` holds more than `max` JSON values (see {@link countNodes}). */
+function exceedsNodes(value: unknown, max: number): boolean {
+  return countNodes(value, max + 1) > max;
 }
 
 function withMember(o: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
