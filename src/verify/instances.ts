@@ -1261,17 +1261,20 @@ function copyOwn(o: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The JSON values `value` holds, itself included, each counted every time it appears (what writing it out
- * visits), counted up to `cap` (a larger count is returned as `cap`). Iterative.
+ * visits), counted up to `cap` (a larger count is returned as `cap`, and so is any value holding an array of
+ * more than `maxArray` items). Iterative.
  */
-function countNodes(value: unknown, cap: number): number {
+function countNodes(value: unknown, cap: number, maxArray = Infinity): number {
   let n = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && n < cap) {
     const x = stack.pop();
     n++;
     if (typeof x !== 'object' || x === null) continue;
-    if (Array.isArray(x)) for (let i = 0; i < x.length; i++) stack.push(x[i]);
-    else for (const k in x) if (hasOwn(x, k)) stack.push((x as Record<string, unknown>)[k]);
+    if (Array.isArray(x)) {
+      if (x.length > maxArray) return cap;
+      for (let i = 0; i < x.length; i++) stack.push(x[i]);
+    } else for (const k in x) if (hasOwn(x, k)) stack.push((x as Record<string, unknown>)[k]);
   }
   return n < cap ? n : cap;
 }
@@ -1303,16 +1306,5 @@ function replaceAt(a: readonly unknown[], i: number, value: unknown): unknown[] 
 
 /** Whether a schema's own value is small enough to sit in instances (see {@link MAX_SAMPLE_ARRAY}); iterative. */
 function isSmallSample(value: unknown): boolean {
-  let nodes = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (++nodes > MAX_SAMPLE_NODES) return false;
-    if (typeof v !== 'object' || v === null) continue;
-    if (Array.isArray(v)) {
-      if (v.length > MAX_SAMPLE_ARRAY) return false;
-      for (let i = 0; i < v.length; i++) stack.push(v[i]);
-    } else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
-  }
-  return true;
+  return countNodes(value, MAX_SAMPLE_NODES + 1, MAX_SAMPLE_ARRAY) <= MAX_SAMPLE_NODES;
 }
