@@ -777,14 +777,9 @@ class Generator {
         const out: unknown[] = [];
         let size = 1;
         const add = (value: unknown): void => {
-          const n = this.#nodesOf(value);
-          if (size + n > this.#baseCap) {
-            out.push(null);
-            size++;
-          } else {
-            out.push(value);
-            size += n;
-          }
+          const placed = this.#within(size, value);
+          out.push(placed);
+          size += this.#nodesOf(placed);
         };
         for (const p of v.prefix.slice(0, MAX_ARRAY)) add(this.#childBase(p, depth));
         if (out.length === 0 && v.contains.length > 0 && depth < this.#maxDepth) add(this.#childBase(v.contains, depth));
@@ -816,15 +811,9 @@ class Generator {
     const out: Record<string, unknown> = {};
     let size = 1;
     const add = (name: string): void => {
-      const value = this.#memberBase(v, name, depth);
-      const n = this.#nodesOf(value);
-      if (size + n > this.#baseCap) {
-        setOwn(out, name, null);
-        size++;
-      } else {
-        setOwn(out, name, value);
-        size += n;
-      }
+      const placed = this.#within(size, this.#memberBase(v, name, depth));
+      setOwn(out, name, placed);
+      size += this.#nodesOf(placed);
     };
     for (const name of v.required) add(name);
     const min = Math.max(0, ...v.minProperties);
@@ -836,6 +825,11 @@ class Generator {
     }
     this.#baseSizes.set(out, size);
     return out;
+  }
+
+  /** `value`, or `null` when it would take a base value already holding `size` values past the bound. */
+  #within(size: number, value: unknown): unknown {
+    return size + this.#nodesOf(value) > this.#baseCap ? null : value;
   }
 
   /** The JSON values `value` holds (itself included): a base value's as recorded, a schema's own value's counted. */
