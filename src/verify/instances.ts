@@ -974,9 +974,7 @@ class Generator {
       if (name !== undefined) extra.push(withMember(minimal, name, this.#childBase([ref], depth)), withMember(minimal, name, { [EXTRA_KEY]: [] }));
     }
     for (const [trigger, deps] of v.dependentRequired.slice(0, 8)) {
-      let o = withMember(minimal, trigger, this.#memberBase(v, trigger, depth));
-      for (const d of deps) o = without(o, d);
-      extra.push(o);
+      extra.push(withoutAll(withMember(minimal, trigger, this.#memberBase(v, trigger, depth)), deps));
     }
     const maxProps = Math.min(...v.maxProperties, Infinity);
     if (Number.isFinite(maxProps) && maxProps < MAX_VARIED_PROPS) {
@@ -1292,6 +1290,17 @@ function withMember(o: Record<string, unknown>, key: string, value: unknown): Re
 function without(o: Record<string, unknown>, key: string): Record<string, unknown> {
   const out = copyOwn(o);
   delete out[key];
+  return out;
+}
+
+/**
+ * `o` without the members `keys` names: what removing each in turn gives, in one copy (a copy per name took a
+ * `dependentRequired` of 20,000 names beside 20,000 required members 53 s).
+ */
+function withoutAll(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const drop = new Set(keys);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (!drop.has(k)) setOwn(out, k, o[k]);
   return out;
 }
 
