@@ -10,6 +10,7 @@ import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import { createReader, readingOf, schemaAsRead, type AjvReading, type AnyAjv } from '../verify/readers.js';
 import { boundedRegExp } from '../verify/bounded-regexp.js';
+import { longestDependentList } from '../verify/dependent-lists.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { stringifyJson } from '../json/stringify.js';
 
@@ -46,6 +47,12 @@ export interface ArgumentValidatorOptions {
  * tool. At this length ajv's pairs take some 60 ms.
  */
 export const MAX_UNIQUE_CHECKED = 2048;
+/**
+ * Names of one `dependentRequired` (or `dependencies`) list past which a schema is not compiled: its call goes
+ * unchecked, with the reason (ajv's code for the list grows with its square: 2,000 names 0.43 s, 8,000 five
+ * seconds on the proxy's one thread, 20,000 ran it out of memory; see verify/dependent-lists.ts).
+ */
+export const MAX_DEPENDENT_CHECKED = 2048;
 
 type Compiled = { readonly ok: true; readonly validate: ValidateFunction; readonly uniqueItems?: boolean } | { readonly ok: false; readonly error: string };
 
@@ -129,6 +136,11 @@ export class ArgumentValidator {
     const text = jsonText(schema);
     const key = text === undefined ? undefined : kind + '\u0000' + text;
     let result = key === undefined ? undefined : this.#byText.get(key);
+    const names = result ? 0 : longestDependentList(schema);
+    if (!result && names > MAX_DEPENDENT_CHECKED) {
+      result = { ok: false, error: `a \`dependentRequired\` list of ${names.toLocaleString('en-US')} names (ajv's code for it grows with its square; more than ${MAX_DEPENDENT_CHECKED.toLocaleString('en-US')} are not compiled)` };
+      if (key !== undefined) this.#byText.set(key, result);
+    }
     if (!result) {
       try {
         const ajv = text === undefined || text.includes('"$id":') || text.includes('"id":') ? createReader(kind, AJV_OPTIONS) : this.#instance(kind);

@@ -28,6 +28,7 @@ import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/k
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
+import { longestDependentList } from './dependent-lists.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { createReader, hasIdentifiers, readingOf, schemaAsRead, type AnyAjv, type AjvReading } from './readers.js';
@@ -295,8 +296,11 @@ export class AjvPool {
  * undefined when ajv throws.
  */
 export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unknown): ErrorObject[] | null | undefined {
+  // A long `dependentRequired` list: in a row, as the pool compiles it, or not at all (see AjvPool.compile).
+  const names = longestDependentList(schema);
+  if (names > MAX_DEPENDENT_NAMES) return undefined;
   try {
-    const validate = createReader(dialect, { ...AJV_OPTIONS, messages: true }).compile(schemaAsRead(schema, dialect) as object);
+    const validate = createReader(dialect, { ...AJV_OPTIONS, messages: true, allErrors: names > NESTED_DEPENDENT_NAMES }).compile(schemaAsRead(schema, dialect) as object);
     validate(data);
     return validate.errors;
   } catch {
@@ -311,33 +315,6 @@ export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unkn
  */
 const NESTED_DEPENDENT_NAMES = 500;
 const MAX_DEPENDENT_NAMES = 8192;
-
-/**
- * The longest list of names any `dependentRequired` or `dependencies` member anywhere in `schema` holds (at
- * schema positions or not: counting one inside data only makes the pool more careful). Iterative.
- */
-function longestDependentList(schema: unknown): number {
-  let longest = 0;
-  const stack: unknown[] = [schema];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (typeof x !== 'object' || x === null) continue;
-    if (Array.isArray(x)) {
-      for (let i = 0; i < x.length; i++) if (typeof x[i] === 'object' && x[i] !== null) stack.push(x[i]);
-      continue;
-    }
-    for (const k in x) {
-      if (!hasOwn(x, k)) continue;
-      const v = (x as Record<string, unknown>)[k];
-      if (typeof v !== 'object' || v === null) continue;
-      if ((k === 'dependentRequired' || k === 'dependencies') && !Array.isArray(v)) {
-        for (const d in v) if (hasOwn(v, d) && Array.isArray((v as Record<string, unknown>)[d])) longest = Math.max(longest, ((v as Record<string, unknown>)[d] as unknown[]).length);
-      }
-      stack.push(v);
-    }
-  }
-  return longest;
-}
 
 /** `schema` compiled with `allErrors` in an instance of its own (see AjvPool's #twins), or undefined when that fails too. */
 function compileFlat(kind: AjvReading, schema: object): ValidateFunction | undefined {
