@@ -4,6 +4,10 @@
  * code: 1,000 names 0.45 s, 2,500 four seconds and then out of stack; with `allErrors` and messages, 4,000
  * names 1.3 s, 8,000 five seconds, 20,000 ran the process out of memory). The gate and the proxy's argument
  * check ask before they compile.
+ *
+ * Its own walk, not schema/walk.ts `walkJson`: that one builds a pointer for every value, which this count
+ * never reads (every input schema of bench/validation: 0.70 ms this way, 2.23 ms through `walkJson`), and the
+ * gate asks before each schema it compiles.
  */
 import { hasOwn } from '../json/guards.js';
 
