@@ -10,7 +10,7 @@ import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { isObject } from '../json/guards.js';
 import { createReader, readingOf, schemaAsRead, type AjvReading, type AnyAjv } from '../verify/readers.js';
 import { boundedRegExp } from '../verify/bounded-regexp.js';
-import { longestDependentList } from '../verify/dependent-lists.js';
+import { compileCost, type CompileCost } from '../verify/compile-cost.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { stringifyJson } from '../json/stringify.js';
 
@@ -48,11 +48,36 @@ export interface ArgumentValidatorOptions {
  */
 export const MAX_UNIQUE_CHECKED = 2048;
 /**
- * Names of one `dependentRequired` (or `dependencies`) list past which a schema is not compiled: its call goes
- * unchecked, with the reason (ajv's code for the list grows with its square: 2,000 names 0.43 s, 8,000 five
- * seconds on the proxy's one thread, 20,000 ran it out of memory; see verify/dependent-lists.ts).
+ * Bounds on what a schema may hold for the argument check to compile it (see verify/compile-cost.ts): ajv's
+ * code generation grows faster than the schema for these shapes, on the proxy's one thread, so past any of
+ * them the schema is not compiled and its calls go unchecked, with the reason (the server checks them, as it
+ * does for every hot tool). Each bound is many times what any captured server's input schema holds (627
+ * objects, 23 `oneOf` branches, 10 patterns, 8 references, a handful of names). A schema at all of the list
+ * bounds at once (256 branches, 512 patterns, 512 references, 2,048 names: 2,309 objects) compiled in 1.2 s,
+ * and the slowest shape within the bound on objects (1,364 `allOf` members) 1.5 s, where the same shapes past
+ * them held the thread 4 to 10 s, or minutes at a larger size.
  */
+/** Names of one `dependentRequired` (or `dependencies`) list: 2,000 names 0.43 s, 8,000 five seconds, 20,000 ran the proxy out of memory. */
 export const MAX_DEPENDENT_CHECKED = 2048;
+/** Objects in the schema: 4,000 `allOf` members (12,000 objects) 3.8 s; at this bound the slowest shape measured (1,364 members) 1.5 s. */
+export const MAX_OBJECTS_CHECKED = 4096;
+/** Branches of one `oneOf`: 1,000 object branches 2.6 s, 2,000 ten seconds and then out of stack; 256 take 0.2 s. */
+export const MAX_ONE_OF_CHECKED = 256;
+/** `pattern` values and `patternProperties` names: 4,000 of either about 4 s, 1,024 about 0.45 s, 512 0.2 s. */
+export const MAX_PATTERNS_CHECKED = 512;
+/** References (`$ref` and its dynamic kinds): 4,000 properties each referring to a definition of its own 4 s, 512 0.2 s. */
+export const MAX_REFS_CHECKED = 512;
+
+/** Why a schema with these counts is not compiled, or undefined when it is within every bound. */
+function tooCostly(cost: CompileCost): string | undefined {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (cost.dependentNames > MAX_DEPENDENT_CHECKED) return `a \`dependentRequired\` list of ${n(cost.dependentNames)} names (ajv's code for it grows with its square; more than ${n(MAX_DEPENDENT_CHECKED)} are not compiled)`;
+  if (cost.widestOneOf > MAX_ONE_OF_CHECKED) return `a \`oneOf\` of ${n(cost.widestOneOf)} branches (ajv's code for it grows faster than the list; more than ${n(MAX_ONE_OF_CHECKED)} are not compiled)`;
+  if (cost.patterns > MAX_PATTERNS_CHECKED) return `${n(cost.patterns)} patterns (\`pattern\` and \`patternProperties\`; ajv's compile time grows faster than their number; more than ${n(MAX_PATTERNS_CHECKED)} are not compiled)`;
+  if (cost.refs > MAX_REFS_CHECKED) return `${n(cost.refs)} references (ajv's compile time grows faster than their number; more than ${n(MAX_REFS_CHECKED)} are not compiled)`;
+  if (cost.objects > MAX_OBJECTS_CHECKED) return `a schema of more than ${n(MAX_OBJECTS_CHECKED)} objects (ajv's compile time grows faster than the schema; a larger one, or one that holds itself, is not compiled)`;
+  return undefined;
+}
 
 type Compiled = { readonly ok: true; readonly validate: ValidateFunction; readonly uniqueItems?: boolean } | { readonly ok: false; readonly error: string };
 
@@ -136,9 +161,9 @@ export class ArgumentValidator {
     const text = jsonText(schema);
     const key = text === undefined ? undefined : kind + '\u0000' + text;
     let result = key === undefined ? undefined : this.#byText.get(key);
-    const names = result ? 0 : longestDependentList(schema);
-    if (!result && names > MAX_DEPENDENT_CHECKED) {
-      result = { ok: false, error: `a \`dependentRequired\` list of ${names.toLocaleString('en-US')} names (ajv's code for it grows with its square; more than ${MAX_DEPENDENT_CHECKED.toLocaleString('en-US')} are not compiled)` };
+    const costly = result ? undefined : tooCostly(compileCost(schema, MAX_OBJECTS_CHECKED));
+    if (costly !== undefined) {
+      result = { ok: false, error: costly };
       if (key !== undefined) this.#byText.set(key, result);
     }
     if (!result) {

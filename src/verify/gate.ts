@@ -28,7 +28,7 @@ import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/k
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { longestDependentList } from './dependent-lists.js';
+import { longestDependentList } from './compile-cost.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { createReader, hasIdentifiers, readingOf, schemaAsRead, type AnyAjv, type AjvReading } from './readers.js';

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolslimError } from '../../src/index.js';
-import { ArgumentValidator, MAX_DEPENDENT_CHECKED, MAX_UNIQUE_CHECKED } from '../../src/session/validate-arguments.js';
+import { ArgumentValidator, MAX_DEPENDENT_CHECKED, MAX_OBJECTS_CHECKED, MAX_ONE_OF_CHECKED, MAX_PATTERNS_CHECKED, MAX_REFS_CHECKED, MAX_UNIQUE_CHECKED } from '../../src/session/validate-arguments.js';
 import { BFCL_SESSIONS, sessionTools } from './bfcl.js';
+import { runBounded } from '../helpers/bounded.js';
 
 const object = (inputSchema: unknown) => ({ inputSchema }) as never;
 
@@ -173,5 +174,73 @@ describe('a dependentRequired list of thousands of names', () => {
     const { p999: _last, ...allButLast } = all;
     expect(v.check(tool(1000), { trigger: 1, ...allButLast }).status).toBe('invalid');
     expect(v.check(tool(1000), { p5: 1 }).status).toBe('valid');
+  });
+});
+
+// Shapes ajv's code generation is slow on (verify/compile-cost.ts), each held the proxy's one thread for
+// seconds on a cold tool's first call (1,000 object branches of one `oneOf`: 2.6 s; 4,000 patterns, references
+// or `allOf` members: about 4 s each). Past a bound the call is unchecked at once, with the reason; the tests
+// assert the reason, so each fails without its bound (the call was checked, slowly) and its timeout guards it.
+describe('schemas ajv is slow to compile', () => {
+  const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const reasonOf = (schema: unknown, args: unknown): string => {
+    const r = new ArgumentValidator().check({ inputSchema: schema } as never, args);
+    return r.status === 'unchecked' ? r.reason : `checked: ${r.status}`;
+  };
+
+  it('a `oneOf` of more than 256 branches is not compiled', { timeout: 5_000 }, () => {
+    expect(MAX_ONE_OF_CHECKED).toBe(256);
+    const oneOf = range(1000).map((i) => ({ type: 'object', properties: { k: { const: i } }, required: ['k'] }));
+    expect(reasonOf({ type: 'object', properties: { u: { oneOf } } }, { u: { k: 1 } })).toMatch(/^a `oneOf` of 1,000 branches/);
+  });
+
+  it('more than 512 patterns (`pattern` values and `patternProperties` names together) are not compiled', { timeout: 5_000 }, () => {
+    expect(MAX_PATTERNS_CHECKED).toBe(512);
+    const properties = Object.fromEntries(range(300).map((i) => [`p${i}`, { type: 'string', pattern: `^a${i}$` }]));
+    const patternProperties = Object.fromEntries(range(1700).map((i) => [`^x${i}$`, { type: 'string' }]));
+    expect(reasonOf({ type: 'object', properties, patternProperties }, {})).toMatch(/^2,000 patterns/);
+  });
+
+  it('more than 512 references are not compiled', { timeout: 5_000 }, () => {
+    expect(MAX_REFS_CHECKED).toBe(512);
+    const properties = Object.fromEntries(range(2000).map((i) => [`p${i}`, { $ref: `#/$defs/d${i}` }]));
+    const $defs = Object.fromEntries(range(2000).map((i) => [`d${i}`, { type: 'string' }]));
+    expect(reasonOf({ type: 'object', properties, $defs }, {})).toMatch(/^2,000 references/);
+  });
+
+  it('a schema of more than 4,096 objects is not compiled; one of 4,096 is, and judged', { timeout: 10_000 }, () => {
+    expect(MAX_OBJECTS_CHECKED).toBe(4096);
+    // The root, its `properties` and n property schemas: n + 2 objects.
+    const of = (n: number) => ({ type: 'object', properties: Object.fromEntries(range(n).map((i) => [`p${i}`, { type: 'integer' }])) });
+    expect(reasonOf(of(4095), { p0: 1 })).toMatch(/^a schema of more than 4,096 objects/);
+    const v = new ArgumentValidator();
+    expect(v.check({ inputSchema: of(4094) } as never, { p0: 1, p4093: 2 })).toEqual({ status: 'valid' });
+    expect(v.check({ inputSchema: of(4094) } as never, { p4093: 'x' })).toMatchObject({ status: 'invalid', issues: [{ path: '/p4093', message: 'must be integer' }] });
+    // 2,000 `allOf` members of three objects each (about 2 s to compile before the bound).
+    const allOf = range(2000).map((i) => ({ properties: { [`k${i}`]: { type: 'string' } } }));
+    expect(reasonOf({ type: 'object', allOf }, {})).toMatch(/^a schema of more than 4,096 objects/);
+  });
+
+  it('a schema that holds itself (a library caller\'s object; JSON cannot write it) is left unchecked at once', { timeout: 3_000 }, () => {
+    const schema: Record<string, unknown> = { type: 'object', properties: {} };
+    (schema.properties as Record<string, unknown>).self = schema;
+    // Bounded (test/helpers/bounded.ts): the walk without its stop never returned.
+    expect(runBounded(() => reasonOf(schema, { self: {} }), 2_000)).toMatch(/^a schema of more than 4,096 objects .*one that holds itself/);
+  });
+
+  it('a schema at every list bound at once is still checked (hand-written verdicts)', { timeout: 20_000 }, () => {
+    const properties: Record<string, unknown> = {
+      u: { oneOf: range(256).map((i) => ({ type: 'object', properties: { k: { const: i } }, required: ['k'] })) },
+    };
+    for (const i of range(512)) properties[`s${i}`] = { type: 'string', pattern: `^a${i}$` };
+    for (const i of range(512)) properties[`r${i}`] = { $ref: `#/$defs/d${i}` };
+    const $defs = Object.fromEntries(range(512).map((i) => [`d${i}`, { type: 'integer' }]));
+    const schema = { type: 'object', properties, $defs, dependentRequired: { s0: range(2048).map((i) => `n${i}`) } };
+    const v = new ArgumentValidator();
+    expect(v.check({ inputSchema: schema } as never, { u: { k: 255 }, s7: 'a7', r511: 3 })).toEqual({ status: 'valid' });
+    expect(v.check({ inputSchema: schema } as never, { u: { k: 256 } })).toMatchObject({ status: 'invalid' });
+    expect(v.check({ inputSchema: schema } as never, { s7: 'a8' })).toMatchObject({ status: 'invalid', issues: [{ path: '/s7', message: 'must match pattern "^a7$"' }] });
+    expect(v.check({ inputSchema: schema } as never, { r511: 'x' })).toMatchObject({ status: 'invalid', issues: [{ path: '/r511', message: 'must be integer' }] });
+    expect(v.compiled).toBe(1);
   });
 });
