@@ -28,7 +28,7 @@ import { isExtensionKeyword, type Dialect, type KeywordTable } from '../schema/k
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { refInventoryOf, resolveRefSite } from '../schema/refs.js';
 import { hasOwn, isObject } from '../json/guards.js';
-import { longestDependentList } from './compile-cost.js';
+import { codeNesting, longestDependentList } from './compile-cost.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
 import { createReader, hasIdentifiers, readingOf, schemaAsRead, type AnyAjv, type AjvReading } from './readers.js';
@@ -244,14 +244,19 @@ export class AjvPool {
           // ajv nests a test per name in the plain code (1,000 names: 0.45 s, 2,500: 4 s and then out of stack);
           // with its checks in a row, as a twin (see #twins): 1,000 names 55 ms, 8,000 1.9 s. Same verdicts.
           const twin = compileFlat(kind, read);
-          result = twin !== undefined ? { ok: true, validate: twin } : { ok: false, error: `ajv cannot compile a \`dependentRequired\` list of ${names} names` };
+          result = twin !== undefined ? parsable(twin) : { ok: false, error: `ajv cannot compile a \`dependentRequired\` list of ${names} names` };
         } else {
           try {
-            result = { ok: true, validate: ajv.compile(read) };
+            const plain = ajv.compile(read);
+            // Nested too deep for V8 to parse (see codeNesting): the same schema with its checks in a row, if
+            // that nests less (an object's properties), else not compiled (a `oneOf`'s branches nest either way).
+            const depth = codeNesting(plain.toString());
+            const twin = depth > MAX_CODE_NESTING ? compileFlat(kind, read) : undefined;
+            result = depth <= MAX_CODE_NESTING ? { ok: true, validate: plain } : twin !== undefined ? parsable(twin) : { ok: false, error: nestedError(depth) };
           } catch (e) {
             // Out of stack parsing the generated code (see #twins): the same schema with its checks in a row.
             const twin = e instanceof RangeError ? compileFlat(kind, read) : undefined;
-            result = twin !== undefined ? { ok: true, validate: twin } : { ok: false, error: errorMessage(e) };
+            result = twin !== undefined ? parsable(twin) : { ok: false, error: errorMessage(e) };
           }
         }
         if (result.ok) this.#readings.set(result.validate, kind);
@@ -315,6 +320,24 @@ export function errorsWithMessages(schema: unknown, dialect: Dialect, data: unkn
  */
 const NESTED_DEPENDENT_NAMES = 500;
 const MAX_DEPENDENT_NAMES = 8192;
+
+/**
+ * Blocks of generated code nested deeper than this are not run (see compile-cost.ts `codeNesting`): V8 ran out of
+ * stack parsing 1,700 `oneOf` branches' code (1,709 deep) at every call, 1.5–1.8 s each, so the gate spent
+ * 190 s on 160 instances of one such schema and proved nothing; 1,400 branches (1,409 deep) parsed. Generated
+ * code of every schema of the corpora nests a few dozen deep.
+ */
+const MAX_CODE_NESTING = 1024;
+
+/** A compiled validator whose code V8 can parse, or the reason it is not used. */
+function parsable(validate: ValidateFunction): CompileResult {
+  const depth = codeNesting(validate.toString());
+  return depth > MAX_CODE_NESTING ? { ok: false, error: nestedError(depth) } : { ok: true, validate };
+}
+
+function nestedError(depth: number): string {
+  return `ajv's code for it nests ${depth} blocks deep (past ${MAX_CODE_NESTING}, V8 runs out of stack parsing it at every call)`;
+}
 
 /** `schema` compiled with `allErrors` in an instance of its own (see AjvPool's #twins), or undefined when that fails too. */
 function compileFlat(kind: AjvReading, schema: object): ValidateFunction | undefined {

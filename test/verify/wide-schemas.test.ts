@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AjvPool, builtinTransforms, transformTools, verifyTool } from '../../src/index.js';
+import { runBounded } from '../helpers/bounded.js';
 
 const WIDE = 2500;
 
@@ -94,5 +95,32 @@ describe('the gate on a dependentRequired list of thousands of names', () => {
     if (c.ok) return;
     expect(c.error).toMatch(/20000 names/);
     expect(verifyTool({ name: 'dep', inputSchema: schemaWith(20_000) }, { name: 'dep', inputSchema: schemaWith(20_000, { type: 'integer' }) }, { level: 'verdicts' })).toBeUndefined();
+  });
+});
+
+// ajv nests the code of a `oneOf`'s branches one inside the next, with `allErrors` or without: past some 1,500
+// branches V8 runs out of stack parsing it, lazily, at every call (1.5–1.8 s each), so the gate spent 190 s
+// judging 160 instances of a 1,700-branch schema, all "throws" on both sides. It is not run now, with the reason.
+describe('a `oneOf` whose code nests too deep for V8 to parse', () => {
+  const schema = (n: number) => ({ type: 'object', properties: { u: { oneOf: Array.from({ length: n }, (_, i) => ({ type: 'object', properties: { k: { const: i } }, required: ['k'] })) } } });
+
+  it('1,700 branches: not compiled, with the reason, and the gate ends at once', { timeout: 60_000 }, () => {
+    const c = new AjvPool().compile(schema(1700), '2020-12');
+    expect(c.ok).toBe(false);
+    expect(c.ok ? '' : c.error).toMatch(/^ajv's code for it nests 1,?7\d\d blocks deep/);
+    // A rewrite under `verdicts` (a draft-07 stamp dropped): bounded (test/helpers/bounded.ts), 190 s before.
+    const tool = { name: 'wide_one_of', description: 'x', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', ...schema(1700) } };
+    const out = runBounded(() => transformTools([tool], { verify: 'verdicts' }), 30_000);
+    expect(out.report.skipped).toEqual([]);
+  });
+
+  it('1,000 branches: compiled and judged as written by hand', { timeout: 60_000 }, () => {
+    const pool = new AjvPool();
+    const c = pool.compile(schema(1000), '2020-12');
+    expect(c.ok).toBe(true);
+    if (!c.ok) return;
+    expect(pool.judge(c.validate, { u: { k: 999 } })).toBe(true);
+    expect(pool.judge(c.validate, { u: { k: 1000 } })).toBe(false);
+    expect(pool.judge(c.validate, {})).toBe(true);
   });
 });
