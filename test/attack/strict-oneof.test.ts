@@ -16,6 +16,8 @@ import { SlotEditor } from '../../src/transforms/adapt-to-client/editor.js';
 import { closeObjects } from '../../src/transforms/adapt-to-client/steps/close-objects.js';
 import { compile } from '../helpers/ajv.js';
 import { deepFreeze } from '../helpers/freeze.js';
+import { runBounded } from '../helpers/bounded.js';
+import { overlappingOneOfs } from '../../src/transforms/adapt-to-client/steps/oneof-exclusive.js';
 
 function close(schema: unknown) {
   const ctx = new EditContext(deepFreeze(structuredClone(schema)), {});
@@ -214,5 +216,39 @@ describe('which oneOfs may overlap, in time linear in what they hold', () => {
     // made nullable; the anyOf's objects closed.
     expect(r.notes).toEqual(['error oneof-overlap /properties/y/anyOf/0/oneOf']);
     expect(r.codes.filter((c) => c.startsWith('closed-object /properties/x/anyOf/')).length).toBe(60_000);
+  });
+
+  // Unions told apart by no one property. Asked pair by pair, a grid of 16,900 branches (each its own pair of
+  // `const`s) took some 16 s (1.4·10^8 pairs); the branches are split by each discriminator in turn now. Bounded
+  // by test/helpers/bounded.ts, since a slow answer would still come. Expectations reasoned by hand below.
+  const grid = (rows: number, cols: number) =>
+    Array.from({ length: rows * cols }, (_, i) => ({ type: 'object', required: ['a', 'b'], properties: { a: { const: Math.floor(i / cols) }, b: { const: i % cols } } }));
+
+  it('a grid of two discriminators: 16,900 branches told apart; one repeated cell found', { timeout: 20_000 }, () => {
+    // Any two cells differ in their row (a) or their column (b): told apart.
+    expect(runBounded(() => overlappingOneOfs({ oneOf: grid(130, 130) }).oneOfs, 5_000)).toEqual([]);
+    // The last cell again: it and its twin share both values.
+    const twice = grid(130, 130);
+    twice.push(twice[twice.length - 1]!);
+    expect(runBounded(() => overlappingOneOfs({ oneOf: twice }).oneOfs, 5_000)).toEqual(['']);
+  });
+
+  it('split by type, then by a discriminator within each type', () => {
+    // Branch i requires p with values {i, i+1}: neighbours share one, so p alone splits nothing; even i are
+    // objects, odd i arrays, and within each type the values of p never meet.
+    const chain = (n: number) => Array.from({ length: n }, (_, i) => ({ type: i % 2 === 0 ? 'object' : 'array', required: ['p'], properties: { p: { enum: [i, i + 1] } } }));
+    expect(overlappingOneOfs({ oneOf: chain(41) }).oneOfs).toEqual([]);
+    // Two objects sharing a value of p (0 → {0, 1}, 2 → {2, 3}, and an object {1, 2} meeting both).
+    expect(overlappingOneOfs({ oneOf: [...chain(5), { type: 'object', required: ['p'], properties: { p: { enum: [1, 2] } } }] }).oneOfs).toEqual(['']);
+  });
+
+  it('a union nothing splits is asked pair by pair up to a bound, past it taken as possibly overlapping', { timeout: 20_000 }, () => {
+    // Branch i requires p with {i, i+1} and q with {s, s+1}, s = 2i mod n (n odd): branches two or more apart
+    // differ in p, neighbours in q (their s are 2 apart, or n − 2), so every pair is told apart, yet p and q
+    // each chain all branches together: nothing splits them.
+    const chains = (n: number) => Array.from({ length: n }, (_, i) => ({ required: ['p', 'q'], properties: { p: { enum: [i, i + 1] }, q: { enum: [(2 * i) % n, ((2 * i) % n) + 1] } } }));
+    expect(overlappingOneOfs({ oneOf: chains(201) }).oneOfs).toEqual([]);
+    // 20,001 branches: 2·10^8 pairs, past the bound (2^22): taken as possibly overlapping, the oneOf left open.
+    expect(runBounded(() => overlappingOneOfs({ oneOf: chains(20_001) }).oneOfs, 5_000)).toEqual(['']);
   });
 });
