@@ -122,3 +122,61 @@ function isArrayPath(root: unknown, path: string): boolean {
   for (const t of parent === '' ? [] : parent.slice(1).split('/')) cur = (cur as Record<string, unknown>)[t.replace(/~1/g, '/').replace(/~0/g, '~')];
   return Array.isArray(cur);
 }
+
+// Objects past REBUILD_MAX_KEYS (64) lose members by `delete` and are dictionaries to V8, as are objects
+// thousands of members are added to: whether a member has a comma is read from a count the context keeps
+// for them (listing a dictionary's keys reads them all: moving 4,000 definitions into `$defs` took 2.7 s).
+describe('byte counting in large objects', () => {
+  it('seeded edits of two objects of 65-80 members (some undefined), drained to none, in groups kept or rolled back: counted = stringify', async () => {
+    const { rng } = await import('../helpers/rng.js');
+    const next = rng(20261207);
+    const int = (n: number) => Math.floor(next() * n);
+    const value = () => [1, 'é', null, { x: [1] }, undefined, true][int(6)];
+    let drained = 0;
+    for (let run = 0; run < 40; run++) {
+      const big = () => Object.fromEntries(Array.from({ length: 65 + int(16) }, (_, i) => [`k${i}`, value()]));
+      const root = { a: big(), b: big() };
+      const ctx = new EditContext(root, CODES, { measure: true });
+      for (let step = 0; step < 300; step++) {
+        const edit = () => {
+          const side = next() < 0.5 ? 'a' : 'b';
+          const other = side === 'a' ? 'b' : 'a';
+          const obj = (ctx.root as Record<string, Record<string, unknown>>)[side]!;
+          const keys = Object.keys(obj);
+          const k = keys.length > 0 ? keys[int(keys.length)]! : 'none';
+          const r = next();
+          try {
+            if (r < 0.6 && keys.length > 0) ctx.remove(`/${side}/${k}`, 'e');
+            else if (r < 0.7) ctx.add(`/${side}/n${step}`, value(), 'e');
+            else if (r < 0.85 && keys.length > 0) ctx.replace(`/${side}/${k}`, value(), 'e');
+            else if (keys.length > 0) ctx.move(`/${side}/${k}`, `/${other}/m${step}`, 'e');
+          } catch {
+            // An impossible edit (the key taken) changes nothing.
+          }
+        };
+        // Groups in every other run only: a group copies the objects anew (then small ones are rebuilt, not counted).
+        if (run % 2 === 0 && next() < 0.2) ctx.transaction(() => (edit(), edit(), next() < 0.5));
+        else edit();
+        expect(ctx.bytesDelta).toBe(bytes(ctx.root) - bytes(root));
+      }
+      const left = ctx.root as Record<string, object>;
+      drained += Object.keys(left.a!).length <= 1 || Object.keys(left.b!).length <= 1 ? 1 : 0;
+    }
+    // Not vacuous: most runs took an object down to one member or none, where the comma depends on the count.
+    expect(drained).toBeGreaterThan(20);
+  });
+
+  it('8,000 definitions moved from `definitions` into `$defs` of 8,000: counted = stringify, in linear time', { timeout: 30_000 }, async () => {
+    const { runBounded } = await import('../helpers/bounded.js');
+    const n = 8000;
+    const root = { definitions: Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, { type: 'string' }])), $defs: Object.fromEntries(Array.from({ length: n }, (_, i) => [`b${i}`, { type: 'integer' }])) };
+    const ctx = new EditContext(root, CODES, { measure: true });
+    // Bounded (test/helpers/bounded.ts): each move copied `definitions` and listed both objects' keys (some 10 s).
+    runBounded(() => {
+      for (let i = 0; i < n; i++) ctx.move(`/definitions/a${i}`, `/$defs/a${i}`, 'e');
+    }, 5_000);
+    expect(Object.keys((ctx.root as { definitions: object }).definitions)).toEqual([]);
+    expect(Object.keys((ctx.root as { $defs: object }).$defs).length).toBe(2 * n);
+    expect(ctx.bytesDelta).toBe(bytes(ctx.root) - bytes(root));
+  });
+});
