@@ -59,24 +59,22 @@ export function isUnder(path: string, prefixes: ReadonlySet<string>): boolean {
 }
 
 /**
- * Whether every two branches are told apart (the rules above). Branches that all require one property and
- * give it `const`/`enum` values no two of them share (a discriminated union) are, at once. Otherwise the
- * branches are split into parts no two of which can overlap (by a property all of them require, with values
- * no two parts share, or by types no two parts share), each part split again the same way, and only a part
- * nothing splits is asked pair by pair, until one pair is not told apart: the same answer as asking every pair
- * (test/attack/strict-oneof.test.ts compares them), without asking them all. Asking every pair of a union
- * told apart by two properties together (a grid of 16,000 branches, each with its own pair of `const`s) took
- * 16 s; split, 0.1 s. Pairs asked one by one are bounded ({@link PAIRS_ASKED}): past it the branches are
- * taken as possibly overlapping (the `oneOf` is left open and named, as for any it cannot tell apart).
+ * Whether every two branches are told apart (the rules above). The branches are split into parts no two of
+ * which can overlap (by a property all of them require, with values no two parts share, or by types no two
+ * parts share), each part split again the same way, and only a part nothing splits is asked pair by pair,
+ * until one pair is not told apart: the same answer as asking every pair (test/attack/strict-oneof.test.ts
+ * compares them), without asking them all. A discriminated union (one property whose values no two branches
+ * share) splits into single branches at once; one told apart by two properties together (a grid of 16,000
+ * branches, each with its own pair of `const`s) took `optimize --profile openai-strict` 16 s asked pair by
+ * pair, 0.7 s split. Pairs asked one by one are bounded ({@link PAIRS_ASKED}): past it the branches are taken
+ * as possibly overlapping (the `oneOf` is left open and named, as for any it cannot tell apart).
  */
 function allExclusive(branches: readonly Branch[]): boolean {
-  if (discriminated(branches)) return true;
-  const budget = { left: PAIRS_ASKED };
-  return partExclusive(branches, budget);
+  return partExclusive(branches, { left: PAIRS_ASKED });
 }
 
 /**
- * Pairs of branches {@link allExclusive} asks one by one at most per `oneOf`, some 0.5 s of asking; a part
+ * Pairs of branches {@link allExclusive} asks one by one at most per `oneOf` (all of them: 0.25-0.3 s); a part
  * nothing splits into smaller ones and of more pairs than are left is taken as possibly overlapping. No
  * captured server has a `oneOf` of more than 23 branches (253 pairs).
  */
@@ -146,29 +144,6 @@ function groupsSharing(part: readonly Branch[], keysOf: (b: Branch) => Iterable<
     g.push(part[i]!);
   }
   return groups.size < 2 ? undefined : [...groups.values()];
-}
-
-/** Some property that every branch requires has `const`/`enum` values in each, and no value is in two branches. */
-function discriminated(branches: readonly Branch[]): boolean {
-  const first = branches[0]!;
-  if (first.schema === undefined) return false;
-  for (const p of first.required) {
-    if (!branches.every((b) => b.schema !== undefined && b.requires.has(p) && b.valuesOf(p) !== undefined)) continue;
-    const owner = new Map<string, number>();
-    let disjoint = true;
-    for (let i = 0; i < branches.length && disjoint; i++) {
-      for (const v of branches[i]!.valuesOf(p)!) {
-        const o = owner.get(v);
-        if (o === undefined) owner.set(v, i);
-        else if (o !== i) {
-          disjoint = false;
-          break;
-        }
-      }
-    }
-    if (disjoint) return true;
-  }
-  return false;
 }
 
 function exclusive(a: Branch, b: Branch): boolean {
