@@ -1,6 +1,6 @@
 // Why one file: one class (EditContext, the only way a transform edits) with its byte counting; splitting it
 // would expose its private copy-on-write state.
-import { appendPointer, formatPointer, isArrayIndex, parsePointer } from '../json/pointer.js';
+import { appendPointer, formatPointer, getAt, isArrayIndex, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn, type Container } from '../json/cow.js';
 import { jsonBytes, jsonStringBytes, utf8Length } from './measure.js';
@@ -82,8 +82,8 @@ export class EditContext {
   /** Owned objects too large to be made anew when a member leaves (see {@link EditContext.#takeOut}). */
   #large: WeakSet<object> | undefined;
   /**
-   * How many members JSON writes each owned object has, for the objects members were added to or deleted
-   * from (see {@link EditContext.#hasOther}); kept up to date by every edit of them.
+   * With `measure`: how many members JSON writes each owned object has, for the objects members were added to
+   * or deleted from (see {@link EditContext.#hasOther}); kept up to date by every edit of them.
    */
   #counts: WeakMap<object, number> | undefined;
   readonly changes: RecordedChange[] = [];
@@ -288,9 +288,9 @@ export class EditContext {
     const target = parsePointer(path);
     if (source.length === 0 || target.length === 0) return false;
     const root = this.#cow.root;
-    const sourceParent = containerAt(root, source, source.length - 1);
+    const sourceParent = getAt(root, source.slice(0, -1));
     if (!isObject(sourceParent) || !hasOwn(sourceParent, source[source.length - 1]!)) return false;
-    const targetParent = containerAt(root, target, target.length - 1);
+    const targetParent = getAt(root, target.slice(0, -1));
     return isObject(targetParent) && !hasOwn(targetParent, target[target.length - 1]!);
   }
 
@@ -326,15 +326,17 @@ export class EditContext {
     }
     if (hasOwn(parent, key)) throw new Error(`\`${path}\` already exists`);
     this.#orders?.delete(parent);
-    // Counted from the first member added on (one pass over its keys): an object thousands of members are
-    // added to becomes a dictionary to V8, whose keys are all read to list even the first.
-    const counts = (this.#counts ??= new WeakMap());
-    let count = counts.get(parent);
-    if (count === undefined) counts.set(parent, (count = presentMembers(parent as Record<string, unknown>)));
-    if (this.#measure) this.#bytes += this.#memberBytes(parent as Record<string, unknown>, key, value);
+    if (this.#measure) {
+      // Counted from the first member added on (one pass over its keys): an object thousands of members are
+      // added to becomes a dictionary to V8, whose keys are all read to list even the first.
+      const counts = (this.#counts ??= new WeakMap());
+      if (!counts.has(parent)) counts.set(parent, presentMembers(parent as Record<string, unknown>));
+      this.#bytes += this.#memberBytes(parent as Record<string, unknown>, key, value);
+    }
     const before = this.#originSuccessor(parent, key, tokens);
     if (before === undefined) {
-      if (isPresent(value)) counts.set(parent, count + 1);
+      const count = this.#counts?.get(parent);
+      if (count !== undefined && isPresent(value)) this.#counts!.set(parent, count + 1);
       setOwn(parent, key, value);
       return [path];
     }
@@ -366,13 +368,11 @@ export class EditContext {
     const keys = Object.keys(obj);
     if (keys.length > REBUILD_MAX_KEYS) {
       (this.#large ??= new WeakSet()).add(obj);
-      // Counted now (see #counts): deleting turns it into a dictionary to V8.
-      let count = this.#counts?.get(obj);
-      if (count === undefined) {
-        count = 0;
-        for (let i = 0; i < keys.length; i++) if (isPresent(obj[keys[i]!])) count++;
+      // Counted now when measuring (see #counts): deleting turns it into a dictionary to V8.
+      if (this.#measure) {
+        const count = this.#counts?.get(obj) ?? presentMembers(obj);
+        (this.#counts ??= new WeakMap()).set(obj, count - (isPresent(obj[key]) ? 1 : 0));
       }
-      (this.#counts ??= new WeakMap()).set(obj, count - (isPresent(obj[key]) ? 1 : 0));
       delete obj[key];
       return;
     }
@@ -512,18 +512,6 @@ function fillTemplate(template: string, data: MessageData): string {
     out += (hasOwn(data, k) ? String(data[k]) : `{${k}}`) + parts[i + 1]!;
   }
   return out;
-}
-
-/** The value at the first `length` of `tokens` in `root` (own members, array indexes), or undefined. */
-function containerAt(root: unknown, tokens: readonly string[], length: number): unknown {
-  let cur = root;
-  for (let i = 0; i < length; i++) {
-    const t = tokens[i]!;
-    if (Array.isArray(cur)) cur = isArrayIndex(t) ? cur[Number(t)] : undefined;
-    else if (isObject(cur)) cur = hasOwn(cur, t) ? cur[t] : undefined;
-    else return undefined;
-  }
-  return cur;
 }
 
 /** Whether `obj` has an own enumerable member (what `Object.keys(obj).length > 0` says, without the array). */
