@@ -1,11 +1,11 @@
 /** The .ts examples run as scripts (as a reader would run them), and their output is checked. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lintTools } from '../src/lint/index.js';
 import { compile } from './helpers/ajv.js';
+import { tempDir } from './helpers/temp.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -50,7 +50,7 @@ describe('examples/openapi-converter.ts', () => {
   // Read off the spec by hand: which components each operation's input reaches (Pet reaches Category and Tag).
   const reached: Record<string, string[]> = { updatePet: ['Category', 'Tag', 'Pet'], addPet: ['Category', 'Tag', 'Pet'], placeOrder: ['Order'], createUser: ['User'], createUsersWithListInput: ['User'], updateUser: ['User'] };
 
-  const out = join(mkdtempSync(join(tmpdir(), 'toolslim-example-')), 'tools.json');
+  const out = join(tempDir('toolslim-example-'), 'tools.json');
   let r: Awaited<ReturnType<typeof runExample>>;
   beforeAll(async () => {
     r = await runExample('openapi-converter.ts', ['--out', out]);

@@ -11,15 +11,15 @@
  *   forwarded and answered once the list came. Now it is forgotten: never forwarded, never answered.
  * Expected verdicts come from demo-tools.json (`get_pet` needs an integer `id` ≥ 1), written by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node, readWireLog } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-batch-'));
+const dir = tempDir('toolslim-batch-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Msg = { id?: unknown; method?: string; params?: unknown; result?: { isError?: boolean; content?: { text: string }[] }; error?: unknown };

@@ -9,18 +9,18 @@
  *   whose event stream says `retry: 0` and ends at once was reconnected ~200 times a second, forever.
  * Each cap is checked with a small value set by its flag; the defaults with the issue's own cursor loop.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { leadingId, reconnectDelay } from '../../src/cli/proxy/limits.js';
 import { requireBuild, ROOT } from '../cli/helpers.js';
 import { INIT, INITIALIZED, ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-caps-'));
+const dir = tempDir('toolslim-caps-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const HOSTILE = join(ROOT, 'test', 'servers', 'hostile-bytes-server.mjs');
 

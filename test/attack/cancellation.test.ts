@@ -3,15 +3,15 @@
  * answer, no memory — and the cancellation reaches the server. Before the fix the proxy kept it pending
  * and, when the client left, answered it with an error, which MCP says not to do.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node, readWireLog } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-cancel-'));
+const dir = tempDir('toolslim-cancel-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('cancellations', () => {

@@ -6,15 +6,15 @@
  * and a call by the server's own name of a renamed tool skipped the check. The verdicts expected here come
  * from the JSON Schema meaning of the hand-written schemas, not from the code under test.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node, readWireLog } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-cold-real-'));
+const dir = tempDir('toolslim-cold-real-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const STRICT_TOOL = {

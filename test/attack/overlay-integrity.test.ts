@@ -7,14 +7,14 @@
  * edited pin was reported as the server's drift, and the drift message told the user to run the file's own
  * `rebuild` string.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, requireBuild, run } from '../cli/helpers.js';
 import { node, WIRE_SERVER } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-overlay-attack-'));
+const dir = tempDir('toolslim-overlay-attack-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SECRET = 'sk-PLANTEDoverlay9f8e7d6c';

@@ -8,17 +8,17 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, run } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
 import { makeRedactor, redactArgs, redactUrl } from '../../src/cli/redact.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-redact-'));
+const dir = tempDir('toolslim-redact-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Planted secrets: none of these may appear in any output. */

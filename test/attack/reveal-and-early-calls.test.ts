@@ -7,15 +7,15 @@
  *   did not exist yet). Now it waits for the list and is checked like any other.
  * Expected verdicts come from demo-tools.json (`get_pet` needs an integer `id` ≥ 1), written by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node, readWireLog } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-reveal-'));
+const dir = tempDir('toolslim-reveal-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const calledOnServer = (log: string) => readWireLog(log).sent.filter((l) => (JSON.parse(l) as { method?: string }).method === 'tools/call');

@@ -5,15 +5,15 @@
  * blaming a slow server. Now the request reaches the client at once; when the client does not answer it,
  * the timeout message names what the server waited for.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { INIT, ProxyProcess, node } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-roots-'));
+const dir = tempDir('toolslim-roots-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A stdio server (no SDK) that answers tools/list only after the client answered its roots/list. */

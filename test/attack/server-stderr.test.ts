@@ -4,16 +4,16 @@
  * server's stderr goes through the same redaction as the proxy's own lines (src/cli/redact.ts), line by
  * line, so a secret split across two writes is hidden too.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-stderr-'));
+const dir = tempDir('toolslim-stderr-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const KEY = 'sk-PLANTEDstderr1a2b3c4d';

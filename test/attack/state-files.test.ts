@@ -11,16 +11,16 @@
  * Expected values are hand-written: demo-tools.json's `get_pet` takes `{ id: integer ≥ 1 }`.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readUsageFile, UsageStore } from '../../src/session/usage-store.js';
 import { requireBuild } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-state-files-'));
+const dir = tempDir('toolslim-state-files-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const CALL = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"get_pet","arguments":{"id":4}}}`;

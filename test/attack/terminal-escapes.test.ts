@@ -7,15 +7,15 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, run } from '../cli/helpers.js';
 import { oneLine, printable } from '../../src/core/safe-text.js';
+import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-escapes-'));
+const dir = tempDir('toolslim-escapes-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Any control character but newline: what a terminal could act on. */

@@ -3,16 +3,16 @@
  * (test/servers/demo-server.mjs, the official SDK over stdio).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO_TOOLS, DEMO_TOOLS_OPTIMIZED, isAlive, requireBuild, run, SERVER, waitFor } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-bin-'));
+const dir = tempDir('toolslim-bin-');
 const captured = join(dir, 'tools.json');
 const node = process.execPath;
 

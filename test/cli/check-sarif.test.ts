@@ -3,19 +3,19 @@
  * (test/data/sarif, see SOURCE.md), and `--format github` workflow-command lines. Positions are written
  * by hand from the fixture's text below.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv } from 'ajv';
 import Ajv04Module from 'ajv-draft-04';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 // ajv-draft-04 is CommonJS: its class is the default export or the module itself, as test/helpers/readings.ts reads it.
 const Ajv04 = ((Ajv04Module as unknown as { default?: unknown }).default ?? Ajv04Module) as typeof Ajv;
 const ROOT = join(import.meta.dirname, '..', '..');
 const schema = JSON.parse(readFileSync(join(ROOT, 'test', 'data', 'sarif', 'sarif-schema-2.1.0.json'), 'utf8'));
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-sarif-'));
+const dir = tempDir('toolslim-sarif-');
 
 // Line 3 holds the dangling $ref (column 50 is where `"$ref"` starts); line 5 the tool without a description.
 const TEXT = `{

@@ -3,13 +3,13 @@
  * severity order, a config file (flags win), several inputs (files, directories, globs) and one exit code
  * for all of them. The fixtures are hand-written; what each must produce is stated next to it.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const root = mkdtempSync(join(tmpdir(), 'toolslim-tuning-'));
+const root = tempDir('toolslim-tuning-');
 const write = (rel: string, content: unknown) => {
   const p = join(root, rel);
   mkdirSync(join(p, '..'), { recursive: true });
@@ -93,7 +93,7 @@ describe('check: rules, thresholds, quiet, max-warnings', () => {
 
 describe('check: config file', () => {
   const project = (config: Record<string, unknown> | undefined, pkg?: Record<string, unknown>) => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolslim-config-'));
+    const dir = tempDir('toolslim-config-');
     if (config) writeFileSync(join(dir, 'toolslim.config.json'), JSON.stringify(config));
     if (pkg) writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
     return dir;

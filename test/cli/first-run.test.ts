@@ -2,13 +2,13 @@
  * Issue 29: what a new user trips on (defects 2–11), one `describe` per defect. Each expectation is written
  * by hand from the issue's description of what a user sees, not from the code's output.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOOLS, runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-first-run-'));
+const dir = tempDir('toolslim-first-run-');
 const file = (name: string, content: unknown) => {
   const p = join(dir, name);
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));

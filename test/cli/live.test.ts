@@ -3,16 +3,16 @@
  * server runs in a process group of its own, signalled as a whole on success, error and timeout.
  * Through the built binary; processes are checked by pid.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOOLS, requireBuild, run } from './helpers.js';
 import { isRunning, node, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-live-'));
+const dir = tempDir('toolslim-live-');
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
 const pids = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map(Number);

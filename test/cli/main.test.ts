@@ -1,8 +1,7 @@
 /** `main()` in-process with fake streams: argument parsing, help, input errors, formats, --url. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -11,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { o200k, cl100k } from '../../src/tokens.js';
 import { presetSafe } from '../../src/index.js';
 import { DEMO_TOOLS, DEMO_TOOLS_OPTIMIZED, runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-main-'));
+const dir = tempDir('toolslim-main-');
 const file = (name: string, content: unknown) => {
   const p = join(dir, name);
   writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
@@ -117,7 +117,7 @@ describe('input', () => {
 
   it('exits 2 for a missing file, a directory, and JSON that holds no tools', async () => {
     expect((await runMain(['check', join(dir, 'nope.json')])).stderr).toContain('nope.json: no such file');
-    expect((await runMain(['check', mkdtempSync(join(tmpdir(), 'toolslim-empty-'))])).stderr).toContain('a directory with no .json files');
+    expect((await runMain(['check', tempDir('toolslim-empty-')])).stderr).toContain('a directory with no .json files');
     expect((await runMain(['optimize', dir])).stderr).toContain('is a directory');
     const r = await runMain(['check', file('obj.json', { hello: 1 })]);
     expect(r.code).toBe(2);
@@ -145,7 +145,7 @@ describe('check', () => {
 
   it('--profile adds what that client would reject; optimize --profile makes the tools acceptable', async () => {
     // A `$ref` is something a ref-free client cannot resolve (hand-built: one ref, one definition).
-    const dir = mkdtempSync(join(tmpdir(), 'toolslim-profile-'));
+    const dir = tempDir('toolslim-profile-');
     const file = join(dir, 'ref.json');
     writeFileSync(file, JSON.stringify([{ name: 'get_pet', description: 'Get a pet by its id', inputSchema: { type: 'object', properties: { id: { $ref: '#/$defs/Id' } }, $defs: { Id: { type: 'string', description: 'Pet id' } } } }]));
     expect((await runMain(['check', file])).code).toBe(0);

@@ -1,11 +1,11 @@
 /** Issue 29 item 13: `optimize --check` and `--write`, with prettier's exit codes (0 formatted, 1 would change, 2 error). */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOOLS, DEMO_TOOLS_OPTIMIZED, runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-optimize-check-'));
+const dir = tempDir('toolslim-optimize-check-');
 
 describe('optimize --check / --write', () => {
   it('--check exits 1 naming the file and writes nothing; --write rewrites it; then --check exits 0', async () => {

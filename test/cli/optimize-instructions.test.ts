@@ -3,18 +3,18 @@
  * into a capture file's initialize.instructions, or --instructions FILE; any other output fails naming the
  * step and writes nothing. What should be delivered is computed independently with transformTools.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { transformTools } from '../../src/api.js';
 import { requireBuild, ROOT, run } from './helpers.js';
 import { node, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SHARED = join(ROOT, 'test', 'servers', 'shared-params-tools.json');
 const tools = JSON.parse(readFileSync(SHARED, 'utf8'));
 const expected = transformTools(tools, { transforms: ['max'] });
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-opt-instr-'));
+const dir = tempDir('toolslim-opt-instr-');
 
 beforeAll(() => requireBuild());
 

@@ -4,14 +4,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic, writeFileAtomicSync } from '../../src/cli/output.js';
 import { lintTools } from '../../src/index.js';
 import { BIN, ROOT, requireBuild, runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-output-'));
+const dir = tempDir('toolslim-output-');
 const corpus = (name: string) => readFileSync(join(ROOT, 'bench', 'corpus', name), 'utf8');
 
 /** A tools array big enough to exceed a small size limit; every tool has an unused definition to prune. */

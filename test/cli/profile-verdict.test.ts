@@ -6,14 +6,14 @@
  * says so), and with `--keep-names` nothing may fix it (calls name the tool); `get_pet` has a `$ref` that
  * adaptation inlines.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, ROOT, runMain } from './helpers.js';
 import { node, ProxyProcess, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-profile-verdict-'));
+const dir = tempDir('toolslim-profile-verdict-');
 const GET_PET = { name: 'get_pet', description: 'Get a pet', inputSchema: { type: 'object', properties: { id: { $ref: '#/$defs/Id' } }, $defs: { Id: { type: 'string' } } } };
 const TWO_FA = { name: '2fa_login', description: 'Log in with a one-time code', inputSchema: { type: 'object', properties: { code: { type: 'string' } } } };
 const rejected = join(dir, 'rejected.json');

@@ -3,14 +3,14 @@
  * `ttlMs` and `cacheScope` (the server's own when it sent them, else 0 and private); on an older session
  * the served bytes have neither. The wire server answers initialize with the client's version.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from './helpers.js';
 import { INITIALIZED, node, ProxyProcess, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-hints-'));
+const dir = tempDir('toolslim-hints-');
 const init = (version: string) => JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'wire', version: '0' } } });
 const LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
 

@@ -3,14 +3,14 @@
  * server whose every byte is known): ids, every form of tools/list, faults, process groups.
  * Expected lists come from test/cli/helpers.ts (the demo tools after the default preset, by hand).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOOLS_OPTIMIZED, requireBuild, ROOT, waitFor } from './helpers.js';
 import { INIT, INITIALIZED, isRunning, node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-proxy-'));
+const dir = tempDir('toolslim-proxy-');
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
 const call = (id: unknown, name: string, args: object = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });

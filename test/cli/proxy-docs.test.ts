@@ -3,17 +3,17 @@
  * binary (`npx toolslim` → dist/cli/bin.js, `node server.mjs` → the demo server) and print what the page
  * says; every `toolslim proxy …` command shown parses; every flag is documented in both.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectedOutput, runPrinting } from '../helpers/docs-blocks.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { proxyCommand } from '../../src/cli/commands/proxy.js';
 import { BIN, ROOT, requireBuild, runMain, SERVER } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'proxy.md'), 'utf8');
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-proxy-docs-'));
+const dir = tempDir('toolslim-proxy-docs-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => requireBuild());
 

@@ -3,8 +3,7 @@
  * moves out of the tools reaches the client in the initialize result's instructions. Through the built
  * binary with the SDK Client; what should arrive is computed independently with transformTools.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,12 +12,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { transformTools } from '../../src/api.js';
 import { BIN, ROOT, requireBuild, waitFor } from './helpers.js';
 import { INIT, node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SHARED = join(ROOT, 'test', 'servers', 'shared-params-tools.json');
 const CHANGED = join(ROOT, 'test', 'servers', 'shared-params-tools-changed.json');
 const shared = JSON.parse(readFileSync(SHARED, 'utf8'));
 const changedTools = JSON.parse(readFileSync(CHANGED, 'utf8'));
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-instr-'));
+const dir = tempDir('toolslim-instr-');
 
 beforeAll(() => requireBuild());
 

@@ -6,8 +6,7 @@
  * real stdio server (test/servers/names-server.mjs) that answers every call with what it received. The
  * expected names and arguments are written by hand; the profile checker judges the served list.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,6 +16,7 @@ import { parseOverlay } from '../../src/session/overlay.js';
 import { parseStatsLines } from '../../src/session/stats.js';
 import { BIN, ROOT, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SERVER = join(ROOT, 'test', 'servers', 'names-server.mjs');
 const LONG = 'TwilioMessagingV1--FetchLinkshorteningMessagingServiceDomainAssociation';
@@ -118,7 +118,7 @@ describe('proxy --profile openai-strict: nulls for "absent"', () => {
 
 describe('proxy --profile --stats', () => {
   it('a renamed tool’s stats line names the tool as served, with the server’s definition as the original', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-stats-'));
+    const dir = tempDir('toolslim-names-stats-');
     const stats = join(dir, 'calls.jsonl');
     const { client } = await connect(['--profile', 'gemini', '--stats', stats]);
     await client.listTools();
@@ -134,7 +134,7 @@ describe('proxy --profile --stats', () => {
 
 describe('proxy --overlay built with --profile', () => {
   it('serves the overlay’s renamed tools and its nulls are dropped: the map comes from its steps run again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-overlay-'));
+    const dir = tempDir('toolslim-names-overlay-');
     const file = join(dir, 'overlay.json');
     const built = await run(['optimize', '--overlay', file, '--profile', 'openai-strict', '--', node, SERVER]);
     expect(built.code, built.stderr).toBe(0);
@@ -154,7 +154,7 @@ describe('proxy --overlay built with --profile', () => {
 
 describe('proxy --profile: the bytes the server gets', () => {
   it('only the name and the dropped members change; every other byte of the request is as the client sent it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolslim-names-'));
+    const dir = tempDir('toolslim-names-');
     const old = 'x'.repeat(70);
     const renamed = `${'x'.repeat(55)}_${fnv1a(old)}`;
     const toolsFile = join(dir, 'tools.json');

@@ -4,8 +4,7 @@
  * otherwise; foreign overlays are refused. Through the built binary; expected tools come from
  * transformTools on the hand-written tool files.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,6 +13,7 @@ import { transformTools } from '../../src/api.js';
 import { parseOverlay } from '../../src/session/overlay.js';
 import { BIN, ROOT, requireBuild, run, SERVER } from './helpers.js';
 import { INIT, node, ProxyProcess, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SHARED = join(ROOT, 'test', 'servers', 'shared-params-tools.json');
 const CHANGED = join(ROOT, 'test', 'servers', 'shared-params-tools-changed.json');
@@ -21,7 +21,7 @@ const NUMBERS = join(ROOT, 'test', 'data', 'proxy', 'numbers-list.json');
 const shared = JSON.parse(readFileSync(SHARED, 'utf8'));
 const changedTools = JSON.parse(readFileSync(CHANGED, 'utf8'));
 const expected = transformTools(shared, { transforms: ['max'] });
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-overlay-'));
+const dir = tempDir('toolslim-overlay-');
 const overlayFile = join(dir, 'overlay.json');
 const server = [node, WIRE_SERVER, '--tools', SHARED, '--instructions', 'Docs.'];
 const list = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' });

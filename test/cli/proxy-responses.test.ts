@@ -3,17 +3,17 @@
  * Expected values come from the server itself, called directly (no proxy), projected and paged by hand in
  * this file: a field list written out, byte lengths counted with Buffer.byteLength.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, requireBuild, run } from './helpers.js';
 import { node } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const RECORDS = join(ROOT, 'test', 'servers', 'records-server.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-responses-'));
+const dir = tempDir('toolslim-responses-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeAll(() => requireBuild());
 

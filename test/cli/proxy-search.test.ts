@@ -6,16 +6,16 @@
  * the list's bytes never change across the session. Expected definitions are the hand-written fixture below
  * (simple schemas the `safe` preset leaves as they are), expected server traffic the wire server's log.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-search-'));
+const dir = tempDir('toolslim-search-');
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
 

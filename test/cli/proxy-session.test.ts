@@ -5,15 +5,14 @@
  * `tools.listChanged`. Through the built binary; expected cold forms come from the session library's
  * buildServedTools over the hand-written optimized demo tools.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildServedTools, DEFAULT_HOT_SET } from '../../src/session/index.js';
 import { DEMO_TOOLS_OPTIMIZED, requireBuild } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-session-'));
+const dir = tempDir('toolslim-session-');
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
 const call = (id: unknown, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });

@@ -4,8 +4,7 @@
  * lists. Expected hot sets come from the session library's chooseHotSet on the file the proxy wrote,
  * expected sizes from the server's own log of what it sent.
  */
-import { copyFileSync, mkdtempSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,8 +14,9 @@ import { buildServedTools, chooseHotSet, DEFAULT_HOT_SET, parseStatsLines, ToolS
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { BIN, DEMO_TOOLS_OPTIMIZED, ROOT, requireBuild, run } from './helpers.js';
 import { node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-usage-'));
+const dir = tempDir('toolslim-usage-');
 let n = 0;
 const file = (name: string) => join(dir, `${++n}-${name}`);
 const call = (id: unknown, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });

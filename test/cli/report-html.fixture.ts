@@ -3,9 +3,9 @@
  * run a script, close the SVG or break out of an attribute if written unescaped), and known parts — which
  * tools have a description, definitions and an output schema is read off this list, not off the code.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 
 export const HOSTILE_NAME = '<script>document.title="pwned"</script>';
 export const HOSTILE_DESCRIPTION = `</svg></text><script>alert(1)</script><img src=x onerror="alert(2)">"'&amp;`;
@@ -32,7 +32,7 @@ export const EXPECTED = { tools: 3, withDescription: 2, withDefinitions: 1, with
 
 /** The fixture written to a new temporary file. */
 export function writeFixture(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'toolslim-html-'));
+  const dir = tempDir('toolslim-html-');
   const file = join(dir, 'tools.json');
   writeFileSync(file, JSON.stringify({ tools: TOOLS }));
   return { dir, file };

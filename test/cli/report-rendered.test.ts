@@ -5,12 +5,12 @@
  * `JSON.stringify(…, null, 4)` of the OpenAI-style function object (what Python's `json.dumps(indent=4)`
  * writes for ASCII text), and both are counted with o200k_base.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { o200k } from '../../src/tokens.js';
 import { runMain } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const STATUS = { type: 'string', enum: ['open', 'closed'] };
 const TOOLS = [
@@ -41,7 +41,7 @@ interface Tool {
 const forwarded = (t: Tool) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } });
 const indent4 = (t: Tool) => JSON.stringify(forwarded(t), null, 4);
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-rendered-'));
+const dir = tempDir('toolslim-rendered-');
 const file = join(dir, 'tools.json');
 writeFileSync(file, JSON.stringify({ tools: TOOLS }));
 

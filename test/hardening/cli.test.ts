@@ -2,13 +2,13 @@
  * Bad and hostile input through the CLI (issue 8): a clear message and exit 2, or a reported skip —
  * never a crash. In-process through `main()`.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../cli/helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-hostile-cli-'));
+const dir = tempDir('toolslim-hostile-cli-');
 const file = (name: string, text: string) => {
   const p = join(dir, name);
   writeFileSync(p, text);

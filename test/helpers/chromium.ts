@@ -5,10 +5,10 @@
  * come back from Chromium's own log on stderr (`--enable-logging=stderr`: `…:CONSOLE(…)] "message"`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tempDir } from './temp.js';
 
 /** The browser to use (TOOLSLIM_CHROMIUM when set, alone), or undefined when there is none. */
 export const CHROMIUM: string | undefined = [process.env.TOOLSLIM_CHROMIUM ?? '/usr/bin/chromium'].find((p) => p !== '' && existsSync(p));
@@ -37,7 +37,7 @@ export interface ChromiumRun {
 /** Opens `file` with `extra` flags (`--dump-dom`, `--screenshot=…`); kills the browser after `timeoutMs`. */
 export function runChromium(file: string, extra: readonly string[], timeoutMs = 30_000): Promise<ChromiumRun> {
   if (CHROMIUM === undefined) throw new Error('no Chromium');
-  const profile = mkdtempSync(join(tmpdir(), 'toolslim-chromium-'));
+  const profile = tempDir('toolslim-chromium-');
   return new Promise((resolve, reject) => {
     const child = spawn(CHROMIUM, [...FLAGS, `--user-data-dir=${profile}`, ...extra, pathToFileURL(file).href], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -2,13 +2,13 @@
  * `report --responses` proposes response policies (issue 28, item 4): hand-written stats lines, expected
  * proposals worked out by hand (medians, nearest-rank 95th percentile rounded up to a whole KB).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatStatsLine, parseStatsLines, type CallStats } from '../../src/session/stats.js';
 import { suggestionSnippet, suggestPolicies } from '../../src/session/response-suggest.js';
 import { runMain } from '../cli/helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const line = (tool: string, resultBytes: number, extra: Partial<CallStats> = {}): CallStats => ({ tool, requestBytes: 20, resultBytes, servedBytes: 200, originalBytes: 200, ms: 1, ...extra });
 
@@ -43,7 +43,7 @@ describe('suggestPolicies', () => {
   });
 
   it('toolslim report --responses prints the proposals as an overlay snippet', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'toolslim-suggest-')), 'calls.jsonl');
+    const file = join(tempDir('toolslim-suggest-'), 'calls.jsonl');
     writeFileSync(file, LINES.map(formatStatsLine).join('\n') + '\n');
     const out = await runMain(['report', '--responses', file]);
     expect(out.code).toBe(0);

@@ -3,8 +3,7 @@
  * `client.getInstructions()`, unreadable tools are left out so `listTools()` works, and hot sets serve
  * the same list every time, check cold calls and reveal only as the server's capabilities allow.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -18,8 +17,9 @@ import { DEFAULT_HOT_SET } from '../../src/session/defaults.js';
 import { readUsageFile } from '../../src/session/usage-store.js';
 import { optimizeToolsList } from '../../src/sdk/index.js';
 import { BFCL_GROUPS } from './bfcl.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-hook-'));
+const dir = tempDir('toolslim-hook-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function connect(server: McpServer | Server) {

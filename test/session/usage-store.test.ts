@@ -4,16 +4,16 @@
  * recovered, a live one is waited for, and a failed write leaves the file and the pending calls alone.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolslimError, ToolUsageGraph } from '../../src/index.js';
 import { readUsageFile, UsageStore, writeAtomically } from '../../src/session/usage-store.js';
+import { tempDir } from '../helpers/temp.js';
 
 const run = promisify(execFile);
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-usage-'));
+const dir = tempDir('toolslim-usage-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => join(dir, `usage-${n++}.json`);

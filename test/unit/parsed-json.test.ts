@@ -12,6 +12,7 @@ import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
 import { isParsedJson, parseJson } from '../../src/json/parsed.js';
 import { CHECKED_PLAIN, lintTools } from '../../src/lint/lint.js';
 import { transformTools } from '../../src/api.js';
+import { tempDir } from '../helpers/temp.js';
 
 const BENCH = join(import.meta.dirname, '..', '..', 'bench');
 const texts = ['corpus', 'validation'].flatMap((set) =>
@@ -137,9 +138,8 @@ describe('CHECKED_PLAIN: the lint takes the run’s verdicts over instead of che
 
   it('report still names a tool its run skipped as not plain JSON (nested past the depth limit)', async () => {
     const { runMain } = await import('../cli/helpers.js');
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'toolslim-plain-')), 'tools.json');
+    const { writeFileSync } = await import('node:fs');
+    const file = join(tempDir('toolslim-plain-'), 'tools.json');
     const deep = `${'{"a":'.repeat(1200)}1${'}'.repeat(1200)}`;
     writeFileSync(file, `[{"name":"ok","description":"Fine.","inputSchema":{"type":"object"}},{"name":"deep","description":"Too deep.","inputSchema":{"type":"object","properties":{"x":${deep}}}}]`);
     const report = JSON.parse((await runMain(['report', file, '--format', 'json', '--no-tokens'])).stdout) as { findings: { code: string; tool: string }[] };

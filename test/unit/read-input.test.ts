@@ -4,15 +4,15 @@
  * `toolslim check /dev/zero` read until memory ran out.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputTooLarge, MAX_INPUT_BYTES, readInputFile, readInputStream } from '../../src/cli/read-input.js';
 import { parseJsonText } from '../../src/cli/json.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'toolslim-read-'));
+const dir = tempDir('toolslim-read-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A stream of the given chunks, then (when `endless`) the last chunk forever. */
