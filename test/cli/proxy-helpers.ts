@@ -49,11 +49,17 @@ export class ProxyProcess {
     const ready = this.#lines.shift();
     if (ready !== undefined) return Promise.resolve(ready);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no message from the proxy in ${ms} ms; stderr: ${this.stderr}`)), ms);
-      this.#waiting.push((line) => {
+      const waiter = (line: string) => {
         clearTimeout(timer);
         resolve(line);
-      });
+      };
+      // A wait that timed out leaves the queue: else the next line would go to it, and be lost.
+      const timer = setTimeout(() => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at !== -1) this.#waiting.splice(at, 1);
+        reject(new Error(`no message from the proxy in ${ms} ms; stderr: ${this.stderr}`));
+      }, ms);
+      this.#waiting.push(waiter);
     });
   }
 

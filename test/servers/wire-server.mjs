@@ -62,6 +62,7 @@ const reply = (id, result) => JSON.stringify({ jsonrpc: '2.0', id, result });
 const fail = (id, code, message) => JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 
 function handle(msg) {
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return fail(null, -32600, 'Invalid Request');
   if (msg.method === 'notifications/initialized') {
     initialized = true;
     return undefined;
