@@ -128,6 +128,44 @@ describe('atomic writes under faults', () => {
   });
 });
 
+describe('optimize --profile: the summary counts what check --profile finds', () => {
+  // Optional properties strict mode makes nullable (an array, an object) and a free-form object it cannot
+  // close: check --profile openai-strict finds errors (the open object) and warnings (renders-as-any) in the
+  // output. The summary used to count the plain lint only: "0 errors, 0 warnings".
+  const tools = [
+    {
+      name: 'search',
+      description: 'Search the index.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          q: { type: 'string', description: 'The query.' },
+          tags: { type: 'array', items: { type: 'string' }, description: 'Tags to match.' },
+          filter: { type: 'object', properties: { lang: { type: 'string', description: 'A language code.' } }, description: 'Filters.' },
+          extra: { type: 'object', description: 'Anything else.' },
+        },
+        required: ['q'],
+      },
+    },
+  ];
+
+  it('openai-strict, --allow-rejected: the counts check --profile openai-strict gives for the written file', async () => {
+    const input = join(dir, 'strict-in.json');
+    const out = join(dir, 'strict-out.json');
+    writeFileSync(input, JSON.stringify({ tools }));
+    const r = await runMain(['optimize', input, '--profile', 'openai-strict', '--allow-rejected', '-o', out]);
+    expect(r.code).toBe(0);
+    const c = await runMain(['check', out, '--profile', 'openai-strict', '--rule', 'description-collision=off']);
+    const counts = /^(\d+) errors?, (\d+) warnings?,/m.exec(c.stdout);
+    expect(counts).not.toBeNull();
+    const [errors, warnings] = [Number(counts![1]), Number(counts![2])];
+    expect(errors).toBeGreaterThan(0);
+    expect(warnings).toBeGreaterThan(0);
+    const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+    expect(r.stderr).toContain(`left for check --profile openai-strict: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
+  });
+});
+
 describe('optimize writes what it read', () => {
   const memory = corpus('modelcontextprotocol__server-memory.json');
 

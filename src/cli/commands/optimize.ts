@@ -6,7 +6,8 @@ import { toolRenamesOf, type ToolRename } from '../../transforms/adapt-to-client
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
-import { lintTools } from '../../lint/index.js';
+import { findingsOf } from '../findings.js';
+import { readerLintOptions, readersOf } from '../rendered.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
 import { checkInstructionsPlace, placeInstructions } from '../instructions.js';
@@ -145,7 +146,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   ctx.io.stderr.write(
     `${ctx.name}: ${num(before.bytes)} → ${num(after.bytes)} bytes of compact JSON (${pct > 0 ? '−' : pct < 0 ? '+' : '±'}${Math.abs(pct).toFixed(1)}%); ` +
       `wrote ${num(fileBytes)} bytes${inputBytes === undefined ? '' : ` (input ${num(inputBytes)})`}; ` +
-      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output)}` +
+      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile)}` +
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
@@ -193,15 +194,22 @@ function styleFrom(args: ParsedArgs): JsonStyle | undefined {
   return indentedStyle(indent);
 }
 
-/** What \`toolslim check\` would still find in the output (errors and warnings; description collisions not compared). */
-function remaining(output: unknown): string {
+/**
+ * What \`toolslim check\` (with the same \`--profile\`) would still find in the output: errors and warnings, description
+ * collisions not compared. With a profile that is what that client rejects and, for a \`typescript\` reader, the
+ * types it shows as \`any\` (\`renders-as-any\`): the findings \`check --profile\` lists, counted by the same code.
+ */
+function remaining(output: unknown, args: ParsedArgs, profile: string | undefined): string {
   let errors = 0;
   let warnings = 0;
-  for (const f of lintTools(output, { collisionThreshold: false })) {
+  const lint = readerLintOptions({ collisionThreshold: false }, readersOf(args, profile), () => {
+    throw new Error('no token budget here');
+  });
+  for (const f of findingsOf(output, { profile, rules: {} }, lint)) {
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
-  return `left for check: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  return `left for check${profile === undefined ? '' : ` --profile ${profile}`}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
 function num(n: number): string {
