@@ -8,8 +8,11 @@
  * - every `-H` header value;
  * - command-line words that look like secrets: the value of a flag whose name holds `key`, `token`,
  *   `secret`, `password`/`passwd`, `credential` or `auth` (`--api-key=…`, `--api-key …`, `API_KEY=…`),
- *   a word holding an `sk-…` key, a `Bearer …` value, and any long high-entropy word (20+ characters of
- *   letters, digits and `-_+=.~`, with upper case, lower case and digits, at least 3.5 bits per character);
+ *   a word holding an `sk-…` key, a `Bearer …` value, a word with a published key prefix (`ghp_…`,
+ *   `napi_…`, `AKIA…`, … see KEY_PREFIX), and any long random-looking word (see looksSecret: 20+
+ *   characters of letters, digits and `-_+=.~` with upper case, lower case and digits, or 32+ with a long
+ *   run of letters and digits, as a hex key has) — a key passed as a bare argument, as some servers'
+ *   documented usage does (`mcp-server-neon start <key>`);
  * - then, in any text, every occurrence of those values (the secrets this process was given), in their
  *   raw and URL-decoded forms, when they are at least 6 characters long (shorter ones would blank out
  *   ordinary words; they are still hidden in the labels above).
@@ -129,13 +132,37 @@ function argSecretIndexes(words: readonly string[]): { index: number; value: str
   return out;
 }
 
-/** An `sk-…` key or a long high-entropy word (a random token, not a path or a package name). */
+/**
+ * Prefixes of API keys and tokens as their issuers publish them (GitHub, GitLab, Slack, Stripe, AWS, Google,
+ * Hugging Face, npm, Supabase, Shopify, Linear, Notion, Neon, Tavily, Firecrawl, Perplexity, Groq, xAI,
+ * Replicate, DigitalOcean), followed by at least 16 token characters with a digit among them: a key's shape,
+ * not a word that starts the same way.
+ */
+const KEY_PREFIX = /^(?:ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|sk_live_|sk_test_|rk_live_|rk_test_|AKIA|ASIA|AIza|hf_|npm_|sbp_|shpat_|shpss_|lin_api_|ntn_|napi_|tvly-|fc-|pplx-|gsk_|xai-|r8_|dop_v1_)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{16,}$/;
+
+/**
+ * An `sk-…` key, a word with a known key prefix, or a random-looking word: 20+ characters with upper case,
+ * lower case and digits (at least 3.5 bits of entropy per character), or 32+ characters holding a run of 24+
+ * letters and digits with both in it (at least 3 bits per character) — a hex or lower-case key such as
+ * Neon's `napi_…` or a 32-character hex API key, which have no upper case. Not a path or a package name
+ * (their `/` and `@` are not token characters), nor a hyphenated name or a UUID (no run that long).
+ */
 function looksSecret(w: string): boolean {
   SK.lastIndex = 0;
   if (SK.test(w)) return true;
   if (w.length < 20 || !/^[A-Za-z0-9_\-+=.~]+$/.test(w)) return false;
-  if (!/[a-z]/.test(w) || !/[A-Z]/.test(w) || !/[0-9]/.test(w)) return false;
-  return entropy(w) >= 3.5;
+  if (KEY_PREFIX.test(w)) return true;
+  if (/[a-z]/.test(w) && /[A-Z]/.test(w) && /[0-9]/.test(w) && entropy(w) >= 3.5) return true;
+  if (w.length < 32) return false;
+  const run = longestRun(w);
+  return run.length >= 24 && /[0-9]/.test(run) && /[A-Za-z]/.test(run) && entropy(w) >= 3;
+}
+
+/** The longest run of letters and digits in a word. */
+function longestRun(w: string): string {
+  let best = '';
+  for (const r of w.split(/[^A-Za-z0-9]+/)) if (r.length > best.length) best = r;
+  return best;
 }
 
 /** Shannon entropy in bits per character. */

@@ -46,6 +46,36 @@ describe('redaction (unit, hand-written expectations)', () => {
       '/home/u/Project2/Server.mjs',
     ]);
   });
+  it('hides a key passed as a bare argument: published key prefixes, and long lower-case or hex keys; keeps paths, packages, names and UUIDs', () => {
+    // Found as a user: `capture -- mcp-server-neon start <key>` (Neon's documented usage) wrote the key into the
+    // capture's server.args. Neon keys (`napi_` + lower case and digits) and hex keys have no upper case, which
+    // the mixed-case rule needs. Keys below are made up in each issuer's published shape.
+    const keys = [
+      'napi_2kq9x7m4b1v8c3n6z0p5l2k8j4h7g1f3d9s6a0q8w2e5r7t1y4u6i9o3p2k5j8',
+      'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8',
+      'AKIAIOSFODNN7EXAMPLE',
+      '3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e',
+      'sbp_0123456789abcdef0123456789abcdef01234567',
+      'xoxb-123456789012-1234567890123-abcdefghijklmnop',
+      'fc-0123456789abcdef0123456789abcdef',
+      'sk_live_51Habcdefghijklmnop0123456789',
+    ];
+    expect(redactArgs(['start', ...keys])).toEqual(['start', ...keys.map(() => '***')]);
+    expect(redactArgs(['--key-file', 'KEY=napi_2kq9x7m4b1v8c3n6z0p5l2k8j4h7g1f3d9s6'])).toEqual(['--key-file', 'KEY=***']);
+    const kept = [
+      '/usr/lib/node_modules/@neondatabase/mcp-server-neon/dist/index.js',
+      '@modelcontextprotocol/server-everything',
+      'my-very-long-project-name-2024-production',
+      '123e4567-e89b-12d3-a456-426614174000',
+      'secret_manager_name_for_prod',
+      'ghp_is_a_prefix',
+      'fc-layout-component-name-here',
+      'abcdefghijklmnopqrstuvwxyzabcdefgh',
+      '12345678901234567890123456789012',
+      'https://example.com/mcp',
+    ];
+    expect(redactArgs(kept)).toEqual(kept);
+  });
   it('hides URL userinfo, query values and fragment', () => {
     expect(redactUrl('https://me:pw@example.com:8443/mcp?token=abc&x=1#frag')).toBe('https://***@example.com:8443/mcp?token=***&x=***#***');
     expect(redactUrl('http://127.0.0.1:9/mcp')).toBe('http://127.0.0.1:9/mcp');
