@@ -3,7 +3,8 @@
  * (openai-python `lib/_pydantic.py` `_ensure_strict_json_schema`; the Structured Outputs guide's
  * "Supported schemas": every object has `additionalProperties: false`, every property is listed in
  * `required`, an optional one is emulated by a union with `null`):
- * - every object schema gets `additionalProperties: false` (the schema then refuses keys it did not list);
+ * - every object schema gets `additionalProperties: false` (the schema then refuses keys it did not list),
+ *   also where it said `true` or `{}`;
  * - every property missing from `required` is listed there and made nullable: `type: "string"` becomes
  *   `type: ["string", "null"]` (and `null` joins an `enum`), an object or anything else is wrapped as
  *   `anyOf: [<schema>, { "type": "null" }]` (the model then sends `null` where it would have left the
@@ -55,7 +56,7 @@ export const closeObjects: AdaptStep = {
         onSchema(node, path) {
           if (!isObject(node) || !isObjectSchema(node) || node.additionalProperties === false || isUnder(path, kept.open)) return;
           if (hasOwn(node, 'patternProperties')) ed.note('error', 'open-map', appendPointer(path, 'patternProperties'), { keyword: 'patternProperties', profile: profile.name });
-          else if (node.additionalProperties !== undefined && node.additionalProperties !== true) ed.note('error', 'open-map', appendPointer(path, 'additionalProperties'), { keyword: 'additionalProperties', profile: profile.name });
+          else if (!acceptsEveryKey(node.additionalProperties)) ed.note('error', 'open-map', appendPointer(path, 'additionalProperties'), { keyword: 'additionalProperties', profile: profile.name });
           else if (!isObject(node.properties)) ed.note('error', 'free-form-object', path, { profile: profile.name });
         },
       });
@@ -69,9 +70,18 @@ function close(ed: StepEditor, path: string, profile: string): void {
   if (ap === false) return;
   const at = appendPointer(path, 'additionalProperties');
   // An open map or a free-form object stays open (named after every edit, below).
-  if (hasOwn(node, 'patternProperties') || (ap !== undefined && ap !== true) || !isObject(node.properties)) return;
-  if (ap === true) ed.replace(at, false, 'closed-object', { profile });
-  else ed.add(at, false, 'closed-object', { profile });
+  if (hasOwn(node, 'patternProperties') || !acceptsEveryKey(ap) || !isObject(node.properties)) return;
+  if (ap === undefined) ed.add(at, false, 'closed-object', { profile });
+  else ed.replace(at, false, 'closed-object', { profile });
+}
+
+/**
+ * An `additionalProperties` that lets any other key through with any value: absent, `true`, or the empty
+ * schema `{}` (which accepts every instance, as `true` does: zod's `.passthrough()` writes it). Such an
+ * object is closed like one that says nothing; a schema with keywords is an open map.
+ */
+function acceptsEveryKey(ap: unknown): boolean {
+  return ap === undefined || ap === true || (isObject(ap) && Object.keys(ap).length === 0);
 }
 
 function requireAll(ed: StepEditor, path: string, profile: string): void {
