@@ -8,7 +8,7 @@ import { measureRendered } from '../core/rendered.js';
 import { formatCount, renderTable } from '../core/format.js';
 import type { LintOptions } from '../lint/index.js';
 import { forwardedTool, alwaysPaidText, renderedBudget, type ReaderUnit } from '../lint/rules/rendered-budget.js';
-import { rendersAsAny } from '../lint/rules/renders-as-any.js';
+import { rendersAsAny, rendersAsAnyFor } from '../lint/rules/renders-as-any.js';
 import { getProfile } from '../profiles/profiles.js';
 import { getRenderer, RENDERER_NAMES, RenderError, type Renderer } from '../render/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
@@ -103,7 +103,9 @@ export function readerLintOptions(lint: LintOptions, readers: readonly Reader[],
     const { maxTokens: _t, maxToolTokens: _tt, tokenizer: _k, ...rest } = lint;
     out = rest;
   }
-  if (readers.some((r) => r.renderer === 'typescript')) checks.push(rendersAsAny);
+  // A profile whose client refuses `oneOf` (openai-strict) gets fixes it can take (see rendersAsAnyFor).
+  const typescript = readers.filter((r) => r.renderer === 'typescript');
+  if (typescript.length > 0) checks.push(typescript.some((r) => r.profile !== undefined && getProfile(r.profile).rejected.includes('oneOf')) ? rendersAsAnyFor({ oneOfRejected: true }) : rendersAsAny);
   return { ...out, checks };
 }
 

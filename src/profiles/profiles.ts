@@ -63,7 +63,9 @@ export const profileOpenaiStrict: ClientProfile = defineProfile({
   slots: ['inputSchema'],
   refs: 'top-level-defs-only',
   refSiblings: 'any',
-  rejectedKeywords: ['allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'default'],
+  // `oneOf`: not in the guide's list, but the API refuses it at any depth ("'oneOf' is not permitted"; OpenAI's
+  // own SDKs turn it into `anyOf`): docs/profiles/openai-strict.md cites the reports.
+  rejectedKeywords: ['allOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'default'],
   formats: ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'],
   maxDepth: 10,
   toolName: { pattern: '^[a-zA-Z0-9_-]{1,64}$', maxLength: 64, severity: 'error' },

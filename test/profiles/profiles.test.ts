@@ -43,7 +43,7 @@ it('ships the ten profiles, mcp first (the default)', () => {
 
 it('classifies by role: annotations are droppable, assertions are not (hand-listed from the 2020-12 vocabularies)', () => {
   expect(profileOpenaiStrict.rejectedAnnotations).toEqual(['default']);
-  expect(profileOpenaiStrict.rejectedValidation).toEqual(['allOf', 'dependentRequired', 'dependentSchemas', 'else', 'if', 'not', 'then']);
+  expect(profileOpenaiStrict.rejectedValidation).toEqual(['allOf', 'dependentRequired', 'dependentSchemas', 'else', 'if', 'not', 'oneOf', 'then']);
   // Gemini accepts a closed list; everything else in 2020-12 (except the reference machinery its policy governs) is rejected.
   expect(profileGemini.rejectedAnnotations).toEqual(['$comment', 'contentSchema', 'deprecated', 'examples', 'readOnly', 'writeOnly']);
   for (const k of ['additionalProperties', 'const', 'allOf', 'oneOf', 'not', '$schema', 'exclusiveMinimum', 'propertyNames', 'uniqueItems', 'prefixItems']) {

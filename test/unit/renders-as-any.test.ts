@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintTools } from '../../src/lint/index.js';
-import { rendersAsAny } from '../../src/lint/rules/renders-as-any.js';
+import { rendersAsAny, rendersAsAnyFor } from '../../src/lint/rules/renders-as-any.js';
+import { runMain } from '../cli/helpers.js';
+import { tempDir } from '../helpers/temp.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const tool = (properties: Record<string, unknown>) => ({ name: 't', description: 'd', inputSchema: { type: 'object', properties } });
 
@@ -53,4 +57,39 @@ describe('renders-as-any', () => {
     expect(lintTools(tools, { checks: [rendersAsAny], severity: { 'renders-as-any': 'error' } }).filter((f) => f.code === 'renders-as-any').map((f) => f.severity)).toEqual(['error']);
     expect(lintTools(tools, { checks: [rendersAsAny], severity: { 'renders-as-any': 'off' } }).filter((f) => f.code === 'renders-as-any')).toEqual([]);
   });
+
+  it('for a client that refuses `oneOf` (openai-strict), the fix is never `oneOf`: the same findings, a fix it can take', () => {
+    // openai-strict's API answers "'oneOf' is not permitted"; its own nullable forms (a type list with
+    // `array`, `anyOf` with null) are what strict mode asks for, so the only fix left is words.
+    const t = tool({
+      list: { type: ['array', 'null'], items: { type: 'string' } },
+      obj: { type: ['object', 'null'], properties: { a: { type: 'string' } } },
+      opt: { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'null' }] },
+      ref: { $ref: '#/$defs/A' },
+    });
+    const plain = rendersAsAny([t], {});
+    const strict = rendersAsAnyFor({ oneOfRejected: true })([t], {});
+    expect(strict.map((f) => f.path)).toEqual(plain.map((f) => f.path));
+    expect(plain.map((f) => f.path)).toEqual(['list', 'obj', 'opt', 'ref'].map((n) => `/0/inputSchema/properties/${n}`));
+    for (const f of strict.slice(0, 3)) {
+      expect(f.message).toMatch(/fix: none the client accepts: it refuses `oneOf`/);
+      expect(f.message).not.toMatch(/write `oneOf/);
+    }
+    for (const f of plain.slice(0, 3)) expect(f.message).toMatch(/oneOf/);
+    expect(strict[3]!.message).toBe(plain[3]!.message);
+    expect(rendersAsAnyFor()([t], {})).toEqual(plain);
+  });
+
+  it('check --profile openai-strict gives the fix strict mode can take; check --profile openai the oneOf one', async () => {
+    const file = join(tempDir('toolslim-any-'), 'tools.json');
+    writeFileSync(file, JSON.stringify({ tools: [{ name: 't', description: 'd', inputSchema: { type: 'object', properties: { list: { type: ['array', 'null'], items: { type: 'string' }, description: 'x' } }, required: ['list'], additionalProperties: false } }] }));
+    const strict = await runMain(['check', file, '--profile', 'openai-strict', '--format', 'json']);
+    const open = await runMain(['check', file, '--profile', 'openai', '--format', 'json']);
+    const messages = (out: string) => (JSON.parse(out).findings as { code: string; message: string }[]).filter((f) => f.code === 'renders-as-any').map((f) => f.message);
+    expect(messages(strict.stdout)).toHaveLength(1);
+    expect(messages(strict.stdout)[0]).toMatch(/refuses `oneOf`/);
+    expect(messages(open.stdout)).toHaveLength(1);
+    expect(messages(open.stdout)[0]).toMatch(/write `oneOf: \[\{ type: "array"/);
+  });
 });
+

@@ -31,17 +31,36 @@ const WHY: Readonly<Record<AnyReason, readonly [why: string, fix: string]>> = Ob
 });
 
 /**
+ * The fixes for a client that refuses `oneOf` (openai-strict: the API answers "'oneOf' is not permitted"),
+ * where `oneOf` is the one union the reader shows: no form that client accepts shows the shape, so the fix
+ * is words, not a keyword.
+ */
+const WITHOUT_ONE_OF: Readonly<Partial<Record<AnyReason, string>>> = Object.freeze({
+  anyOf: 'none the client accepts: it refuses `oneOf`, the one union this reader shows, and an optional object or union it turns into `anyOf`; say the shape in the description',
+  'nullable-object': 'none the client accepts: it refuses `oneOf`, the one union this reader shows; say the properties in the description',
+  'nullable-array': 'none the client accepts: it refuses `oneOf`, the one union this reader shows; say what the items are in the description',
+});
+
+/** `renders-as-any` for a client that refuses `oneOf` or not: the same findings, fixes it can take. */
+export function rendersAsAnyFor(options: { readonly oneOfRejected?: boolean } = {}): LintCheck {
+  return (tools) => findings(tools, options.oneOfRejected === true);
+}
+
+/**
  * The `renders-as-any` findings of a located tools array: one per place the `typescript` reader renders
  * `any` (or hides a shape behind a bare `object`/`array`), naming the parameter path and why.
  */
-export const rendersAsAny: LintCheck = (tools) => {
+export const rendersAsAny: LintCheck = (tools) => findings(tools, false);
+
+function findings(tools: readonly unknown[], oneOfRejected: boolean): Finding[] {
   const out: Finding[] = [];
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i];
     if (!isObject(tool)) continue;
     const base = appendPointer(appendPointer('', i), 'inputSchema');
     for (const a of findAnyTypes(tool.inputSchema)) {
-      const [why, fix] = WHY[a.reason] ?? ['an unknown reason', 'see docs/render.md'];
+      const [why, plainFix] = WHY[a.reason] ?? ['an unknown reason', 'see docs/render.md'];
+      const fix = (oneOfRejected ? WITHOUT_ONE_OF[a.reason] : undefined) ?? plainFix;
       const param = a.path === '' ? 'the parameters' : `\`${a.path}\``;
       out.push({
         severity: RENDERS_AS_ANY_SEVERITY,
@@ -54,4 +73,4 @@ export const rendersAsAny: LintCheck = (tools) => {
     }
   }
   return out;
-};
+}
