@@ -72,9 +72,12 @@ describe('renders-as-any', () => {
     expect(strict.map((f) => f.path)).toEqual(plain.map((f) => f.path));
     expect(plain.map((f) => f.path)).toEqual(['list', 'obj', 'opt', 'ref'].map((n) => `/0/inputSchema/properties/${n}`));
     for (const f of strict.slice(0, 3)) {
-      expect(f.message).toMatch(/fix: none the client accepts: it refuses `oneOf`/);
+      expect(f.message).toMatch(/it refuses `oneOf`, the one union this reader shows/);
+      expect(f.message).toMatch(/in the description$/);
       expect(f.message).not.toMatch(/write `oneOf/);
     }
+    // A nullable scalar keeps the fix strict mode takes (a type list, which the reader shows as `X | null`).
+    expect(strict[2]!.message).toMatch(/for a nullable scalar X write `type: \[X, "null"\]`/);
     for (const f of plain.slice(0, 3)) expect(f.message).toMatch(/oneOf/);
     expect(strict[3]!.message).toBe(plain[3]!.message);
     expect(rendersAsAnyFor()([t], {})).toEqual(plain);

@@ -32,11 +32,11 @@ const WHY: Readonly<Record<AnyReason, readonly [why: string, fix: string]>> = Ob
 
 /**
  * The fixes for a client that refuses `oneOf` (openai-strict: the API answers "'oneOf' is not permitted"),
- * where `oneOf` is the one union the reader shows: no form that client accepts shows the shape, so the fix
- * is words, not a keyword.
+ * where `oneOf` is the one union the reader shows: no form that client accepts shows a nullable object or
+ * array, or a union, so the fix is words, not a keyword (a nullable scalar still has its type list).
  */
 const WITHOUT_ONE_OF: Readonly<Partial<Record<AnyReason, string>>> = Object.freeze({
-  anyOf: 'none the client accepts: it refuses `oneOf`, the one union this reader shows, and an optional object or union it turns into `anyOf`; say the shape in the description',
+  anyOf: 'for a nullable scalar X write `type: [X, "null"]`; for an object or a union no form the client accepts shows it (it refuses `oneOf`, the one union this reader shows): say the shape in the description',
   'nullable-object': 'none the client accepts: it refuses `oneOf`, the one union this reader shows; say the properties in the description',
   'nullable-array': 'none the client accepts: it refuses `oneOf`, the one union this reader shows; say what the items are in the description',
 });
