@@ -6,13 +6,13 @@ import { toolRenamesOf, type ToolRename } from '../../transforms/adapt-to-client
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
-import { findingsOf } from '../findings.js';
+import { lintTools, type Finding } from '../../lint/index.js';
 import { readerLintOptions, readersOf } from '../rendered.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
 import { checkInstructionsPlace, placeInstructions } from '../instructions.js';
-import { flagNumber, flagString, loadInput, stepsFrom } from '../inputs.js';
-import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, formatRejections, rejectionsOf } from '../profile-verdict.js';
+import { flagNumber, flagString, loadInput, profileFindings, stepsFrom } from '../inputs.js';
+import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, formatRejections } from '../profile-verdict.js';
 import { keepUnchangedOf, readToolsSource, renderOptimized, writeFileAtomic, writeOutput } from '../output.js';
 
 export const optimizeCommand: Command = {
@@ -114,7 +114,9 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const out = mode ? args.positional[0] : flagString(args, 'out');
   // --profile keeps its word: the result is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
-  const rejected = profile === undefined ? [] : rejectionsOf(result.tools, profile);
+  // What the client finds in the result: its errors decide whether to write, all of it counts in the summary.
+  const clientFindings = profile === undefined ? [] : profileFindings(result.tools, profile);
+  const rejected = clientFindings.filter((f) => f.severity === 'error');
   if (rejected.length > 0) {
     const go = args.flags['allow-rejected'] === true;
     ctx.io.stderr.write(`${ctx.name}: ${formatRejections(rejected, profile!)}\n${ctx.name}: ${go ? 'writing it anyway (--allow-rejected)' : 'nothing written (--allow-rejected writes it anyway)'}\n`);
@@ -146,7 +148,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   ctx.io.stderr.write(
     `${ctx.name}: ${num(before.bytes)} → ${num(after.bytes)} bytes of compact JSON (${pct > 0 ? '−' : pct < 0 ? '+' : '±'}${Math.abs(pct).toFixed(1)}%); ` +
       `wrote ${num(fileBytes)} bytes${inputBytes === undefined ? '' : ` (input ${num(inputBytes)})`}; ` +
-      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile)}` +
+      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile, clientFindings)}` +
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
@@ -197,15 +199,16 @@ function styleFrom(args: ParsedArgs): JsonStyle | undefined {
 /**
  * What \`toolslim check\` (with the same \`--profile\`) would still find in the output: errors and warnings, description
  * collisions not compared. With a profile that is what that client rejects and, for a \`typescript\` reader, the
- * types it shows as \`any\` (\`renders-as-any\`): the findings \`check --profile\` lists, counted by the same code.
+ * types it shows as \`any\` (\`renders-as-any\`): the findings \`check --profile\` lists (\`findingsOf\`: the lint, then the
+ * client's findings, here the ones already made to decide whether to write).
  */
-function remaining(output: unknown, args: ParsedArgs, profile: string | undefined): string {
+function remaining(output: unknown, args: ParsedArgs, profile: string | undefined, clientFindings: readonly Finding[]): string {
   let errors = 0;
   let warnings = 0;
   const lint = readerLintOptions({ collisionThreshold: false }, readersOf(args, profile), () => {
     throw new Error('no token budget here');
   });
-  for (const f of findingsOf(output, { profile, rules: {} }, lint)) {
+  for (const f of [...lintTools(output, lint), ...clientFindings]) {
     if (f.severity === 'error') errors++;
     else if (f.severity === 'warning') warnings++;
   }
