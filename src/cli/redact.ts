@@ -4,7 +4,10 @@
  * proxy answers itself, stderr lines, the overlay's `rebuild` command, labels in messages.
  *
  * What becomes `***`:
- * - in a URL: the userinfo (user and password) and the value of every query parameter (and a fragment);
+ * - in a URL: the userinfo (user and password), the value of every query parameter (and a fragment), and
+ *   every path segment that looks like a secret (see looksSecret: services that put the key in the path,
+ *   `https://mcp.zapier.com/api/mcp/s/<key>/mcp`, often passed to `mcp-remote` as an argument); a URL
+ *   given as a command-line word (or as a flag's `=value`) is redacted so too, its host and other segments kept;
  * - every `-H` header value;
  * - command-line words that look like secrets: the value of a flag whose name holds `key`, `token`,
  *   `secret`, `password`/`passwd`, `credential` or `auth` (`--api-key=…`, `--api-key …`, `API_KEY=…`),
@@ -72,14 +75,46 @@ export function redactUrl(url: string): string {
   const auth = u.username !== '' || u.password !== '' ? `${MASK}@` : '';
   const query = u.search === '' ? '' : `?${[...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=${MASK}`).join('&')}`;
   const hash = u.hash === '' ? '' : `#${MASK}`;
-  return `${u.protocol}//${auth}${u.host}${u.pathname}${query}${hash}`;
+  const path = u.pathname
+    .split('/')
+    .map((segment) => (secretSegment(segment) ? MASK : segment))
+    .join('/');
+  return `${u.protocol}//${auth}${u.host}${path}${query}${hash}`;
+}
+
+/** A URL path segment that looks like a secret, raw or percent-decoded (an `=` of base64 may come encoded). */
+function secretSegment(segment: string): boolean {
+  if (segment.length < 20) return false;
+  if (looksSecret(segment)) return true;
+  try {
+    const decoded = decodeURIComponent(segment);
+    return decoded !== segment && looksSecret(decoded);
+  } catch {
+    return false;
+  }
+}
+
+/** The word as a URL with a scheme and host (`https://…`, `wss://…`), or undefined: such a word is redacted by {@link redactUrl}. */
+function asUrl(word: string): URL | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s]/.test(word)) return undefined;
+  try {
+    return new URL(word);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Command-line words with the values that look like secrets replaced by `***`. */
 export function redactArgs(words: readonly string[]): string[] {
   const secret = new Set(argSecretIndexes(words).map((s) => s.index));
   return words.map((w, i) => {
-    if (!secret.has(i)) return makeRedactor()(w);
+    if (!secret.has(i)) {
+      // A URL (or `--flag=<URL>`) keeps its host and path; its secrets go (see redactUrl).
+      if (asUrl(w) !== undefined) return redactUrl(w);
+      const eq = w.indexOf('=');
+      if (eq > 0 && asUrl(w.slice(eq + 1)) !== undefined) return `${w.slice(0, eq + 1)}${redactUrl(w.slice(eq + 1))}`;
+      return makeRedactor()(w);
+    }
     const eq = w.indexOf('=');
     return eq > 0 && SECRET_NAME.test(w.slice(0, eq)) ? `${w.slice(0, eq + 1)}${MASK}` : eq > 0 && looksSecret(w.slice(eq + 1)) ? `${w.slice(0, eq + 1)}${MASK}` : MASK;
   });
@@ -101,6 +136,7 @@ function urlSecrets(url: string): string[] {
     if (eq >= 0 && part.length > eq + 1) out.push(part.slice(eq + 1));
   }
   if (u.hash.length > 1) out.push(u.hash.slice(1));
+  for (const segment of u.pathname.split('/')) if (secretSegment(segment)) out.push(segment);
   return out;
 }
 
@@ -114,6 +150,13 @@ function argSecretIndexes(words: readonly string[]): { index: number; value: str
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
     const eq = w.indexOf('=');
+    // A URL's secrets (userinfo, query values, secret-looking path segments) are hidden wherever they
+    // appear; the word itself is redacted as a URL (redactArgs), not blanked.
+    const url = asUrl(w) ?? (eq > 0 && !SECRET_NAME.test(w.slice(0, eq)) ? asUrl(w.slice(eq + 1)) : undefined);
+    if (url !== undefined) {
+      for (const value of urlSecrets(url.href)) out.push({ index: -1, value });
+      continue;
+    }
     if (eq > 0) {
       const name = w.slice(0, eq);
       const value = w.slice(eq + 1);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, run } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
-import { makeRedactor, redactArgs, redactUrl } from '../../src/cli/redact.js';
+import { makeRedactor, redactArgs, redactUrl, targetSecrets } from '../../src/cli/redact.js';
 import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
@@ -80,6 +80,31 @@ describe('redaction (unit, hand-written expectations)', () => {
     expect(redactUrl('https://me:pw@example.com:8443/mcp?token=abc&x=1#frag')).toBe('https://***@example.com:8443/mcp?token=***&x=***#***');
     expect(redactUrl('http://127.0.0.1:9/mcp')).toBe('http://127.0.0.1:9/mcp');
   });
+  it('hides a key carried in a URL path, in a URL and in a URL passed as an argument; keeps ordinary paths', () => {
+    // Found attacking the CLI: a Zapier-style URL (the key is a path segment), passed to `mcp-remote` as an
+    // argument or given as --url, was written whole into captures and errors (only userinfo, query and
+    // fragment were hidden, and a word with `/` or `:` never looked like a key).
+    const key = 'ODc1N2E3ZTQtY2U4Yy00ZjFkLWI2ZTUtM2I0ZDM2ZmQ4YzI3OjE2NjY=';
+    expect(redactUrl(`https://mcp.zapier.com/api/mcp/s/${key}/mcp`)).toBe('https://mcp.zapier.com/api/mcp/s/***/mcp');
+    expect(redactUrl(`https://mcp.zapier.com/api/mcp/s/${encodeURIComponent(key)}/mcp`)).toBe('https://mcp.zapier.com/api/mcp/s/***/mcp');
+    expect(redactUrl('https://example.com/v1/workspaces/my-team-workspace/mcp')).toBe('https://example.com/v1/workspaces/my-team-workspace/mcp');
+    expect(redactArgs(['-y', 'mcp-remote', `https://mcp.zapier.com/api/mcp/s/${key}/mcp`, `--url=https://x.example/s/${key}/sse`, '--api-key=https://x.example/a', 'https://example.com/mcp?token=abc'])).toEqual([
+      '-y',
+      'mcp-remote',
+      'https://mcp.zapier.com/api/mcp/s/***/mcp',
+      '--url=https://x.example/s/***/sse',
+      '--api-key=***',
+      'https://example.com/mcp?token=***',
+    ]);
+    // The key is one of the target's secrets, so the redactor hides it in any text, raw or encoded.
+    for (const target of [
+      { kind: 'stdio' as const, command: 'npx', args: ['-y', 'mcp-remote', `https://mcp.zapier.com/api/mcp/s/${key}/mcp`] },
+      { kind: 'http' as const, url: `https://mcp.zapier.com/api/mcp/s/${key}/mcp` },
+    ]) {
+      const r = makeRedactor(targetSecrets(target));
+      expect(r(`cannot reach https://mcp.zapier.com/api/mcp/s/${key}/mcp (${encodeURIComponent(key)})`)).toBe('cannot reach https://mcp.zapier.com/api/mcp/s/***/mcp (***)');
+    }
+  });
   it('hides the given values anywhere in a text, raw and URL-decoded, and sk- keys and bearer tokens always', () => {
     const r = makeRedactor(['a b/c+secret', 'short']);
     expect(r('x a%20b%2Fc%2Bsecret y a b/c+secret z short')).toBe('x *** y *** z short');
@@ -140,6 +165,14 @@ describe('proxy over stdio: a secret on the server command line', () => {
     const captured = await run(['capture', '-o', capture, '--', node, ...SERVER_ARGS]);
     expect(captured.code, captured.stderr).toBe(0);
     expectClean('the capture file', readFileSync(capture, 'utf8'));
+    // A key in the path of a URL the server is given (`mcp-remote <url>`).
+    const pathKey = 'PLANTEDpathKey0a1B2c3D4e5F6g7H8';
+    const viaUrl = join(dir, 'capture-url.json');
+    const urlCaptured = await run(['capture', '-o', viaUrl, '--', node, WIRE_SERVER, `https://mcp.example.com/api/mcp/s/${pathKey}/mcp`]);
+    expect(urlCaptured.code, urlCaptured.stderr).toBe(0);
+    const urlText = readFileSync(viaUrl, 'utf8');
+    expectClean('the capture file (URL argument)', urlText, [pathKey]);
+    expect(urlText).toContain('https://mcp.example.com/api/mcp/s/***/mcp');
     // A server that fails during the read: the CLI's error names it redacted.
     const failed = await run(['check', '--timeout', '0.5', '--', node, ...SERVER_ARGS, '--list-delay', '3000']);
     expect(failed.code).not.toBe(0);
@@ -174,6 +207,23 @@ describe('proxy --url: userinfo, query values and header values', () => {
       const { line } = await p.until(0);
       expect(line).toMatch(/HTTP 500/);
       expect(line).toContain('key=***');
+      expectClean('the initialize error', line, secrets);
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    expectClean('stderr', p.stderr, secrets);
+  });
+
+  it('a URL with a key in its path (a server quoting the path it was asked for): errors and stderr hold none of it', async () => {
+    const host = await refusing();
+    const secrets = ['PLANTEDpathKey9z8Y7x6W5v4U3t2S1'];
+    const p = new ProxyProcess(['--url', `http://${host}/api/mcp/s/PLANTEDpathKey9z8Y7x6W5v4U3t2S1/mcp`]);
+    try {
+      p.send('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"a","version":"0"}}}');
+      const { line } = await p.until(0);
+      expect(line).toMatch(/HTTP 500/);
+      expect(line).toContain('/api/mcp/s/***/mcp');
       expectClean('the initialize error', line, secrets);
     } finally {
       p.end();
