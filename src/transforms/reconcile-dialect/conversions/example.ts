@@ -3,6 +3,7 @@
  * is already there.
  */
 import { hasOwn } from '../../../json/guards.js';
+import { appendPointer } from '../../../json/pointer.js';
 import { at, current, renameKey, type Job, type KeyMoves } from '../job.js';
 import type { Conversion } from '../rule.js';
 
@@ -25,4 +26,8 @@ function convertExample(orig: string, cur: string, job: Job, moves: KeyMoves): v
   const value = now.example;
   renameKey(job, cur, 'example', 'examples', moves, 'converted-example');
   job.ctx.replace(at(job, cur, 'examples'), [value], 'converted-example');
+  // The value now sits in the array: a `$ref` into `example` (its value used as a schema) is retargeted to
+  // `examples/0`, not to the array (found attacking the transform: `#/…/example` became `#/…/examples`, and the
+  // rewrite accepted what the original refused).
+  moves.keys.set('example', appendPointer(appendPointer(cur, 'examples'), 0));
 }
