@@ -54,12 +54,21 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     let clientGone = false;
     let finishing = false;
 
+    // One `drain` listener at a time: lines the server sent before it was paused (and the proxy's own
+    // answers) keep coming while the client's pipe is full, and a listener per line piled up (Node's
+    // MaxListenersExceededWarning on stderr, in the client's log, after 2,000 quick notifications).
+    let draining = false;
+    const drained = () => {
+      draining = false;
+      upstream.resumeOutput();
+    };
     const toClient = (line: Buffer | string) => {
       if (clientGone || output.destroyed) return;
       output.write(line);
-      if (!output.write('\n')) {
+      if (!output.write('\n') && !draining) {
+        draining = true;
         upstream.pauseOutput();
-        output.once('drain', () => upstream.resumeOutput());
+        output.once('drain', drained);
       }
     };
 
