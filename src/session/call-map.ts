@@ -9,7 +9,8 @@
  *
  * The arguments are walked alongside the served `inputSchema` (local `$ref`s followed, `anyOf`/`oneOf`/
  * `allOf` branches, `items`/`prefixItems`, `additionalProperties`/`patternProperties`); a `null` is dropped
- * only where every schema that applies there and lists the property had it made nullable. Work is bounded
+ * only where every schema that applies there and lists the property had it made nullable. An `anyOf`/`oneOf`
+ * branch whose own `const`/`enum` refuses the instance (a discriminated union's other kinds) does not apply. Work is bounded
  * by the arguments' size times the schema's branching; nesting deeper than {@link MAX_DEPTH} is left as it is.
  */
 import type { Change } from '../core/report.js';
@@ -112,7 +113,7 @@ export class CallMap {
     const m = this.#tools.get(name);
     if (!m) return undefined;
     const removed: string[][] = [];
-    const stripped = m.nullable.size === 0 || args === undefined ? args : rewrite(args, applied([[m.schema, '']], m), m, [], removed);
+    const stripped = m.nullable.size === 0 || args === undefined ? args : rewrite(args, applied([[m.schema, '']], m, args), m, [], removed);
     if (m.server === name && stripped === args) return undefined;
     return args === undefined ? { name: m.server, removed } : { name: m.server, arguments: stripped, removed };
   }
@@ -160,7 +161,7 @@ interface Applied {
  * Every schema that applies at one place of the instance, from the schemas reached there: each with the
  * branches of its `allOf`/`anyOf`/`oneOf` and the target of its local `$ref`, each place visited once.
  */
-function applied(start: readonly (readonly [unknown, string])[], m: ToolCallMapping): Applied[] {
+function applied(start: readonly (readonly [unknown, string])[], m: ToolCallMapping, instance: unknown): Applied[] {
   const out: Applied[] = [];
   const seen = new Set<string>();
   const visit = (node: unknown, at: string, key: string, refs: number): void => {
@@ -174,7 +175,15 @@ function applied(start: readonly (readonly [unknown, string])[], m: ToolCallMapp
     }
     for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
       const branches = node[k];
-      if (Array.isArray(branches)) branches.forEach((b, i) => visit(b, `${at}/${k}/${i}`, `${at}/${k}/${i}`, refs));
+      if (!Array.isArray(branches)) continue;
+      // An `anyOf`/`oneOf` branch whose own `const`/`enum` on a property refuses the instance's value (a
+      // discriminated union's other kinds) cannot be what the instance matches: the properties it lists do
+      // not keep a null (found attacking the proxy: an optional `a` made nullable in branch `x` was kept as
+      // `a: null` for a `kind: "x"` call, because branch `y` declares `a` itself, and the server refused it).
+      branches.forEach((b, i) => {
+        if (k !== 'allOf' && refusesByDiscriminator(b, instance)) return;
+        visit(b, `${at}/${k}/${i}`, `${at}/${k}/${i}`, refs);
+      });
     }
     const ref = node.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#') || refs >= MAX_REFS) return;
@@ -192,6 +201,26 @@ function applied(start: readonly (readonly [unknown, string])[], m: ToolCallMapp
   return out;
 }
 
+/**
+ * Whether `branch` refuses the object `instance` by a property's `const` or `enum` (written in the branch
+ * itself, not behind a reference): the instance has the property, and its value is not the `const` nor
+ * among the `enum`'s. Such a branch fails on the instance in the served schema and in the original alike
+ * (close-objects keeps `const` and `enum` as they are, and wraps only properties it made nullable, which
+ * this does not read through). Anything else: false (the branch may apply).
+ */
+function refusesByDiscriminator(branch: unknown, instance: unknown): boolean {
+  if (!isObject(branch) || !isObject(instance) || !isObject(branch.properties)) return false;
+  const props = branch.properties;
+  for (const k of Object.keys(props)) {
+    const p = props[k];
+    if (!isObject(p) || !hasOwn(instance, k)) continue;
+    const v = instance[k];
+    if (hasOwn(p, 'const') && !jsonEqual(p.const, v)) return true;
+    if (Array.isArray(p.enum) && !p.enum.some((e) => jsonEqual(e, v))) return true;
+  }
+  return false;
+}
+
 /** `value` without the nulls of made-nullable properties (the same object when there are none); each dropped one's place goes to `removed`. */
 function rewrite(value: unknown, nodes: readonly Applied[], m: ToolCallMapping, path: readonly string[], removed: string[][]): unknown {
   if (nodes.length === 0 || path.length > MAX_DEPTH) return value;
@@ -205,7 +234,7 @@ function rewrite(value: unknown, nodes: readonly Applied[], m: ToolCallMapping, 
         else if (Array.isArray(node.items)) reached.push([node.items[j], `${at}/items/${j}`]);
         else reached.push([node.items, `${at}/items`]);
       }
-      const next = rewrite(item, applied(reached, m), m, [...path, String(j)], removed);
+      const next = rewrite(item, applied(reached, m, item), m, [...path, String(j)], removed);
       if (next !== item) (out ??= value.slice())[j] = next;
     });
     return out ?? value;
@@ -244,7 +273,7 @@ function rewrite(value: unknown, nodes: readonly Applied[], m: ToolCallMapping, 
       removed.push([...path, key]);
       continue;
     }
-    const next = item !== null && typeof item === 'object' && reached.length > 0 ? rewrite(item, applied(reached, m), m, [...path, key], removed) : item;
+    const next = item !== null && typeof item === 'object' && reached.length > 0 ? rewrite(item, applied(reached, m, item), m, [...path, key], removed) : item;
     if (next !== item || out !== undefined) {
       out ??= copyKeys(value, keys.slice(0, index));
       define(out, key, next);

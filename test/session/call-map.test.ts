@@ -41,6 +41,32 @@ describe('CallMap', () => {
     expect(map.toServer('find', { where: { city: 'Oslo', zip: '0150' }, either: {} })).toBeUndefined();
   });
 
+  it('a discriminated union: a branch whose own const/enum refuses the call does not keep its null', () => {
+    // Found attacking the proxy: branch x has `a` optional (made nullable), branch y declares `a` required and
+    // nullable itself. A `kind: "x"` call with `a: null` kept the null (branch y lists `a`), and the server's
+    // own schema refused it. Verdicts of the server's schema written by hand beside each expectation.
+    const server = {
+      type: 'object',
+      required: ['v'],
+      additionalProperties: false,
+      properties: {
+        v: {
+          anyOf: [
+            { type: 'object', properties: { kind: { type: 'string', enum: ['x'] }, a: { type: 'string' } }, required: ['kind'], additionalProperties: false },
+            { type: 'object', properties: { kind: { const: 'y' }, a: { type: ['string', 'null'] } }, required: ['kind', 'a'], additionalProperties: false },
+          ],
+        },
+      },
+    };
+    const map = strict([{ name: 'pick', inputSchema: server }]);
+    // {v: {kind: 'x', a: null}} fails both branches of the server's schema; {v: {kind: 'x'}} passes branch x.
+    expect(map.toServer('pick', { v: { kind: 'x', a: null } })).toEqual({ name: 'pick', arguments: { v: { kind: 'x' } }, removed: [['v', 'a']] });
+    // {v: {kind: 'y', a: null}} passes branch y as it is: the null is the server's own.
+    expect(map.toServer('pick', { v: { kind: 'y', a: null } })).toBeUndefined();
+    // Without the discriminator neither branch can be ruled out: the null stays (as before).
+    expect(map.toServer('pick', { v: { a: null } })).toBeUndefined();
+  });
+
   it('keeps key order, never writes through __proto__, and leaves nesting past its bound as it is', () => {
     const map = strict([{ name: 't', inputSchema: { type: 'object', properties: { __proto__x: { type: 'string' }, deep: { type: 'object', properties: { next: {} } }, b: { type: 'string' } } } }]);
     const args = JSON.parse('{"b":null,"__proto__":{"polluted":true},"__proto__x":null,"deep":null}') as Record<string, unknown>;
