@@ -1,7 +1,7 @@
 import type { Dialect } from './keywords.js';
 import { formatPointer } from '../json/pointer.js';
 import { parseRef } from './ref-syntax.js';
-import { RefIndex, type RefInventory, type RefSite } from './refs.js';
+import { findAnchorsNamed, RefIndex, type RefInventory, type RefSite } from './refs.js';
 
 /**
  * Every place in a document that some reference may land on, so that a rewrite can leave those places
@@ -48,7 +48,7 @@ export function collectRefTargets(schema: unknown, dialect: Dialect, source?: Re
       if (fragment.kind === 'pointer') add(formatPointer(fragment.tokens));
     }
     const anchorName = parsed.kind === 'anchor' ? parsed.name : undefined;
-    if (anchorName !== undefined) for (const a of inventory.anchors) if (a.name === anchorName) add(a.path);
+    if (anchorName !== undefined) for (const a of findAnchorsNamed(inventory, anchorName)) add(a.path);
     const resolution = resolutions[i]!;
     if (resolution.status === 'resolved') add(resolution.path);
     else if (resolution.status === 'undecidable' && site.inSchema && undecidable === undefined) undecidable = { site, reason: resolution.reason };

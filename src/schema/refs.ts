@@ -1,5 +1,8 @@
 // Why one file: the `$ref` inventory and its resolution share the base-URI and resource rules (a reference
 // resolves against the resource the inventory found it in); split, each half would re-derive the other's.
+// Resolution finds anchors and resources through tables built from the inventory on first use (see
+// findAnchor), not by reading the lists per reference: that was quadratic (20,000 `$anchor` references took
+// lintTools 5.4 s, now 0.4 s).
 import { ANCHOR_KEYWORDS, DEFINITIONS_KEYWORDS, REFERENCE_KEYWORDS, UNION_KEYWORDS, type Dialect } from './keywords.js';
 import { appendPointer, formatPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
@@ -403,14 +406,14 @@ export function resolveRefSite(schema: unknown, inventory: RefInventory, site: R
 }
 
 function resolveExternal(schema: unknown, inventory: RefInventory, site: RefSite, parsed: Extract<ParsedRef, { kind: 'external' }>): RefResolution {
-  const scope = site.resource === '' ? inventory.rootUri : inventory.resources.find((r) => r.path === site.resource)?.uri;
+  const scope = site.resource === '' ? inventory.rootUri : findResourceAt(inventory, site.resource)?.uri;
   const base = scope ?? PLACEHOLDER_BASE;
   const uri = resolveUri(parsed.uri, base);
   if (uri === undefined) return { status: 'undecidable', reason: `\`${site.ref}\` is not a valid URI reference` };
   const target = stripFragment(uri);
   let resource: string | undefined;
   if (inventory.rootUri !== undefined && target === inventory.rootUri) resource = '';
-  else resource = inventory.resources.find((r) => r.uri === target)?.path;
+  else resource = findResourceNamed(inventory, target)?.path;
   if (resource === undefined) {
     if (inventory.rootUri === undefined && !isAbsoluteUri(parsed.uri)) {
       return { status: 'undecidable', reason: `\`${site.ref}\` is relative and the document has no \`$id\`: it may name the document itself` };
@@ -433,11 +436,115 @@ function resolveFragment(schema: unknown, inventory: RefInventory, resource: str
     // A `$dynamicRef` starts where a `$ref` would; its dynamic scope can only widen the set of candidates,
     // so a caller that must be conservative considers every anchor of that name in the document.
     void dynamic;
-    const hit = inventory.anchors.find((a) => a.name === parsed.name && a.resource === resource);
+    const hit = findAnchor(inventory, resource, parsed.name);
     if (hit === undefined) return { status: 'unresolved', reason: `no anchor \`${parsed.name}\`` };
     return { status: 'resolved', path: hit.path };
   }
   return { status: 'undecidable', reason: 'unexpected reference form' };
+}
+
+/**
+ * Lookups by name, resource and URI over an inventory's anchors and resources. Every `$ref` to an anchor or an
+ * `$id` asks one; a scan of the list per reference made resolution quadratic (20,000 `$anchor` references:
+ * prune-unreachable-defs 4.6 s, lintTools 5.4 s; 20,000 `$id` references: reconcile-dialect 3.9 s). Each
+ * answers what the scan `list.find(…)` answered: the first match in document order, also when a name or URI
+ * is declared twice. A short list is still scanned (nothing to build); a longer one gets a table on first
+ * use, kept by the list itself (an inventory's lists are never written once made, and `{ ...inventory, refs }`
+ * keeps them and so its tables).
+ */
+const SCAN_LIMIT = 8;
+
+/** An inventory's anchors by name (all, in document order) and by resource and name (the first). */
+class AnchorTable {
+  /** How many anchors the table was built from (a list that has grown since gets a new one). */
+  readonly size: number;
+  readonly byName = new Map<string, AnchorSite[]>();
+  readonly byResource = new Map<string, Map<string, AnchorSite>>();
+  constructor(anchors: readonly AnchorSite[]) {
+    for (let i = 0; i < anchors.length; i++) {
+      const a = anchors[i]!;
+      const named = this.byName.get(a.name);
+      if (named === undefined) this.byName.set(a.name, [a]);
+      else named.push(a);
+      let inResource = this.byResource.get(a.resource);
+      if (inResource === undefined) this.byResource.set(a.resource, (inResource = new Map()));
+      if (!inResource.has(a.name)) inResource.set(a.name, a);
+    }
+    this.size = anchors.length;
+  }
+}
+
+/** An inventory's resources by path and by resolved URI (the first of each). */
+class ResourceTable {
+  readonly size: number;
+  readonly byPath = new Map<string, ResourceSite>();
+  readonly byUri = new Map<string, ResourceSite>();
+  constructor(resources: readonly ResourceSite[]) {
+    for (let i = 0; i < resources.length; i++) {
+      const r = resources[i]!;
+      if (!this.byPath.has(r.path)) this.byPath.set(r.path, r);
+      if (r.uri !== undefined && !this.byUri.has(r.uri)) this.byUri.set(r.uri, r);
+    }
+    this.size = resources.length;
+  }
+}
+
+const anchorTables = new WeakMap<readonly AnchorSite[], AnchorTable>();
+const resourceTables = new WeakMap<readonly ResourceSite[], ResourceTable>();
+
+function anchorTableOf(anchors: readonly AnchorSite[]): AnchorTable {
+  let table = anchorTables.get(anchors);
+  if (table === undefined || table.size !== anchors.length) anchorTables.set(anchors, (table = new AnchorTable(anchors)));
+  return table;
+}
+
+function resourceTableOf(resources: readonly ResourceSite[]): ResourceTable {
+  let table = resourceTables.get(resources);
+  if (table === undefined || table.size !== resources.length) resourceTables.set(resources, (table = new ResourceTable(resources)));
+  return table;
+}
+
+const NO_ANCHORS: readonly AnchorSite[] = Object.freeze([]);
+
+/** Every anchor of the inventory declaring `name`, in any resource, in document order. */
+export function findAnchorsNamed(inventory: RefInventory, name: string): readonly AnchorSite[] {
+  const anchors = inventory.anchors;
+  if (anchors.length <= SCAN_LIMIT) {
+    let out: AnchorSite[] | undefined;
+    for (let i = 0; i < anchors.length; i++) if (anchors[i]!.name === name) (out ??= []).push(anchors[i]!);
+    return out ?? NO_ANCHORS;
+  }
+  return anchorTableOf(anchors).byName.get(name) ?? NO_ANCHORS;
+}
+
+/** The first anchor (in document order) declaring `name` in the resource rooted at `resource`. */
+export function findAnchor(inventory: RefInventory, resource: string, name: string): AnchorSite | undefined {
+  const anchors = inventory.anchors;
+  if (anchors.length <= SCAN_LIMIT) {
+    for (let i = 0; i < anchors.length; i++) if (anchors[i]!.name === name && anchors[i]!.resource === resource) return anchors[i];
+    return undefined;
+  }
+  return anchorTableOf(anchors).byResource.get(resource)?.get(name);
+}
+
+/** The first embedded resource (in document order) rooted at `path`. */
+export function findResourceAt(inventory: RefInventory, path: string): ResourceSite | undefined {
+  const resources = inventory.resources;
+  if (resources.length <= SCAN_LIMIT) {
+    for (let i = 0; i < resources.length; i++) if (resources[i]!.path === path) return resources[i];
+    return undefined;
+  }
+  return resourceTableOf(resources).byPath.get(path);
+}
+
+/** The first embedded resource (in document order) whose resolved URI is `uri` (without a fragment). */
+export function findResourceNamed(inventory: RefInventory, uri: string): ResourceSite | undefined {
+  const resources = inventory.resources;
+  if (resources.length <= SCAN_LIMIT) {
+    for (let i = 0; i < resources.length; i++) if (resources[i]!.uri === uri) return resources[i];
+    return undefined;
+  }
+  return resourceTableOf(resources).byUri.get(uri);
 }
 
 /** Local references (in schema positions) that resolve to nothing, with the reason for each. */
@@ -492,4 +599,4 @@ function safeDecode(s: string): string {
 }
 
 // Keeps RefIndex's and SchemaAnalysis's shapes (and the code optimised for them) alive between runs.
-anchorShape([new RefIndex({}, 'draft-07'), new SchemaAnalysis(), new PointerTrail([])]);
+anchorShape([new RefIndex({}, 'draft-07'), new SchemaAnalysis(), new PointerTrail([]), new AnchorTable([]), new ResourceTable([])]);

@@ -6,7 +6,7 @@ import { DEFINITIONS_KEYWORDS } from '../schema/keywords.js';
 import { appendPointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parsePointerTokenwise, parseRef } from '../schema/ref-syntax.js';
-import { definitionOf, refInventoryOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
+import { definitionOf, findAnchorsNamed, refInventoryOf, resolveRefSite, type RefInventory, type RefSite } from '../schema/refs.js';
 
 /** Options of {@link pruneUnreachableDefs}. */
 export interface PruneUnreachableDefsOptions {
@@ -126,8 +126,7 @@ function targetsOf(schema: Record<string, unknown>, inventory: RefInventory, sit
   const parsed = parseRef(site.ref);
   if (parsed.kind === 'anchor') {
     // Anchors (and dynamic anchors, whose scope is decided at evaluation time): every holder of the name.
-    for (const anchor of inventory.anchors) {
-      if (anchor.name !== parsed.name) continue;
+    for (const anchor of findAnchorsNamed(inventory, parsed.name)) {
       const def = definitionOf(schema, anchor.path);
       if (def) keys.push(defKey(def[0], def[1]));
     }

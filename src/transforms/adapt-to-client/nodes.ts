@@ -6,7 +6,7 @@ import { KEYWORD_TABLES, UNION_KEYWORDS, DEFINITIONS_KEYWORDS, type Dialect, typ
 import { parseRef } from '../../schema/ref-syntax.js';
 import { collectRefTargets, holdsRefTarget, type RefTargets } from '../../schema/ref-targets.js';
 import type { MessageData } from '../../core/context.js';
-import { refInventoryOf, SchemaAnalysis, withAnalysis, type RefInventory, type RefSite } from '../../schema/refs.js';
+import { findAnchorsNamed, refInventoryOf, SchemaAnalysis, withAnalysis, type RefInventory, type RefSite } from '../../schema/refs.js';
 import { findReachedDefinitions } from '../prune-unreachable-defs.js';
 import type { StepEditor } from './step.js';
 import { CHILD, childrenOf, walkSchema } from '../../schema/walk.js';
@@ -70,7 +70,7 @@ export function nameOf(path: string): string {
 export function anchorDoubt(schema: unknown, inventory: RefInventory, site: RefSite, dialect: Dialect): string | undefined {
   const parsed = parseRef(site.ref);
   if (parsed.kind !== 'anchor') return undefined;
-  const holders = [...new Set(inventory.anchors.filter((a) => a.name === parsed.name).map((a) => a.path))];
+  const holders = [...new Set(findAnchorsNamed(inventory, parsed.name).map((a) => a.path))];
   if (holders.length > 1) return `\`${site.ref}\` is declared by ${holders.length} schemas, and readers disagree on which one it names`;
   return undefined;
 }
