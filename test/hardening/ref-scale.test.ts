@@ -98,6 +98,13 @@ describe('20,000 references to 20,000 anchors', () => {
     expect(findings.filter((f) => f.code === 'unreachable-def').map((f) => f.path)).toEqual(unreferenced());
   });
 
+  it('lintTools reports each of 20,000 dangling references with the same hint, naming the definitions', () => {
+    const dangling: Schema = { type: 'object', properties: entries(N, (i) => ['p' + i, { $ref: '#zz' + i }]), $defs: entries(N, (i) => ['D' + i, { $anchor: 'a' + i }]) };
+    const found = lintTools(tool(dangling)).filter((f) => f.code === 'unresolved-ref');
+    expect(found.map((f) => f.path)).toEqual(range(N).map((i) => `/0/inputSchema/properties/p${i}/$ref`));
+    expect(found[N - 1]!.message).toBe(`\`$ref\` \`#zz${N - 1}\` cannot be resolved: no anchor \`zz${N - 1}\`; \`#/$defs\` holds \`D0\`, \`D1\`, \`D2\`, \`D3\`, \`D4\` and ${N - 5} more: point it at one of them, or add the one it names`);
+  });
+
   it('the default call prunes the same definitions and leaves every reference resolving', () => {
     const r = transformTools(tool(schema));
     expect(r.report.changes.filter((c) => c.transform === 'prune-unreachable-defs').map((c) => c.path)).toEqual(unreferenced());
