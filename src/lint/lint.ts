@@ -493,15 +493,24 @@ function keysOf(object: object, keys: Map<object, string[]>): string[] {
 
 /**
  * Up to five keys, those closest to `to` first, in backticks, with how many more there are. Only the first
- * 200 keys are ranked, so a finding costs bounded work however large the object.
+ * 200 keys are ranked, so a finding costs bounded work however large the object; each key's distance is
+ * measured once, not once per comparison of the sort (about 15 times as many: 20,000 dangling pointer
+ * references took lintTools 32 s).
  */
 function listKeys(keys: readonly string[], to: string): string {
-  const sorted = to === '' ? keys.slice(0, 5) : keys.slice(0, RANKED_KEYS).sort((a, b) => editDistance(to, a) - editDistance(to, b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, 5);
+  const sorted = to === '' ? keys.slice(0, 5) : rankByDistance(keys.slice(0, RANKED_KEYS), to).slice(0, 5);
   const more = keys.length - sorted.length;
   return sorted.map((k) => `\`${k}\``).join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
 
 const RANKED_KEYS = 200;
+
+/** `keys` sorted by edit distance to `to`, then by code unit order. */
+function rankByDistance(keys: readonly string[], to: string): string[] {
+  const ranked = keys.map((key) => ({ key, d: editDistance(to, key) }));
+  ranked.sort((a, b) => a.d - b.d || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return ranked.map((r) => r.key);
+}
 
 /** Among the first 200 keys, the one within a third of the length of `to` in edits (case ignored; fewer edits than `to` has characters), if one is. */
 function closest(to: string, keys: readonly string[]): string | undefined {
