@@ -112,15 +112,14 @@ describe('20,000 references to 20,000 anchors', () => {
     expect(out.filter((f) => f.code === 'unresolved-ref').map((f) => f.path)).toEqual(['/0/inputSchema/properties/dangling/$ref']);
   });
 
-  it('$dynamicAnchor and draft-07 `$id: "#name"` anchors resolve the same way', () => {
-    for (const [s, dialect, container] of [
-      [anchors('$dynamicAnchor', 'https://json-schema.org/draft/2020-12/schema'), '2020-12', '$defs'],
-      [anchors('$id', 'http://json-schema.org/draft-07/schema#', 'definitions'), 'draft-07', 'definitions'],
-    ] as const) {
-      expect(targets(s, dialect, ['/properties/p7/$ref', '/properties/p8/$ref', `/${container}/R/properties/q/$ref`])).toEqual([`/${container}/Dup`, `/${container}/D8`, `/${container}/R/${container}/In`]);
-      expect(prune(tool(s)).report.changes.map((c) => c.path)).toEqual(unreferenced(container));
-      expect(lintTools(tool(s)).filter((f) => f.code === 'unresolved-ref').map((f) => f.path)).toEqual(['/0/inputSchema/properties/dangling/$ref']);
-    }
+  it.each([
+    ['$dynamicAnchor', 'https://json-schema.org/draft/2020-12/schema', '2020-12', '$defs'],
+    ['$id', 'http://json-schema.org/draft-07/schema#', 'draft-07', 'definitions'],
+  ] as const)('%s anchors (%s) resolve the same way', (keyword, uri, dialect, container) => {
+    const s = anchors(keyword, uri, container);
+    expect(targets(s, dialect, ['/properties/p7/$ref', '/properties/p8/$ref', `/${container}/R/properties/q/$ref`])).toEqual([`/${container}/Dup`, `/${container}/D8`, `/${container}/R/${container}/In`]);
+    expect(prune(tool(s)).report.changes.map((c) => c.path)).toEqual(unreferenced(container));
+    expect(lintTools(tool(s)).filter((f) => f.code === 'unresolved-ref').map((f) => f.path)).toEqual(['/0/inputSchema/properties/dangling/$ref']);
   });
 });
 
@@ -145,12 +144,35 @@ describe('20,000 references to 20,000 embedded resources', () => {
     expect(findings.filter((f) => f.code === 'unreachable-def').map((f) => f.path)).toEqual(range(10).map((i) => `/0/inputSchema/$defs/U${i}`));
   });
 
-  it('reconcile-dialect leaves the document as it is, and the default call removes only the unreferenced definitions', () => {
+  it('reconcile-dialect leaves the document as it is', () => {
     const reconciled = transformTools(tool(schema), { transforms: [lookup('reconcile-dialect')], verify: false });
     expect(reconciled.report.changes).toEqual([]);
     expect(reconciled.report.diagnostics).toEqual([]);
+  });
+
+  it('the default call removes only the unreferenced definitions', () => {
     const r = transformTools(tool(schema));
     expect(r.report.changes.map((c) => [c.op, c.path])).toEqual(range(10).map((i) => ['remove', `/0/inputSchema/$defs/U${i}`]));
+  });
+
+  it('reconcile-dialect leaves every draft-07 tuple holding a resource a reference uses, naming the first such resource in document order', () => {
+    // 5,000 tuples (20,000 resources, 10,000 references). Tuple i holds resources at items/2, items/10 and
+    // items/12/properties/{b,a}; p<i> and q<i> name two of them: items/10 and items/2 for even i, a and b
+    // for odd i. The first in document order is reported.
+    const N = 5_000;
+    const base = (i: number) => `https://ex.example/t${i}/`;
+    const s: Schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        ...entries(N, (i) => ['t' + i, { type: 'array', items: [...range(12).map((k) => (k === 2 || k === 10 ? { $id: base(i) + k } : {})), { properties: { b: { $id: base(i) + 'b' }, a: { $id: base(i) + 'a' } } }] }]),
+        ...entries(N, (i) => ['p' + i, { $ref: base(i) + (i % 2 === 0 ? '10' : 'a') }]),
+        ...entries(N, (i) => ['q' + i, { $ref: base(i) + (i % 2 === 0 ? '2' : 'b') }]),
+      },
+    };
+    const r = transformTools(tool(s), { transforms: [['reconcile-dialect', { target: '2020-12' }]], verify: false });
+    expect(r.report.changes).toEqual([]);
+    expect(r.report.diagnostics.filter((d) => d.code === 'tuple-id').map((d) => d.path)).toEqual(range(N).map((i) => `/0/inputSchema/properties/t${i}/items/${i % 2 === 0 ? '2' : '12/properties/b'}/$id`));
   });
 
   it('hoist-nested-defs leaves each resource’s definitions in the innermost resource holding them', () => {
