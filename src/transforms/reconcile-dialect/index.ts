@@ -10,6 +10,7 @@ import { SCHEMA_SLOTS } from '../../core/tool.js';
 import { defineTransform } from '../../engine/define-transform.js';
 import { hasOwn, isObject } from '../../json/guards.js';
 import { DIALECTS, type Dialect } from '../../schema/keywords.js';
+import { dialectFromUri } from '../../schema/dialect.js';
 import { CONVERSIONS } from './conversions/index.js';
 import { readDocument, reconcileDocument, type SourceDocument } from './document.js';
 import { MESSAGES, SOURCE_FINDINGS } from './messages.js';
@@ -54,6 +55,16 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
       const slot = slots[s]!;
       const schema = (doc.tool as Record<string, unknown>)[slot];
       if (!isObject(schema) || !hasOwn(doc.tool, slot)) continue;
+      // An output schema is read by the client, to check results, and the MCP TypeScript SDK's client reads
+      // it with a draft-07 validator: tuples rewritten as 2020-12's `prefixItems` with `items: false` made it
+      // refuse every valid result (found as a user: @mapbox/mcp-server's zod tuples through the proxy). The
+      // model never reads an output schema, so nothing is lost by leaving one with tuples as it is (stamped
+      // draft-07, or not stamped: the SDK reads that as draft-07 too).
+      // A document that declares 2020-12 itself is converted as before: no draft-07 reader reads it as it is.
+      if (slot === 'outputSchema' && opts.target === '2020-12' && dialectFromUri(schema.$schema) !== '2020-12' && holdsTupleForms(schema)) {
+        ctx.report('info', 'kept-output-tuples', '/outputSchema');
+        continue;
+      }
       const source = readDocument(schema, '/' + slot, ctx, opts, doc.name);
       if (source !== undefined) sources.push(source);
     }
@@ -77,6 +88,28 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
     );
   },
 });
+
+/**
+ * Whether an object anywhere in `schema` has an array `items` or an `additionalItems` key (data positions
+ * included: saying yes there only leaves a schema as it is). Iterative, bounded by the input check's depth.
+ */
+function holdsTupleForms(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const v of node) if (typeof v === 'object' && v !== null) stack.push(v);
+      continue;
+    }
+    if (!isObject(node)) continue;
+    if (hasOwn(node, 'additionalItems') || (hasOwn(node, 'items') && Array.isArray(node.items))) return true;
+    for (const k in node) {
+      const v = node[k];
+      if (typeof v === 'object' && v !== null && hasOwn(node, k)) stack.push(v);
+    }
+  }
+  return false;
+}
 
 /** Hands what each source's look found below its root to the engine's documents of the same schema (see below-root.ts). */
 function noteLooks(documents: readonly SchemaDocument[], sources: readonly SourceDocument[]): void {

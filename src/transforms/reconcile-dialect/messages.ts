@@ -39,10 +39,12 @@ export const MESSAGES: Readonly<Record<string, string>> = {
   'rewrote-ref': 'Pointed `$ref` at `{to}` (was `{from}`)',
   'removed-stamp': 'Removed `$schema` (`{uri}`): a schema without one is read as 2020-12',
   'wrote-stamp': 'Set `$schema` to `{uri}`',
+  'kept-output-tuples':
+    'Left `outputSchema` as it is: it holds tuple forms (`items` as an array, `additionalItems`) that 2020-12 writes as `prefixItems`, which a client checking results with a draft-07 validator (the MCP TypeScript SDK) does not read, and its `items: false` would refuse every valid result',
 };
 
 /** Codes written by the document-level steps rather than by a conversion. */
-export const DOCUMENT_CODES: readonly string[] = ['contradiction', 'unknown-dialect', 'embedded-dialect', 'removed-dead-referrer', 'rewrote-ref'];
+export const DOCUMENT_CODES: readonly string[] = ['contradiction', 'unknown-dialect', 'embedded-dialect', 'removed-dead-referrer', 'rewrote-ref', 'kept-output-tuples'];
 
 /** Findings about the source schema, reported even when its rewrite is dropped. */
 export const SOURCE_FINDINGS: ReadonlySet<string> = new Set(['unconvertible', 'tuple-id', 'ambiguous-anchor', 'referenced-foreign-keyword', 'referenced-ref-sibling', 'empty-enum', 'embedded-dialect']);
