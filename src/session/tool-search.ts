@@ -234,6 +234,9 @@ export function chooseServing(tools: readonly unknown[], options: ChooseServingO
   if (profile !== undefined && defersSchemas(profile)) {
     return { mode: 'full', why: `${count} tools, --profile ${profile.name}: that client defers schemas itself (it pays ${profile.reader.alwaysPaid === 'nothing' ? 'no tool' : `the ${profile.reader.alwaysPaid}`} up front and loads a schema when its model asks), so every tool is served in full, optimized for it, with no hot set and no search tool of the proxy's own (they would only add round trips; the session bench prices toolslim under claude-code at or below claude-code alone)` };
   }
+  if (profile !== undefined && profile.strict?.closedObjects === true) {
+    return { mode: 'full', why: `${count} tools, --profile ${profile.name}: that client accepts only closed objects (every property listed and required, \`additionalProperties: false\`), which a search tool's call tool (its \`arguments\` are any tool's arguments) and a cold stub cannot be, so every tool is served in full, converted for it` };
+  }
   if (count >= minTools) {
     return { mode: 'search', why: `${count} tools (≥ ${minTools}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by keyword search (stubs of every tool grow with the list, a search tool does not: bench/sessions.md; --hot-set to serve stubs, --full to serve every tool)` };
   }

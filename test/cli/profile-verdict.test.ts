@@ -122,6 +122,33 @@ describe('proxy --profile', () => {
     expect(stderrFindings(p.stderr)).toEqual([{ tool: '2fa_login', path: '/1/name', code: 'profile-tool-name' }]);
   });
 
+  it('openai-strict: a list past the search threshold is served in full and accepted; --hot-set and --search are refused up front', async () => {
+    // Found as a user (@makeplane/plane-mcp-server, 47 tools): the proxy chose search, and its own check then
+    // refused the served list (the call tool's open `arguments`, the search tool's optional `limit`): the
+    // client's initialize got an error in every mode but --full.
+    const many = join(dir, 'many.json');
+    const tools = Array.from({ length: 60 }, (_, i) => ({ name: `tool_${i}`, description: `Tool number ${i}: it does one thing with words`, inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['a'] } }));
+    writeFileSync(many, JSON.stringify(tools));
+    const p = new ProxyProcess(['--profile', 'openai-strict', '--', node, WIRE_SERVER, '--tools', many]);
+    await p.initialize();
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const { message } = await p.until(1);
+    const served = (message.result as { tools: { name: string; inputSchema: unknown }[] }).tools;
+    expect(served.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+    // Closed and every property required, `b` made nullable (hand-written: what strict mode asks for).
+    expect(served[0]!.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: ['integer', 'null'] } }, required: ['a', 'b'], additionalProperties: false });
+    p.end();
+    expect(await p.closed).toBe(0);
+    expect(p.stderr).toContain('--profile openai-strict: that client accepts only closed objects');
+    expect(p.stderr).not.toContain('would still reject');
+    for (const flag of ['--hot-set', '--search']) {
+      const r = await runMain(['proxy', '--profile', 'openai-strict', flag, '3', '--', node, WIRE_SERVER]);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(`--profile openai-strict accepts only closed objects`);
+      expect(r.stderr).toContain(`drop ${flag}`);
+    }
+  });
+
   it('serves a list the client accepts as usual', async () => {
     const p = new ProxyProcess(['--profile', 'gemini', '--', node, WIRE_SERVER, '--tools', accepted]);
     await p.initialize();

@@ -203,4 +203,14 @@ describe('chooseServing and searchMode', () => {
     expect(chooseServing(list(20, 5000), { client: 'openai' }).mode).toBe('names');
     expect(() => chooseServing(list(20, 2000), { client: 'no-such-client' })).toThrow();
   });
+
+  it('a client that accepts only closed objects (openai-strict) gets every tool, at any size: the call tool and cold stubs cannot be closed', () => {
+    // Found as a user: `proxy --profile openai-strict` chose search for 47 tools, and its own check then refused
+    // the served list (the search and call tools' open objects), so the client's initialize got an error.
+    for (const [n, b] of [[3, 500], [10, 3000], [47, 20000], [100, 20000]] as const) {
+      const c = chooseServing(list(n, b), { client: 'openai-strict' });
+      expect(c.mode, String(n)).toBe('full');
+      expect(c.why).toContain('--profile openai-strict: that client accepts only closed objects');
+    }
+  });
 });

@@ -15,6 +15,7 @@ import { ALLOW_REJECTED_FLAG, ALLOW_REJECTED_HELP, profileGateHooks } from '../p
 import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
 import { NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames } from '../../session/tool-search.js';
+import { getProfile } from '../../profiles/profiles.js';
 import { DEFAULT_LIMITS, type ByteLimits } from '../proxy/limits.js';
 
 export const proxyCommand: Command = {
@@ -114,7 +115,8 @@ Sessions (the list keeps its bytes all session, so the client's prompt cache kee
                             None of the three (the default): from ${SEARCH_MIN_TOOLS} tools --search; below that,
                             a list of ${NAMES_MIN_BYTES} bytes or more (compact JSON, ~750 tokens) as --search
                             with the names listed, a smaller one in full; with --profile of a client
-                            that defers schemas itself (claude-code) every tool at any size. Stderr
+                            that defers schemas itself (claude-code), or one that accepts only closed
+                            objects (openai-strict), every tool at any size. Stderr
                             says which and why. Each first call of a tool not served in full then
                             costs the model one load round trip (the session bench, bench/sessions.md:
                             0.41x of the full list's cost with 27% more requests on BFCL's servers)
@@ -227,6 +229,10 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   // Neither --hot-set, --search nor --full: the session library picks by the first list's size.
   const auto = hotSet === undefined && args.flags.full !== true ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
   const profile = flagString(args, 'profile');
+  if (profile !== undefined && hotSet !== undefined && profileClosesObjects(profile)) {
+    // Found as a user: the served list's check then refused every such list at the first tools/list.
+    throw new CliError(`--profile ${profile} accepts only closed objects, which ${hotSet.search === true ? "--search's call tool (its `arguments` are any tool's arguments)" : "--hot-set's cold stubs (`{\"type\": \"object\"}`)"} cannot be: drop ${hotSet.search === true ? '--search' : '--hot-set'} (with this profile every tool is served in full, converted for it)`, { usage: true });
+  }
   const searchPrefix = flagString(args, 'search-prefix');
   if (searchPrefix !== undefined) {
     try {
@@ -256,6 +262,15 @@ async function responsesFrom(args: ParsedArgs, fromOverlay: ResponsePolicies | u
   if (Object.keys(policies).length === 0) return undefined;
   const [{ ProxyResponses }, { ResponsePager }] = await Promise.all([import('../proxy/responses.js'), import('../../session/response-pages.js')]);
   return new ProxyResponses(new ResponsePager({ policies }), log);
+}
+
+/** Whether the profile named `name` accepts only closed objects (an unknown name: false; it is refused where profiles are read). */
+function profileClosesObjects(name: string): boolean {
+  try {
+    return getProfile(name).strict?.closedObjects === true;
+  } catch {
+    return false;
+  }
 }
 
 /** `--hot-set <k>`, `--usage` and `--reveal`, checked now. */
