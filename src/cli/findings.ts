@@ -39,6 +39,24 @@ export interface FindingSettings {
 }
 
 /** The settings of one run: the config file (if any) under the flags. */
+/**
+ * The severities the configuration file `check` would find for a file in `dir` sets (`rules`), for commands
+ * that summarize what `check` would find without taking its options (`optimize`); undefined without one, or
+ * when it cannot be read (`check` then says why).
+ */
+export function configSeverities(ctx: Context, files: readonly string[]): Record<string, Severity | 'off'> | undefined {
+  const cwd = ctx.io.cwd ?? process.cwd();
+  try {
+    const rules = loadConfig(cwd, undefined, configSearchStart(cwd, files))?.config.rules;
+    if (rules === undefined) return undefined;
+    const out: Record<string, Severity | 'off'> = {};
+    for (const [code, severity] of Object.entries(rules)) if (isKnownFindingCode(code)) out[code] = severity;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 export function findingSettings(args: ParsedArgs, ctx: Context, command: 'check' | 'report'): FindingSettings {
   const cwd = ctx.io.cwd ?? process.cwd();
   const loaded = loadConfig(cwd, flagString(args, 'config'), args.rest === undefined ? configSearchStart(cwd, args.positional) : undefined);

@@ -164,6 +164,25 @@ describe('optimize --profile: the summary counts what check --profile finds', ()
     const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
     expect(r.stderr).toContain(`left for check --profile openai-strict: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`);
   });
+
+  it('reads the configuration file check reads for the written file: a rule raised there is counted at its severity', async () => {
+    // Found as a user: with `missing-param-description` raised to warning in toolslim.config.json (the README's
+    // example), optimize said "0 warnings" and check on its output failed (strip-noise removes a description
+    // that only restates its parameter's name, which that rule then reports).
+    const sub = join(dir, 'configured');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'toolslim.config.json'), JSON.stringify({ rules: { 'missing-param-description': 'warning' }, failOn: 'warning' }));
+    const input = join(sub, 'in.json');
+    const out = join(sub, 'out.json');
+    writeFileSync(input, JSON.stringify([{ name: 'pay', description: 'Pay an invoice', inputSchema: { type: 'object', properties: { paymentMethodId: { type: 'string', description: 'Payment method ID' }, amount: { type: 'number', description: 'The amount in cents, at least 1' } }, required: ['paymentMethodId', 'amount'] } }]));
+    expect((await runMain(['check', input, '-q'])).code).toBe(0);
+    const r = await runMain(['optimize', input, '-o', out]);
+    expect(r.code).toBe(0);
+    const c = await runMain(['check', out, '-q']);
+    expect(c.code).toBe(1);
+    expect(c.stdout).toContain('0 errors, 1 warning');
+    expect(r.stderr).toContain('left for check: 0 errors, 1 warning\n');
+  });
 });
 
 describe('optimize writes what it read', () => {

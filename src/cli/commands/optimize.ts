@@ -7,6 +7,8 @@ import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
 import { lintTools, type Finding } from '../../lint/index.js';
+import type { Severity } from '../../core/report.js';
+import { configSeverities } from '../findings.js';
 import { readerLintOptions, readersOf } from '../rendered.js';
 import { indentedStyle, COMPACT_STYLE, type JsonStyle } from '../../json/source.js';
 import { CliError } from '../errors.js';
@@ -148,7 +150,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   ctx.io.stderr.write(
     `${ctx.name}: ${num(before.bytes)} → ${num(after.bytes)} bytes of compact JSON (${pct > 0 ? '−' : pct < 0 ? '+' : '±'}${Math.abs(pct).toFixed(1)}%); ` +
       `wrote ${num(fileBytes)} bytes${inputBytes === undefined ? '' : ` (input ${num(inputBytes)})`}; ` +
-      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile, clientFindings)}` +
+      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile, clientFindings, configSeverities(ctx, out !== undefined && out !== '-' ? [out] : args.positional))}` +
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
@@ -202,10 +204,12 @@ function styleFrom(args: ParsedArgs): JsonStyle | undefined {
  * types it shows as \`any\` (\`renders-as-any\`): the findings \`check --profile\` lists (\`findingsOf\`: the lint, then the
  * client's findings, here the ones already made to decide whether to write).
  */
-function remaining(output: unknown, args: ParsedArgs, profile: string | undefined, clientFindings: readonly Finding[]): string {
+function remaining(output: unknown, args: ParsedArgs, profile: string | undefined, clientFindings: readonly Finding[], severity: Record<string, Severity | 'off'> | undefined): string {
   let errors = 0;
   let warnings = 0;
-  const lint = readerLintOptions({ collisionThreshold: false }, readersOf(args, profile), () => {
+  // The configuration file `check` would read for the written file sets the rules' severities here too (found
+  // as a user: a rule raised to `warning` there, `optimize` said "0 warnings" and `check` then failed on 84).
+  const lint = readerLintOptions({ collisionThreshold: false, ...(severity !== undefined ? { severity } : {}) }, readersOf(args, profile), () => {
     throw new Error('no token budget here');
   });
   for (const f of [...lintTools(output, lint), ...clientFindings]) {
