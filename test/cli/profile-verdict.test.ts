@@ -108,6 +108,19 @@ describe('proxy --profile', () => {
     expect(p.stderr).toContain('not serving it (--allow-rejected serves it anyway)');
   });
 
+  it('a tools/list sent right behind initialize: each gets its own answer, initialize first', async () => {
+    // Found as a user: the pipelined tools/list met the refused list first and ended the run, and initialize got
+    // no answer at all.
+    const p = new ProxyProcess(['--profile', 'gemini', '--keep-names', '--', node, WIRE_SERVER, '--tools', rejected]);
+    p.send(INIT, '{"jsonrpc":"2.0","method":"notifications/initialized"}', '{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
+    const first = await p.until(0);
+    expect((first.message.error as { message: string }).message).toContain('`gemini` would still reject 1 tool');
+    const second = await p.until(2);
+    expect(second.before).toEqual([]);
+    expect(second.message.error).toBeDefined();
+    expect(await p.closed).toBe(1);
+  });
+
   it('--allow-rejected serves it and says so on stderr', async () => {
     const p = new ProxyProcess(['--profile', 'gemini', '--keep-names', '--allow-rejected', '--', node, WIRE_SERVER, '--tools', rejected]);
     await p.initialize();

@@ -423,6 +423,9 @@ export class Router {
       this.#send(INITIALIZED, [], { initialized: true });
     }
     let out: string | Buffer = line;
+    // Held until the list is known; a refusal that ends the run meanwhile (a request the client pipelined
+    // behind it met the same refused list) answers it too (see #refuse).
+    this.#initializeHeld = memberText(text, 'id');
     try {
       await this.#list.served('initialize');
       const extra = hooks.instructions?.();
@@ -431,11 +434,11 @@ export class Router {
       if (this.#finished) return;
       const why = hooks.prefetchWhy ? ` (${hooks.prefetchWhy})` : '';
       const message = e instanceof Refusal ? e.message : `${(e as Error)?.message ?? String(e)}; the proxy needs the tools before it answers initialize${why}, so it refuses`;
-      const id = memberText(text, 'id');
-      this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: ${message}`) })}}`);
+      this.#answerHeldInitialize(message);
       this.#refuse(message);
       return;
     }
+    this.#initializeHeld = undefined;
     this.#o.toClient(out);
     const held = this.#holding;
     this.#holding = undefined;
@@ -482,8 +485,20 @@ export class Router {
     while (this.waiting > 0 && Date.now() < end && !this.#finished) await new Promise((r) => setTimeout(r, 10));
   }
 
+  /** The client's `initialize`, while its answer waits for the list: the text of its id. */
+  #initializeHeld: string | undefined = undefined;
+
+  /** Answers the held `initialize` (if any) with the refusal, first, as the client asked it first. */
+  #answerHeldInitialize(message: string): void {
+    const id = this.#initializeHeld;
+    if (id === undefined) return;
+    this.#initializeHeld = undefined;
+    this.#o.toClient(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: -32603, message: this.#redact(`toolslim proxy: ${message}`) })}}`);
+  }
+
   #refuse(message: string): void {
     if (this.#finished) return;
+    this.#answerHeldInitialize(message);
     this.#o.log(message);
     this.#failPending(() => true, -32603, () => `toolslim proxy: ${message}`);
     this.#finish(1);
