@@ -1,22 +1,4 @@
-/** Error codes thrown by toolslim. */
-export type ToolslimErrorCode = 'invalid-input' | 'invalid-option' | 'unknown-transform' | 'transform-failed' | 'verification-failed';
-
-/**
- * The one error class toolslim throws. `tool` and `path` (a JSON Pointer into the tools array) say where,
- * whenever the error is about a place in the input.
- */
-export class ToolslimError extends Error {
-  override name = 'ToolslimError';
-  readonly code: ToolslimErrorCode;
-  readonly tool: string | undefined;
-  readonly path: string | undefined;
-  readonly transform: string | undefined;
-
-  constructor(code: ToolslimErrorCode, message: string, where: { tool?: string; path?: string; transform?: string; cause?: unknown } = {}) {
-    super(message, where.cause === undefined ? undefined : { cause: where.cause });
-    this.code = code;
-    this.tool = where.tool;
-    this.path = where.path;
-    this.transform = where.transform;
-  }
-}
+// ToolslimError is defined at the lowest layer (json/errors.ts), so that every layer can throw it; it is
+// core's by name, and every module imports it from here.
+export { ToolslimError } from '../json/errors.js';
+export type { ToolslimErrorCode } from '../json/errors.js';
