@@ -8,6 +8,9 @@ import { ToolslimError } from '../core/errors.js';
 import { jsonStringBytes } from '../core/measure.js';
 import { isExtensionKeyword, REFERENCE_KEYWORDS } from '../schema/keywords.js';
 import { INVENTORY_KEYS } from '../schema/refs.js';
+import { findJsonProblem, isProxy, numberBytes } from '../json/plain.js';
+
+export { numberBytes };
 
 /** The shape the tools came in. */
 export type Envelope = 'array' | 'list-result' | 'jsonrpc' | 'capture';
@@ -100,6 +103,19 @@ export function checkJsonTool(tool: unknown, maxDepth: number, undefinedMembers?
     size.inventoryKeys = true;
   }
   return checkExactly(tool, maxDepth, undefinedMembers, size);
+}
+
+/** The exact walk (json/plain.ts) over a tool, whose root must be an object. */
+function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts): InputProblem | undefined {
+  try {
+    if (!isProxy(tool) && !isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
+  } catch (e) {
+    return { path: '', message: `reading the tool threw (${e instanceof Error ? e.message : 'an exception'}); it is not plain JSON` };
+  }
+  const counted = size ? { bytes: 0, stringBytes: jsonStringBytes } : undefined;
+  const problem = findJsonProblem(tool, maxDepth, undefinedMembers, counted);
+  if (size && problem === undefined) size.bytes = counted!.bytes;
+  return problem;
 }
 
 /**
@@ -231,148 +247,6 @@ function valueBytes(v: unknown, stack: unknown[], depth: number): number {
       return -1;
   }
 }
-
-/**
- * The length of `JSON.stringify(v)` for a finite number. An integer short of 10^15 is its digits and a minus
- * sign, counted without writing it out (`String(v)` made a string for each of the lists' numbers, about 7%
- * of the input check on the validation set); anything else is written out.
- * @internal
- */
-export function numberBytes(v: number): number {
-  if (Number.isInteger(v) && v > -1e15 && v < 1e15) {
-    let n = v < 0 ? 2 : 1;
-    const a = v < 0 ? -v : v;
-    for (let p = 10; a >= p; p *= 10) n++;
-    return n;
-  }
-  return String(v).length;
-}
-
-function checkExactly(tool: unknown, maxDepth: number, undefinedMembers?: string[], size?: ToolFacts): InputProblem | undefined {
-  // Pointers are built only for what is reported: each container on the way down is a link to its parent,
-  // and a problem's pointer is spelled out from the links when one is found.
-  let atParent: PathLink | undefined;
-  let atKey: string | number | undefined;
-  try {
-    if (isProxy(tool)) return { path: '', message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
-    if (!isObject(tool)) return { path: '', message: `the tool is ${describe(tool)}, expected an object` };
-    const onPath = new Set<object>();
-    // With `size`: the UTF-8 bytes of `JSON.stringify(tool)`, counted on the way (brackets, commas, keys and
-    // every value), so the engine does not serialize every tool a second time just to measure it.
-    let bytes = 0;
-    // Frames, four slots each: value, parent link, key (undefined for the root), depth; an exit frame
-    // (depth -1, value: the container) takes the container off the ancestor set.
-    const stack: unknown[] = [tool, undefined, undefined, 0];
-    while (stack.length > 0) {
-      const depth = stack.pop() as number;
-      const key = stack.pop() as string | number | undefined;
-      const parent = stack.pop() as PathLink | undefined;
-      const value = stack.pop();
-      if (depth < 0) {
-        onPath.delete(value as object);
-        continue;
-      }
-      atParent = parent;
-      atKey = key;
-      switch (typeof value) {
-        case 'string':
-          bytes += jsonStringBytes(value);
-          continue;
-        case 'boolean':
-          bytes += value ? 4 : 5;
-          continue;
-        case 'number':
-          if (!Number.isFinite(value)) return { path: pathOf(parent, key), message: `${value} is not a JSON number` };
-          bytes += numberBytes(value);
-          continue;
-        case 'object':
-          if (value === null) {
-            bytes += 4;
-            continue;
-          }
-          break;
-        default:
-          return { path: pathOf(parent, key), message: `${typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`} is not a JSON value` };
-      }
-      const obj = value as object;
-      if (isProxy(obj)) return { path: pathOf(parent, key), message: 'a Proxy is not plain JSON (pass a plain copy of the tool)' };
-      if (onPath.has(obj)) return { path: pathOf(parent, key), message: 'the object contains itself (a reference cycle); JSON cannot hold it' };
-      if (depth > maxDepth) return { path: pathOf(parent, key), message: `nesting deeper than ${maxDepth} levels` };
-      const proto = Object.getPrototypeOf(obj);
-      const isArray = Array.isArray(obj);
-      if (!isArray && proto !== Object.prototype && proto !== null) return { path: pathOf(parent, key), message: `a ${proto?.constructor?.name ?? 'non-plain'} object is not a JSON value` };
-      onPath.add(obj);
-      stack.push(obj, undefined, undefined, -1);
-      const link: PathLink = key === undefined ? ROOT_LINK : { parent: parent!, key };
-      if (isArray) {
-        const arr = obj as unknown[];
-        bytes += arr.length === 0 ? 2 : 1 + arr.length;
-        for (let i = arr.length - 1; i >= 0; i--) {
-          const d = Object.getOwnPropertyDescriptor(arr, i);
-          if (d && !('value' in d)) return { path: pathOf(link, i), message: 'an accessor (getter/setter) is not a JSON value' };
-          stack.push(d?.value, link, i, depth + 1);
-        }
-      } else {
-        const rec = obj as Record<string, unknown>;
-        const keys = Object.keys(rec);
-        let present = 0;
-        for (let i = keys.length - 1; i >= 0; i--) {
-          const d = Object.getOwnPropertyDescriptor(rec, keys[i]!);
-          if (d && !('value' in d)) return { path: pathOf(link, keys[i]!), message: 'an accessor (getter/setter) is not a JSON value' };
-          const member = d?.value;
-          // An object member that is `undefined` is absent in JSON (SDK servers build tools with
-          // `title: undefined`): when the caller collects them, they are noted, kept and not descended into.
-          if (member === undefined && undefinedMembers) {
-            undefinedMembers.push(pathOf(link, keys[i]!));
-            continue;
-          }
-          present++;
-          bytes += jsonStringBytes(keys[i]!) + 1;
-          stack.push(member, link, keys[i]!, depth + 1);
-        }
-        bytes += present === 0 ? 2 : 1 + present;
-      }
-    }
-    if (size) size.bytes = bytes;
-    return undefined;
-  } catch (e) {
-    return { path: pathOf(atParent, atKey), message: `reading the tool threw (${errorText(e)}); it is not plain JSON` };
-  }
-}
-
-
-/** A container on the way down from the tool: its parent and its key there. */
-interface PathLink {
-  readonly parent: PathLink | undefined;
-  readonly key: string | number | undefined;
-}
-
-const ROOT_LINK: PathLink = { parent: undefined, key: undefined };
-
-/** The pointer of member `key` of the container at `link` (the container itself without a key). */
-function pathOf(link: PathLink | undefined, key: string | number | undefined): string {
-  const keys: (string | number)[] = key === undefined ? [] : [key];
-  for (let l = link; l !== undefined && l.key !== undefined; l = l.parent) keys.push(l.key);
-  let out = '';
-  for (let i = keys.length - 1; i >= 0; i--) out = appendPointer(out, keys[i]!);
-  return out;
-}
-
-function errorText(e: unknown): string {
-  try {
-    return e instanceof Error ? e.message : String(e);
-  } catch {
-    return 'an exception';
-  }
-}
-
-/** `util.types.isProxy` where the runtime has it (Node); elsewhere Proxies are caught only when they throw. */
-const isProxy: (value: unknown) => boolean = (() => {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const util = proc?.getBuiltinModule?.('node:util') as { types?: { isProxy?: (v: unknown) => boolean } } | undefined;
-  const fn = util?.types?.isProxy;
-  return typeof fn === 'function' ? (v: unknown) => typeof v === 'object' && v !== null && fn(v) : () => false;
-})();
 
 /** Which tools a run may rewrite, and what the input check reported about the others. */
 export interface InputCheck {

@@ -11,6 +11,7 @@ import type { RunOptions } from '../core/run-types.js';
 import { SCHEMA_SLOTS, type SchemaSlot } from '../core/tool.js';
 import type { AnyTransform } from '../core/transform.js';
 import { hasOwn } from '../json/guards.js';
+import { DEFAULT_MAX_DEPTH } from '../json/plain.js';
 import { DIALECTS, type Dialect } from '../schema/keywords.js';
 
 /** A run's options with every default filled in. */
@@ -23,8 +24,9 @@ export interface ResolvedRunOptions {
   readonly keepUnchanged: ReadonlyMap<number, string> | undefined;
 }
 
-/** Nesting deeper than this is not transformed (the run's and the lint's default `maxDepth`). */
-export const DEFAULT_MAX_DEPTH = 1000;
+// Nesting deeper than DEFAULT_MAX_DEPTH is not transformed (the run's and the lint's default `maxDepth`); it
+// is json/plain.ts's, which the public functions that walk a caller's schema check against too.
+export { DEFAULT_MAX_DEPTH };
 
 /** Every key of {@link RunOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
 export const RUN_OPTION_KEYS: readonly string[] = Object.keys({ onError: 1, tokenizer: 1, measure: 1, maxDepth: 1, verify: 1, keepUnchanged: 1 } satisfies Record<keyof RunOptions, 1>);
