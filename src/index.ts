@@ -72,11 +72,14 @@ export { presetMax } from './presets/index.js';
 // Schema utilities
 export { getDeclaredDialect, dialectFromUri, DIALECT_URIS } from './schema/dialect.js';
 export type { DeclaredDialect } from './schema/dialect.js';
-export { findDialectContradictions, findToolsDialectContradictions, keywordFit, isLegacyDialect } from './schema/dialect.js';
+export { keywordFit, isLegacyDialect } from './schema/dialect.js';
+// The functions that walk a caller's schema, checked first (a schema that contains itself is refused, not walked forever).
+export { findDialectContradictions, findToolsDialectContradictions } from './engine/checked.js';
 export type { DialectContradiction, DialectSource, FindDialectContradictionsOptions, ToolDialectContradictions } from './schema/dialect.js';
 export type { Dialect, KeywordInfo, KeywordRole, KeywordShape, KeywordTable, InstanceTypeName } from './schema/keywords.js';
 export { KEYWORD_TABLES, UNION_KEYWORDS } from './schema/keywords.js';
-export { collectRefInventory, findUnresolvedRefs, resolveRefSite, RefIndex } from './schema/refs.js';
+export { resolveRefSite, RefIndex } from './schema/refs.js';
+export { collectRefInventory, findUnresolvedRefs } from './engine/checked.js';
 export type { RefInventory, RefSite, AnchorSite, ResourceSite, RefResolution } from './schema/refs.js';
 
 // Lint (findings for CI)
@@ -88,12 +91,13 @@ export type { McpTool, ListToolsResult, JsonSchema, SchemaSlot } from './core/to
 export { SCHEMA_SLOTS, TOOL_ANNOTATION_FIELDS } from './core/tool.js';
 
 // The equivalence gate
-export { verifyTool, verifyHistory, AjvPool } from './verify/gate.js';
+export { AjvPool } from './verify/gate.js';
+export { verifyTool, verifyHistory } from './engine/checked.js';
 export type { VerifyLevel } from './core/report.js';
 export type { VerifyCheck, VerifyToolOptions, VerifyFailure, VerifyStep, AttributedFailure, CompileResult } from './verify/gate.js';
 export { registerAjv } from './verify/ajv-loader.js';
 export type { AjvClasses } from './verify/ajv-loader.js';
-export { generateInstances, generateProbeInstances } from './verify/instances.js';
+export { generateInstances, generateProbeInstances } from './engine/checked.js';
 export type { InstanceOptions, ProbeOptions, ProbeSite } from './verify/instances.js';
 
 // Client profiles

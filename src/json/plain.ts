@@ -135,16 +135,18 @@ export function findJsonProblem(value: unknown, maxDepth: number, undefinedMembe
 /**
  * Throws a {@link ToolslimError} (`invalid-input`) when `value` is not plain JSON (see
  * {@link findJsonProblem}; members whose value is `undefined` are allowed, JSON omits them), above all when
- * it contains itself, which a walk would follow forever, or nests deeper than `maxDepth` (default
- * {@link DEFAULT_MAX_DEPTH}). The message names `who` (the public function), `what` (`schema`, ``tool
- * `before` ``), the tool's name when given (also put on the error) and the pointer inside the value (the
- * error's `path`). What a public function that walks a value a caller built does first, once per call.
+ * it contains itself, which a walk would follow forever. What a public function that walks a value a caller
+ * built does first, once per call. Nesting is bounded only by `maxDepth` when given (a function that reads
+ * every depth, iteratively, takes none; one that recurses takes {@link DEFAULT_MAX_DEPTH}, as the engine
+ * does). The message names `who` (the public function), `what` (`the schema`, ``tool `x` (index 3)``) and
+ * the pointer: `at` (where the value sits in what the caller passed, e.g. `/3` in a tools array) followed by
+ * the pointer inside the value; it is the error's `path`, and `tool` its `tool`.
  */
-export function assertPlainJson(value: unknown, who: string, what: string, options: { readonly maxDepth?: number; readonly tool?: string } = {}): void {
-  const problem = findJsonProblem(value, options.maxDepth ?? DEFAULT_MAX_DEPTH, [], undefined, what);
+export function assertPlainJson(value: unknown, who: string, what: string, options: { readonly maxDepth?: number; readonly tool?: string; readonly at?: string } = {}): void {
+  const problem = findJsonProblem(value, options.maxDepth ?? Infinity, [], undefined, 'value');
   if (problem === undefined) return;
-  const tool = options.tool;
-  throw new ToolslimError('invalid-input', `${who}: the ${what}${tool === undefined ? '' : ` (\`${tool}\`)`} is not plain JSON: ${problem.message} at \`${problem.path}\``, tool === undefined ? { path: problem.path } : { tool, path: problem.path });
+  const path = (options.at ?? '') + problem.path;
+  throw new ToolslimError('invalid-input', `${who}: ${what} is not plain JSON: ${problem.message} at \`${path}\``, options.tool === undefined ? { path } : { tool: options.tool, path });
 }
 
 /**

@@ -122,6 +122,8 @@ export interface FindDialectContradictionsOptions {
  * dialect uses (array `items` or boolean `exclusiveMinimum` in 2020-12), and `definitions` where `$defs` is
  * the name. Annotations of other dialects (`deprecated`, `$comment`) are not contradictions. A subschema
  * with its own `$schema` is judged by it. Pure; a document with an unknown `$schema` has none.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function findDialectContradictions(schema: unknown, options: FindDialectContradictionsOptions = {}): DialectContradiction[] {
   const declared = getDeclaredDialect(schema, options.assume ?? '2020-12');
@@ -267,6 +269,8 @@ export interface ToolDialectContradictions {
  * {@link findDialectContradictions} over every `inputSchema` and `outputSchema` of a tools array; only
  * schemas with at least one contradiction are listed. Pure: for benches and CI checks that count tools
  * whose declared dialect contradicts their keywords, before and after a pipeline.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function findToolsDialectContradictions(tools: readonly unknown[], options: FindDialectContradictionsOptions = {}): ToolDialectContradictions[] {
   const out: ToolDialectContradictions[] = [];

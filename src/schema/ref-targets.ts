@@ -1,7 +1,7 @@
 import type { Dialect } from './keywords.js';
 import { formatPointer } from '../json/pointer.js';
 import { parseRef } from './ref-syntax.js';
-import { findAnchorsNamed, RefIndex, type RefInventory, type RefSite } from './refs.js';
+import { collectRefInventory, findAnchorsNamed, RefIndex, type RefInventory, type RefSite } from './refs.js';
 
 /**
  * Every place in a document that some reference may land on, so that a rewrite can leave those places
@@ -23,7 +23,7 @@ export interface RefTargets {
  * embedded `$id` looks there), and every holder of an anchor a reference names.
  */
 export function collectRefTargets(schema: unknown, dialect: Dialect, source?: RefInventory | RefIndex): RefTargets {
-  const index = source instanceof RefIndex ? source : new RefIndex(schema, dialect, source);
+  const index = source instanceof RefIndex ? source : new RefIndex(schema, dialect, source ?? collectRefInventory(schema, dialect));
   const { inventory } = index;
   const resolutions = index.resolutions;
   const exact = new Set<string>();

@@ -9,6 +9,8 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef, type ParsedRef } from './ref-syntax.js';
 import { CHILD, childrenOf, walkJson } from './walk.js';
 import { anchorShape } from '../json/shapes.js';
+import { assertPlainJson } from '../json/plain.js';
+import type { ToolslimError } from '../json/errors.js';
 
 /** Where a reference sits in a document, and what it says. */
 export interface RefSite {
@@ -73,7 +75,17 @@ export class RefIndex {
   #resolutions: RefResolution[] | undefined;
   #unresolved: { site: RefSite; reason: string }[] | undefined;
 
-  constructor(schema: unknown, dialect: Dialect, inventory: RefInventory = collectRefInventory(schema, dialect)) {
+  /**
+   * Without `inventory`, the schema is walked for one ({@link collectRefInventory}), after the check every
+   * public function that walks a caller's schema makes: a schema that contains itself is a
+   * {@link ToolslimError} (`invalid-input`) naming the pointer, not a walk that never ends. Toolslim's own
+   * indexes are made with their inventory (the engine's input is checked once, per run).
+   */
+  constructor(schema: unknown, dialect: Dialect, inventory?: RefInventory) {
+    if (inventory === undefined) {
+      assertPlainJson(schema, 'RefIndex', 'the schema');
+      inventory = collectRefInventory(schema, dialect);
+    }
     this.schema = schema;
     this.dialect = dialect;
     this.inventory = inventory;
@@ -153,7 +165,7 @@ export class SchemaAnalysis {
     let byDialect = this.#byObject.get(schema);
     if (byDialect === undefined) this.#byObject.set(schema, (byDialect = new Map()));
     let index = byDialect.get(dialect);
-    if (index === undefined) byDialect.set(dialect, (index = new RefIndex(schema, dialect, this.#noInventoryKeys.has(schema) ? emptyInventory() : undefined)));
+    if (index === undefined) byDialect.set(dialect, (index = new RefIndex(schema, dialect, this.#noInventoryKeys.has(schema) ? emptyInventory() : collectRefInventory(schema, dialect))));
     return index;
   }
 }
@@ -191,7 +203,7 @@ export function currentAnalysis(): SchemaAnalysis | undefined {
 
 /** The {@link RefIndex} of a document version: the current run's (see {@link withAnalysis}), or a fresh one outside a run. */
 export function refIndexOf(schema: unknown, dialect: Dialect): RefIndex {
-  if (current === undefined || typeof schema !== 'object' || schema === null) return new RefIndex(schema, dialect);
+  if (current === undefined || typeof schema !== 'object' || schema === null) return new RefIndex(schema, dialect, collectRefInventory(schema, dialect));
   return current.refs(schema, dialect);
 }
 
@@ -218,6 +230,8 @@ function emptyInventory(): RefInventory {
  * Collects references, anchors and embedded resources in one walk over every subschema position any
  * dialect knows, plus `$ref`-shaped objects inside data (conservatively, so nothing they might name is
  * ever removed).
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function collectRefInventory(schema: unknown, dialect: Dialect): RefInventory {
   const refs: RefSite[] = [];
@@ -547,7 +561,11 @@ export function findResourceNamed(inventory: RefInventory, uri: string): Resourc
   return resourceTableOf(resources).byUri.get(uri);
 }
 
-/** Local references (in schema positions) that resolve to nothing, with the reason for each. */
+/**
+ * Local references (in schema positions) that resolve to nothing, with the reason for each.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
+ */
 export function findUnresolvedRefs(schema: unknown, dialect: Dialect, inventory = collectRefInventory(schema, dialect)): { site: RefSite; reason: string }[] {
   const out: { site: RefSite; reason: string }[] = [];
   for (const site of inventory.refs) {
@@ -599,4 +617,4 @@ function safeDecode(s: string): string {
 }
 
 // Keeps RefIndex's and SchemaAnalysis's shapes (and the code optimised for them) alive between runs.
-anchorShape([new RefIndex({}, 'draft-07'), new SchemaAnalysis(), new PointerTrail([]), new AnchorTable([]), new ResourceTable([])]);
+anchorShape([new RefIndex({}, 'draft-07', emptyInventory()), new SchemaAnalysis(), new PointerTrail([]), new AnchorTable([]), new ResourceTable([])]);

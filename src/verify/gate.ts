@@ -73,6 +73,8 @@ export interface VerifyFailure {
 /**
  * Checks one rewrite of one tool. Returns undefined when `after` is equivalent to `before` at the given
  * level, else the first failure found. Neither tool is changed.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolOptions): VerifyFailure | undefined {
   if (options === null || typeof options !== 'object' || (options.level !== 'structural' && options.level !== 'verdicts')) {
@@ -115,6 +117,8 @@ export interface AttributedFailure {
  * before it, so an intermediate version is read as the rewrite of one step and the original of the next);
  * at `structural`, no compile for a schema whose compiling is proven (implied.ts), else one or two per
  * changed schema when nothing fails.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();

@@ -47,6 +47,8 @@ export interface InstanceOptions {
  * Instances for `schema`: at least `count` distinct JSON values (fewer only if the work budget runs out),
  * at most `max`, the same ones on every call. Never throws on a malformed schema: unknown shapes are
  * treated as unconstrained.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function generateInstances(schema: unknown, options: InstanceOptions = {}): unknown[] {
   return generateKeyedInstances(schema, options).values;
@@ -90,6 +92,8 @@ export interface ProbeOptions {
  * `null`) are placed there, and every level around them gets the value its schema most likely accepts
  * (required members present), so that the candidate decides the verdict. A site no route reaches is
  * skipped. Deterministic and bounded like {@link generateInstances}.
+ * Unchecked, for the engine's checked input: the public entry (engine/checked.ts) first refuses a value that
+ * contains itself.
  */
 export function generateProbeInstances(schema: unknown, options: ProbeOptions): { values: unknown[]; keys: string[] } {
   const dialect = options.dialect ?? getDeclaredDialect(schema).dialect;

@@ -1,0 +1,125 @@
+/**
+ * A schema that contains itself (a reference cycle: impossible in parsed JSON, possible for a library caller
+ * who builds one in code) given to a public function that walks it: a ToolslimError (`invalid-input`) naming
+ * the pointer where the circle closes, or, from a function that reports per tool, a finding for that tool,
+ * the others checked as without it. Before, these walked it forever (memory growing until V8 aborted) or
+ * threw a raw RangeError. A schema that only shares a subobject (a DAG) is no cycle and is read as always.
+ */
+import { describe, expect, it } from 'vitest';
+import type { RefInventory } from '../../src/index.js';
+import { collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
+
+const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
+
+/** `{ type: 'object', properties: { self: <itself> } }` */
+function selfSchema(): Record<string, unknown> {
+  const s: Record<string, unknown> = { type: 'object', properties: {} };
+  (s.properties as Record<string, unknown>).self = s;
+  return s;
+}
+
+/** A cycle through an array (`anyOf`), and one inside data (`const`), which no schema walker descends into as a schema. */
+function arraySchema(): Record<string, unknown> {
+  const s: Record<string, unknown> = { type: 'object' };
+  s.anyOf = [{ type: 'string' }, s];
+  return s;
+}
+function dataSchema(): Record<string, unknown> {
+  const c: Record<string, unknown> = { a: 1 };
+  c.me = c;
+  return { type: 'object', properties: { x: { const: c } } };
+}
+
+/** A DAG: one subobject reached by two paths (and by a `$ref` to where it also sits). */
+function sharedSchema(): Record<string, unknown> {
+  const x = { type: 'string', maxLength: 5 };
+  return { type: 'object', properties: { a: x, b: x, c: { $ref: '#/$defs/X' } }, $defs: { X: x } };
+}
+
+/** Nested `levels` deep through `properties.a` (iteratively built: deeper than JSON.stringify's stack). */
+function deepSchema(levels: number): Record<string, unknown> {
+  let s: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < levels; i++) s = { type: 'object', properties: { a: s } };
+  return s;
+}
+
+const good = { name: 'ok', description: 'Reads one thing', inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } };
+
+/** What `f` threw (it must throw). */
+function thrown(f: () => unknown): ToolslimError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ToolslimError);
+    return e as ToolslimError;
+  }
+  throw new Error('expected a ToolslimError, got a result');
+}
+
+describe('schema functions refuse a schema that contains itself', () => {
+  // Each: the call, and what it gives for the DAG (a shared subobject is no cycle).
+  const cases: [name: string, call: (schema: unknown) => unknown, dag: (result: unknown) => void][] = [
+    ['collectRefInventory', (s) => collectRefInventory(s, '2020-12'), (r) => expect((r as RefInventory).refs.map((x) => [x.path, x.ref])).toEqual([['/properties/c/$ref', '#/$defs/X']])],
+    ['findUnresolvedRefs', (s) => findUnresolvedRefs(s, '2020-12'), (r) => expect(r).toEqual([])],
+    ['RefIndex', (s) => new RefIndex(s, '2020-12'), (r) => expect((r as RefIndex).resolutions).toEqual([{ status: 'resolved', path: '/$defs/X', base: '', tokens: ['$defs', 'X'] }])],
+    ['findDialectContradictions', (s) => findDialectContradictions(s, { assume: 'draft-07' }), (r) => expect((r as { path: string }[]).map((c) => c.path)).toEqual(['/$defs'])],
+    ['generateInstances', (s) => generateInstances(s), (r) => expect((r as unknown[]).length).toBeGreaterThanOrEqual(64)],
+    ['generateProbeInstances', (s) => generateProbeInstances(s, { sites: [{ path: '/properties/b' }] }), (r) => expect((r as { values: unknown[] }).values.length).toBeGreaterThan(0)],
+  ];
+  for (const [name, call, dag] of cases) {
+    it(`${name}: invalid-input at the pointer where the circle closes; a DAG is read as always`, () => {
+      const e = thrown(() => call(selfSchema()));
+      expect({ code: e.code, path: e.path, message: e.message }).toEqual({ code: 'invalid-input', path: '/properties/self', message: `${name}: the schema is not plain JSON: ${CYCLE} at \`/properties/self\`` });
+      expect(thrown(() => call(arraySchema())).path).toBe('/anyOf/1');
+      expect(thrown(() => call(dataSchema())).path).toBe('/properties/x/const/me');
+      dag(call(sharedSchema()));
+    });
+  }
+
+  it('only a cycle is refused: a schema 5,000 levels deep is read as always, and an inventory handed in is used as it is', () => {
+    const e = thrown(() => collectRefInventory(selfSchema(), 'draft-07'));
+    expect(e.path).toBe('/properties/self');
+    // These read every depth iteratively (test/unit/walk.test.ts walks 100,000 levels): no depth bound here.
+    const deep = deepSchema(5000);
+    expect(collectRefInventory(deep, '2020-12').refs).toEqual([]);
+    expect(new RefIndex(deep, '2020-12').unresolved).toEqual([]);
+    expect(findDialectContradictions(deep)).toEqual([]);
+    // With the inventory given, nothing is left to walk: the call does what it did.
+    const inventory = collectRefInventory({ type: 'object' }, '2020-12');
+    expect(findUnresolvedRefs(selfSchema(), '2020-12', inventory)).toEqual([]);
+    expect(new RefIndex(selfSchema(), '2020-12', inventory).unresolved).toEqual([]);
+  });
+});
+
+describe('tools functions', () => {
+  const cyclic = () => ({ name: 'cyc', description: 'Loops', inputSchema: selfSchema() });
+
+  it('findToolsDialectContradictions names the tool and the pointer into the tools array', () => {
+    const e = thrown(() => findToolsDialectContradictions([good, cyclic()]));
+    expect({ code: e.code, tool: e.tool, path: e.path, message: e.message }).toEqual({
+      code: 'invalid-input',
+      tool: 'cyc',
+      path: '/1/inputSchema/properties/self',
+      message: `findToolsDialectContradictions: \`inputSchema\` of tool \`cyc\` (index 1) is not plain JSON: ${CYCLE} at \`/1/inputSchema/properties/self\``,
+    });
+    const shared = { name: 'dag', inputSchema: { ...sharedSchema(), $schema: 'http://json-schema.org/draft-07/schema#' } };
+    expect(findToolsDialectContradictions([good, shared]).map((t) => [t.tool, t.contradictions.map((c) => c.path)])).toEqual([['dag', ['/$defs']]]);
+  });
+
+  it('verifyTool and verifyHistory name the tool, which argument, and the pointer', () => {
+    const before = cyclic();
+    const after = { ...cyclic(), description: 'Loops again' };
+    const e = thrown(() => verifyTool(before, after, { level: 'structural', safety: 'lossless' }));
+    expect({ code: e.code, tool: e.tool, path: e.path, message: e.message }).toEqual({ code: 'invalid-input', tool: 'cyc', path: '/inputSchema/properties/self', message: `verifyTool: \`before\` (tool \`cyc\`) is not plain JSON: ${CYCLE} at \`/inputSchema/properties/self\`` });
+    const h = thrown(() => verifyHistory(good, [{ transform: 'x', safety: 'lossless', tool: good }, { transform: 'y', safety: 'lossless', tool: after }], { level: 'structural' }));
+    expect({ code: h.code, tool: h.tool, path: h.path, message: h.message }).toEqual({ code: 'invalid-input', tool: 'cyc', path: '/inputSchema/properties/self', message: `verifyHistory: \`steps[1].tool\` (tool \`cyc\`) is not plain JSON: ${CYCLE} at \`/inputSchema/properties/self\`` });
+    // A cycle outside the schemas (the gate compares every other field too).
+    const meta: Record<string, unknown> = {};
+    meta.me = meta;
+    expect(thrown(() => verifyTool(good, { ...good, _meta: meta }, { level: 'structural' })).path).toBe('/_meta/me');
+    // A DAG: shared subobjects, equal before and after.
+    const dag = { name: 'dag', inputSchema: sharedSchema() };
+    expect(verifyTool(dag, { ...dag, inputSchema: sharedSchema() }, { level: 'verdicts' })).toBeUndefined();
+    expect(verifyHistory(dag, [{ transform: 'x', safety: 'lossless', tool: { ...dag, inputSchema: sharedSchema() } }], { level: 'verdicts' })).toBeUndefined();
+  });
+});
