@@ -3,7 +3,10 @@
  * Reads a {@link ClientProfile} (data) and reports findings; changes nothing.
  */
 import { loadAjv } from '../verify/ajv-loader.js';
-import { locateTools } from '../engine/input.js';
+import { checkJsonTool, locateTools } from '../engine/input.js';
+import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
+import { isParsedJson } from '../json/parsed.js';
+import { isProxy } from '../json/plain.js';
 import type { ToolsInput } from '../core/run-types.js';
 import type { Severity, ToolFindingBase } from '../core/report.js';
 import { toolName } from '../core/tool.js';
@@ -46,18 +49,51 @@ export function checkToolsForProfile(input: ToolsInput, profile: string | Client
       message: withHint('tool-count', `Found ${tools.length} tools; \`${p.name}\` accepts at most ${p.maxTools} per request`, p),
     });
   }
+  // One map of key sizes for the whole list, as the lint keeps; a list the CLI parsed is read without descriptors.
+  const keyBytes = new Map<string, number>();
+  const parsed = isParsedJson(input);
   for (let i = 0; i < tools.length; i++) {
     const name = toolName(tools[i]);
     const prefix = appendPointer('', i);
-    for (const f of checkToolForProfile(tools[i], p)) out.push({ severity: f.severity, code: f.code, tool: name, toolIndex: i, path: prefix + f.path, message: f.message });
+    const unreadable = notPlainJson(tools[i], p, keyBytes, parsed);
+    for (const f of unreadable ?? profileFindings(tools[i], p)) out.push({ severity: f.severity, code: f.code, tool: name, toolIndex: i, path: prefix + f.path, message: f.message });
   }
   return out;
 }
 
-/** What `profile` would reject in one tool; pointers are relative to the tool. Each message ends with a fix hint. */
+/**
+ * What `profile` would reject in one tool; pointers are relative to the tool. Each message ends with a fix
+ * hint. A tool that is not plain JSON (one that contains itself: a reference cycle, which a tool built in
+ * code can have) is one `tool-invalid` finding at the pointer of the problem, and is not checked further; so
+ * is one nested deeper than 1000 levels, for a profile that checks schemas against the meta-schema.
+ */
 export function checkToolForProfile(tool: unknown, profile: string | ClientProfile): ToolFinding[] {
   const p = getProfile(profile);
-  return findingsOf(tool, p).map((f) => ({ ...f, message: withHint(f.code, f.message, p) }));
+  return notPlainJson(tool, p, new Map(), false) ?? profileFindings(tool, p);
+}
+
+/**
+ * {@link checkToolForProfile} without the input check, for a tool the engine has checked (adapt-to-client
+ * checks each tool it rewrote: checked input, edited with JSON values).
+ */
+export function profileFindings(tool: unknown, profile: ClientProfile): ToolFinding[] {
+  return findingsOf(tool, profile).map((f) => ({ ...f, message: withHint(f.code, f.message, profile) }));
+}
+
+/**
+ * The `tool-invalid` finding for a tool that is not plain JSON (the lint's `invalid-tool`), or undefined.
+ * Nesting is bounded (by the engine's 1000 levels) only for a profile that checks schemas against the
+ * meta-schema: ajv's validator recurses, and overflowed the stack on a deep one. The other checks read every
+ * depth (test/profiles/depth.test.ts): for their profiles, a tool deeper than that is walked again, without
+ * the bound (the rare path; the common one is the engine's fast check).
+ */
+function notPlainJson(tool: unknown, p: ClientProfile, keyBytes: Map<string, number>, parsed: boolean): ToolFinding[] | undefined {
+  // Not an object: said by findingsOf, as it always was.
+  if (!isProxy(tool) && !isObject(tool)) return undefined;
+  let problem = checkJsonTool(tool, DEFAULT_MAX_DEPTH, [], undefined, keyBytes, parsed);
+  if (problem !== undefined && !p.metaSchema) problem = checkJsonTool(tool, Infinity, [], undefined, keyBytes, parsed);
+  if (problem === undefined) return undefined;
+  return [{ severity: 'error', code: 'tool-invalid', path: problem.path, message: withHint('tool-invalid', `Found a tool that is not plain JSON: ${problem.message}; it is not checked against \`${p.name}\``, p) }];
 }
 
 function findingsOf(tool: unknown, p: ClientProfile): ToolFinding[] {

@@ -18,7 +18,10 @@ const HOIST: Hint = (p) => `${OPTIMIZE(p)} moves the target into the top-level \
 /** Fix hints by finding code (the codes `checkToolForProfile` and `checkToolsForProfile` produce). */
 export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
   'tool-count': (p) => `send at most ${p.maxTools} tools per request: split the server's tools across requests or leave some out (toolslim never drops a tool for you)`,
-  'tool-invalid': () => 'fix the server: every entry of `tools` is an object',
+  'tool-invalid': (_p, message) =>
+    message.startsWith('Found a tool that is not plain JSON')
+      ? `pass the tool as the plain JSON a server sends (parsed JSON holds no object that contains itself and no live object)${/nesting deeper/.test(message) ? `, its schemas nested at most ${DEFAULT_MAX_DEPTH} levels deep` : ''}`
+      : 'fix the server: every entry of `tools` is an object',
   'tool-name': (p) => `rename the tool on the server, or serve it through \`toolslim proxy --profile ${p.name}\`, which renames it and maps each call back (${OPTIMIZE(p)} renames it too, for a caller that maps calls back itself)`,
   'root-not-object': (p) => `describe the arguments as an object schema on the server (${OPTIMIZE(p)} adds a missing \`type: "object"\`, but never replaces another)`,
   'root-combinator': () => 'on the server, merge the alternatives into one object schema or move them below a property',

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RefInventory } from '../../src/index.js';
-import { collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
+import { builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
 
 const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
 
@@ -121,5 +121,47 @@ describe('tools functions', () => {
     const dag = { name: 'dag', inputSchema: sharedSchema() };
     expect(verifyTool(dag, { ...dag, inputSchema: sharedSchema() }, { level: 'verdicts' })).toBeUndefined();
     expect(verifyHistory(dag, [{ transform: 'x', safety: 'lossless', tool: { ...dag, inputSchema: sharedSchema() } }], { level: 'verdicts' })).toBeUndefined();
+  });
+
+  it('checkToolsForProfile reports the tool as not checked, under every profile, and checks the others as without it', () => {
+    const names = builtinProfiles.map((p) => p.name);
+    expect(names.length).toBeGreaterThanOrEqual(10);
+    for (const profile of names) {
+      const findings = checkToolsForProfile([cyclic(), good], profile);
+      const mine = findings.filter((f) => f.toolIndex === 0);
+      expect(mine.map((f) => [f.severity, f.code, f.tool, f.path])).toEqual([['error', 'tool-invalid', 'cyc', '/0/inputSchema/properties/self']]);
+      expect(mine[0]!.message).toMatch(new RegExp(`^Found a tool that is not plain JSON: the object contains itself \\(a reference cycle\\); JSON cannot hold it; it is not checked against \`${profile}\`; fix: `));
+      const others = findings.filter((f) => f.toolIndex !== 0).map((f) => ({ ...f, toolIndex: f.toolIndex - 1, path: f.path.replace(/^\/1/, '/0') }));
+      expect(others).toEqual(checkToolsForProfile([good], profile));
+      // A DAG is no cycle.
+      expect(checkToolsForProfile([{ name: 'dag', description: 'Shares', inputSchema: sharedSchema() }], profile).filter((f) => f.code === 'tool-invalid')).toEqual([]);
+    }
+  });
+
+  it('checkToolsForProfile: a cycle through an array or inside data, and nesting deeper than 1000 levels, are reported the same way', () => {
+    for (const [schema, path] of [
+      [arraySchema(), '/0/inputSchema/anyOf/1'],
+      [dataSchema(), '/0/inputSchema/properties/x/const/me'],
+    ] as const) {
+      for (const profile of ['claude', 'openai-strict', 'mcp']) {
+        const f = checkToolsForProfile([{ name: 'cyc', inputSchema: schema }], profile).filter((x) => x.code === 'tool-invalid');
+        expect(f.map((x) => x.path)).toEqual([path]);
+      }
+    }
+    // claude's checker threw a raw RangeError on this one: its meta-schema check (ajv) recurses. The other
+    // profiles' checks read every depth, and still do.
+    const deepTool = { name: 'deep', inputSchema: deepSchema(200_000) };
+    const deep = checkToolsForProfile([deepTool], 'claude');
+    // The tool is level 0, its schema level 1, and each schema level below it two more (`properties`, `a`).
+    expect(deep.map((f) => [f.code, f.path])).toEqual([['tool-invalid', '/0/inputSchema' + '/properties/a'.repeat(500)]]);
+    expect(deep[0]!.message).toMatch(/^Found a tool that is not plain JSON: nesting deeper than 1000 levels; it is not checked against `claude`; fix: /);
+    const strict = checkToolsForProfile([{ name: 'deep', inputSchema: deepSchema(600) }], 'openai-strict').map((f) => f.code);
+    expect(strict).not.toContain('tool-invalid');
+    expect(strict.filter((c) => c === 'depth-exceeded')).toEqual(['depth-exceeded']);
+  });
+
+  it('checkToolForProfile (one tool): the same finding, its pointer relative to the tool', () => {
+    const f = checkToolForProfile(cyclic(), 'gemini');
+    expect(f.map((x) => [x.code, x.path])).toEqual([['tool-invalid', '/inputSchema/properties/self']]);
   });
 });

@@ -18,7 +18,7 @@ import { utf8Length } from '../../core/measure.js';
 import { defineTransform } from '../../engine/define-transform.js';
 import { toolName } from '../../core/tool.js';
 import { hasOwn, isObject } from '../../json/guards.js';
-import { checkToolForProfile } from '../../profiles/check.js';
+import { profileFindings } from '../../profiles/check.js';
 import { getProfile, type ClientProfile } from '../../profiles/profiles.js';
 import { getDeclaredDialect } from '../../schema/dialect.js';
 import { KEYWORD_TABLES } from '../../schema/keywords.js';
@@ -226,7 +226,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     if (renamed !== undefined) ctx.replace('/name', renamed, 'renamed-tool', { from: doc.name, to: renamed, profile: p.name });
     else if (doc.state.names?.kept.has(doc.name)) ctx.report('error', 'name-kept', '/name', { name: doc.name, pattern: p.toolName!.pattern });
     if (p.maxTools !== undefined && doc.index >= p.maxTools) ctx.report('error', 'tool-count', '', { position: doc.index + 1, profile: p.name, max: p.maxTools });
-    for (const f of checkToolForProfile(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
+    for (const f of profileFindings(ctx.root, p)) ctx.report(f.severity, f.code, f.path, { message: f.message });
   },
 });
 
