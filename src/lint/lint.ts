@@ -20,7 +20,7 @@ import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../sche
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, collisionSearchStopped, findCollisions } from './collisions.js';
-import { checkCollisionOptions } from './surface.js';
+import { checkCollisionOptions, invalidToolMessage } from './surface.js';
 
 /** What `lintTools` can find, by code. */
 export type FindingCode =
@@ -201,7 +201,7 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
     const out = new ToolFindings(raw, names[i]!, i);
     const problem = checked?.[i] === true ? undefined : checkJsonTool(tool, maxDepth, undefined, undefined, keyBytes, parsed);
     if (problem) {
-      out.add('invalid-tool', problem.path, `tool cannot be checked: ${problem.message}; fix its JSON (the other checks skip it)`);
+      out.add('invalid-tool', problem.path, invalidToolMessage(problem.message));
       if (budgets) texts.push(safeStringify(tool));
       continue;
     }

@@ -5,7 +5,11 @@
  */
 import { describeValue, isOptionsObject } from '../core/describe.js';
 import { ToolslimError } from '../core/errors.js';
-import { locateTools } from '../engine/input.js';
+import { checkJsonTool, locateTools } from '../engine/input.js';
+import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
+import { toolName } from '../core/tool.js';
+import { isParsedJson } from '../json/parsed.js';
+import { isProxy } from '../json/plain.js';
 import type { ToolsInput } from '../core/run-types.js';
 import { utf8Length } from '../core/measure.js';
 import type { ToolFindingBase } from '../core/report.js';
@@ -32,7 +36,7 @@ export interface PartBytes {
   readonly share: number;
 }
 
-/** A finding (`description-collision`, `many-arguments` or `missing-description`), shaped like lint findings. */
+/** A finding (`description-collision`, `many-arguments`, `missing-description`, or `invalid-tool` for a tool that is not plain JSON), shaped like lint findings. */
 export type SurfaceFinding = ToolFindingBase;
 
 /** What {@link analyzeSurface} found. */
@@ -90,11 +94,24 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
 
   const tools = locateTools(input).tools;
   const n = tools.length;
-  const names = tools.map((t) => (isObject(t) && typeof t.name === 'string' ? t.name : ''));
+  const names = tools.map(toolName);
   const findings: SurfaceFinding[] = [];
+  // A tool that is not plain JSON (one built in code can contain itself, which reading it would follow
+  // forever) is reported as the lint reports it, and left out of everything else: the others are analyzed
+  // as without it. A tool that is not an object is analyzed as always (it has no name, description or
+  // arguments).
+  const keyBytes = new Map<string, number>();
+  const parsed = isParsedJson(input);
+  const unreadable: boolean[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const tool = tools[i];
+    const problem = isProxy(tool) || isObject(tool) ? checkJsonTool(tool, DEFAULT_MAX_DEPTH, [], undefined, keyBytes, parsed) : undefined;
+    unreadable[i] = problem !== undefined;
+    if (problem) findings.push({ severity: 'error', code: 'invalid-tool', tool: names[i]!, toolIndex: i, path: appendPointer('', i) + problem.path, message: invalidToolMessage(problem.message) });
+  }
 
   const collisions = findCollisions(
-    tools.map((t, i) => collisionText(names[i], descriptionOf(t))),
+    tools.map((t, i) => (unreadable[i] ? '' : collisionText(names[i], descriptionOf(t)))),
     names,
     { threshold, partners },
   );
@@ -108,6 +125,7 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
   const over: { tool: string; toolIndex: number; count: number }[] = [];
   const missing: { tool: string; toolIndex: number }[] = [];
   for (let i = 0; i < n; i++) {
+    if (unreadable[i]) continue;
     const tool = tools[i];
     const count = argumentCount(tool);
     if (count > maxArguments) {
@@ -141,7 +159,7 @@ export function analyzeSurface(input: ToolsInput, options: AnalyzeSurfaceOptions
     collisions,
     arguments: { threshold: maxArguments, over },
     missingDescriptions: missing,
-    bytes: partBytes(tools),
+    bytes: partBytes(tools, unreadable),
     findings,
   };
 }
@@ -168,6 +186,11 @@ export function splitWords(text: string): string[] {
 
 // ---------------------------------------------------------------------------------------------------
 
+/** The message of an `invalid-tool` finding (the lint's, and {@link analyzeSurface}'s). */
+export function invalidToolMessage(problem: string): string {
+  return `tool cannot be checked: ${problem}; fix its JSON (the other checks skip it)`;
+}
+
 function descriptionOf(tool: unknown): string {
   return isObject(tool) && typeof tool.description === 'string' ? tool.description : '';
 }
@@ -185,10 +208,12 @@ const PARTS = [
   ['annotations', 'annotations'],
 ] as const;
 
-function partBytes(tools: readonly unknown[]): SurfaceAnalysis['bytes'] {
+function partBytes(tools: readonly unknown[], unreadable: readonly boolean[]): SurfaceAnalysis['bytes'] {
   const sums = { descriptions: 0, inputSchemas: 0, outputSchemas: 0, annotations: 0 };
   let total = tools.length === 0 ? 2 : 1 + tools.length; // brackets and commas
-  for (const tool of tools) {
+  for (let i = 0; i < tools.length; i++) {
+    if (unreadable[i]) continue; // JSON cannot hold it: it has no bytes to count
+    const tool = tools[i];
     const text = JSON.stringify(tool) ?? 'null';
     total += utf8Length(text);
     if (!isObject(tool)) continue;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RefInventory } from '../../src/index.js';
-import { builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
+import { analyzeSurface, builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
 
 const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
 
@@ -163,5 +163,25 @@ describe('tools functions', () => {
   it('checkToolForProfile (one tool): the same finding, its pointer relative to the tool', () => {
     const f = checkToolForProfile(cyclic(), 'gemini');
     expect(f.map((x) => [x.code, x.path])).toEqual([['tool-invalid', '/inputSchema/properties/self']]);
+  });
+
+  it('analyzeSurface reports the tool as invalid (as lintTools does) and analyzes the others as without it', () => {
+    // One tool without a description and with five arguments: findings the others are expected to keep.
+    const many = { name: 'many', inputSchema: { type: 'object', properties: { a: {}, b: {}, c: {}, d: {}, e: {} } } };
+    const s = analyzeSurface([cyclic(), good, many]);
+    const lint = lintTools([cyclic()]).find((f) => f.code === 'invalid-tool')!;
+    expect(s.findings.filter((f) => f.toolIndex === 0)).toEqual([lint]);
+    const alone = analyzeSurface([good, many]);
+    expect(alone.findings.map((f) => [f.code, f.toolIndex])).toEqual([['missing-description', 1], ['many-arguments', 1]]);
+    const shift = (f: { toolIndex: number; path: string }) => ({ ...f, toolIndex: f.toolIndex - 1, path: f.path.replace(/^\/(\d+)/, (_, d: string) => `/${Number(d) - 1}`) });
+    expect(s.findings.filter((f) => f.toolIndex !== 0).map(shift)).toEqual(alone.findings);
+    expect(s.tools).toBe(3);
+    expect(s.bytes.inputSchemas.bytes).toBe(alone.bytes.inputSchemas.bytes);
+    expect(s.missingDescriptions).toEqual([{ tool: 'many', toolIndex: 2 }]);
+    // It threw a raw RangeError on this one.
+    const deep = analyzeSurface([{ name: 'deep', description: 'Deep', inputSchema: deepSchema(200_000) }]);
+    expect(deep.findings.map((f) => [f.code, f.toolIndex])).toEqual([['invalid-tool', 0]]);
+    // A DAG is no cycle.
+    expect(analyzeSurface([{ name: 'dag', description: 'Shares', inputSchema: sharedSchema() }]).findings).toEqual([]);
   });
 });
