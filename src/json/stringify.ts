@@ -13,19 +13,29 @@ export function stringifyJson(value: unknown, indent: number | string = 0): stri
   return stringifyIterative(value, indent);
 }
 
-/** The iterative serializer behind {@link stringifyJson} (exported for tests). */
+/**
+ * The iterative serializer behind {@link stringifyJson} (exported for tests). A value that contains itself
+ * is a TypeError, as from `JSON.stringify`: a cycle that closes deeper than `JSON.stringify` can go (it
+ * overflows first, and this serializer takes over) was written out forever.
+ */
 export function stringifyIterative(value: unknown, indent: number | string = 0): string {
   const gap = typeof indent === 'number' ? ' '.repeat(Math.min(10, Math.max(0, indent))) : indent.slice(0, 10);
   const out: string[] = [];
-  // Work items: a value to write (with its nesting level) or a literal piece of text.
-  type Item = { v: unknown; level: number } | string;
+  // Work items: a value to write (with its nesting level), a literal piece of text, or the end of a
+  // container (taken off the containers being written).
+  type Item = { v: unknown; level: number } | string | { end: object };
   const stack: Item[] = [{ v: value, level: 0 }];
+  const open = new Set<object>();
   const nl = (level: number) => (gap === '' ? '' : '\n' + gap.repeat(level));
   const colon = gap === '' ? ':' : ': ';
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item === 'string') {
       out.push(item);
+      continue;
+    }
+    if ('end' in item) {
+      open.delete(item.end);
       continue;
     }
     const { v, level } = item;
@@ -38,6 +48,7 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
       stack.push({ v: (toJSON as () => unknown).call(v), level });
       continue;
     }
+    if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
     if (Array.isArray(v)) {
       if (v.length === 0) {
         out.push('[]');
@@ -51,6 +62,8 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
         parts.push(e === undefined || typeof e === 'function' || typeof e === 'symbol' ? 'null' : { v: e, level: level + 1 });
       }
       parts.push(nl(level) + ']');
+      open.add(v);
+      stack.push({ end: v });
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
       continue;
     }
@@ -70,6 +83,8 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
       parts.push({ v: rec[k], level: level + 1 });
     });
     parts.push(nl(level) + '}');
+    open.add(v);
+    stack.push({ end: v });
     for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
   }
   return out.join('');

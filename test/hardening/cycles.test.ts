@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RefInventory } from '../../src/index.js';
-import { analyzeSurface, builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, ToolslimError, verifyHistory, verifyTool } from '../../src/index.js';
+import { analyzeSurface, builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, serveToolsList, ToolslimError, transformSchema, transformTools, verifyHistory, verifyTool } from '../../src/index.js';
+import { stringifyIterative, stringifyJson } from '../../src/json/stringify.js';
 
 const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
 
@@ -183,5 +184,39 @@ describe('tools functions', () => {
     expect(deep.findings.map((f) => [f.code, f.toolIndex])).toEqual([['invalid-tool', 0]]);
     // A DAG is no cycle.
     expect(analyzeSurface([{ name: 'dag', description: 'Shares', inputSchema: sharedSchema() }]).findings).toEqual([]);
+  });
+});
+
+describe('a cycle that closes deeper than JSON.stringify can go', () => {
+  /** 20,000 objects down `properties.a`, the last one pointing back at the root. */
+  function deepCycle(): Record<string, unknown> {
+    const root: Record<string, unknown> = { type: 'object', properties: {} };
+    let n = root;
+    for (let i = 0; i < 20_000; i++) {
+      const c: Record<string, unknown> = { type: 'object', properties: {} };
+      (n.properties as Record<string, unknown>).a = c;
+      n = c;
+    }
+    (n.properties as Record<string, unknown>).back = root;
+    return root;
+  }
+  const past = '/properties/a'.repeat(500);
+
+  it('transformTools, transformSchema and serveToolsList skip it, where measuring the skipped tool ran out of memory', () => {
+    const tool = { name: 'dc', description: 'Deep loop', inputSchema: deepCycle() };
+    const r = transformTools([tool, good]);
+    expect(r.report.skipped).toEqual([{ tool: 'dc', toolIndex: 0, transform: 'input', reason: `nesting deeper than 1000 levels at \`/0/inputSchema${past}\`` }]);
+    expect(r.tools[0]).toBe(tool);
+    expect(r.report.stats.tools[0]!.before).toEqual({ bytes: 0 });
+    const schema = deepCycle();
+    const s = transformSchema(schema);
+    expect(s.schema).toBe(schema);
+    expect(s.report.skipped.map((k) => k.reason)).toEqual([`nesting deeper than 1000 levels at \`/0/inputSchema${past}\``]);
+    expect(serveToolsList({ tools: [tool, good] }).report.skipped.map((k) => k.toolIndex)).toEqual([0]);
+  });
+
+  it('stringifyJson throws what JSON.stringify throws for a shallow one', () => {
+    expect(() => stringifyJson(deepCycle())).toThrow(new TypeError('Converting circular structure to JSON'));
+    expect(() => stringifyIterative(selfSchema())).toThrow(TypeError);
   });
 });
