@@ -2,6 +2,7 @@
  * Sizes as the model pays for them: UTF-8 bytes of compact JSON, and tokens from a tokenizer the caller
  * brings (see `toolslim/tokens`), so that importing toolslim never loads one.
  */
+import { stringifyForCaller } from '../json/stringify.js';
 
 /**
  * Counts tokens of a text: the plug-in point for any model's tokenizer. `toolslim/tokens` provides `o200k`
@@ -163,9 +164,18 @@ export interface Size {
   readonly tokens?: number;
 }
 
-/** Measures the compact JSON of `value`. */
+/**
+ * Measures the compact JSON of `value`, of any depth. A value JSON cannot hold (one that contains itself) is
+ * a ToolslimError (`invalid-input`) naming the pointer.
+ */
 export function measureJson(value: unknown, tokenizer?: Tokenizer): Size {
-  const text = JSON.stringify(value) ?? '';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? '';
+  } catch {
+    // Too deep for JSON.stringify (written iteratively), or not JSON (refused, with where).
+    text = stringifyForCaller(value, 'measureJson', 'the value');
+  }
   return tokenizer ? { bytes: utf8Length(text), tokens: tokenizer.count(text) } : { bytes: utf8Length(text) };
 }
 

@@ -1,3 +1,5 @@
+import { assertPlainJson } from './plain.js';
+
 /**
  * JSON text for values of any depth. `JSON.stringify` recurses and overflows the stack a few thousand
  * levels down; a tool passed through unchanged because it is that deep must still be written out. This
@@ -11,6 +13,20 @@ export function stringifyJson(value: unknown, indent: number | string = 0): stri
     if (!(e instanceof RangeError)) throw e;
   }
   return stringifyIterative(value, indent);
+}
+
+/**
+ * {@link stringifyJson} of a value a caller of a public function handed in: one it cannot write (one that
+ * contains itself, a live object that throws) is a ToolslimError (`invalid-input`) naming `who`, `what` and
+ * the pointer of the problem, not JSON.stringify's TypeError. The check runs only when writing failed.
+ */
+export function stringifyForCaller(value: unknown, who: string, what: string, indent: number | string = 0): string {
+  try {
+    return stringifyJson(value, indent);
+  } catch (e) {
+    assertPlainJson(value, who, what);
+    throw e;
+  }
 }
 
 /**

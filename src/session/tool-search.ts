@@ -13,7 +13,7 @@ import type { McpTool } from '../core/tool.js';
 import { utf8Length } from '../core/measure.js';
 import { ToolslimError } from '../core/errors.js';
 import { isObject } from '../json/guards.js';
-import { stringifyJson } from '../json/stringify.js';
+import { stringifyForCaller, stringifyJson } from '../json/stringify.js';
 import { getProfile } from '../profiles/profiles.js';
 import type { ClientProfile } from '../profiles/define.js';
 import { Bm25, terms } from './bm25.js';
@@ -240,7 +240,7 @@ export function chooseServing(tools: readonly unknown[], options: ChooseServingO
   if (count >= minTools) {
     return { mode: 'search', why: `${count} tools (≥ ${minTools}): serving the hot set beside ${SEARCH_TOOL} and ${CALL_TOOL}, the other tools found by keyword search (stubs of every tool grow with the list, a search tool does not: bench/sessions.md; --hot-set to serve stubs, --full to serve every tool)` };
   }
-  const bytes = utf8Length(stringifyJson(tools));
+  const bytes = utf8Length(stringifyForCaller(tools, 'chooseServing', 'the tools list'));
   if (bytes >= minBytes) {
     return { mode: 'names', why: `${count} tools, ${bytes} bytes (≥ ${minBytes}): serving the hot set beside ${SEARCH_TOOL}, whose description names the other tools (a name loads that tool), and ${CALL_TOOL}; each first call of another tool costs a load round trip, and the list stays small all session (bench/sessions.md; --full to serve every tool, --hot-set to serve stubs)` };
   }

@@ -14,7 +14,7 @@ import { buildServedTools, checkColdForm, checkPreamble } from './served-tools.j
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
 import { DEFAULT_HOT_SET } from './defaults.js';
 import { REVEAL_MODES, type ColdFormOptions, type PreambleMode, type RevealMode } from './types.js';
-import { stringifyJson } from '../json/stringify.js';
+import { stringifyForCaller, stringifyJson } from '../json/stringify.js';
 import { searchAnswer, searchToolNames, searchTools, ToolSearchIndex, unwrapCall, type CallToolTextResult, type SearchToolNames } from './tool-search.js';
 
 export { REVEAL_MODES, type RevealMode } from './types.js';
@@ -393,7 +393,7 @@ export class ToolSession {
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
     // Iterative for tools too deep for JSON.stringify (the pipeline passes them through unchanged).
-    this.#text = stringifyJson(this.result);
+    this.#text = stringifyForCaller(this.result, 'ToolSession', 'the served list');
     this.#sizes = new Map();
   }
 }
@@ -424,7 +424,7 @@ export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputS
   const lines = [`toolslim did not call \`${tool}\`: invalid arguments.`];
   for (const issue of issues) lines.push(`- ${issue.path === '' ? '' : '`' + issue.path + '`: '}${issue.message}`);
   if (omitted > 0) lines.push(`- … and ${omitted} more`);
-  lines.push(`Input schema: ${stringifyJson(full.inputSchema ?? null)}`);
+  lines.push(`Input schema: ${stringifyForCaller(full.inputSchema ?? null, 'invalidArgumentsResult', 'the input schema')}`);
   lines.push(revealed ? 'Its full definition is now in the tool list. Call it again with matching arguments.' : 'Call it again with matching arguments.');
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
 }

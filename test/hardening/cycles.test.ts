@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RefInventory } from '../../src/index.js';
-import { analyzeSurface, builtinProfiles, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, serveToolsList, ToolslimError, transformSchema, transformTools, verifyHistory, verifyTool } from '../../src/index.js';
+import { analyzeSurface, builtinProfiles, chooseServing, invalidArgumentsResult, measureJson, ToolSession, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, serveToolsList, ToolslimError, transformSchema, transformTools, verifyHistory, verifyTool } from '../../src/index.js';
 import { stringifyIterative, stringifyJson } from '../../src/json/stringify.js';
 
 const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
@@ -218,5 +218,27 @@ describe('a cycle that closes deeper than JSON.stringify can go', () => {
   it('stringifyJson throws what JSON.stringify throws for a shallow one', () => {
     expect(() => stringifyJson(deepCycle())).toThrow(new TypeError('Converting circular structure to JSON'));
     expect(() => stringifyIterative(selfSchema())).toThrow(TypeError);
+  });
+});
+
+describe('functions that write a caller’s tools or schema out', () => {
+  it('ToolSession, chooseServing, invalidArgumentsResult and measureJson refuse a cycle with a ToolslimError naming the pointer, not a raw TypeError', () => {
+    const cyclic = { name: 'cyc', description: 'Loops', inputSchema: selfSchema() };
+    const cases: [who: string, what: string, path: string, call: () => unknown][] = [
+      ['ToolSession', 'the served list', '/tools/1/inputSchema/properties/self', () => new ToolSession({ list: [good, cyclic] })],
+      ['chooseServing', 'the tools list', '/1/inputSchema/properties/self', () => chooseServing([good, cyclic])],
+      ['invalidArgumentsResult', 'the input schema', '/properties/self', () => invalidArgumentsResult('cyc', cyclic, [{ path: '', message: 'missing' }])],
+      ['measureJson', 'the value', '/0/inputSchema/properties/self', () => measureJson([cyclic])],
+    ];
+    for (const [who, what, path, call] of cases) {
+      const e = thrown(call);
+      expect({ code: e.code, path: e.path, message: e.message }).toEqual({ code: 'invalid-input', path, message: `${who}: ${what} is not plain JSON: ${CYCLE} at \`${path}\`` });
+    }
+    // A DAG is written out twice, as JSON.stringify writes it; measureJson also measures what JSON.stringify cannot reach.
+    const dag = { name: 'dag', description: 'Shares', inputSchema: sharedSchema() };
+    expect(new ToolSession({ list: [dag] }).text).toBe(JSON.stringify({ tools: [dag] }));
+    expect(measureJson(dag).bytes).toBe(Buffer.byteLength(JSON.stringify(dag)));
+    const deep = deepSchema(20_000);
+    expect(measureJson(deep).bytes).toBe(Buffer.byteLength(stringifyJson(deep)));
   });
 });
