@@ -7,19 +7,33 @@ import { isObject } from './guards.js';
 
 /**
  * JSON text of `value` with object keys sorted, so two values that are equal as JSON data (whatever their
- * key order) get the same text. Strings and numbers are written as `JSON.stringify` writes them.
+ * key order) get the same text. Strings and numbers are written as `JSON.stringify` writes them. With
+ * `cycles`, a value that contains itself is JSON.stringify's TypeError (the check costs a set of the
+ * containers being written, so only a caller whose value may not be checked JSON asks for it); without it,
+ * such a value is written forever.
  */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown, cycles = false): string {
   const out: string[] = [];
-  // Work items: a value to write, or a literal piece of text.
-  const stack: ({ v: unknown } | string)[] = [{ v: value }];
+  // Work items: a value to write, a literal piece of text, or (with `cycles`) the end of a container.
+  const stack: ({ v: unknown } | string | { end: object })[] = [{ v: value }];
+  const open = cycles ? new Set<object>() : undefined;
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item === 'string') {
       out.push(item);
       continue;
     }
-    const v = item.v;
+    // Ends are pushed only with `cycles`: without it, every other item is a value.
+    if (open !== undefined && !('v' in item)) {
+      open.delete(item.end);
+      continue;
+    }
+    const v = (item as { v: unknown }).v;
+    if (open !== undefined && typeof v === 'object' && v !== null) {
+      if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
+      open.add(v);
+      stack.push({ end: v });
+    }
     if (Array.isArray(v)) {
       out.push('[');
       stack.push(']');
@@ -59,12 +73,14 @@ export function hashString(text: string): number {
 
 /**
  * A cheap identity text for a JSON value: `JSON.stringify` (key order matters), falling back to
- * {@link canonicalJson} for values too deep for it.
+ * {@link canonicalJson} for values too deep for it. A value that contains itself is JSON.stringify's
+ * TypeError, at any depth (the fallback was a walk that never ended).
  */
 export function jsonKey(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'undefined';
-  } catch {
-    return canonicalJson(value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return canonicalJson(value, true);
   }
 }

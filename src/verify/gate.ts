@@ -31,6 +31,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { codeNesting, longestDependentList } from './compile-cost.js';
 import { jsonEqual } from '../json/equal.js';
 import { canonicalJson, jsonKey } from '../json/canonical.js';
+import { findJsonProblem } from '../json/plain.js';
 import { createReader, hasIdentifiers, readingOf, schemaAsRead, type AnyAjv, type AjvReading } from './readers.js';
 import { FORMATS } from './formats.js';
 import { generateKeyedInstances, generateProbeInstances } from './instances.js';
@@ -226,7 +227,7 @@ export class AjvPool {
     return this.#validated;
   }
 
-  /** Compiles `schema` as `dialect` reads it (ajv never throws out of here). */
+  /** Compiles `schema` as `dialect` reads it (ajv never throws out of here; a schema that contains itself is a failed compile naming the pointer). */
   compile(schema: unknown, dialect: Dialect): CompileResult {
     const memoKey = typeof schema === 'object' && schema !== null ? schema : undefined;
     const known = memoKey ? this.#memo.get(memoKey) : undefined;
@@ -235,8 +236,8 @@ export class AjvPool {
     let result: CompileResult | undefined;
     if (typeof schema !== 'boolean' && !isObject(schema)) result = { ok: false, error: `a schema must be an object or a boolean, found ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
     else {
-      const textKey = kind + '\u0000' + jsonKey(schema);
-      result = this.#byText.get(textKey);
+      const textKey = keyOf(kind, schema);
+      result = typeof textKey === 'string' ? this.#byText.get(textKey) : textKey;
       if (!result) {
         this.#compiled++;
         const ajv = hasIdentifiers(schema, dialect) ? createReader(kind, AJV_OPTIONS) : this.#instance(kind);
@@ -264,7 +265,7 @@ export class AjvPool {
           }
         }
         if (result.ok) this.#readings.set(result.validate, kind);
-        this.#byText.set(textKey, result);
+        this.#byText.set(textKey as string, result);
       }
     }
     if (memoKey) this.#memo.set(memoKey, result);
@@ -607,3 +608,16 @@ function isAnnotationIn(table: KeywordTable, k: string): boolean {
 
 // One instance kept, so its map outlives a full GC between runs (src/json/shapes.ts); it creates no ajv until asked.
 anchorShape(new AjvPool());
+
+/**
+ * {@link AjvPool.compile}'s key for a schema: its reading and JSON text; or, for one that JSON cannot write
+ * (a schema built in code that contains itself), the failed compile that says where, found only then.
+ */
+function keyOf(kind: AjvReading, schema: unknown): string | CompileResult {
+  try {
+    return kind + '\u0000' + jsonKey(schema);
+  } catch (e) {
+    const problem = findJsonProblem(schema, Infinity, [], undefined, 'schema');
+    return { ok: false, error: problem === undefined ? `the schema cannot be written as JSON (${errorMessage(e)})` : `the schema is not plain JSON: ${problem.message} at \`${problem.path}\`` };
+  }
+}

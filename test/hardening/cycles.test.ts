@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RefInventory } from '../../src/index.js';
-import { analyzeSurface, builtinProfiles, chooseServing, invalidArgumentsResult, measureJson, ToolSession, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, serveToolsList, ToolslimError, transformSchema, transformTools, verifyHistory, verifyTool } from '../../src/index.js';
+import { AjvPool, analyzeSurface, builtinProfiles, chooseServing, invalidArgumentsResult, measureJson, ToolSession, checkToolForProfile, checkToolsForProfile, collectRefInventory, findDialectContradictions, findToolsDialectContradictions, findUnresolvedRefs, generateInstances, generateProbeInstances, lintTools, RefIndex, serveToolsList, ToolslimError, transformSchema, transformTools, verifyHistory, verifyTool } from '../../src/index.js';
 import { stringifyIterative, stringifyJson } from '../../src/json/stringify.js';
 
 const CYCLE = 'the object contains itself (a reference cycle); JSON cannot hold it';
@@ -213,6 +213,14 @@ describe('a cycle that closes deeper than JSON.stringify can go', () => {
     expect(s.schema).toBe(schema);
     expect(s.report.skipped.map((k) => k.reason)).toEqual([`nesting deeper than 1000 levels at \`/0/inputSchema${past}\``]);
     expect(serveToolsList({ tools: [tool, good] }).report.skipped.map((k) => k.toolIndex)).toEqual([0]);
+  });
+
+  it('AjvPool.compile says the schema contains itself (a failed compile: it never throws), shallow or deep', () => {
+    const pool = new AjvPool();
+    expect(pool.compile(selfSchema(), '2020-12')).toEqual({ ok: false, error: `the schema is not plain JSON: ${CYCLE} at \`/properties/self\`` });
+    expect(pool.compile(deepCycle(), '2020-12')).toEqual({ ok: false, error: `the schema is not plain JSON: ${CYCLE} at \`${'/properties/a'.repeat(20_000)}/properties/back\`` });
+    expect(pool.compile(sharedSchema(), '2020-12').ok).toBe(true);
+    expect(pool.compiled).toBe(1);
   });
 
   it('stringifyJson throws what JSON.stringify throws for a shallow one', () => {
