@@ -229,9 +229,9 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   // Neither --hot-set, --search nor --full: the session library picks by the first list's size.
   const auto = hotSet === undefined && args.flags.full !== true ? { hotSet: { k: DEFAULT_HOT_SET.k, ...(usage?.graph ? { graph: usage.graph } : {}) }, verbose } : undefined;
   const profile = flagString(args, 'profile');
-  if (profile !== undefined && hotSet !== undefined && profileClosesObjects(profile)) {
+  if (profile !== undefined && hotSet !== undefined && args.flags['allow-rejected'] !== true && profileClosesObjects(profile)) {
     // Found as a user: the served list's check then refused every such list at the first tools/list.
-    throw new CliError(`--profile ${profile} accepts only closed objects, which ${hotSet.search === true ? "--search's call tool (its `arguments` are any tool's arguments)" : "--hot-set's cold stubs (`{\"type\": \"object\"}`)"} cannot be: drop ${hotSet.search === true ? '--search' : '--hot-set'} (with this profile every tool is served in full, converted for it)`, { usage: true });
+    throw new CliError(`--profile ${profile} accepts only closed objects, which ${hotSet.search === true ? "--search's call tool (its `arguments` are any tool's arguments)" : "--hot-set's cold stubs (`{\"type\": \"object\"}`)"} cannot be: drop ${hotSet.search === true ? '--search' : '--hot-set'} (with this profile every tool is served in full, converted for it), or give --allow-rejected to serve it so anyway`, { usage: true });
   }
   const searchPrefix = flagString(args, 'search-prefix');
   if (searchPrefix !== undefined) {
