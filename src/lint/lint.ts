@@ -1,5 +1,6 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
+import { formatCount } from '../core/format.js';
 import { isOptionsObject } from '../core/describe.js';
 import { editDistance } from '../core/edit-distance.js';
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
@@ -351,7 +352,7 @@ function checkUnreachable(schema: Record<string, unknown>, base: string, out: To
       if (reached.keys.has(container + '\u0000' + name)) continue;
       // The member `"name":value` and its separating comma.
       const bytes = utf8Length(JSON.stringify(name)) + 1 + utf8Length(JSON.stringify(defs[name]) ?? '') + 1;
-      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition \`${name}\` in \`${container}\` is not reachable from any \`$ref\`: ${bytes} bytes wasted on every turn; remove it (\`toolslim optimize\` does)`, { bytes });
+      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition \`${name}\` in \`${container}\` is not reachable from any \`$ref\`: ${formatCount(bytes)} bytes wasted on every turn; remove it (\`toolslim optimize\` does)`, { bytes });
     }
   }
 }
@@ -424,11 +425,11 @@ function isDirectProperty(path: string): boolean {
 function checkToolBudget(text: string, out: ToolFindings, options: LintOptions, measureTokens: boolean): void {
   const bytes = utf8Length(text);
   if (options.maxToolBytes !== undefined && bytes > options.maxToolBytes) {
-    out.add('over-budget', '', `${out.label} is ${bytes} bytes of JSON; the budget is ${options.maxToolBytes} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
+    out.add('over-budget', '', `${out.label} is ${formatCount(bytes)} bytes of JSON; the budget is ${formatCount(options.maxToolBytes)} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
   }
   if (measureTokens && options.maxToolTokens !== undefined) {
     const tokens = options.tokenizer!.count(text);
-    if (tokens > options.maxToolTokens) out.add('over-budget', '', `${out.label} is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxToolTokens} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
+    if (tokens > options.maxToolTokens) out.add('over-budget', '', `${out.label} is ${formatCount(tokens)} tokens (${options.tokenizer!.name}); the budget is ${formatCount(options.maxToolTokens)} per tool: run \`toolslim optimize\` (\`toolslim report\` shows what each transform saves), or shorten its descriptions and schema`);
   }
 }
 
@@ -439,11 +440,11 @@ function checkListBudget(texts: readonly (string | undefined)[], names: readonly
   if (options.maxBytes !== undefined) {
     let bytes = texts.length === 0 ? 2 : 1 + texts.length;
     for (const b of sizes) bytes += b;
-    if (bytes > options.maxBytes) out.push(whole(`the tools list is ${bytes} bytes of JSON; the budget is ${options.maxBytes}${hint()}`));
+    if (bytes > options.maxBytes) out.push(whole(`the tools list is ${formatCount(bytes)} bytes of JSON; the budget is ${formatCount(options.maxBytes)}${hint()}`));
   }
   if (measureTokens && options.maxTokens !== undefined) {
     const tokens = countJoined(options.tokenizer!, arrayParts(texts.map((t) => t ?? 'null')));
-    if (tokens > options.maxTokens) out.push(whole(`the tools list is ${tokens} tokens (${options.tokenizer!.name}); the budget is ${options.maxTokens}${hint()}`));
+    if (tokens > options.maxTokens) out.push(whole(`the tools list is ${formatCount(tokens)} tokens (${options.tokenizer!.name}); the budget is ${formatCount(options.maxTokens)}${hint()}`));
   }
 }
 

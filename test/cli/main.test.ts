@@ -166,7 +166,7 @@ describe('check', () => {
     expect((await runMain(['check', demo, '--max-bytes', String(total)])).code).toBe(0);
     const over = await runMain(['check', demo, '--max-bytes', String(total - 1)]);
     expect(over.code).toBe(1);
-    expect(over.stdout).toContain(`the tools list is ${total} bytes of JSON; the budget is ${total - 1}`);
+    expect(over.stdout).toContain(`the tools list is ${total.toLocaleString('en-US')} bytes of JSON; the budget is ${(total - 1).toLocaleString('en-US')}`);
     const tokens = o200k.count(JSON.stringify(DEMO_TOOLS));
     expect((await runMain(['check', demo, '--max-tokens', String(tokens)])).code).toBe(0);
     expect((await runMain(['check', demo, '--max-tokens', String(tokens - 1)])).code).toBe(1);

@@ -113,7 +113,7 @@ describe('check --profile budgets in the client\'s unit', () => {
     const data = JSON.parse(over.stdout);
     expect(data.tokenUnit).toBe('tokens as `openai` reads it (typescript rendering, o200k_base)');
     const budget = data.findings.filter((f: { code: string }) => f.code === 'over-budget');
-    expect(budget.map((f: { message: string }) => f.message)).toEqual([expect.stringContaining(`the tools list is ${section} tokens as \`openai\` reads it (typescript rendering, o200k_base); the budget is ${section - 1}`)]);
+    expect(budget.map((f: { message: string }) => f.message)).toEqual([expect.stringContaining(`the tools list is ${section.toLocaleString('en-US')} tokens as \`openai\` reads it (typescript rendering, o200k_base); the budget is ${(section - 1).toLocaleString('en-US')}`)]);
     // The compact JSON of the list is far larger than its TypeScript form: the old unit would have failed.
     expect(o200k.count(JSON.stringify(TOOLS))).toBeGreaterThan(section);
   });

@@ -4,6 +4,7 @@
  * that defers schemas, `--max-tokens` budgets what every request pays (the names, or the names and
  * descriptions) and `--max-tool-tokens` what loading one tool costs.
  */
+import { formatCount } from '../../core/format.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { toolName } from '../../core/tool.js';
 import { isObject } from '../../json/guards.js';
@@ -57,14 +58,14 @@ export function renderedBudget(unit: ReaderUnit, budget: { readonly maxTokens?: 
         if (tokens <= budget.maxToolTokens) continue;
         const name = toolName(tools[i]);
         const what = unit.alwaysPaid === 'everything' ? '' : ' when loaded';
-        out.push({ severity, code: 'over-budget', tool: name, toolIndex: i, path: appendPointer('', i), message: `${name === '' ? `tool #${i}` : `\`${name}\``} is ${tokens} tokens${what} ${unit.label}; the budget is ${budget.maxToolTokens} per tool: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or shorten its descriptions and schema` });
+        out.push({ severity, code: 'over-budget', tool: name, toolIndex: i, path: appendPointer('', i), message: `${name === '' ? `tool #${i}` : `\`${name}\``} is ${formatCount(tokens)} tokens${what} ${unit.label}; the budget is ${formatCount(budget.maxToolTokens)} per tool: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or shorten its descriptions and schema` });
       }
     }
     if (budget.maxTokens !== undefined) {
       const tokens = unit.tokenizer.count(alwaysPaidText(forwarded, unit));
       if (tokens > budget.maxTokens) {
         const what = unit.alwaysPaid === 'everything' ? 'the tools list is' : `what every request pays (${unit.alwaysPaid === 'nothing' ? 'nothing' : `the tool ${unit.alwaysPaid === 'names' ? 'names' : 'names and descriptions'}`}, plus the server's instructions) is`;
-        out.push({ severity, code: 'over-budget', tool: '', toolIndex: -1, path: '', message: `${what} ${tokens} tokens ${unit.label}; the budget is ${budget.maxTokens}: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or split the server` });
+        out.push({ severity, code: 'over-budget', tool: '', toolIndex: -1, path: '', message: `${what} ${formatCount(tokens)} tokens ${unit.label}; the budget is ${formatCount(budget.maxTokens)}: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or split the server` });
       }
     }
     return out;
