@@ -91,7 +91,8 @@ export const reconcileDialect = defineTransform<ReconcileDialectOptions, undefin
 
 /**
  * Whether an object anywhere in `schema` has an array `items` or an `additionalItems` key (data positions
- * included: saying yes there only leaves a schema as it is). Iterative, bounded by the input check's depth.
+ * included: saying yes there only leaves a schema as it is). Iterative, and stops at the first; the engine's
+ * input check has refused a tool that contains itself (not `walkJson`: it spells a pointer for every value).
  */
 function holdsTupleForms(schema: unknown): boolean {
   const stack: unknown[] = [schema];
