@@ -32,7 +32,10 @@ export function stringifyForCaller(value: unknown, who: string, what: string, in
 /**
  * The iterative serializer behind {@link stringifyJson} (exported for tests). A value that contains itself
  * is a TypeError, as from `JSON.stringify`: a cycle that closes deeper than `JSON.stringify` can go (it
- * overflows first, and this serializer takes over) was written out forever.
+ * overflows first, and this serializer takes over) was written out forever. `toJSON` is called as
+ * `JSON.stringify` calls it: once per place, with the member's key (an element's index as a string, `""` at
+ * the root), and what it returns is written as it is (a `toJSON` returning its own object once looped here),
+ * or omitted from an object when it is `undefined`, a function or a symbol.
  */
 export function stringifyIterative(value: unknown, indent: number | string = 0): string {
   const gap = typeof indent === 'number' ? ' '.repeat(Math.min(10, Math.max(0, indent))) : indent.slice(0, 10);
@@ -40,7 +43,7 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
   // Work items: a value to write (with its nesting level), a literal piece of text, or the end of a
   // container (taken off the containers being written).
   type Item = { v: unknown; level: number } | string | { end: object };
-  const stack: Item[] = [{ v: value, level: 0 }];
+  const stack: Item[] = [{ v: viaToJSON(value, ''), level: 0 }];
   const open = new Set<object>();
   const nl = (level: number) => (gap === '' ? '' : '\n' + gap.repeat(level));
   const colon = gap === '' ? ':' : ': ';
@@ -59,11 +62,6 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
       out.push(scalar(v) ?? 'null');
       continue;
     }
-    const toJSON = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') {
-      stack.push({ v: (toJSON as () => unknown).call(v), level });
-      continue;
-    }
     if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
     if (Array.isArray(v)) {
       if (v.length === 0) {
@@ -74,7 +72,7 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
       for (let i = 0; i < v.length; i++) {
         if (i > 0) parts.push(',');
         parts.push(nl(level + 1));
-        const e = v[i];
+        const e = viaToJSON(v[i], String(i));
         parts.push(e === undefined || typeof e === 'function' || typeof e === 'symbol' ? 'null' : { v: e, level: level + 1 });
       }
       parts.push(nl(level) + ']');
@@ -84,19 +82,20 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
       continue;
     }
     const rec = v as Record<string, unknown>;
-    const keys = Object.keys(rec).filter((k) => {
-      const e = rec[k];
-      return e !== undefined && typeof e !== 'function' && typeof e !== 'symbol';
-    });
-    if (keys.length === 0) {
+    const members: [string, unknown][] = [];
+    for (const k of Object.keys(rec)) {
+      const e = viaToJSON(rec[k], k);
+      if (e !== undefined && typeof e !== 'function' && typeof e !== 'symbol') members.push([k, e]);
+    }
+    if (members.length === 0) {
       out.push('{}');
       continue;
     }
     const parts: Item[] = ['{'];
-    keys.forEach((k, i) => {
+    members.forEach(([k, e], i) => {
       if (i > 0) parts.push(',');
       parts.push(nl(level + 1) + JSON.stringify(k) + colon);
-      parts.push({ v: rec[k], level: level + 1 });
+      parts.push({ v: e, level: level + 1 });
     });
     parts.push(nl(level) + '}');
     open.add(v);
@@ -104,6 +103,13 @@ export function stringifyIterative(value: unknown, indent: number | string = 0):
     for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]!);
   }
   return out.join('');
+}
+
+/** What `JSON.stringify` writes in place of `v` held under `key`: `v.toJSON(key)` when `v` has one, else `v`. */
+function viaToJSON(v: unknown, key: string): unknown {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'bigint')) return v;
+  const toJSON = (v as { toJSON?: unknown }).toJSON;
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(v, key) : v;
 }
 
 function scalar(v: unknown): string | undefined {

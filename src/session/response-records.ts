@@ -8,10 +8,13 @@
  *    with exactly one array-valued member. A `structuredContent` beside it must be a copy of that text (the
  *    same JSON, or an object with one string member holding the very text, as server-filesystem sends).
  *
- * Every record is a JSON object. An `isError` result is never covered.
+ * Every record is a JSON object. An `isError` result is never covered. A `structuredContent` that is not
+ * plain JSON (a library caller's live object: one that contains itself, holds a function, a getter or a
+ * Proxy) is not covered either: the reason names the pointer, and the result passes through untouched.
  */
 import { jsonEqual } from '../json/equal.js';
 import { hasOwn, isObject } from '../json/guards.js';
+import { findJsonProblem } from '../json/plain.js';
 import { describeValue } from './hot-set.js';
 
 /** The records of a result and what holds them. */
@@ -36,6 +39,12 @@ export function findRecords(result: unknown): FoundRecords | NoRecords {
   const content = hasOwn(result, 'content') ? result.content : [];
   if (!Array.isArray(content)) return { reason: '`content` is not an array' };
   const sc = hasOwn(result, 'structuredContent') ? result.structuredContent : undefined;
+  if (sc !== undefined && sc !== null && typeof sc === 'object') {
+    // Text a client read is plain JSON; an object a library caller built may not be, and every path below
+    // reads it (compares it, writes its records out). Members whose value is `undefined` are allowed: JSON omits them.
+    const problem = findJsonProblem(sc, Infinity, [], undefined, 'value');
+    if (problem !== undefined) return { reason: `structuredContent is not plain JSON: ${problem.message} at \`/structuredContent${problem.path}\`` };
+  }
   const scKey = isObject(sc) ? arrayMemberOf(sc) : undefined;
   if (typeof scKey === 'string') {
     const text = content.length === 1 ? textOf(content[0]) : undefined;

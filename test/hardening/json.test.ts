@@ -24,6 +24,42 @@ describe('stringifyJson', () => {
     const v = { a: undefined, b: [undefined, 1], c: () => 1 };
     expect(stringifyIterative(v, 2)).toBe(JSON.stringify(v, null, 2));
   });
+  it('calls toJSON as JSON.stringify does: once per place, with the key, its result written as it is', () => {
+    let calls = 0;
+    const self: Record<string, unknown> = { a: 1 };
+    // Returns its own object: JSON.stringify writes {"a":1}; this serializer called it again forever (the
+    // guard turns the old loop into a failure instead of a hang).
+    self.toJSON = () => {
+      if (++calls > 100) throw new Error('toJSON called again on its own result');
+      return self;
+    };
+    const keys: string[] = [];
+    const keyed = { toJSON: (k: string) => (keys.push(k), `at ${k}`) };
+    const gone = { toJSON: () => undefined };
+    const cases: unknown[] = [
+      self,
+      { x: self, y: [self] },
+      { k: keyed, list: [keyed, keyed] },
+      { kept: 1, gone, alsoGone: { toJSON: () => () => 1 } },
+      [gone, { toJSON: () => Symbol('s') }],
+      { date: new Date(0) },
+      { nested: { toJSON: () => ({ inner: { toJSON: () => 'inner once' } }) } },
+    ];
+    for (const value of cases) {
+      for (const indent of [0, 2]) {
+        keys.length = 0;
+        calls = 0;
+        const expected = JSON.stringify(value, null, indent);
+        const expectedKeys = [...keys];
+        keys.length = 0;
+        calls = 0;
+        expect(stringifyIterative(value, indent)).toBe(expected);
+        expect(keys).toEqual(expectedKeys);
+      }
+    }
+    calls = 0;
+    expect(stringifyIterative(self)).toBe('{"a":1}');
+  });
 });
 
 describe('utf8LengthPortable (the fallback without Buffer)', () => {

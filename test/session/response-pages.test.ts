@@ -36,6 +36,25 @@ describe('findRecords: the shapes a policy covers', () => {
     expect(findRecords(deepFreeze({ content: [{ type: 'text', text: t }], structuredContent: { content: t } }))).toMatchObject({ from: 'text', records: ROWS });
   });
 
+  it('leaves a structuredContent that is not plain JSON uncovered, naming the pointer (a library caller\'s live object)', () => {
+    const cyclic = () => {
+      const sc: Record<string, unknown> = { items: [{ id: 1 }, { id: 2 }] };
+      (sc.items as Record<string, unknown>[])[1]!.parent = sc;
+      return { content: [], structuredContent: sc };
+    };
+    const why = 'structuredContent is not plain JSON: the object contains itself (a reference cycle); JSON cannot hold it at `/structuredContent/items/1/parent`';
+    expect(findRecords(cyclic())).toEqual({ reason: why });
+    expect(describeRecords(cyclic())).toBeUndefined();
+    // Every policy passes such a result through with the reason (it threw JSON.stringify's TypeError).
+    for (const policy of [{}, { budget: 200 }, { project: ['id'] }]) {
+      expect(new ResponsePager({ policies: { t: policy } }).onResult('t', {}, cyclic())).toEqual({ uncovered: why });
+    }
+    const getter = { content: [], structuredContent: { items: [{ id: 1 }], get total() { return 1; } } };
+    expect(findRecords(getter)).toEqual({ reason: 'structuredContent is not plain JSON: an accessor (getter/setter) is not a JSON value at `/structuredContent/total`' });
+    // A member whose value is undefined is absent in JSON: still covered.
+    expect(findRecords({ content: [], structuredContent: { items: [{ id: 1 }], note: undefined } })).toMatchObject({ from: 'structuredContent', records: [{ id: 1 }] });
+  });
+
   it('names why anything else is not covered', () => {
     const reason = (r: unknown) => (findRecords(r) as { reason: string }).reason;
     expect(reason(text('id title\n1 a'))).toBe('the text is not JSON');
