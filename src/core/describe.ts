@@ -12,6 +12,10 @@ export function describeValue(value: unknown): string {
     const text = JSON.stringify(value);
     return text === undefined ? String(value) : text.length > 80 ? text.slice(0, 77) + '…' : text;
   } catch {
+    // A value JSON cannot write (one that contains itself, a throwing getter): its kind, never String()'s
+    // `[object Object],[object Object]`.
+    if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'} that is not plain JSON`;
+    if (typeof value === 'object' && value !== null) return 'an object that is not plain JSON';
     return String(value);
   }
 }

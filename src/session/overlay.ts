@@ -18,7 +18,8 @@ import { parseResponsePolicies, type ResponsePolicies } from './response-policy.
 import { checkOverlayContent, overlayContentSha256 } from './overlay-content.js';
 import { sha256Hex } from './sha256.js';
 import { majorOf, TOOLSLIM_VERSION } from './version.js';
-import { stringifyJson } from '../json/stringify.js';
+import { stringifyForCaller, stringifyJson } from '../json/stringify.js';
+import { findJsonProblem } from '../json/plain.js';
 
 /** The overlay format this toolslim writes and reads. */
 export const OVERLAY_FORMAT = 1;
@@ -121,7 +122,11 @@ export function pinTool(tool: unknown): OverlayPinEntry {
     text = stringifyJson(tool);
     body = isObject(tool) && hasOwn(tool, 'name') ? stringifyJson(withoutName(tool)) : text;
   } catch (e) {
-    throw new ToolslimError('invalid-input', `tool ${name === '' ? '(unnamed)' : `\`${name}\``} cannot be pinned: it is not JSON (${(e as Error).message})`, { tool: name });
+    // Name the place (the walk runs only when writing failed): V8's message says what, not where.
+    const problem = findJsonProblem(tool, Infinity, [], undefined, 'tool');
+    const who = `tool ${name === '' ? '(unnamed)' : `\`${name}\``} cannot be pinned`;
+    if (problem !== undefined) throw new ToolslimError('invalid-input', `${who}: it is not plain JSON: ${problem.message} at \`${problem.path}\``, { tool: name, path: problem.path });
+    throw new ToolslimError('invalid-input', `${who}: it is not JSON (${(e as Error).message})`, { tool: name });
   }
   if (text === undefined || body === undefined) throw new ToolslimError('invalid-input', `tool ${name === '' ? '(unnamed)' : `\`${name}\``} cannot be pinned: it is not JSON`, { tool: name });
   return { name, sha256: sha256Hex(text), bodySha256: sha256Hex(body) };
@@ -264,12 +269,8 @@ function recordStep(step: Step | OverlayStep, index: number): OverlayStep {
 
 /** A JSON copy (what the file will hold); throws naming the member for what JSON cannot hold. */
 function jsonCopy<T>(value: T, what: string): T {
-  let text: string | undefined;
-  try {
-    text = stringifyJson(value);
-  } catch (e) {
-    throw new ToolslimError('invalid-input', `createOverlay: \`${what}\` is not JSON (${(e as Error).message})`);
-  }
+  // A value that cannot be written is named with the pointer of the problem (stringifyForCaller).
+  const text = stringifyForCaller(value, 'createOverlay', `\`${what}\``);
   if (text === undefined) throw new ToolslimError('invalid-input', `createOverlay: \`${what}\` is not JSON`);
   return JSON.parse(text) as T;
 }

@@ -42,7 +42,32 @@ describe('pins', () => {
   it('name what cannot be pinned', () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
-    expect(() => pinTool(cyclic)).toThrow(/tool `loop` cannot be pinned: it is not JSON/);
+    expect(() => pinTool(cyclic)).toThrow(/tool `loop` cannot be pinned: it is not plain JSON/);
+  });
+
+  it('name the pointer of what is not JSON, in pinTool, findDrift and createOverlay (V8\'s message said what, not where)', () => {
+    const cyclicTool = () => {
+      const schema: Record<string, unknown> = { type: 'object', properties: {} };
+      (schema.properties as Record<string, unknown>).me = schema;
+      return { name: 'loop', inputSchema: schema };
+    };
+    const err = (f: () => unknown): ToolslimError => {
+      try {
+        f();
+      } catch (e) {
+        return e as ToolslimError;
+      }
+      throw new Error('no error');
+    };
+    const pinned = err(() => pinTool(cyclicTool()));
+    expect(pinned.message).toBe('tool `loop` cannot be pinned: it is not plain JSON: the object contains itself (a reference cycle); JSON cannot hold it at `/inputSchema/properties/me`');
+    expect([pinned.code, pinned.tool, pinned.path]).toEqual(['invalid-input', 'loop', '/inputSchema/properties/me']);
+    const overlay = createOverlay({ original: [{ name: 'loop', inputSchema: { type: 'object' } }], tools: [{ name: 'loop', inputSchema: { type: 'object' } }], steps: [] });
+    expect(err(() => findDrift(overlay, [cyclicTool()])).message).toBe(pinned.message);
+    const served = err(() => createOverlay({ original: [{ name: 'ok' }], tools: [{ name: 'ok', inputSchema: { type: 'object' } }, cyclicTool() as McpTool], steps: [] }));
+    expect(served.message).toBe('createOverlay: `tools` is not plain JSON: the object contains itself (a reference cycle); JSON cannot hold it at `/1/inputSchema/properties/me`');
+    // An options object that cannot be written is described by its kind, not as `[object Object],[object Object]`.
+    expect(err(() => createOverlay([cyclicTool(), cyclicTool()] as never)).message).toBe('createOverlay: expected { original, tools, steps, … }, got an array of 2 items that is not plain JSON');
   });
 });
 
