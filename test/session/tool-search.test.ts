@@ -9,7 +9,8 @@ import { ToolslimError } from '../../src/core/errors.js';
 import type { McpTool } from '../../src/core/tool.js';
 import { ToolUsageGraph } from '../../src/usage/graph.js';
 import { ToolSession } from '../../src/session/index.js';
-import { CALL_TOOL, chooseServing, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames, serverToolPrefix, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
+import { Bm25 } from '../../src/session/bm25.js';
+import { CALL_TOOL, chooseServing, searchText, ToolSearchIndex, NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames, serverToolPrefix, SEARCH_TOOL, SEARCH_TOOLS, searchMode, searchTools } from '../../src/session/tool-search.js';
 
 const deepFreeze = <T>(v: T): T => {
   if (typeof v === 'object' && v !== null) {
@@ -116,6 +117,38 @@ describe("ToolSession with hotSet.search: 'names'", () => {
     expect(bad.action).toBe('answer');
     expect(s.onCall(CALL_TOOL, { name: 'send_mail', arguments: { to: 'a@b.c', body: 'hi' } }).action).toBe('forward');
     expect(s.text).toBe(text);
+  });
+});
+
+describe('ToolSearchIndex: a query spelling a name in words', () => {
+  // As on ms-365: six tools whose names hold "list", "mail" and "messages" with a word more and short
+  // descriptions, and the one the query names, with a long description (BM25 normalises by length).
+  const near = (name: string): McpTool => ({ name, description: 'List mail messages.', inputSchema: { type: 'object' } });
+  const long = 'Get the messages in the signed-in user\'s mailbox (including the Deleted Items and Clutter folders). Depending on the page size and mailbox data, getting messages from a mailbox can incur multiple requests. The default page size is 10 messages; use $top to customize the page size, within the range of 1 and 1000. To improve the operation response time, use $select to specify the exact properties you need.';
+  const tools: McpTool[] = deepFreeze([
+    near('list-mail-folder-messages'),
+    near('list-shared-mail-messages'),
+    near('list-mail-messages-delta'),
+    { name: 'list-mail-messages', description: long, inputSchema: { type: 'object' } },
+    near('list-mail-child-folder-messages'),
+    near('list-group-mail-messages'),
+    near('list-mail-messages-attachments'),
+  ]);
+
+  it('puts the tool so named first, then the BM25 ranking without it (BM25 alone ranked it outside the first five)', () => {
+    const bm25 = new Bm25(tools.map(searchText)).top('list mail messages', 7);
+    expect(bm25.indexOf(3)).toBeGreaterThanOrEqual(5); // the fixture is what ms-365 showed
+    const index = new ToolSearchIndex(tools);
+    for (const query of ['list mail messages', 'List Mail Messages', 'list_mail_messages', 'listMailMessages']) {
+      const found = index.search(query, 5).map((t) => t.name);
+      expect(found).toEqual(['list-mail-messages', ...bm25.filter((i) => i !== 3).slice(0, 4).map((i) => tools[i]!.name)]);
+    }
+    // Only the whole name in order: other word orders and parts rank by BM25 alone.
+    expect(index.search('messages mail list', 5).map((t) => t.name)).toEqual(bm25.slice(0, 5).map((i) => tools[i]!.name));
+    expect(index.search('list mail', 5).map((t) => t.name)).toEqual(new Bm25(tools.map(searchText)).top('list mail', 5).map((i) => tools[i]!.name));
+    // The exact name still loads that tool alone; a limit of 1 is the named tool.
+    expect(index.search('list-mail-messages').map((t) => t.name)).toEqual(['list-mail-messages']);
+    expect(index.search('list mail messages', 1).map((t) => t.name)).toEqual(['list-mail-messages']);
   });
 });
 
