@@ -30,7 +30,7 @@ const RULE_HELP: Readonly<Record<string, readonly [string, string]>> = {
   'contradicted-dialect': ['Keywords of another JSON Schema dialect than the one the schema is read as', 'Run `toolslim optimize` (reconcile-dialect), or fix or add the `$schema` stamp.'],
   'unreachable-def': ['A definition no $ref uses', 'Remove it (`toolslim optimize` prunes it): it costs bytes and tokens in every request.'],
   'missing-description': ['A tool without a description', 'Say in one sentence what the tool does: models choose tools by their descriptions.'],
-  'missing-param-description': ['A parameter without a description', 'Describe each parameter so a model fills it correctly.'],
+  'missing-param-description': ['A parameter without a description, or with one that says no more than its name', 'Describe each parameter so a model fills it correctly.'],
   'indirect-mcp-header': ['An x-mcp-header parameter behind $ref or composition', 'Declare `x-mcp-header` parameters directly in `properties`.'],
   'invalid-mcp-header': ['An invalid x-mcp-header parameter', 'Use an HTTP token as the header name and a string, integer or boolean parameter.'],
   'many-arguments': ['A tool with many arguments', 'Tools with many arguments get called wrong more often: split or group them.'],

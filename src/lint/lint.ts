@@ -20,6 +20,7 @@ import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
+import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
 import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, collisionSearchStopped, findCollisions } from './collisions.js';
 import { checkCollisionOptions, invalidToolMessage } from './surface.js';
 
@@ -366,9 +367,22 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
   }
   for (const name of names) {
     const p = props[name];
-    if (hasDescription(p) || hasDescription(followLocalRef(schema, p))) continue;
-    out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
+    const own = hasDescription(p);
+    const text = own ? (p as Record<string, unknown>).description : hasDescription(followLocalRef(schema, p)) ? (followLocalRef(schema, p) as Record<string, unknown>).description : undefined;
+    if (text === undefined) {
+      out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
+    } else if (own && saysOnlyItsName(name, text as string, factsOf(schema, name, p as Record<string, unknown>))) {
+      // A description that only restates the name tells a model nothing the name does not, and strip-noise
+      // removes it (restatedNames): counted here too, so that `check` finds as much before `optimize` as after.
+      out.add('missing-param-description', appendPointer(appendPointer(base + '/properties', name), 'description'), `parameter \`${name}\` of ${out.label} has a description that says no more than its name (${JSON.stringify(text)}); say what it is for and what it takes (models fill it from this)`);
+    }
   }
+}
+
+/** What strip-noise is told about a property's description: its `default`, and whether `required` lists it. */
+function factsOf(schema: Record<string, unknown>, name: string, property: Record<string, unknown>): { hasDefault?: boolean; default?: unknown; required?: boolean } {
+  const required = hasOwn(schema, 'required') && Array.isArray(schema.required) ? schema.required.includes(name) : undefined;
+  return { ...(hasOwn(property, 'default') ? { hasDefault: true, default: property.default } : {}), ...(required === undefined ? {} : { required }) };
 }
 
 function hasDescription(schema: unknown): boolean {

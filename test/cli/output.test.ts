@@ -175,7 +175,12 @@ describe('optimize --profile: the summary counts what check --profile finds', ()
     const input = join(sub, 'in.json');
     const out = join(sub, 'out.json');
     writeFileSync(input, JSON.stringify([{ name: 'pay', description: 'Pay an invoice', inputSchema: { type: 'object', properties: { paymentMethodId: { type: 'string', description: 'Payment method ID' }, amount: { type: 'number', description: 'The amount in cents, at least 1' } }, required: ['paymentMethodId', 'amount'] } }]));
-    expect((await runMain(['check', input, '-q'])).code).toBe(0);
+    // The rule counts a description that only restates the name as well, so check finds it before optimize
+    // as after (it passed the input and failed the output).
+    const before = await runMain(['check', input]);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toContain('has a description that says no more than its name ("Payment method ID")');
+    expect(before.stdout).toContain('0 errors, 1 warning');
     const r = await runMain(['optimize', input, '-o', out]);
     expect(r.code).toBe(0);
     const c = await runMain(['check', out, '-q']);

@@ -25,25 +25,25 @@ describe('lintTools', () => {
   });
 
   it('reports an unresolvable local $ref with its pointer', () => {
-    const tools = deepFreeze([good('x', { inputSchema: obj({ properties: { a: { $ref: '#/$defs/Missing', description: 'a' } }, $defs: {} }) })]);
+    const tools = deepFreeze([good('x', { inputSchema: obj({ properties: { a: { $ref: '#/$defs/Missing', description: 'what a is' } }, $defs: {} }) })]);
     expect(brief(lintTools(tools))).toEqual(['error unresolved-ref /0/inputSchema/properties/a/$ref']);
     expect(lintTools(tools)[0]!.message).toContain('`#/$defs/Missing`');
   });
 
   it('warns about a $ref to another document', () => {
-    const tools = [good('x', { inputSchema: obj({ $id: 'https://example.com/root.json', properties: { a: { $ref: 'https://example.com/other.json', description: 'a' } } }) })];
+    const tools = [good('x', { inputSchema: obj({ $id: 'https://example.com/root.json', properties: { a: { $ref: 'https://example.com/other.json', description: 'what a is' } } }) })];
     expect(brief(lintTools(tools))).toEqual(['warning external-ref /0/inputSchema/properties/a/$ref']);
   });
 
   it('reports a dialect stamp contradicted by the keywords used, once per keyword', () => {
     const d7 = 'http://json-schema.org/draft-07/schema#';
     const tools = [
-      good('uses_defs', { inputSchema: obj({ $schema: d7, properties: { a: { $ref: '#/$defs/A', description: 'a' }, b: { $ref: '#/$defs/A', description: 'b' } }, $defs: { A: { type: 'string', dependentRequired: { x: ['y'] } } } }) }),
-      good('array_items', { inputSchema: obj({ $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { t: { type: 'array', items: [{ type: 'string' }], description: 't' } } }) }),
+      good('uses_defs', { inputSchema: obj({ $schema: d7, properties: { a: { $ref: '#/$defs/A', description: 'what a is' }, b: { $ref: '#/$defs/A', description: 'what b is' } }, $defs: { A: { type: 'string', dependentRequired: { x: ['y'] } } } }) }),
+      good('array_items', { inputSchema: obj({ $schema: 'https://json-schema.org/draft/2020-12/schema', properties: { t: { type: 'array', items: [{ type: 'string' }], description: 'what t is' } } }) }),
       // Annotations from another dialect change no verdict: not reported.
-      good('annotation_only', { inputSchema: obj({ $schema: d7, properties: { q: { type: 'string', deprecated: true, description: 'q' } } }) }),
+      good('annotation_only', { inputSchema: obj({ $schema: d7, properties: { q: { type: 'string', deprecated: true, description: 'what q is' } } }) }),
       // Without a stamp the schema is read as 2020-12 (MCP's default): array-form items is found, as a warning (issue 29).
-      good('no_stamp', { inputSchema: obj({ properties: { t: { type: 'array', items: [{ type: 'string' }], description: 't' } } }) }),
+      good('no_stamp', { inputSchema: obj({ properties: { t: { type: 'array', items: [{ type: 'string' }], description: 'what t is' } } }) }),
     ];
     const fs = lintTools(tools);
     expect(brief(fs)).toEqual([
@@ -59,7 +59,7 @@ describe('lintTools', () => {
 
   it('counts repeated contradictions in one finding', () => {
     const d4 = 'http://json-schema.org/draft-04/schema#';
-    const tools = [good('x', { inputSchema: obj({ $schema: d4, properties: { a: { const: 1, description: 'a' }, b: { const: 2, description: 'b' } } }) })];
+    const tools = [good('x', { inputSchema: obj({ $schema: d4, properties: { a: { const: 1, description: 'what a is' }, b: { const: 2, description: 'what b is' } } }) })];
     const fs = lintTools(tools);
     expect(brief(fs)).toEqual(['error contradicted-dialect /0/inputSchema/properties/a/const']);
     expect(fs[0]!.message).toContain('2 places');
@@ -67,7 +67,7 @@ describe('lintTools', () => {
 
   it('reports unreachable definitions with the bytes they waste', () => {
     const unused = { type: 'object', properties: { z: { type: 'number' } } };
-    const tools = [good('x', { inputSchema: obj({ properties: { a: { $ref: '#/$defs/Used', description: 'a' } }, $defs: { Used: { type: 'string' }, Unused: unused } }) })];
+    const tools = [good('x', { inputSchema: obj({ properties: { a: { $ref: '#/$defs/Used', description: 'what a is' } }, $defs: { Used: { type: 'string' }, Unused: unused } }) })];
     const fs = lintTools(tools);
     expect(brief(fs)).toEqual(['warning unreachable-def /0/inputSchema/$defs/Unused']);
     // "Unused": + value + comma, counted by hand from the compact JSON.
@@ -139,7 +139,7 @@ describe('lintTools', () => {
       good('direct', { inputSchema: obj({ properties: { region: { type: 'string', description: 'r', 'x-mcp-header': 'Region' }, nested: { type: 'object', description: 'n', properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } } } } }) }),
       good('via_ref', { inputSchema: obj({ properties: { region: { $ref: '#/$defs/R' } }, $defs: { R: { type: 'string', description: 'r', 'x-mcp-header': 'Region' } } }) }),
       good('via_allof', { inputSchema: obj({ allOf: [{ properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } }] }) }),
-      good('bad', { inputSchema: obj({ properties: { a: { type: 'number', description: 'a', 'x-mcp-header': 'A' }, b: { type: 'string', description: 'b', 'x-mcp-header': 'a' }, c: { type: 'string', description: 'c', 'x-mcp-header': 'has space' } } }) }),
+      good('bad', { inputSchema: obj({ properties: { a: { type: 'number', description: 'what a is', 'x-mcp-header': 'A' }, b: { type: 'string', description: 'what b is', 'x-mcp-header': 'a' }, c: { type: 'string', description: 'what c is', 'x-mcp-header': 'has space' } } }) }),
     ];
     expect(brief(lintTools(tools))).toEqual([
       'warning indirect-mcp-header /1/inputSchema/$defs/R/x-mcp-header',
@@ -181,13 +181,13 @@ describe('lintTools', () => {
   it('reports tools it cannot check without stopping the others', () => {
     const cyclic: Record<string, unknown> = { name: 'cyc', description: 'd', inputSchema: obj() };
     (cyclic.inputSchema as Record<string, unknown>).self = cyclic;
-    const fs = lintTools([cyclic, 'not a tool', good('fine', { inputSchema: obj({ properties: { a: { $ref: '#/nope', description: 'a' } } }) })]);
+    const fs = lintTools([cyclic, 'not a tool', good('fine', { inputSchema: obj({ properties: { a: { $ref: '#/nope', description: 'what a is' } } }) })]);
     expect(brief(fs)).toEqual(['error invalid-tool /0/inputSchema/self', 'error invalid-tool /1', 'error unresolved-ref /2/inputSchema/properties/a/$ref']);
   });
 
   it('survives 20,000 levels of nesting (iterative walks)', () => {
     let s: Record<string, unknown> = { type: 'string' };
-    for (let i = 0; i < 20_000; i++) s = { type: 'object', properties: { n: s }, description: 'n' };
+    for (let i = 0; i < 20_000; i++) s = { type: 'object', properties: { n: s }, description: 'One level down' };
     const fs = lintTools([{ name: 'deep', description: 'd', inputSchema: s }], { maxDepth: 100_000 });
     expect(fs).toEqual([]);
   });

@@ -2,6 +2,25 @@
  * The `restatedNames` rule: a parameter description of three words or fewer that only restates the
  * parameter's name goes whole (not a text rule: it decides about the description, it does not edit it).
  */
+import { cleanDescription } from '../clean.js';
+import type { DescriptionFacts, NoiseRules } from '../rule.js';
+
+/** The text rules at strip-noise's defaults (what {@link saysOnlyItsName} cleans with). */
+const DEFAULT_TEXT_RULES: NoiseRules = Object.freeze({ urls: true, examples: true, whitespace: true });
+
+/**
+ * True when strip-noise at its defaults removes this property description as one that only restates the
+ * property's name: as it is (`"Payment method ID"` for `paymentMethodId`), or once the text rules have taken
+ * out what the schema says itself (`"Story ID (required)"` for a required `storyPublicId`, `"Calendar ID.
+ * Defaults to \"primary\"."` beside `default: "primary"`). `facts`: the property schema's `default` and
+ * whether its parent's `required` lists it. For lint's `missing-param-description`, so that `check` finds
+ * before `optimize` what it finds after.
+ */
+export function saysOnlyItsName(name: string, description: string, facts: DescriptionFacts): boolean {
+  if (restatesName(name, description)) return true;
+  const cleaned = cleanDescription(description, DEFAULT_TEXT_RULES, facts).text;
+  return cleaned !== description && restatesName(name, cleaned);
+}
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const FILLER = new Set(['a', 'an', 'the', 'of', 'this', 'that', 'its', 'your', 'given', 'specified']);
