@@ -202,7 +202,7 @@ describe('which oneOfs may overlap, in time linear in what they hold', () => {
   // comparisons), every object schema was tested against every open branch (a oneOf of 60,000 that may overlap
   // beside 60,000 object schemas: 3.6·10^9 tests; 20,000 of each took 43 s in `optimize --profile openai-strict`),
   // and a discriminated union asked every pair (60,000 branches: 1.8·10^9 pairs).
-  it('a discriminator with two 100,000-value enums, a 60,000-branch union, and 60,000 open branches beside 60,000 objects', { timeout: 15_000 }, async () => {
+  it('a discriminator with two 100,000-value enums, a 60,000-branch union, and 60,000 open branches beside 60,000 objects', async () => {
     const { overlappingOneOfs } = await import('../../src/transforms/adapt-to-client/steps/oneof-exclusive.js');
     const values = (from: number) => Array.from({ length: 100_000 }, (_, i) => `v${from + i}`);
     const two = { oneOf: [{ required: ['k'], properties: { k: { enum: values(0) } } }, { required: ['k'], properties: { k: { enum: values(100_000) } } }] };
@@ -231,13 +231,13 @@ describe('which oneOfs may overlap, in time linear in what they hold', () => {
   const grid = (rows: number, cols: number) =>
     Array.from({ length: rows * cols }, (_, i) => ({ type: 'object', required: ['a', 'b'], properties: { a: { const: Math.floor(i / cols) }, b: { const: i % cols } } }));
 
-  it('a grid of two discriminators: 16,900 branches told apart; one repeated cell found', { timeout: 20_000 }, () => {
+  it('a grid of two discriminators: 16,900 branches told apart; one repeated cell found', () => {
     // Any two cells differ in their row (a) or their column (b): told apart.
-    expect(runBounded(() => overlappingOneOfs({ oneOf: grid(130, 130) }).oneOfs, 5_000)).toEqual([]);
+    expect(runBounded(() => overlappingOneOfs({ oneOf: grid(130, 130) }).oneOfs, 30_000)).toEqual([]);
     // The last cell again: it and its twin share both values.
     const twice = grid(130, 130);
     twice.push(twice[twice.length - 1]!);
-    expect(runBounded(() => overlappingOneOfs({ oneOf: twice }).oneOfs, 5_000)).toEqual(['']);
+    expect(runBounded(() => overlappingOneOfs({ oneOf: twice }).oneOfs, 30_000)).toEqual(['']);
   });
 
   it('split by type, then by a discriminator within each type', () => {
@@ -249,13 +249,13 @@ describe('which oneOfs may overlap, in time linear in what they hold', () => {
     expect(overlappingOneOfs({ oneOf: [...chain(5), { type: 'object', required: ['p'], properties: { p: { enum: [1, 2] } } }] }).oneOfs).toEqual(['']);
   });
 
-  it('a union nothing splits is asked pair by pair up to a bound, past it taken as possibly overlapping', { timeout: 20_000 }, () => {
+  it('a union nothing splits is asked pair by pair up to a bound, past it taken as possibly overlapping', () => {
     // Branch i requires p with {i, i+1} and q with {s, s+1}, s = 2i mod n (n odd): branches two or more apart
     // differ in p, neighbours in q (their s are 2 apart, or n − 2), so every pair is told apart, yet p and q
     // each chain all branches together: nothing splits them.
     const chains = (n: number) => Array.from({ length: n }, (_, i) => ({ required: ['p', 'q'], properties: { p: { enum: [i, i + 1] }, q: { enum: [(2 * i) % n, ((2 * i) % n) + 1] } } }));
     expect(overlappingOneOfs({ oneOf: chains(201) }).oneOfs).toEqual([]);
     // 20,001 branches: 2·10^8 pairs, past the bound (2^22): taken as possibly overlapping, the oneOf left open.
-    expect(runBounded(() => overlappingOneOfs({ oneOf: chains(20_001) }).oneOfs, 5_000)).toEqual(['']);
+    expect(runBounded(() => overlappingOneOfs({ oneOf: chains(20_001) }).oneOfs, 30_000)).toEqual(['']);
   });
 });

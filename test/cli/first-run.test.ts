@@ -161,7 +161,7 @@ describe('defect 9: a server writing non-JSON on stdout is named, not timed out'
     expect(r.stderr).toContain('[info] handling request');
     expect(r.stderr).toContain('stdout is the protocol channel');
     expect(r.stderr).not.toContain('raise --timeout');
-  }, 15_000);
+  });
 });
 
 describe('defect 10: `--flag --` and unstamped draft-07 keywords', () => {

@@ -231,7 +231,7 @@ const withoutPreamble = (t: McpTool): McpTool => ({ ...t, description: t.descrip
   });
 });
 
-async function waitFor(cond: () => boolean, ms = 2000) {
+async function waitFor(cond: () => boolean, ms = 20_000) {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('timed out waiting');

@@ -181,7 +181,7 @@ describe('optimizeToolsList with the low-level Server', () => {
   });
 });
 
-async function waitFor(cond: () => boolean, ms = 2000) {
+async function waitFor(cond: () => boolean, ms = 20_000) {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error('timed out waiting');
