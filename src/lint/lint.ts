@@ -17,7 +17,7 @@ import { DEFINITIONS_KEYWORDS, UNION_KEYWORDS, type Dialect } from '../schema/ke
 import { appendPointer, getAt, parsePointer } from '../json/pointer.js';
 import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef } from '../schema/ref-syntax.js';
-import { collectRefInventory, findUnresolvedRefs, resolveRefSite } from '../schema/refs.js';
+import { collectRefInventory, findUnresolvedRefs, INVENTORY_KEYS, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
@@ -168,9 +168,43 @@ const DEFAULT_MAX_ARGUMENTS = 4;
  * verdicts over (`{ maxDepth, plain }`: `plain[i]` true when tool `i` passed that check at that depth), so
  * that the lint does not walk those tools again for it (`report` runs the transform, then the findings, on
  * one list). Honoured only at the lint's own depth; a tool not marked plain is checked as always.
+ *
+ * With it, `inventoryKeys[i] === false` says tool `i` holds no key a `$ref` inventory records with a string
+ * value (see {@link textMayHoldInventoryKey}), and `headerKeys[i] === false` that it holds no `x-mcp-header`
+ * key ({@link textMayHoldHeaderKey}): its reference and header checks, which would find nothing, are not run.
  * @internal
  */
 export const CHECKED_PLAIN: unique symbol = Symbol.for('toolslim.lint.checkedPlain') as never;
+
+/** What a caller hands over under {@link CHECKED_PLAIN}. @internal */
+export interface CheckedPlain {
+  readonly maxDepth: number;
+  readonly plain: readonly boolean[];
+  readonly inventoryKeys?: readonly boolean[];
+  readonly headerKeys?: readonly boolean[];
+}
+
+/**
+ * Whether a value whose compact JSON (`JSON.stringify`) is `text` may hold a key of `INVENTORY_KEYS`
+ * (schema/refs.ts) with a string value, the only members a `$ref` inventory records: false means every
+ * inventory of its schemas is empty, so it has no reference to resolve. Such a member reads `"<key>":"` in the
+ * text (these keys are written as they are), and nowhere else can that stretch stand but in a key (a quote
+ * inside a string is written `\"`), so a false is exact; a true is only "maybe". A look at the text is far
+ * cheaper than the walk it spares: `report` has each tool's text at hand (it counts its tokens), and on the
+ * 31,560-tool list of bench/check-scale.ts 787 tools hold one; the reference checks' walks of the others
+ * (`collectRefInventory`, with an array of keys and children per object) were some 2% of `report`'s CPU.
+ * @internal
+ */
+export function textMayHoldInventoryKey(text: string): boolean {
+  return INVENTORY_KEY_MEMBER.test(text);
+}
+
+/** As {@link textMayHoldInventoryKey}, for an `x-mcp-header` key (of any value), what the header checks look for. @internal */
+export function textMayHoldHeaderKey(text: string): boolean {
+  return text.includes('"x-mcp-header":');
+}
+
+const INVENTORY_KEY_MEMBER = new RegExp(`"(?:${INVENTORY_KEYS.map((k) => k.replace(/\$/g, '\\$')).join('|')})":"`);
 // RFC 9110 `token` (tchar+), the form an `x-mcp-header` value must take.
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_TYPES: readonly string[] = ['string', 'integer', 'boolean'];
@@ -196,8 +230,10 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
   // An input the CLI parsed is JSON.parse's own (src/json/parsed.ts): its members are read without descriptors.
   const parsed = isParsedJson(input);
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const handed = (options as { [CHECKED_PLAIN]?: { maxDepth: number; plain: readonly boolean[] } })[CHECKED_PLAIN];
+  const handed = (options as { [CHECKED_PLAIN]?: CheckedPlain })[CHECKED_PLAIN];
   const checked = handed !== undefined && handed.maxDepth === maxDepth ? handed.plain : undefined;
+  const inventoryKeys = checked !== undefined ? handed!.inventoryKeys : undefined;
+  const headerKeys = checked !== undefined ? handed!.headerKeys : undefined;
   for (let i = 0; i < tools.length; i++) {
     const tool = tools[i];
     const out = new ToolFindings(raw, names[i]!, i);
@@ -211,7 +247,7 @@ export function lintTools(input: ToolsInput, options: LintOptions = {}): Finding
     try {
       checkName(t, out, firstIndex);
       checkToolDescription(t, out);
-      checkSchemas(t, out, options);
+      checkSchemas(t, out, options, inventoryKeys?.[i] !== false, headerKeys?.[i] !== false);
     } catch (e) {
       out.add('lint-failed', '', `a check threw: ${(e as Error)?.message ?? String(e)}; the tool's other findings may be missing (please report this, with the tool)`);
     }
@@ -285,7 +321,8 @@ function checkToolDescription(tool: Record<string, unknown>, out: ToolFindings):
   }
 }
 
-function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options: LintOptions): void {
+/** `refs`, `headers`: false when the tool holds no key the reference checks, or the header checks, look for (see {@link CHECKED_PLAIN}). */
+function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options: LintOptions, refs = true, headers = true): void {
   if (!hasOwn(tool, 'inputSchema') || !isObject(tool.inputSchema)) {
     const what = hasOwn(tool, 'inputSchema') ? `an \`inputSchema\` that is ${describeSchema(tool.inputSchema)}` : 'no `inputSchema`';
     out.add('missing-input-schema', hasOwn(tool, 'inputSchema') ? '/inputSchema' : '', `${out.label} has ${what}; expected a JSON Schema object with \`type: "object"\` (\`{ "type": "object" }\` for a tool without arguments)`);
@@ -296,14 +333,14 @@ function checkSchemas(tool: Record<string, unknown>, out: ToolFindings, options:
     const base = '/' + slot;
     checkRootType(schema, base, slot, out);
     const declared = getDeclaredDialect(schema);
-    checkRefs(schema, declared.dialect, base, out);
+    if (refs) checkRefs(schema, declared.dialect, base, out);
     // An unstamped schema is read as 2020-12 (MCP's default): draft-07 keywords in it are found too, as a
     // warning (most readers still accept them; reconcile-dialect rewrites them).
     checkDialect(schema, declared.dialect, base, out, declared.source === 'declared' ? undefined : 'warning');
     checkUnreachable(schema, base, out);
     if (slot === 'inputSchema') {
       checkParameters(schema, base, out, options.maxArguments ?? DEFAULT_MAX_ARGUMENTS);
-      checkHeaders(schema, base, out);
+      if (headers) checkHeaders(schema, base, out);
     }
   }
 }

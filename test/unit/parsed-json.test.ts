@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { checkInputs, checkJsonTool } from '../../src/engine/input.js';
 import { isParsedJson, parseJson } from '../../src/json/parsed.js';
-import { CHECKED_PLAIN, lintTools } from '../../src/lint/lint.js';
+import { CHECKED_PLAIN, lintTools, textMayHoldHeaderKey, textMayHoldInventoryKey } from '../../src/lint/lint.js';
 import { transformTools } from '../../src/api.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -96,6 +96,38 @@ describe('the input check on a parsed value', () => {
 });
 
 describe('CHECKED_PLAIN: the lint takes the run’s verdicts over instead of checking again', () => {
+  it('skips the reference and header checks of a tool whose text holds none of their keys; the findings are those of a full check', () => {
+    const server = texts.flatMap(([, text]) => {
+      const v = JSON.parse(text) as { toolsList?: { tools?: unknown[] } } | unknown[];
+      return Array.isArray(v) ? v : (v.toolsList?.tools ?? []);
+    });
+    const made = [
+      { name: 'broken', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } } },
+      { name: 'external', inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } },
+      { name: 'header', inputSchema: { type: 'object', properties: { a: { type: 'object', 'x-mcp-header': 'bad header' } } } },
+      { name: 'quoted', description: 'says "$ref":"#/x" and "x-mcp-header": in prose', inputSchema: { type: 'object' } },
+      { name: 'id', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } },
+    ];
+    const tools = [...server, ...made];
+    const plain = tools.map(() => true);
+    const textsOf = tools.map((t) => JSON.stringify(t));
+    const inventoryKeys = textsOf.map(textMayHoldInventoryKey);
+    const headerKeys = textsOf.map(textMayHoldHeaderKey);
+    const full = lintTools(tools);
+    expect(full.some((f) => f.code === 'unresolved-ref' && f.tool === 'broken')).toBe(true);
+    expect(full.some((f) => f.code === 'external-ref' && f.tool === 'external')).toBe(true);
+    expect(full.some((f) => f.code === 'invalid-mcp-header' && f.tool === 'header')).toBe(true);
+    // Most tools hold neither (their checks are skipped); a key in prose or a property named `id` reads as neither.
+    expect(inventoryKeys.filter((k) => !k).length).toBeGreaterThan(tools.length / 2);
+    expect(inventoryKeys.slice(-5)).toEqual([true, true, false, false, false]);
+    expect(headerKeys.slice(-5)).toEqual([false, false, true, false, false]);
+    expect(lintTools(tools, { [CHECKED_PLAIN]: { maxDepth: 1000, plain, inventoryKeys, headerKeys } } as object)).toEqual(full);
+    // What it vouches for is taken as said: a tool handed over as holding none has its checks skipped.
+    const none = made.map(() => false);
+    const skipped = lintTools(made, { [CHECKED_PLAIN]: { maxDepth: 1000, plain: made.map(() => true), inventoryKeys: none, headerKeys: none } } as object);
+    expect(skipped.some((f) => f.code === 'unresolved-ref' || f.code === 'external-ref' || f.code === 'invalid-mcp-header')).toBe(false);
+  });
+
   it('skips the check only for tools handed over as plain, at its own depth; the findings are those of a full check', () => {
     const tools = [
       { name: 'ok', description: 'Fine.', inputSchema: { type: 'object' } },

@@ -6,7 +6,7 @@ import { locateTools } from '../../engine/input.js';
 import { AFTER_TEXT, arrayElementKeeper, BEFORE_TEXT, countArray, editedCounter, RELEASE_MEMO, type Tokenizer } from '../../core/measure.js';
 import { transformTools } from '../../api.js';
 import { DEFAULT_MAX_DEPTH } from '../../engine/options.js';
-import { CHECKED_PLAIN } from '../../lint/lint.js';
+import { CHECKED_PLAIN, textMayHoldHeaderKey, textMayHoldInventoryKey } from '../../lint/lint.js';
 import type { ParsedArgs } from '../args.js';
 import type { Command, Context } from '../command.js';
 import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, STEP_FLAGS, STEP_HELP } from '../command.js';
@@ -156,7 +156,13 @@ function reportOne(
   const kept = new Array<string>(cl100k ? before.length : 0);
   const counts = new Array<number | undefined>(cl100k ? before.length : 0);
   let estimated = 0;
+  // Whether each tool's text may hold a key the findings' reference and header checks look for: where it holds
+  // none, those checks (a walk of every schema each) are not run (CHECKED_PLAIN; lint.ts says why a false is exact).
+  const inventoryKeys = new Array<boolean>(cl100k ? before.length : 0);
+  const headerKeys = new Array<boolean>(cl100k ? before.length : 0);
   const countBefore = (i: number, text: string): void => {
+    inventoryKeys[i] = textMayHoldInventoryKey(text);
+    headerKeys[i] = textMayHoldHeaderKey(text);
     const n = cl100k!.count(text);
     cl100kRows![i] = n;
     // Asked of the tokenizer that has just counted the text: it knows the answer for most texts without reading them again.
@@ -255,7 +261,7 @@ function reportOne(
   }
   say('checking…');
   // The same findings as `check` with the same flags, --profile included (findings.ts findingsOf).
-  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}), [CHECKED_PLAIN]: { maxDepth, plain } };
+  const lint = { ...settings.lint, ...(o200k ? { tokenizer: o200k } : {}), [CHECKED_PLAIN]: { maxDepth, plain, ...(cl100k ? { inventoryKeys, headerKeys } : {}) } };
   const findings = findingsOf(value, settings, readerLintOptions(lint, readers, (name) => tokenizers!.getTokenizer(name)));
   const rows: ToolRow[] = stats.tools.map((t) => ({
     index: t.index,
