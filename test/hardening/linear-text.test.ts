@@ -33,7 +33,7 @@ function descriptionChars(tools: readonly unknown[]): number {
 
 describe('hostile descriptions take linear time (256k characters each, within the test timeout)', () => {
   for (const family of HOSTILE_FAMILIES) {
-    it(`${family.name}: ${family.targets}`, { timeout: 60_000 }, () => {
+    it(`${family.name}: ${family.targets}`, () => {
       const tools = family.build(Math.ceil(CHARS / family.unit));
       const before = descriptionChars(tools);
       expect(before).toBeGreaterThanOrEqual(CHARS - family.unit);
@@ -46,7 +46,7 @@ describe('hostile descriptions take linear time (256k characters each, within th
     });
   }
 
-  it('a property’s `required` look-up: 100k required properties (a look-up per property over the list would be 1e10 steps)', { timeout: 60_000 }, () => {
+  it('a property’s `required` look-up: 100k required properties (a look-up per property over the list would be 1e10 steps)', () => {
     // 100k: every property is looked up; every thousandth says `Required.`, and only those lose it.
     const tools = requiredProperties(100_000, (i) => (i % 1000 === 0 ? 'Required. A value.' : 'A value.'));
     const { tools: out, report } = stripNoise(tools);

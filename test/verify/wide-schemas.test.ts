@@ -104,17 +104,17 @@ describe('the gate on a dependentRequired list of thousands of names', () => {
 describe('a `oneOf` whose code nests too deep for V8 to parse', () => {
   const schema = (n: number) => ({ type: 'object', properties: { u: { oneOf: Array.from({ length: n }, (_, i) => ({ type: 'object', properties: { k: { const: i } }, required: ['k'] })) } } });
 
-  it('1,700 branches: not compiled, with the reason, and the gate ends at once', { timeout: 60_000 }, () => {
+  it('1,700 branches: not compiled, with the reason, and the gate ends at once', () => {
     const c = new AjvPool().compile(schema(1700), '2020-12');
     expect(c.ok).toBe(false);
     expect(c.ok ? '' : c.error).toMatch(/^ajv's code for it nests 1,?7\d\d blocks deep/);
     // A rewrite under `verdicts` (a draft-07 stamp dropped): bounded (test/helpers/bounded.ts), 190 s before.
     const tool = { name: 'wide_one_of', description: 'x', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', ...schema(1700) } };
-    const out = runBounded(() => transformTools([tool], { verify: 'verdicts' }), 30_000);
+    const out = runBounded(() => transformTools([tool], { verify: 'verdicts' }), 120_000);
     expect(out.report.skipped).toEqual([]);
   });
 
-  it('1,000 branches: compiled and judged as written by hand', { timeout: 60_000 }, () => {
+  it('1,000 branches: compiled and judged as written by hand', () => {
     const pool = new AjvPool();
     const c = pool.compile(schema(1000), '2020-12');
     expect(c.ok).toBe(true);
