@@ -170,9 +170,13 @@ export class ResponsePager {
     return { page, pages, result: pageResult(s.base, text, line, { page, pages, nextPage: next }) };
   }
 
-  /** Fields of the projection that no record has (after projection), reported once per tool. */
+  /**
+   * Fields of the projection that no record has (after projection), reported once per tool. A result without
+   * records says nothing about the fields (reporting them then, once, hid a field that later results lack).
+   */
   #missing(tool: string, fields: readonly string[], rows: readonly unknown[]): string[] {
     const out: string[] = [];
+    if (rows.length === 0) return out;
     for (const field of fields) {
       const key = `${tool}\u0000${field}`;
       if (this.#reported.has(key) || rows.some((r) => hasPath(r, field.split('.')))) continue;

@@ -171,6 +171,13 @@ describe('ResponsePager', () => {
     expect(new ResponsePager({ policies: { list: { project: ['nope'] } } }).onResult('list', {}, text(ROWS)).result).toEqual({ content: [{ type: 'text', text: '[{},{},{}]' }] });
   });
 
+  it('a result without records reports no field missing, and a later result with records still does (found as a user: the first, empty, result reported every field, once)', () => {
+    const pager = new ResponsePager({ policies: { list: { project: ['id', 'nope'] } } });
+    expect(pager.onResult('list', {}, text({ items: [] })).missing).toBeUndefined();
+    expect(pager.onResult('list', {}, text([])).missing).toBeUndefined();
+    expect(pager.onResult('list', {}, text({ items: ROWS })).missing).toEqual(['nope']);
+  });
+
   it('pages come from the stored result, not from what the server would say now; the store is an LRU bounded in bytes', () => {
     const pager = new ResponsePager({ policies, maxStoredBytes: 100 });
     pager.onResult('list', { q: 'a' }, text(ROWS));
