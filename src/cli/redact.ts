@@ -31,7 +31,9 @@ export interface Redactor {
 }
 
 const MASK = '***';
-const SECRET_NAME = /key|token|secret|passw|credential|auth|cookie|session/i;
+// `pat` (a personal access token: `--github-pat`, `GITLAB_PAT`) only as a word of the name: `path`, `pattern`
+// and `patch` are not secrets.
+const SECRET_NAME = /key|token|secret|passw|credential|auth|cookie|session|(?:^|[-_.])pat(?:$|[-_.=])/i;
 const SK = /\bsk-[A-Za-z0-9_-]{8,}/g;
 const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
 const MIN_GLOBAL = 6;

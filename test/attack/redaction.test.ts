@@ -46,6 +46,22 @@ describe('redaction (unit, hand-written expectations)', () => {
       '/home/u/Project2/Server.mjs',
     ]);
   });
+  it('hides a personal access token named `pat` as a word of its flag or variable, not `path`, `pattern` or `patch` (found as a user: `--github-pat <token>` was written out)', () => {
+    expect(redactArgs(['--github-pat', 'SECRETB8', '--pat=tok1', 'GITLAB_PAT=tok2', '--path', '/srv/x', '--pattern', 'a*', '--patch', 'p1', '--pat', 'tok3'])).toEqual([
+      '--github-pat',
+      '***',
+      '--pat=***',
+      'GITLAB_PAT=***',
+      '--path',
+      '/srv/x',
+      '--pattern',
+      'a*',
+      '--patch',
+      'p1',
+      '--pat',
+      '***',
+    ]);
+  });
   it('hides a key passed as a bare argument: published key prefixes, and long lower-case or hex keys; keeps paths, packages, names and UUIDs', () => {
     // Found as a user: `capture -- mcp-server-neon start <key>` (Neon's documented usage) wrote the key into the
     // capture's server.args. Neon keys (`napi_` + lower case and digits) and hex keys have no upper case, which
