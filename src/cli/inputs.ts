@@ -3,7 +3,7 @@ import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
 import type { TransformStepInput } from '../core/preset.js';
 import type { Finding, LintOptions } from '../lint/index.js';
-import { checkToolsForProfile } from '../profiles/check.js';
+import { checkOptimizedForProfile, checkToolsForProfile } from '../profiles/check.js';
 import { presetForProfile } from '../presets/for-profile.js';
 import { builtinProfiles } from '../profiles/profiles.js';
 import type { ParsedArgs } from './args.js';
@@ -121,10 +121,14 @@ export function stepsFrom(args: ParsedArgs): TransformStepInput[] {
   return [...steps, ['adapt-to-client', { profile }]];
 }
 
-/** What a client profile would reject, as check findings. */
-export function profileFindings(value: unknown, profile: string): Finding[] {
+/**
+ * What a client profile would reject, as check findings. `optimized`: `value` is toolslim's own output for
+ * the profile (optimize's, the proxy's), so the hints say why it was left rather than name the command that
+ * has just run.
+ */
+export function profileFindings(value: unknown, profile: string, optimized = false): Finding[] {
   checkProfileName(profile);
-  return checkToolsForProfile(value, profile).map((f) => ({ ...f, code: `profile-${f.code}` }));
+  return (optimized ? checkOptimizedForProfile : checkToolsForProfile)(value, profile).map((f) => ({ ...f, code: `profile-${f.code}` }));
 }
 
 export function checkProfileName(profile: string): void {

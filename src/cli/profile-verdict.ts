@@ -18,9 +18,12 @@ export const ALLOW_REJECTED_HELP = `  --allow-rejected          with --profile: 
 /** Findings listed in a message before the rest are summed up. */
 const SHOWN = 20;
 
-/** What `profile` would still reject in `value` (a tools list in any envelope): the error findings of `check --profile`. */
+/**
+ * What `profile` would still reject in `value` (toolslim's output for it, in any envelope): the error findings
+ * of `check --profile`, with the hints for what toolslim left (they do not name the command that has just run).
+ */
 export function rejectionsOf(value: unknown, profile: string): Finding[] {
-  return profileFindings(value, profile).filter((f) => f.severity === 'error');
+  return profileFindings(value, profile, true).filter((f) => f.severity === 'error');
 }
 
 /** The count of rejected tools (a whole-list finding such as `tool-count` counts as none). */

@@ -36,6 +36,20 @@ export interface ToolFinding {
  * a `ListToolsResult`, a JSON-RPC response or a capture file), in tool order.
  */
 export function checkToolsForProfile(input: ToolsInput, profile: string | ClientProfile = 'mcp'): ProfileFinding[] {
+  return checkList(input, profile, false);
+}
+
+/**
+ * {@link checkToolsForProfile} of toolslim's own output for `profile` (what a refused `optimize --profile` or
+ * `proxy --profile` lists): the hints say why toolslim left each finding and what has to change instead of
+ * naming the command that has just run (hints.ts `PROFILE_HINTS_AFTER_OPTIMIZE`).
+ * @internal
+ */
+export function checkOptimizedForProfile(input: ToolsInput, profile: string | ClientProfile): ProfileFinding[] {
+  return checkList(input, profile, true);
+}
+
+function checkList(input: ToolsInput, profile: string | ClientProfile, optimized: boolean): ProfileFinding[] {
   const p = getProfile(profile);
   const { tools } = locateTools(input);
   const out: ProfileFinding[] = [];
@@ -56,7 +70,7 @@ export function checkToolsForProfile(input: ToolsInput, profile: string | Client
     const name = toolName(tools[i]);
     const prefix = appendPointer('', i);
     const unreadable = notPlainJson(tools[i], p, keyBytes, parsed);
-    for (const f of unreadable ?? profileFindings(tools[i], p)) out.push({ severity: f.severity, code: f.code, tool: name, toolIndex: i, path: prefix + f.path, message: f.message });
+    for (const f of unreadable ?? profileFindings(tools[i], p, optimized)) out.push({ severity: f.severity, code: f.code, tool: name, toolIndex: i, path: prefix + f.path, message: f.message });
   }
   return out;
 }
@@ -76,8 +90,8 @@ export function checkToolForProfile(tool: unknown, profile: string | ClientProfi
  * {@link checkToolForProfile} without the input check, for a tool the engine has checked (adapt-to-client
  * checks each tool it rewrote: checked input, edited with JSON values).
  */
-export function profileFindings(tool: unknown, profile: ClientProfile): ToolFinding[] {
-  return findingsOf(tool, profile).map((f) => ({ ...f, message: withHint(f.code, f.message, profile) }));
+export function profileFindings(tool: unknown, profile: ClientProfile, optimized = false): ToolFinding[] {
+  return findingsOf(tool, profile).map((f) => ({ ...f, message: withHint(f.code, f.message, profile, optimized) }));
 }
 
 /**
@@ -183,11 +197,14 @@ export function refProblem(schema: unknown, inventory: RefInventory, site: RefSi
   }
   if (p.refs === 'top-level-defs-only') {
     if (site.keyword !== '$ref' || !isTopLevelDefinitionPath(schema, resolution.path) || !/^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/.test(site.ref)) {
-      return { severity: 'error', code: 'ref-not-top-level', message: `Found ${kw}; \`${p.name}\` accepts only references to definitions at the top level (\`#/$defs/<name>\`) or to \`#\`` };
+      const elsewhere = site.keyword === '$ref' && /^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/.test(site.ref) && !isTopLevelDefinitionPath(schema, resolution.path) ? `, which resolves against the embedded resource at \`${site.resource}\` (its \`$id\`) to \`${resolution.path}\`` : '';
+      return { severity: 'error', code: 'ref-not-top-level', message: `Found ${kw}${elsewhere}; \`${p.name}\` accepts only references to definitions at the top level (\`#/$defs/<name>\`) or to \`#\`` };
     }
   } else if (p.refs === 'defs-prefix-only') {
     if (site.keyword !== '$ref' || !site.ref.startsWith('#/$defs/') || !resolution.path.startsWith('/$defs/')) {
-      return { severity: 'error', code: 'ref-not-defs-prefix', message: `Found ${kw}; \`${p.name}\` accepts only references that start with \`#/$defs/\`` };
+      // Spelled as the client asks, but read against an embedded resource (a `$id` below the root): say where it lands.
+      const elsewhere = site.keyword === '$ref' && site.ref.startsWith('#/$defs/') ? `, which resolves against the embedded resource at \`${site.resource}\` (its \`$id\`) to \`${resolution.path}\`, not to the root's \`$defs\`` : '';
+      return { severity: 'error', code: 'ref-not-defs-prefix', message: `Found ${kw}${elsewhere}; \`${p.name}\` accepts only references that start with \`#/$defs/\`${elsewhere ? ' and name the root\'s `$defs`' : ''}` };
     }
   }
   return undefined;

@@ -44,8 +44,30 @@ export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
   'strict-required': (p) => `${OPTIMIZE(p)} lists every property in \`required\` and makes the optional ones nullable (lossy: the model then sends \`null\` for a property it would leave out)`,
 });
 
-/** `message` with the hint for `code` appended (unchanged when there is none). */
-export function withHint(code: string, message: string, p: ClientProfile): string {
-  const hint = PROFILE_HINTS[code];
+/**
+ * The hints for what is left in toolslim's own output for the profile (a refused `optimize --profile` or
+ * `proxy --profile`): those above that name `optimize --profile` as the fix would name the command that has
+ * just run, so these say why it left the finding and what has to change instead. Codes not listed keep
+ * their hint (it names the server, or the proxy).
+ */
+export const PROFILE_HINTS_AFTER_OPTIMIZE: Readonly<Record<string, Hint>> = Object.freeze({
+  'ref-unsupported': () => `toolslim left it: the reference is recursive, or inlining it would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep; remove the reference on the server`,
+  'defs-unsupported': () => `toolslim left it: a reference to it is recursive, or inlining would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep; remove the definitions on the server`,
+  'ref-not-top-level': () => 'toolslim could not move the target into the top-level `$defs` (an embedded resource, or a name the move would take twice); define it there on the server',
+  'ref-not-defs-prefix': () => 'toolslim could not move the target into the top-level `$defs` (an embedded resource, or a name the move would take twice); define it there on the server',
+  'ref-sibling': () => 'toolslim could not move `$ref` into `allOf` here; move the keywords beside it into the target, or drop them, on the server',
+  'keyword-rejected': (p) => `no conversion \`${p.name}\` allows applies here (docs/profiles/${p.name}.md), or \`--no-lossy\` kept it; remove it on the server`,
+  'keyword-unknown': () => 'it is not an annotation toolslim may drop; remove the field on the server',
+  'format-unsupported': () => '`--no-lossy` keeps it (without it, toolslim moves it into the description: lossy); remove it on the server',
+  'strict-additional-properties': () => 'an open map (an `additionalProperties` schema, `patternProperties`, a free-form object) cannot be closed: it must change on the server',
+  'strict-required': () => '`--no-lossy` keeps optional properties optional (without it, toolslim makes them nullable and required: lossy); or make them required on the server',
+});
+
+/**
+ * `message` with the hint for `code` appended (unchanged when there is none). `optimized`: the finding is in
+ * toolslim's own output for this profile (see {@link PROFILE_HINTS_AFTER_OPTIMIZE}).
+ */
+export function withHint(code: string, message: string, p: ClientProfile, optimized = false): string {
+  const hint = (optimized ? PROFILE_HINTS_AFTER_OPTIMIZE[code] : undefined) ?? PROFILE_HINTS[code];
   return hint ? `${message}; fix: ${hint(p, message)}` : message;
 }

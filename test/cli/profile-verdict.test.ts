@@ -56,6 +56,26 @@ describe('optimize --profile', () => {
     expect(stderrFindings(r.stderr)).toEqual(errors.map((f) => ({ tool: f.tool, path: f.path, code: f.code })));
   });
 
+  it('the fix of what it left never names the command that has just run; check on the input still names it (found as a user)', async () => {
+    // An open map openai-strict cannot close, and for kimi a `#/$defs/…` reference read against an embedded `$id`.
+    const map = join(dir, 'open-map.json');
+    writeFileSync(map, JSON.stringify([{ name: 'tag', description: 'Tag a thing', inputSchema: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } }, required: ['labels'], additionalProperties: false } }]));
+    const strict = await runMain(['optimize', map, '--profile', 'openai-strict', '-o', join(dir, 'open-map.out.json')]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('profile-strict-additional-properties: ');
+    expect(strict.stderr).toContain('fix: an open map (an `additionalProperties` schema, `patternProperties`, a free-form object) cannot be closed: it must change on the server');
+    expect(strict.stderr).not.toContain('`toolslim optimize --profile openai-strict`');
+    expect((await runMain(['check', map, '--profile', 'openai-strict'])).stdout).toContain('fix: `toolslim optimize --profile openai-strict` closes every object (lossy)');
+    const embedded = join(dir, 'embedded-id.json');
+    writeFileSync(embedded, JSON.stringify([{ name: 'id_base', description: 'd', inputSchema: { type: 'object', properties: { a: { $id: 'http://x.test/a.json', type: 'object', properties: { v: { $ref: '#/$defs/V' } }, $defs: { V: { type: 'integer' } } } } } }]));
+    const kimi = await runMain(['optimize', embedded, '--profile', 'kimi', '-o', join(dir, 'embedded-id.out.json')]);
+    expect(kimi.code).toBe(1);
+    expect(kimi.stderr).toContain(
+      "profile-ref-not-defs-prefix: Found `$ref` `#/$defs/V`, which resolves against the embedded resource at `/properties/a` (its `$id`) to `/properties/a/$defs/V`, not to the root's `$defs`; `kimi` accepts only references that start with `#/$defs/` and name the root's `$defs`; fix: toolslim could not move the target into the top-level `$defs`",
+    );
+    expect(kimi.stderr).not.toContain('`toolslim optimize --profile kimi`');
+  });
+
   it('exits 0 without a word about rejection when the client accepts the result', async () => {
     const out = join(dir, 'fine.json');
     const r = await runMain(['optimize', accepted, '--profile', 'gemini', '-o', out]);

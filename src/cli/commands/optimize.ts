@@ -117,7 +117,7 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   // --profile keeps its word: the result is checked as `check --profile` would (profile-verdict.ts).
   const profile = flagString(args, 'profile');
   // What the client finds in the result: its errors decide whether to write, all of it counts in the summary.
-  const clientFindings = profile === undefined ? [] : profileFindings(result.tools, profile);
+  const clientFindings = profile === undefined ? [] : profileFindings(result.tools, profile, true);
   const rejected = clientFindings.filter((f) => f.severity === 'error');
   if (rejected.length > 0) {
     const go = args.flags['allow-rejected'] === true;
