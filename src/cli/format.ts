@@ -59,7 +59,8 @@ export interface ReportData {
   readonly total: { readonly bytes: number; readonly o200k?: number; readonly cl100k?: number; readonly bytesAfter: number; readonly o200kAfter?: number; readonly cl100kAfter?: number; readonly rendered?: Readonly<Record<string, RenderedFigures>> };
   /** Largest first. */
   readonly tools: readonly ToolRow[];
-  readonly transforms: readonly TransformStats[];
+  /** Each step's figures, without its time (a report of one input is the same bytes every run). */
+  readonly transforms: readonly Omit<TransformStats, 'timeMs'>[];
   readonly skipped: readonly Skip[];
   readonly findings: readonly Finding[];
   /** With `--render`/`--profile`: the readers counted in (renderer, tokenizer, stand-in). */

@@ -33,3 +33,16 @@ describe('report: cl100k_base after the run', () => {
     expect(changedLists).toBeGreaterThan(3);
   });
 });
+
+describe('report --format json', () => {
+  it('is the same bytes every run (found as a user: each step\'s timeMs differed between runs, so a committed report always showed a diff)', async () => {
+    const path = join(dir, 'modelcontextprotocol__server-memory.json');
+    const texts: string[] = [];
+    for (let i = 0; i < 3; i++) texts.push((await runMain(['report', path, '--format', 'json'])).stdout);
+    expect(texts[1]).toBe(texts[0]);
+    expect(texts[2]).toBe(texts[0]);
+    const data = JSON.parse(texts[0]!) as { transforms: Record<string, unknown>[] };
+    expect(data.transforms.length).toBeGreaterThan(0);
+    for (const row of data.transforms) expect(Object.keys(row)).toEqual(['name', 'changes', 'toolsChanged', 'bytesSaved', 'tokensSaved']);
+  });
+});

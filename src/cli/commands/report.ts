@@ -28,7 +28,8 @@ what that client would reject, exactly as \`check --profile\` lists it).
 
 Options:
   -f, --format <f>          text (default), markdown (for a PR comment), json (one object; an array
-                            of them for several inputs) or html (one self-contained page of bar
+                            of them for several inputs; no timings, so one input gives the same
+                            bytes every run) or html (one self-contained page of bar
                             charts: each tool's tokens by part — description, parameters,
                             definitions, output schema — and after the preset, what each transform
                             saves, and each reader's tokens with --render/--profile; no script, no
@@ -289,7 +290,9 @@ function reportOne(
     steps: describeSteps(args),
     total,
     tools: rows,
-    transforms: stats.transforms,
+    // Without each step's time: a report of the same input is the same bytes every run, so that it can be
+    // committed or diffed in CI (the library's `report.stats.transforms` keeps `timeMs`).
+    transforms: stats.transforms.map(({ timeMs: _time, ...row }) => row),
     skipped,
     findings,
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
