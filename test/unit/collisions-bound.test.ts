@@ -12,6 +12,7 @@ import { analyzeSurface } from '../../src/index.js';
 import * as collisions from '../../src/lint/collisions.js';
 import { lintTools } from '../../src/lint/index.js';
 import { makeStyle, renderReport } from '../../src/cli/format.js';
+import { allPairsPartners } from '../helpers/all-pairs.js';
 
 vi.mock('../../src/lint/collisions.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/lint/collisions.js')>();
@@ -20,28 +21,12 @@ vi.mock('../../src/lint/collisions.js', async (importOriginal) => {
 
 const real = (await vi.importActual<typeof import('../../src/lint/collisions.js')>('../../src/lint/collisions.js')).findCollisions;
 
-/** For every tool, its partners strictly above `threshold` (most similar first, ties by position), from every pair. */
+/** For every tool, its partners at or above `threshold` (and above 0; most similar first, ties by position), from every pair (test/helpers/all-pairs.ts). */
 function oracle(texts: readonly string[], threshold: number, partners: number): Map<number, [number, number][]> {
-  const sets = texts.map((text) => {
-    const chars = Array.from(text);
-    const set = new Set<string>();
-    for (let i = 0; i + 1 < chars.length; i++) set.add(chars[i]! + '\u0000' + chars[i + 1]!);
-    return set;
-  });
   const out = new Map<number, [number, number][]>();
-  for (let x = 0; x < texts.length; x++) {
-    const found: [number, number][] = [];
-    for (let y = 0; y < texts.length; y++) {
-      if (y === x) continue;
-      let inter = 0;
-      for (const g of sets[x]!) if (sets[y]!.has(g)) inter++;
-      const union = sets[x]!.size + sets[y]!.size - inter;
-      const score = union === 0 ? 0 : inter / union;
-      if (score >= threshold && score > 0) found.push([y, score]);
-    }
-    found.sort((p, q) => q[1] - p[1] || p[0] - q[0]);
-    if (found.length > 0) out.set(x, found.slice(0, partners));
-  }
+  allPairsPartners(texts, threshold, partners).forEach((found, x) => {
+    if (found.length > 0) out.set(x, found.map((p) => [p.toolIndex, p.score]));
+  });
   return out;
 }
 

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findCollisions } from '../../src/lint/collisions.js';
+import { allPairsPartners } from '../helpers/all-pairs.js';
 
 interface Expected {
   readonly tools: { toolIndex: number; partners: { toolIndex: number; score: number }[] }[];
@@ -16,26 +17,11 @@ interface Expected {
 
 /** Every tool's `partners` best partners at or above `threshold` (and above 0), and the pairs they name, from every pair. */
 function oracle(texts: readonly string[], threshold: number, partners: number): Expected {
-  const sets = texts.map((text) => {
-    const chars = Array.from(text);
-    const set = new Set<string>();
-    for (let i = 0; i + 1 < chars.length; i++) set.add(chars[i]! + '\u0000' + chars[i + 1]!);
-    return set;
-  });
   const tools: Expected['tools'] = [];
   const pairs = new Map<string, { aIndex: number; bIndex: number; score: number }>();
+  const all = allPairsPartners(texts, threshold, partners);
   for (let x = 0; x < texts.length; x++) {
-    const found: { toolIndex: number; score: number }[] = [];
-    for (let y = 0; y < texts.length; y++) {
-      if (y === x) continue;
-      let inter = 0;
-      for (const g of sets[x]!) if (sets[y]!.has(g)) inter++;
-      const union = sets[x]!.size + sets[y]!.size - inter;
-      const score = union === 0 ? 0 : inter / union;
-      if (score >= threshold && score > 0) found.push({ toolIndex: y, score });
-    }
-    found.sort((p, q) => q.score - p.score || p.toolIndex - q.toolIndex);
-    const mine = found.slice(0, partners);
+    const mine = all[x]!;
     if (mine.length === 0) continue;
     tools.push({ toolIndex: x, partners: mine });
     for (const p of mine) {
