@@ -405,7 +405,8 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
   for (const name of names) {
     const p = props[name];
     const own = hasDescription(p);
-    const text = own ? (p as Record<string, unknown>).description : hasDescription(followLocalRef(schema, p)) ? (followLocalRef(schema, p) as Record<string, unknown>).description : undefined;
+    const target = own ? undefined : followLocalRef(schema, p);
+    const text = own ? (p as Record<string, unknown>).description : hasDescription(target) ? (target as Record<string, unknown>).description : undefined;
     if (text === undefined) {
       out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
     } else if (own && saysOnlyItsName(name, text as string, factsOf(schema, name, p as Record<string, unknown>))) {
