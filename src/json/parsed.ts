@@ -19,6 +19,14 @@ export function parseJson(text: string): unknown {
 }
 
 /**
+ * Marks `value`, a member of a value `JSON.parse` has just made (a message the proxy read off the wire), as
+ * parsed, for a check further down that reads it on its own (response-records.ts `findRecords`).
+ */
+export function markParsed(value: unknown): void {
+  if (typeof value === 'object' && value !== null) PARSED.add(value);
+}
+
+/**
  * True when `value` came from {@link parseJson} and no prototype a parsed value inherits from has an
  * enumerable key (a polluted `Object.prototype` shows its keys to `for…in`, which the checks walk with):
  * its members may be read without descriptors.

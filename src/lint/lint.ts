@@ -21,6 +21,7 @@ import { collectRefInventory, findUnresolvedRefs, INVENTORY_KEYS, resolveRefSite
 import { walkSchema } from '../schema/walk.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
+import type { DescriptionFacts } from '../transforms/strip-noise/rule.js';
 import { collisionText, DEFAULT_COLLISION_PARTNERS, DEFAULT_COLLISION_THRESHOLD, collisionMessage, collisionSearchStopped, findCollisions } from './collisions.js';
 import { checkCollisionOptions, invalidToolMessage } from './surface.js';
 
@@ -418,7 +419,7 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
 }
 
 /** What strip-noise is told about a property's description: its `default`, and whether `required` lists it. */
-function factsOf(schema: Record<string, unknown>, name: string, property: Record<string, unknown>): { hasDefault?: boolean; default?: unknown; required?: boolean } {
+function factsOf(schema: Record<string, unknown>, name: string, property: Record<string, unknown>): DescriptionFacts {
   const required = hasOwn(schema, 'required') && Array.isArray(schema.required) ? schema.required.includes(name) : undefined;
   return { ...(hasOwn(property, 'default') ? { hasDefault: true, default: property.default } : {}), ...(required === undefined ? {} : { required }) };
 }

@@ -196,18 +196,26 @@ export function refProblem(schema: unknown, inventory: RefInventory, site: RefSi
     return { severity: p.refs === 'any' ? 'warning' : 'error', code: 'ref-external', message: `Found ${kw}, which names another document; \`${p.name}\` never fetches one` };
   }
   if (p.refs === 'top-level-defs-only') {
-    if (site.keyword !== '$ref' || !isTopLevelDefinitionPath(schema, resolution.path) || !/^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/.test(site.ref)) {
-      const elsewhere = site.keyword === '$ref' && /^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/.test(site.ref) && !isTopLevelDefinitionPath(schema, resolution.path) ? `, which resolves against the embedded resource at \`${site.resource}\` (its \`$id\`) to \`${resolution.path}\`` : '';
+    if (site.keyword !== '$ref' || !isTopLevelDefinitionPath(schema, resolution.path) || !TOP_LEVEL_REF.test(site.ref)) {
+      const elsewhere = site.keyword === '$ref' && TOP_LEVEL_REF.test(site.ref) && !isTopLevelDefinitionPath(schema, resolution.path) ? inResource(site, resolution.path) : '';
       return { severity: 'error', code: 'ref-not-top-level', message: `Found ${kw}${elsewhere}; \`${p.name}\` accepts only references to definitions at the top level (\`#/$defs/<name>\`) or to \`#\`` };
     }
   } else if (p.refs === 'defs-prefix-only') {
     if (site.keyword !== '$ref' || !site.ref.startsWith('#/$defs/') || !resolution.path.startsWith('/$defs/')) {
       // Spelled as the client asks, but read against an embedded resource (a `$id` below the root): say where it lands.
-      const elsewhere = site.keyword === '$ref' && site.ref.startsWith('#/$defs/') ? `, which resolves against the embedded resource at \`${site.resource}\` (its \`$id\`) to \`${resolution.path}\`, not to the root's \`$defs\`` : '';
+      const elsewhere = site.keyword === '$ref' && site.ref.startsWith('#/$defs/') ? `${inResource(site, resolution.path)}, not to the root's \`$defs\`` : '';
       return { severity: 'error', code: 'ref-not-defs-prefix', message: `Found ${kw}${elsewhere}; \`${p.name}\` accepts only references that start with \`#/$defs/\`${elsewhere ? ' and name the root\'s `$defs`' : ''}` };
     }
   }
   return undefined;
+}
+
+/** A reference spelled as a top-level definition (`#/$defs/<name>`, `#/definitions/<name>`) or the root (`#`). */
+const TOP_LEVEL_REF = /^#(?:\/(?:\$defs|definitions)\/[^/]+)?$/;
+
+/** Where a reference spelled for the root lands instead: read against the embedded resource it sits in. */
+function inResource(site: RefSite, path: string): string {
+  return `, which resolves against the embedded resource at \`${site.resource}\` (its \`$id\`) to \`${path}\``;
 }
 
 /** `""` (the root) or `/$defs/<name>` / `/definitions/<name>` of the root. */

@@ -6,6 +6,7 @@
  */
 import type { McpTool } from '../../core/tool.js';
 import { isObject } from '../../json/guards.js';
+import { markParsed } from '../../json/parsed.js';
 import { describeRecords, ResponsePager } from '../../session/response-pages.js';
 import { withContract } from '../../session/response-policy.js';
 import type { CallStats } from '../../session/stats.js';
@@ -62,6 +63,8 @@ export class ProxyResponses {
   /** The server's response to a call of `server` with the client's `args`: the text the client gets instead, if any. */
   answer(server: string, args: unknown, responseText: string, parsed: Record<string, unknown>, withStats: boolean): string | undefined {
     const result = parsed.result;
+    // `parsed` is the response as JSON.parse read it off the wire: its records need no plain-JSON check.
+    markParsed(result);
     const stats: PolicyStats = withStats && isObject(result) ? { ...describeRecords(result) } : {};
     let out: string | undefined;
     if (this.pager?.policy(server) && isObject(result)) {
