@@ -403,6 +403,8 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
   if (names.length > maxArguments) {
     out.add('many-arguments', base + '/properties', `${out.label} takes ${names.length} arguments (more than ${maxArguments}); models fill long argument lists less reliably: group related ones into an object, or split the tool`);
   }
+  // The parent's `required` as a set, read the first time a description needs it (null: not yet read).
+  let required: ReadonlySet<unknown> | undefined | null = null;
   for (const name of names) {
     const p = props[name];
     const own = hasDescription(p);
@@ -410,7 +412,7 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
     const text = own ? (p as Record<string, unknown>).description : hasDescription(target) ? (target as Record<string, unknown>).description : undefined;
     if (text === undefined) {
       out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
-    } else if (own && saysOnlyItsName(name, text as string, factsOf(schema, name, p as Record<string, unknown>))) {
+    } else if (own && saysOnlyItsName(name, text as string, () => factsOf((required ??= requiredOf(schema)), name, p as Record<string, unknown>))) {
       // A description that only restates the name tells a model nothing the name does not, and strip-noise
       // removes it (restatedNames): counted here too, so that `check` finds as much before `optimize` as after.
       out.add('missing-param-description', appendPointer(appendPointer(base + '/properties', name), 'description'), `parameter \`${name}\` of ${out.label} has a description that says no more than its name (${JSON.stringify(text)}); say what it is for and what it takes (models fill it from this)`);
@@ -418,10 +420,15 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
   }
 }
 
-/** What strip-noise is told about a property's description: its `default`, and whether `required` lists it. */
-function factsOf(schema: Record<string, unknown>, name: string, property: Record<string, unknown>): DescriptionFacts {
-  const required = hasOwn(schema, 'required') && Array.isArray(schema.required) ? schema.required.includes(name) : undefined;
-  return { ...(hasOwn(property, 'default') ? { hasDefault: true, default: property.default } : {}), ...(required === undefined ? {} : { required }) };
+/** What strip-noise is told about a property's description: its `default`, and whether `required` (as a set) lists it. */
+function factsOf(required: ReadonlySet<unknown> | undefined, name: string, property: Record<string, unknown>): DescriptionFacts {
+  const listed = required === undefined ? undefined : required.has(name);
+  return { ...(hasOwn(property, 'default') ? { hasDefault: true, default: property.default } : {}), ...(listed === undefined ? {} : { required: listed }) };
+}
+
+/** A schema's `required` list as a set, or undefined when it has none. */
+function requiredOf(schema: Record<string, unknown>): ReadonlySet<unknown> | undefined {
+  return hasOwn(schema, 'required') && Array.isArray(schema.required) ? new Set(schema.required) : undefined;
 }
 
 function hasDescription(schema: unknown): boolean {

@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lintTools, transformTools, type McpTool } from '../../src/index.js';
-import { saysOnlyItsName } from '../../src/transforms/strip-noise/rules/restated-names.js';
+import { restatesName, saysOnlyItsName } from '../../src/transforms/strip-noise/rules/restated-names.js';
+import { cleanDescription } from '../../src/transforms/strip-noise/clean.js';
+import type { DescriptionFacts } from '../../src/transforms/strip-noise/rule.js';
 import { deepFreeze } from '../helpers/freeze.js';
 import { loadCorpus, VALIDATION_DIR } from '../helpers/corpus.js';
 
@@ -54,6 +56,41 @@ describe('missing-param-description: a description that says no more than the na
     expect(saysOnlyItsName('calendarId', 'Calendar ID. Defaults to "primary".', { hasDefault: true, default: 'work' })).toBe(false);
     expect(saysOnlyItsName('paymentMethodId', 'The payment method to charge', {})).toBe(false);
   });
+
+  it('answers as cleaning every description would (its quick look skips only what no rule changes), and asks for the facts only then', () => {
+    // The oracle: the name rule on the text as it is and once strip-noise's text rules at their defaults cleaned it.
+    const oracle = (name: string, text: string, facts: DescriptionFacts) => restatesName(name, text) || restatesName(name, cleanDescription(text, { urls: true, examples: true, whitespace: true }, facts).text);
+    const cases: [string, string, DescriptionFacts][] = [];
+    for (const dir of [undefined, VALIDATION_DIR]) {
+      for (const { data } of loadCorpus(dir)) {
+        for (const tool of data.toolsList.tools as Record<string, unknown>[]) {
+          const props = ((tool.inputSchema ?? {}) as Record<string, unknown>).properties;
+          if (typeof props !== 'object' || props === null) continue;
+          for (const [name, p] of Object.entries(props as Record<string, Record<string, unknown>>)) {
+            if (typeof p?.description !== 'string') continue;
+            // Every property description under each set of facts: none, a default it states or not, required either way.
+            for (const facts of [{}, { hasDefault: true, default: p.default ?? 10 }, { required: true }, { required: false }] as DescriptionFacts[]) cases.push([name, p.description, facts]);
+          }
+        }
+      }
+    }
+    // Texts made to trip each rule's first look, beside the name they restate.
+    for (const text of ['User ID. See https://example.com/users', 'User ID\r\n', ' User ID', 'User  ID', 'User ID\n\n\nmore', 'User ID. Optional.', 'Optional: user ID', 'User ID (required)', 'User ID. Defaults to 10.', 'User ID [docs](https://x.y/z)', 'User ID\nExample:\nabc', 'User ID\u00a0']) {
+      for (const facts of [{}, { hasDefault: true, default: 10 }, { required: true }, { required: false }] as DescriptionFacts[]) cases.push(['userId', text, facts]);
+    }
+    let restating = 0;
+    let asked = 0;
+    for (const [name, text, facts] of cases) {
+      const expected = oracle(name, text, facts);
+      if (expected) restating++;
+      expect([name, text, facts, saysOnlyItsName(name, text, facts)]).toEqual([name, text, facts, expected]);
+      expect([name, text, facts, saysOnlyItsName(name, text, () => (asked++, facts))]).toEqual([name, text, facts, expected]);
+    }
+    expect(cases.length).toBeGreaterThan(10_000);
+    expect(restating).toBeGreaterThan(100); // both answers occur
+    // The facts are asked for only where a rule may need them: far fewer times than there are descriptions.
+    expect(asked).toBeLessThan(cases.length / 4);
+  }, 120_000);
 
   it('finds before optimize every parameter it finds after, on both bench sets', () => {
     let after = 0;
