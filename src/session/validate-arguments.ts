@@ -88,7 +88,10 @@ type Compiled = { readonly ok: true; readonly validate: ValidateFunction; readon
  * validator), and nothing that changes the data: no defaults, no coercion, no removal.
  */
 // Patterns in bounded time where V8 allows (bounded-regexp.ts): a server's pattern meets a model's text here.
-const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true, validateFormats: false, validateSchema: false, code: { regExp: boundedRegExp } };
+// Only the arguments' own members count (`ownProperties`): JSON has no prototype, but ajv's default reads
+// `data.constructor`, `data.toString`, … through it, refusing a valid call that leaves out a property of such
+// a name and passing one that leaves out a required `hasOwnProperty`.
+const AJV_OPTIONS: AjvOptions = { strict: false, logger: false, allErrors: true, validateFormats: false, validateSchema: false, ownProperties: true, code: { regExp: boundedRegExp } };
 
 /**
  * Validates call arguments against tools' input schemas with ajv in each schema's dialect (its

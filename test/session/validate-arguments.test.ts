@@ -82,6 +82,21 @@ describe('ArgumentValidator', () => {
     expect(args).toEqual({ at: 'not a date' });
   });
 
+  it('reads only the arguments\' own members: a property named like an Object.prototype member is absent unless sent', () => {
+    // JSON has no prototype: `{}` has no `constructor`. ajv's default reads `data.constructor`, which an
+    // object inherits, so a valid call was refused (`/constructor`: must be number) and a missing required
+    // `hasOwnProperty` passed.
+    const v = new ArgumentValidator();
+    const tool = object({ type: 'object', properties: { constructor: { type: 'number' }, toString: { type: 'string' }, q: { type: 'string' } }, required: ['q'] });
+    expect(v.check(tool, { q: 'x' })).toEqual({ status: 'valid' });
+    expect(v.check(tool, { q: 'x', constructor: 1 })).toEqual({ status: 'valid' });
+    expect(v.check(tool, { q: 'x', constructor: 'y' })).toMatchObject({ status: 'invalid', issues: [{ path: '/constructor', message: 'must be number' }] });
+    for (const dialect of ['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#', 'https://json-schema.org/draft/2019-09/schema']) {
+      expect(v.check(object({ $schema: dialect, type: 'object', properties: { valueOf: { type: 'string' } } }), {})).toEqual({ status: 'valid' });
+    }
+    expect(v.check(object({ type: 'object', required: ['hasOwnProperty'] }), {})).toMatchObject({ status: 'invalid', issues: [{ path: '', message: "must have required property 'hasOwnProperty'" }] });
+  });
+
   it('compiles a schema once, however often its tool is called', () => {
     const v = new ArgumentValidator();
     const tool = object({ type: 'object', properties: { q: { type: 'string' } } });
