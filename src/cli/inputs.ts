@@ -8,6 +8,7 @@ import { presetForProfile } from '../presets/for-profile.js';
 import { builtinProfiles } from '../profiles/profiles.js';
 import type { ParsedArgs } from './args.js';
 import type { Context } from './command.js';
+import { oneLine } from '../core/safe-text.js';
 import { CliError } from './errors.js';
 import { parseJsonText } from './json.js';
 import type { LiveTarget } from './live.js';
@@ -27,10 +28,22 @@ export function liveTarget(args: ParsedArgs): LiveTarget | undefined {
 }
 
 export async function readLive(target: LiveTarget, args: ParsedArgs, ctx: Context) {
-  const { captureServer } = await import('./live.js');
+  const { captureServer, echoedSecrets } = await import('./live.js');
+  const { targetRedactor } = await import('./redact.js');
   const timeout = flagNumber(args, 'timeout') ?? 30;
   if (timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
-  return captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress });
+  const capture = await captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress });
+  // The file `capture` writes is meant to be committed: a server that sends a secret of its command line or
+  // URL back (a base URL with its token in `instructions`) would put it there unseen. The server's text is
+  // kept as it came, so say where it is (names escaped and redacted; the secret itself never printed).
+  const redact = targetRedactor(target);
+  const places = echoedSecrets(capture, redact.secrets);
+  if (places.length > 0) {
+    ctx.io.stderr.write(
+      `${ctx.name}: warning: the server sends back a secret given on its command line or URL (in ${oneLine(redact(places.join('; ')))}); every client of it gets the secret, and what toolslim writes from this read holds it as the server sent it: remove it before you commit or share that output\n`,
+    );
+  }
+  return capture;
 }
 
 /** The input: its parsed value, a label for messages, and its text when it came from a file or stdin. */

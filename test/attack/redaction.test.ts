@@ -197,6 +197,29 @@ describe('proxy over stdio: a secret on the server command line', () => {
   });
 });
 
+describe('a server that sends a secret of its command line back', () => {
+  // Found as a user: @baruchiro/paperless-mcp writes its `--baseUrl` into its initialize `instructions`, so a
+  // URL with a token in it went into the capture file (which is meant to be committed) without a word.
+  // The server's text is kept as it came (what a server sends is not redacted); the CLI says where it is.
+  it('capture and optimize warn, naming the place and never the secret; a server that does not gets no warning', async () => {
+    const token = 'PLANTEDtokenQ9xEchoed';
+    const echo = ['--token', token, '--instructions', `Open documents at http://paperless.local/?token=${token}`];
+    const capture = join(dir, 'echo-capture.json');
+    const captured = await run(['capture', '-o', capture, '--', node, WIRE_SERVER, ...echo]);
+    expect(captured.code, captured.stderr).toBe(0);
+    expect(readFileSync(capture, 'utf8')).toContain(token); // the server's text, as it came
+    expect(captured.stderr).toMatch(/warning: the server sends back a secret given on its command line or URL \(in its initialize result\)/);
+    expectClean('capture stderr', captured.stderr, [token]);
+    const optimized = await run(['optimize', '-o', join(dir, 'echo-opt.json'), '--', node, WIRE_SERVER, ...echo]);
+    expect(optimized.code, optimized.stderr).toBe(0);
+    expect(optimized.stderr).toContain('warning: the server sends back a secret');
+    expectClean('optimize stderr', optimized.stderr, [token]);
+    const quiet = await run(['capture', '-o', join(dir, 'quiet.json'), '--', node, WIRE_SERVER, '--token', token, '--instructions', 'Open documents at http://paperless.local/']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('warning');
+  });
+});
+
 describe('proxy --url: userinfo, query values and header values', () => {
   let http: Server | undefined;
   afterEach(async () => {
