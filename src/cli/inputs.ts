@@ -32,7 +32,7 @@ export async function readLive(target: LiveTarget, args: ParsedArgs, ctx: Contex
   const { targetRedactor } = await import('./redact.js');
   const timeout = flagNumber(args, 'timeout') ?? 30;
   if (timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
-  const capture = await captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress });
+  const capture = await captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress, warn: (line) => ctx.io.stderr.write(`${ctx.name}: warning: ${line}\n`) });
   // The file `capture` writes is meant to be committed: a server that sends a secret of its command line or
   // URL back (a base URL with its token in `instructions`) would put it there unseen. The server's text is
   // kept as it came, so say where it is (names escaped and redacted; the secret itself never printed).

@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { oneLine } from '../core/safe-text.js';
+import { scanToolsSource } from '../json/source.js';
 import { CliError } from './errors.js';
 import { mergePages } from './pages.js';
 import { formatSeconds } from './proxy/hooks.js';
@@ -32,6 +34,8 @@ export interface CaptureOptions {
   readonly timeoutMs: number;
   /** Progress lines (the caller decides whether to show them). */
   readonly progress?: (line: string) => void;
+  /** Warnings about what the read could not keep (the caller prints them). */
+  readonly warn?: (line: string) => void;
 }
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -62,6 +66,33 @@ export function echoedSecrets(capture: CaptureFile, secrets: readonly string[]):
   if (named.length > 0) places.push(`tool${named.length === 1 ? '' : 's'} ${named.slice(0, 3).join(', ')}${named.length > 3 ? ` and ${named.length - 3} more` : ''}`);
   else if (tools.length === 0 && holds(capture.toolsList)) places.push('its tools/list result');
   return places;
+}
+
+/**
+ * The numbers of the tools/list pages, as their text has them, that `JSON.parse` changed (an integer beyond
+ * 2^53, `-0`, more digits than a double holds): one line each, naming the tool and the pointer. The SDK
+ * client parses every message, so a live read cannot keep them; a file read and the proxy can.
+ */
+function lostNumbers(pages: readonly Record<string, unknown>[], texts: readonly (string | undefined)[]): string[] {
+  const out: string[] = [];
+  pages.forEach((page, i) => {
+    const text = texts[i];
+    if (text === undefined) return;
+    let source;
+    try {
+      source = scanToolsSource(text, '/result/tools');
+    } catch {
+      return;
+    }
+    const tools = page.tools as unknown[];
+    source.tools.forEach((span, j) => {
+      const problem = span.numbers?.problem;
+      if (problem?.lost === undefined) return;
+      const name = (tools[j] as { name?: unknown } | null)?.name;
+      out.push(`${typeof name === 'string' ? `\`${oneLine(name)}\`` : `tool #${j}`} \`${problem.path}\`: \`${problem.lexeme}\` ${problem.lost}`);
+    });
+  });
+  return out;
 }
 
 /** How a target is named in messages: the command line in backticks, or the URL. */
@@ -107,6 +138,7 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
     const info = (init as { serverInfo?: { name?: string; version?: string } } | undefined)?.serverInfo;
     progress(`toolslim: initialized ${info?.name ?? 'server'} ${info?.version ?? ''}`.trimEnd());
     const pages: Record<string, unknown>[] = [];
+    const pageTexts: (string | undefined)[] = [];
     let cursor: string | undefined;
     do {
       stage = pages.length === 0 ? 'tools/list' : `tools/list (page ${pages.length + 1})`;
@@ -115,12 +147,19 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
       const page = transport.results.get('tools/list');
       if (!isRecord(page) || !Array.isArray(page.tools)) throw new CliError(`${label} answered tools/list without a \`tools\` array`);
       pages.push(page);
+      pageTexts.push(transport.texts.get('tools/list'));
       progress(`toolslim: tools/list page ${pages.length}: ${page.tools.length} tools`);
       const next = page.nextCursor;
       if (next !== undefined && next !== null && typeof next !== 'string') throw new CliError(`${label} answered tools/list with a \`nextCursor\` that is not a string`);
       if (typeof next === 'string' && pages.length >= 1000) throw new CliError(`${label} keeps answering tools/list with a \`nextCursor\` (1000 pages); giving up`);
       cursor = typeof next === 'string' ? next : undefined;
     } while (cursor !== undefined);
+    const lost = lostNumbers(pages, pageTexts);
+    if (lost.length > 0) {
+      options.warn?.(
+        `the server's tools/list holds ${lost.length === 1 ? 'a number' : 'numbers'} JavaScript cannot hold, which the MCP SDK client that reads a live server has changed: ${lost.slice(0, 3).join('; ')}${lost.length > 3 ? `; and ${lost.length - 3} more` : ''}; what toolslim writes from this read holds the changed value${lost.length === 1 ? '' : 's'} (a file or \`toolslim proxy\`, which read the text, keep them)`,
+      );
+    }
     return {
       server: {
         // A capture is a file to commit: secrets on the command line or in the URL are left out (redact.ts).
@@ -170,6 +209,8 @@ export async function captureServer(target: LiveTarget, options: CaptureOptions)
 /** The SDK's transport shape, over one of the proxy's upstreams; records the results of `initialize` and `tools/list` as they came. */
 class UpstreamTransport {
   readonly results = new Map<string, unknown>();
+  /** The text of the line each result came in, when it came alone (not in a batch). */
+  readonly texts = new Map<string, string>();
   /** How the server ended, when it did before the transport was closed. */
   end: { readonly status: number; readonly reason: string; readonly startFailed?: boolean } | undefined;
   /** The first transport failure (HTTP), as a message. */
@@ -203,7 +244,11 @@ class UpstreamTransport {
         for (const m of Array.isArray(message) ? message : [message]) {
           if (isRecord(m) && Object.prototype.hasOwnProperty.call(m, 'result') && (typeof m.id === 'string' || typeof m.id === 'number')) {
             const method = this.#methods.get(key(m.id));
-            if (method !== undefined) this.results.set(method, m.result);
+            if (method !== undefined) {
+              this.results.set(method, m.result);
+              if (Array.isArray(message)) this.texts.delete(method);
+              else this.texts.set(method, line.toString('utf8'));
+            }
           }
           this.onmessage?.(m);
         }

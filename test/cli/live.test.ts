@@ -3,7 +3,7 @@
  * server runs in a process group of its own, signalled as a whole on success, error and timeout.
  * Through the built binary; processes are checked by pid.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -88,5 +88,28 @@ describe('live servers never outlive the command', () => {
       http.closeAllConnections();
       await new Promise<void>((r) => http.close(() => r()));
     }
+  });
+});
+
+describe('a live list holding numbers JavaScript cannot hold', () => {
+  // Found as a user: a server listing `"maximum": 9223372036854775807` (an int64 bound) was captured as
+  // 9223372036854776000, another value, without a word: the SDK client parses every message. A file read and
+  // the proxy keep the text; a live read says what it changed.
+  it('capture and optimize warn, naming the tool, the pointer and the value it reads as; a list without one gets no warning', async () => {
+    const list = file('list.json');
+    writeFileSync(list, '{"tools":[{"name":"plain","inputSchema":{"type":"object","properties":{"x":{"type":"number","maximum":1.0}}}},{"name":"int64","inputSchema":{"type":"object","properties":{"id":{"type":"integer","maximum":9223372036854775807}}}}]}');
+    const out = file('capture.json');
+    const r = await run(['capture', '-o', out, '--', node, WIRE_SERVER, '--list-text', list]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      "toolslim: warning: the server's tools/list holds a number JavaScript cannot hold, which the MCP SDK client that reads a live server has changed: `int64` `/inputSchema/properties/id/maximum`: `9223372036854775807` is an integer beyond 2^53 that JavaScript cannot hold exactly (it reads as 9223372036854776000)",
+    );
+    expect(r.stderr).not.toContain('`plain`'); // 1.0 is the same value, only written another way
+    const o = await run(['optimize', '-o', file('opt.json'), '--', node, WIRE_SERVER, '--list-text', list]);
+    expect(o.code, o.stderr).toBe(0);
+    expect(o.stderr).toContain('warning: the server\'s tools/list holds a number JavaScript cannot hold');
+    const quiet = await run(['capture', '-o', file('quiet.json'), '--', node, WIRE_SERVER]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('warning');
   });
 });
