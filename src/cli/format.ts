@@ -11,7 +11,7 @@
  * runtime dependency for ten lines that write the same codes.
  */
 import { oneLine } from '../core/safe-text.js';
-import { formatCount, renderTable } from '../core/format.js';
+import { formatCount, markdownMessage, markdownText, renderTable } from '../core/format.js';
 import type { Skip, TransformStats } from '../core/report.js';
 import type { Finding } from '../lint/index.js';
 import { SEVERITIES } from '../lint/index.js';
@@ -100,7 +100,7 @@ export function renderReport(data: ReportData, format: 'text' | 'markdown', styl
   }
   if (data.skipped.length > 0) {
     lines.push(md ? '### Skipped' : style.bold('Skipped'), '');
-    for (const s of data.skipped) lines.push(`${md ? '- ' : '  '}${oneLine(s.tool) || `#${s.toolIndex}`} (${s.transform}): ${oneLine(s.reason)}`);
+    for (const s of data.skipped) lines.push(`${md ? '- ' : '  '}${(md ? markdownText(oneLine(s.tool)) : oneLine(s.tool)) || `#${s.toolIndex}`} (${s.transform}): ${md ? markdownMessage(oneLine(s.reason)) : oneLine(s.reason)}`);
     lines.push('');
   }
   lines.push(md ? `### Findings (${countLine(data.findings)})` : style.bold(`Findings (${countLine(data.findings)})`), '');
@@ -129,7 +129,7 @@ function groupFindings(findings: readonly Finding[], md: boolean, style: Style):
     out.push(md ? `- **${severity}** \`${code}\` × ${list.length}` : `  ${paint(severity, style)} ${style.bold(code)} × ${list.length}`);
     const whole = list.filter((f) => f.toolIndex < 0);
     const perTool = list.filter((f) => f.toolIndex >= 0);
-    for (const f of [...whole, ...perTool.slice(0, 5)]) out.push(md ? `  - ${where(f)}: ${oneLine(f.message)}` : `      ${style.dim(where(f))} ${oneLine(f.message)}`);
+    for (const f of [...whole, ...perTool.slice(0, 5)]) out.push(md ? `  - ${markdownText(where(f))}: ${markdownMessage(oneLine(f.message))}` : `      ${style.dim(where(f))} ${oneLine(f.message)}`);
     if (perTool.length > 5) out.push(md ? `  - … ${perTool.length - 5} more` : `      … ${perTool.length - 5} more`);
   }
   return out;

@@ -10,7 +10,7 @@ import { suggestionSnippet, suggestPolicies, type PolicySuggestion } from '../se
 import type { Context } from './command.js';
 import { CliError } from './errors.js';
 import type { Style } from './format.js';
-import { renderTable } from '../core/format.js';
+import { markdownText, renderTable } from '../core/format.js';
 
 /** Reads the stats file and prints the summary as a table (text or markdown) or JSON. */
 export async function printResponses(file: string, format: 'text' | 'markdown' | 'json', ctx: Context, top: number): Promise<number> {
@@ -63,7 +63,7 @@ export function renderSuggestions(suggestions: readonly PolicySuggestion[], form
   const md = format === 'markdown';
   const out = [md ? '\n### Proposed response policies\n' : '\nProposed response policies (median result ≥ 10× the definition):'];
   for (const s of suggestions) {
-    const head = `${md ? '- ' : '  '}${oneLine(s.tool)}: median result ${num(s.medianResultBytes)} bytes, ${s.ratio.toFixed(1)}× its ${num(s.definitionBytes)}-byte definition`;
+    const head = `${md ? '- ' : '  '}${md ? markdownText(oneLine(s.tool)) : oneLine(s.tool)}: median result ${num(s.medianResultBytes)} bytes, ${s.ratio.toFixed(1)}× its ${num(s.definitionBytes)}-byte definition`;
     out.push(s.policy ? `${head}; fields seen: ${(s.policy.project ?? []).join(', ')}; a budget of ${num(s.policy.budget!)} bytes keeps 95% of its results on one page` : `${head}; ${s.why}`);
   }
   const snippet = suggestionSnippet(suggestions);

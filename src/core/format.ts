@@ -35,12 +35,12 @@ export function formatReport(report: Report, format: ReportFormat = 'text'): str
   }
   if (report.skipped.length > 0) {
     lines.push(md ? '**Skipped**' : 'Skipped', '');
-    for (const s of report.skipped) lines.push(`${md ? '- ' : '  '}${oneLine(s.tool) || `#${s.toolIndex}`} (${s.transform}): ${oneLine(s.reason)}`);
+    for (const s of report.skipped) lines.push(md ? `- ${markdownText(oneLine(s.tool)) || `#${s.toolIndex}`} (${s.transform}): ${markdownMessage(oneLine(s.reason))}` : `  ${oneLine(s.tool) || `#${s.toolIndex}`} (${s.transform}): ${oneLine(s.reason)}`);
     lines.push('');
   }
   if (report.diagnostics.length > 0) {
     lines.push(md ? '**Findings**' : 'Findings', '');
-    for (const d of report.diagnostics) lines.push(`${md ? '- ' : '  '}${d.severity} ${d.transform}/${d.code} ${oneLine(d.path)}: ${oneLine(d.message)}`);
+    for (const d of report.diagnostics) lines.push(md ? `- ${d.severity} ${d.transform}/${d.code} ${markdownText(oneLine(d.path))}: ${markdownMessage(oneLine(d.message))}` : `  ${d.severity} ${d.transform}/${d.code} ${oneLine(d.path)}: ${oneLine(d.message)}`);
     lines.push('');
   }
   return lines.join('\n');
@@ -56,7 +56,8 @@ export interface TableOptions {
 
 /**
  * THE table renderer (reports, the CLI): a text table with padded columns (first left-aligned, the rest
- * right-aligned) and a dashed rule under the header, or a markdown table whose cells escape `|` and newlines.
+ * right-aligned) and a dashed rule under the header, or a markdown table whose cells escape `|`, newlines and
+ * what HTML reads ({@link markdownText}).
  * @internal
  */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string[] {
@@ -72,8 +73,38 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
 }
 
 function escapeCell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return markdownText(s).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
+
+/**
+ * A server's text (a tool name) for markdown outside a code span: `&`, `<` and `>` as entities, so that it
+ * reads as written and no name can open HTML (`<!--` in one tool's name and `-->` in a later one's hid every
+ * row between them on GitHub). Text inside a code span needs none of this (entities show there as typed).
+ * @internal
+ */
+export function markdownText(s: string): string {
+  return /[&<>]/.test(s) ? s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : s;
+}
+
+/**
+ * A message (toolslim's words, a server's names in code spans and in quotes) for markdown: {@link markdownText}
+ * outside its code spans, which keep what they hold (`#/$defs/<name>`). A span is taken only where markdown
+ * surely reads one (one backtick each side, none inside, no backslash or backtick before the first, no
+ * backtick after the last); anywhere else the text is escaped, which at worst shows an entity as typed.
+ * @internal
+ */
+export function markdownMessage(s: string): string {
+  if (!/[&<>]/.test(s)) return s;
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(CODE_SPAN)) {
+    out += markdownText(s.slice(last, m.index)) + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + markdownText(s.slice(last));
+}
+
+const CODE_SPAN = /(?<![`\\])`[^`]*`(?!`)/g;
 
 /** A count as reports write it (`12,345`). @internal */
 export function formatCount(n: number): string {

@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild, run } from '../cli/helpers.js';
 import { oneLine, printable } from '../../src/core/safe-text.js';
+import { markdownMessage, markdownText } from '../../src/core/format.js';
+import { formatReport, transformTools } from '../../src/index.js';
 import { tempDir } from '../helpers/temp.js';
 
 beforeAll(() => requireBuild());
@@ -33,6 +35,24 @@ describe('unit: hand-written escapes', () => {
     expect(oneLine('a\u001b[2Jb\nc\td\u0085e\u202ef\u007f')).toBe('a\\u001b[2Jb\\u000ac\\u0009d\\u0085e\\u202ef\\u007f');
     expect(oneLine('plain é 😀 text')).toBe('plain é 😀 text');
   });
+  it('markdown: a server\'s text outside code spans cannot open HTML; a span markdown surely reads keeps what it holds', () => {
+    expect(markdownText('a<!--b&c>')).toBe('a&lt;!--b&amp;c&gt;');
+    expect(markdownText('plain_name')).toBe('plain_name');
+    expect(markdownMessage('`<b>` and "<b>"')).toBe('`<b>` and "&lt;b&gt;"');
+    expect(markdownMessage('refs to `#/$defs/<name>` only')).toBe('refs to `#/$defs/<name>` only');
+    // Where markdown would not read a span (a backtick run of two, an escaped opener), the text is escaped.
+    expect(markdownMessage('`<!--`` x')).toBe('`&lt;!--`` x');
+    expect(markdownMessage('\\`<!--` x')).toBe('\\`&lt;!--` x');
+    expect(markdownMessage('``<!--` x')).toBe('``&lt;!--` x');
+  });
+
+  it('formatReport (the library\'s markdown): names and reasons of skipped tools escaped too', () => {
+    const r = transformTools([{ name: 'a<!--', inputSchema: 'nope' as never }, { name: 'b-->', inputSchema: { type: 'object' } }]);
+    const md = formatReport(r.report, 'markdown');
+    expect(md.replace(/`[^`\n]*`/g, '')).not.toMatch(/<[!/a-zA-Z]/);
+    expect(md).toContain('a&lt;!--');
+  });
+
   it('printable keeps newline and tab', () => {
     expect(printable('a\u001b]0;t\u0007\nb\tc\u2066')).toBe('a\\u001b]0;t\\u0007\nb\tc\\u2066');
   });
@@ -63,6 +83,27 @@ describe('the CLI', () => {
         expect(DRIVES_TERMINAL.test(text), `${args.join(' ')} ${where}: ${JSON.stringify(text.slice(0, 2000))}`).toBe(false);
       }
     }
+  });
+
+  it('report --format markdown: a name cannot open HTML (`<!--` in one name, `-->` in a later one hid the rows between on GitHub)', async () => {
+    const html = join(dir, 'html.json');
+    // The third tool holds an unresolved reference, so a finding names it; the fourth is not JSON Schema, so it is skipped.
+    const list = [
+      { name: 'open<!--', inputSchema: { type: 'object' } },
+      { name: 'middle', inputSchema: { type: 'object' } },
+      { name: 'close-->&<img src=x>', inputSchema: { type: 'object', properties: { q: { $ref: '#/nowhere' } } } },
+      { name: '<b>skipped</b>', inputSchema: 'not a schema' },
+    ];
+    writeFileSync(html, JSON.stringify(list));
+    const r = await run(['report', html, '--format', 'markdown']);
+    // Every `<` a server wrote outside a code span is an entity: no comment, no tag (toolslim's own text has none there).
+    const outsideCode = r.stdout.replace(/`[^`\n]*`/g, '');
+    expect(outsideCode).not.toMatch(/<[!/a-zA-Z]/);
+    // …and reads as written once rendered: the table row, the finding's place and the skipped tool.
+    expect(r.stdout).toContain('| open&lt;!-- |');
+    expect(r.stdout).toContain('close--&gt;&amp;&lt;img src=x&gt; /2/inputSchema/properties/q/$ref');
+    expect(r.stdout).toContain('- &lt;b&gt;skipped&lt;/b&gt; (input)');
+    expect(r.stdout).toContain('| middle |');
   });
 
   it('report --responses: tool names from a stats file', async () => {
