@@ -162,6 +162,8 @@ export class ToolSession {
   #located!: ReturnType<typeof locateTools>;
   #full!: readonly McpTool[];
   #byName!: Map<string, number>;
+  /** Names the list holds more than once, with how many times (see {@link ToolSession.onCall}). */
+  #listedTwice!: Map<string, number>;
   #original!: Map<string, McpTool>;
   #served!: McpTool[];
   #text!: string;
@@ -277,7 +279,10 @@ export class ToolSession {
     }
     const full = this.#full[index]!;
     const real = this.#original.get(this.#serverNames.get(tool) ?? tool) ?? full;
-    const check = this.#validator.check(real, serverArgs);
+    // A name the server lists more than once: which of those tools a call runs is the server's choice, so no
+    // one schema decides (checked against the first, a call right for another was refused).
+    const times = this.#listedTwice.get(tool);
+    const check: ArgumentCheck = times === undefined ? this.#validator.check(real, serverArgs) : { status: 'unchecked', reason: `the server lists ${times} tools named \`${tool}\`; which one a call runs is the server's choice` };
     const revealed = this.reveal === 'list-changed' && this.#makeHot(tool);
     const notify = revealed && this.listChanged;
     if (check.status !== 'invalid') {
@@ -355,8 +360,11 @@ export class ToolSession {
     }
     if (located.envelope !== 'array' && located.envelope !== 'list-result') throw new ToolslimError('invalid-input', 'ToolSession: `list` must be a tools array or a ListToolsResult');
     const byName = new Map<string, number>();
+    const twice = new Map<string, number>();
     for (const [i, t] of located.tools.entries()) {
-      if (isObject(t) && typeof t.name === 'string' && !byName.has(t.name)) byName.set(t.name, i);
+      if (!isObject(t) || typeof t.name !== 'string') continue;
+      if (!byName.has(t.name)) byName.set(t.name, i);
+      else twice.set(t.name, (twice.get(t.name) ?? 1) + 1);
     }
     const originals = new Map<string, McpTool>();
     if (original !== undefined) {
@@ -371,6 +379,7 @@ export class ToolSession {
     this.#located = located;
     this.#full = located.tools as readonly McpTool[];
     this.#byName = byName;
+    this.#listedTwice = twice;
     this.#original = originals;
   }
 

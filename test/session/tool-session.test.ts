@@ -157,6 +157,22 @@ describe('ToolSession: calls of cold tools (reveal: result)', () => {
     expect(missing.action === 'answer' && missing.issues).toEqual([{ path: '', message: "must have required property 'folder'" }]);
   });
 
+  it('forwards, unchecked, a cold call of a name the server lists twice (which tool runs is the server\'s choice)', () => {
+    const tools = deepFreeze([
+      { name: 'hot', inputSchema: { type: 'object' } },
+      { name: 'twin', description: 'By id', inputSchema: { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] } },
+      { name: 'twin', description: 'By path', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+      { name: 'single', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
+    ] as McpTool[]);
+    const s = new ToolSession({ list: tools, hotSet: { k: 1, policy: 'list-order' } });
+    expect(s.isHot('twin')).toBe(false);
+    // Right for the second `twin`, wrong for the first: it was refused against the first's schema.
+    const d = s.onCall('twin', { path: 'a/b' });
+    expect(d).toEqual({ action: 'forward', tool: 'twin', cold: true, revealed: false, notify: false, check: { status: 'unchecked', reason: 'the server lists 2 tools named `twin`; which one a call runs is the server\'s choice' } });
+    // A name listed once is still checked.
+    expect(s.onCall('single', { n: 'x' }).action).toBe('answer');
+  });
+
   it('forwards hot calls and calls of unknown tools untouched, recording only listed tools', () => {
     const { s, calls } = session();
     expect(s.onCall('cat', { wrong: true }).action).toBe('forward');
