@@ -26,6 +26,7 @@ const RULE_HELP: Readonly<Record<string, readonly [string, string]>> = {
   'missing-input-schema': ['A tool without an inputSchema', 'Give the tool an `inputSchema` object (`{ "type": "object" }` for no arguments).'],
   'root-not-object': ['An inputSchema whose root is not type object', 'MCP requires `type: "object"` at the root of `inputSchema`.'],
   'unresolved-ref': ['A $ref that resolves to nothing', 'Point the `$ref` at a definition the schema holds, or add the definition.'],
+  'ref-cycle': ['A $ref that leads back to itself without reading the value', 'Validating the schema never ends (validators run out of stack): make one schema on the cycle say what the value is instead of referring on.'],
   'external-ref': ['A $ref to another document', 'Clients never fetch other documents: copy the referenced schema into `$defs`.'],
   'contradicted-dialect': ['Keywords of another JSON Schema dialect than the one the schema is read as', 'Run `toolslim optimize` (reconcile-dialect), or fix or add the `$schema` stamp.'],
   'unreachable-def': ['A definition no $ref uses', 'Remove it (`toolslim optimize` prunes it): it costs bytes and tokens in every request.'],

@@ -19,6 +19,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, INVENTORY_KEYS, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
+import { findRefCycles } from './rules/ref-cycle.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
 import type { DescriptionFacts } from '../transforms/strip-noise/rule.js';
@@ -34,6 +35,7 @@ export type FindingCode =
   | 'missing-input-schema'
   | 'root-not-object'
   | 'unresolved-ref'
+  | 'ref-cycle'
   | 'external-ref'
   | 'contradicted-dialect'
   | 'unreachable-def'
@@ -98,6 +100,7 @@ export const FINDING_SEVERITY: Readonly<Record<FindingCode, Severity>> = Object.
   'missing-input-schema': 'error',
   'root-not-object': 'error',
   'unresolved-ref': 'error',
+  'ref-cycle': 'error',
   'external-ref': 'warning',
   'contradicted-dialect': 'error',
   'unreachable-def': 'warning',
@@ -362,6 +365,13 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
     if (!site.inSchema) continue;
     const r = resolveRefSite(schema, inventory, site);
     if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
+  }  for (const cycle of findRefCycles(schema, inventory)) {
+    const via = cycle.slice(1).map((site) => `\`${site.ref}\` at \`${site.path}\``);
+    out.add(
+      'ref-cycle',
+      base + cycle[0]!.path,
+      `\`$ref\` \`${cycle[0]!.ref}\` leads back to itself${via.length > 0 ? ` through ${via.join(', then ')}` : ''} without reading any part of the value: validating it never ends (ajv runs out of stack), so no client can check a call against this schema; make one of them say what the value is instead of referring on`,
+    );
   }
 }
 
