@@ -28,8 +28,8 @@ export function liveTarget(args: ParsedArgs): LiveTarget | undefined {
 }
 
 export async function readLive(target: LiveTarget, args: ParsedArgs, ctx: Context) {
-  const { captureServer, echoedSecrets } = await import('./live.js');
-  const { targetRedactor } = await import('./redact.js');
+  const { captureServer } = await import('./live.js');
+  const { echoedSecrets, targetRedactor } = await import('./redact.js');
   const timeout = flagNumber(args, 'timeout') ?? 30;
   if (timeout <= 0) throw new CliError('--timeout must be more than 0 seconds', { usage: true });
   const capture = await captureServer(target, { timeoutMs: Math.round(timeout * 1000), progress: ctx.progress, warn: (line) => ctx.io.stderr.write(`${ctx.name}: warning: ${line}\n`) });

@@ -66,6 +66,33 @@ export function targetRedactor(target: Parameters<typeof targetSecrets>[0]): Red
   return makeRedactor(targetSecrets(target));
 }
 
+/**
+ * Where a server's own answers hold a secret of its target (a value `targetRedactor` hides: one given on
+ * its command line, in its URL or in a header), e.g. a server that writes its base URL, credentials
+ * included, into its `instructions`. A capture and the proxy keep the server's text as it came (what the
+ * server sends is not redacted), so the caller warns instead. Places are named, never the secret.
+ */
+export function echoedSecrets(capture: { readonly initialize?: unknown; readonly toolsList?: unknown }, secrets: readonly string[]): string[] {
+  if (secrets.length === 0) return [];
+  const holds = (value: unknown): boolean => {
+    const text = JSON.stringify(value);
+    return text !== undefined && secrets.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
+  };
+  const places: string[] = [];
+  if (holds(capture.initialize)) places.push('its initialize result');
+  const list = capture.toolsList as { tools?: unknown } | undefined;
+  const tools = Array.isArray(list?.tools) ? (list.tools as unknown[]) : [];
+  const named: string[] = [];
+  tools.forEach((t, i) => {
+    if (!holds(t)) return;
+    const name = (t as { name?: unknown } | null)?.name;
+    named.push(typeof name === 'string' ? `\`${name}\`` : `#${i}`);
+  });
+  if (named.length > 0) places.push(`tool${named.length === 1 ? '' : 's'} ${named.slice(0, 3).join(', ')}${named.length > 3 ? ` and ${named.length - 3} more` : ''}`);
+  else if (tools.length === 0 && holds(capture.toolsList)) places.push('its tools/list result');
+  return places;
+}
+
 /** The URL with its userinfo, query values and fragment replaced by `***` (the text as given when it is no URL). */
 export function redactUrl(url: string): string {
   let u: URL;

@@ -8,10 +8,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, rmSync, existsSync } from 'node:fs';
+import { readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { requireBuild, run } from '../cli/helpers.js';
+import { requireBuild, run, waitFor } from '../cli/helpers.js';
 import { ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
 import { makeRedactor, redactArgs, redactUrl, targetSecrets } from '../../src/cli/redact.js';
 import { tempDir } from '../helpers/temp.js';
@@ -217,6 +217,29 @@ describe('a server that sends a secret of its command line back', () => {
     const quiet = await run(['capture', '-o', join(dir, 'quiet.json'), '--', node, WIRE_SERVER, '--token', token, '--instructions', 'Open documents at http://paperless.local/']);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).not.toContain('warning');
+  });
+});
+
+describe('a server that lists a secret of its command line (the proxy)', () => {
+  // Found as a user: @bnb-chain/mcp writes the PRIVATE_KEY it was started with as the `default` of a parameter
+  // of 26 of its 45 tools; through the proxy, the client and its model got it without a word.
+  it('the proxy serves the list as the server sent it and says on stderr which tools hold the secret, never the secret', async () => {
+    const token = 'PLANTEDtokenQ9xListed';
+    const list = join(dir, 'listed-secret.json');
+    writeFileSync(list, JSON.stringify({ tools: [{ name: 'plain', inputSchema: { type: 'object' } }, { name: 'transfer', inputSchema: { type: 'object', properties: { key: { type: 'string', default: token } } } }] }));
+    const p = new ProxyProcess(['--', node, WIRE_SERVER, '--token', token, '--list-text', list]);
+    try {
+      await p.initialize();
+      p.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+      const listed = await p.until(1);
+      expect(listed.line).toContain(token); // the server's text, as it came
+      await waitFor(() => p.stderr.includes('tools/list holds a secret'));
+      expect(p.stderr).toMatch(/warning: .*tools\/list holds a secret given on its command line or URL \(in tool `transfer`\)/);
+      expectClean('proxy stderr', p.stderr, [token]);
+    } finally {
+      p.end();
+      await p.closed;
+    }
   });
 });
 

@@ -80,6 +80,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       requestTimeoutMs: options.requestTimeoutMs,
       redact,
       limits,
+      secrets: redact.secrets,
       done: (status) => void finish(status),
     });
 

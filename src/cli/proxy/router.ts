@@ -45,6 +45,8 @@ export interface RouterOptions {
   readonly redact?: (text: string) => string;
   /** The page and list caps of the proxy's own tools/list (limits.ts). */
   readonly limits?: { readonly page: number; readonly list: number };
+  /** Secrets of the target (redact.ts), to warn of one the server's list holds. */
+  readonly secrets?: readonly string[];
 }
 
 interface ClientPending {
@@ -104,7 +106,7 @@ export class Router {
         return asked.length === 0 ? undefined : `the server itself is still waiting for the client's answer to ${asked.join(', ')}`;
       },
     });
-    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact, ...(options.limits ? { limits: options.limits } : {}) });
+    this.#list = new ToolsList({ own: this.#own, hooks: options.hooks, label: options.upstream.label, refuse: (message) => this.#refuse(message), redact: this.#redact, ...(options.limits ? { limits: options.limits } : {}), ...(options.secrets ? { secrets: options.secrets, warn: options.log } : {}) });
   }
 
   readonly #redact = (text: string): string => this.#o.redact?.(text) ?? text;

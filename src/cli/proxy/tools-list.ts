@@ -6,6 +6,7 @@
  */
 import { isObject } from '../../json/guards.js';
 import { mergePages } from '../pages.js';
+import { echoedSecrets } from '../redact.js';
 import { Refusal, RpcError, type ListHooks, type RawList, type ServedList } from './hooks.js';
 import { memberText } from './json-text.js';
 import type { OwnRequests } from './own-requests.js';
@@ -22,6 +23,10 @@ export interface ToolsListOptions {
   readonly redact?: (text: string) => string;
   /** Bytes of one page's result and of all pages together (limits.ts; defaults: DEFAULT_LIMITS). */
   readonly limits?: { readonly page: number; readonly list: number };
+  /** Secrets of the target (given on its command line, in its URL or a header: redact.ts), to warn of one the list holds. */
+  readonly secrets?: readonly string[];
+  /** Writes a line on the proxy's stderr (redacted). */
+  readonly warn?: (line: string) => void;
 }
 
 const MAX_PAGES = 1000;
@@ -109,6 +114,14 @@ export class ToolsList {
       if (typeof next === 'string' && pages.length >= MAX_PAGES) throw new RpcError(-32603, `toolslim proxy: ${label} keeps answering tools/list with a nextCursor (${MAX_PAGES} pages); giving up`);
       cursor = typeof next === 'string' ? next : undefined;
     } while (cursor !== undefined);
-    return { pages, merged: mergePages(pages.map((p) => p.value)) };
+    const merged = mergePages(pages.map((p) => p.value));
+    // A server that lists a secret of its own command line (a private key as a parameter's `default`): the
+    // client, and its model, get the list as the server sent it, so say where (never the secret itself).
+    const secrets = this.#o.secrets ?? [];
+    if (secrets.length > 0 && this.#o.warn && pages.some((p) => secrets.some((x) => p.text.includes(x) || p.text.includes(JSON.stringify(x).slice(1, -1))))) {
+      const places = echoedSecrets({ toolsList: merged }, secrets);
+      this.#o.warn(`warning: ${label}'s tools/list holds a secret given on its command line or URL (in ${places.join('; ') || 'its tools/list result'}); the client and its model get it as the server sent it`);
+    }
+    return { pages, merged };
   }
 }
