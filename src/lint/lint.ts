@@ -365,7 +365,8 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
     if (!site.inSchema) continue;
     const r = resolveRefSite(schema, inventory, site);
     if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
-  }  for (const cycle of findRefCycles(schema, inventory)) {
+  }
+  for (const cycle of findRefCycles(schema, inventory)) {
     const via = cycle.slice(1).map((site) => `\`${site.ref}\` at \`${site.path}\``);
     out.add(
       'ref-cycle',
