@@ -19,7 +19,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, INVENTORY_KEYS, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
-import { findRefCycles } from './rules/ref-cycle.js';
+import { findRefCycles, type ResolvedRef } from './rules/ref-cycle.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
 import type { DescriptionFacts } from '../transforms/strip-noise/rule.js';
@@ -361,12 +361,15 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
   for (const { site, reason } of findUnresolvedRefs(schema, dialect, inventory)) {
     out.add('unresolved-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` cannot be resolved: ${reason}; ${nearbyTargets(schema, site.ref, keys)}`);
   }
+  // Each in-schema site resolved once: for the external references here, and the cycles below.
+  const resolved: ResolvedRef[] = [];
   for (const site of inventory.refs) {
     if (!site.inSchema) continue;
     const r = resolveRefSite(schema, inventory, site);
+    if (r.status === 'resolved') resolved.push({ site, target: r.path });
     if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
   }
-  for (const cycle of findRefCycles(schema, inventory)) {
+  for (const cycle of findRefCycles(schema, resolved)) {
     const via = cycle.slice(1).map((site) => `\`${site.ref}\` at \`${site.path}\``);
     out.add(
       'ref-cycle',

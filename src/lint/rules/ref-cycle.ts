@@ -9,7 +9,7 @@
  */
 import { hasOwn, isObject } from '../../json/guards.js';
 import { appendPointer, parsePointer } from '../../json/pointer.js';
-import { resolveRefSite, type RefInventory, type RefSite } from '../../schema/refs.js';
+import type { RefSite } from '../../schema/refs.js';
 
 /** One cycle: its `$ref` sites in the order they lead to each other, the first in document order first. */
 export type RefCycle = readonly RefSite[];
@@ -19,20 +19,25 @@ const IN_PLACE: ReadonlySet<string> = new Set(['allOf', 'anyOf', 'oneOf', 'not']
 /** Keywords whose value maps names to subschemas (the next pointer token is a name, then a subschema). */
 const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 
+/** A `$ref` of the schema that resolves inside the document, and the pointer of its target. */
+export interface ResolvedRef {
+  readonly site: RefSite;
+  readonly target: string;
+}
+
 /**
- * The cycles of `schema`'s `$ref`s (each once, in document order of their first site). `inventory`: the
- * schema's (`collectRefInventory`). Linear in the sites and their pointers' lengths, plus Tarjan's walk.
+ * The cycles of `schema`'s `$ref`s (each once, in document order of their first site). `resolved`: its
+ * in-schema `$ref` sites that resolve inside the document, in document order, with their targets (the caller
+ * has resolved them already). Linear in the sites and their pointers' lengths, plus Tarjan's walk.
  */
-export function findRefCycles(schema: Record<string, unknown>, inventory: RefInventory): RefCycle[] {
-  // Nodes: the schema objects holding a `$ref` that resolves inside the document, with its target.
-  const nodes: { site: RefSite; target: string }[] = [];
+export function findRefCycles(schema: Record<string, unknown>, resolved: readonly ResolvedRef[]): RefCycle[] {
+  // Nodes: the schema objects holding such a `$ref` (one `$ref` per object), with its target.
+  const nodes: ResolvedRef[] = [];
   const seen = new Set<string>();
-  for (const site of inventory.refs) {
-    if (!site.inSchema || site.keyword !== '$ref' || seen.has(site.schemaPath)) continue;
-    const r = resolveRefSite(schema, inventory, site);
-    if (r.status !== 'resolved') continue;
-    seen.add(site.schemaPath);
-    nodes.push({ site, target: r.path });
+  for (const n of resolved) {
+    if (n.site.keyword !== '$ref' || seen.has(n.site.schemaPath)) continue;
+    seen.add(n.site.schemaPath);
+    nodes.push(n);
   }
   if (nodes.length === 0) return [];
   // Each node under every schema it is reached from in place: itself, and each schema that holds it through
