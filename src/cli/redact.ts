@@ -16,6 +16,9 @@
  *   characters of letters, digits and `-_+=.~` with upper case, lower case and digits, or 32+ with a long
  *   run of letters and digits, as a hex key has) — a key passed as a bare argument, as some servers'
  *   documented usage does (`mcp-server-neon start <key>`);
+ * - inside a longer word, only the secret (see embeddedSecrets): a header's value (`x-api-key:<key>`,
+ *   `--header=Authorization: <key>`), a JSON config's value under a secret's name (`{"apiKey":"…"}`), a
+ *   key-looking piece (`label:ghp_…`);
  * - then, in any text, every occurrence of those values (the secrets this process was given), in their
  *   raw and URL-decoded forms, when they are at least 6 characters long (shorter ones would blank out
  *   ordinary words; they are still hidden in the labels above).
@@ -142,7 +145,9 @@ export function redactArgs(words: readonly string[]): string[] {
       if (asUrl(w) !== undefined) return redactUrl(w);
       const eq = w.indexOf('=');
       if (eq > 0 && asUrl(w.slice(eq + 1)) !== undefined) return `${w.slice(0, eq + 1)}${redactUrl(w.slice(eq + 1))}`;
-      return makeRedactor()(w);
+      let out = w;
+      for (const v of embeddedSecrets(w).sort((a, b) => b.length - a.length)) out = out.split(v).join(MASK);
+      return makeRedactor()(out);
     }
     const eq = w.indexOf('=');
     return eq > 0 && SECRET_NAME.test(w.slice(0, eq)) ? `${w.slice(0, eq + 1)}${MASK}` : eq > 0 && looksSecret(w.slice(eq + 1)) ? `${w.slice(0, eq + 1)}${MASK}` : MASK;
@@ -199,9 +204,32 @@ function argSecretIndexes(words: readonly string[]): { index: number; value: str
       i++;
       continue;
     }
-    if (looksSecret(w)) out.push({ index: i, value: w });
+    if (looksSecret(w)) {
+      out.push({ index: i, value: w });
+      continue;
+    }
+    for (const value of embeddedSecrets(w)) out.push({ index: -1, value });
   }
   return out;
+}
+
+/**
+ * Secrets inside a longer word, which redactArgs masks in place (the rest of the word stays): the value of a
+ * header written `Name:value` or `Name: value` whose name is a secret's (`x-api-key:…`, `Authorization:…`,
+ * alone or as a flag's `=value`: mcp-remote's `--header` usage), the string value of a JSON key with such a
+ * name (`{"apiKey":"…"}`, a JSON config argument), and any piece between punctuation that looks like a key
+ * (`label:ghp_…`).
+ */
+function embeddedSecrets(w: string): string[] {
+  const out: string[] = [];
+  const eq = w.indexOf('=');
+  for (const part of eq > 0 ? [w, w.slice(eq + 1)] : [w]) {
+    const header = /^([A-Za-z0-9_-]+)\s*:\s*(\S.*)$/.exec(part);
+    if (header !== null && SECRET_NAME.test(header[1]!) && !header[2]!.startsWith('//')) out.push(header[2]!);
+  }
+  for (const m of w.matchAll(/"([^"\\]*)"\s*:\s*"((?:[^"\\]|\\.)+)"/g)) if (SECRET_NAME.test(m[1]!)) out.push(m[2]!);
+  for (const piece of w.split(/[\s:=,;"'{}[\]()<>|&]+/)) if (piece !== w && looksSecret(piece)) out.push(piece);
+  return [...new Set(out)];
 }
 
 /**

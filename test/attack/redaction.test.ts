@@ -121,6 +121,22 @@ describe('redaction (unit, hand-written expectations)', () => {
       expect(r(`cannot reach https://mcp.zapier.com/api/mcp/s/${key}/mcp (${encodeURIComponent(key)})`)).toBe('cannot reach https://mcp.zapier.com/api/mcp/s/***/mcp (***)');
     }
   });
+  it('hides a key inside a longer word: a header passed to the server (`x-api-key:<key>`, `--header=X-Api-Key: <key>`), JSON config, `label:<key>`', () => {
+    // Found as a user: `capture -- node server.mjs x-api-key:ghp_…` (mcp-remote's documented `--header Name:value`
+    // usage, or a JSON config argument) printed the key whole in "… exited with status 0" and in the capture's
+    // server.args: only a word that was a key as a whole (or a flag's `=value`) was recognised.
+    const ghp = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    const rnd = 'Zx9Qm2Lp8Rt4Vn6Bc1Hs3Kd7Fg5Jw0Ya';
+    expect(
+      redactArgs(['--header', `x-api-key:${ghp}`, `Authorization:${rnd}`, `--header=X-Api-Key: shortval`, `{"apiKey":"plain-value","region":"eu"}`, `label:${ghp}`, `{"nested":{"token":"${rnd}"}}`]),
+    ).toEqual(['--header', 'x-api-key:***', 'Authorization:***', '--header=X-Api-Key: ***', '{"apiKey":"***","region":"eu"}', 'label:***', '{"nested":{"token":"***"}}']);
+    // What is no secret stays: a header without a secret name, a path with a colon, a JSON value under an ordinary key.
+    const kept = ['Accept:application/json', 'C:\\Users\\me\\server.js', 'localhost:8080', '{"region":"eu-west-1","debug":true}', 'host:port', 'x-request-id:12345'];
+    expect(redactArgs(kept)).toEqual(kept);
+    // Each such key is one of the target's secrets, so the server's own stderr loses it too.
+    const r = makeRedactor(targetSecrets({ kind: 'stdio', command: 'node', args: ['s.mjs', `x-api-key:${ghp}`, `{"apiKey":"plain-value"}`] }));
+    expect(r(`bad option x-api-key:${ghp} with plain-value`)).toBe('bad option x-api-key:*** with ***');
+  });
   it('hides the given values anywhere in a text, raw and URL-decoded, and sk- keys and bearer tokens always', () => {
     const r = makeRedactor(['a b/c+secret', 'short']);
     expect(r('x a%20b%2Fc%2Bsecret y a b/c+secret z short')).toBe('x *** y *** z short');
