@@ -54,6 +54,18 @@ export interface UnreadableTool {
   readonly index: number;
   readonly slot: SchemaSlot;
   readonly error: string;
+  /** The entry is no tool at all (not an object, or no string `name`): `name` is `''`, `slot` is `inputSchema`. */
+  readonly notATool?: boolean;
+}
+
+/** How messages name an unreadable tool: its name in backticks, or `#<index>` for an entry without one. */
+export function unreadableLabel(u: UnreadableTool): string {
+  return u.notATool === true ? `#${u.index}` : `\`${u.name}\``;
+}
+
+/** What of it cannot be read: `it` (an entry that is no tool) or `its \`inputSchema\``. */
+export function unreadablePart(u: UnreadableTool): string {
+  return u.notATool === true ? 'it' : `its \`${u.slot}\``;
 }
 
 /** What {@link serveToolsList} returns. */
@@ -126,8 +138,8 @@ export function serveToolsList(input: unknown, options: ServeToolsListOptions = 
     code: dropUnreadable ? 'dropped-unreadable' : 'unreadable-schema',
     path: `/${u.index}/${u.slot}`,
     message: dropUnreadable
-      ? `Left tool \`${u.name}\` out of the served list: a strict 2020-12 reader cannot read its \`${u.slot}\` (${u.error})`
-      : `Found that a strict 2020-12 reader cannot read the \`${u.slot}\` of tool \`${u.name}\` (${u.error}); it is served as it is (\`dropUnreadable\` leaves such tools out)`,
+      ? `Left tool ${unreadableLabel(u)} out of the served list: a strict 2020-12 reader cannot read ${unreadablePart(u)} (${u.error})`
+      : `Found that a strict 2020-12 reader cannot read ${u.notATool === true ? `tool ${unreadableLabel(u)}` : `the \`${u.slot}\` of tool ${unreadableLabel(u)}`} (${u.error}); it is served as it is (\`dropUnreadable\` leaves such tools out)`,
   }));
   const report = extra.length === 0 ? result.report : { ...result.report, diagnostics: [...result.report.diagnostics, ...extra] };
   const served: ServedList = {
@@ -148,7 +160,8 @@ export function serveToolsList(input: unknown, options: ServeToolsListOptions = 
  * `"type": "object"` at its root (MCP requires it, and the MCP SDK's `Client` refuses the whole list
  * otherwise; an absent `outputSchema` is fine), or `new Ajv2020({ strict: false })` cannot compile it
  * (a `$ref` to nowhere, a keyword value of the wrong shape, a `$schema` naming a dialect that reader
- * does not know). A tool is listed once per unreadable slot.
+ * does not know). A tool is listed once per unreadable slot; an entry that is no tool (not an object, or
+ * without a string `name`, which also makes that `Client` refuse the whole list) once, as `notATool`.
  */
 export function findUnreadable(tools: readonly unknown[]): UnreadableTool[] {
   const out: UnreadableTool[] = [];
@@ -156,9 +169,15 @@ export function findUnreadable(tools: readonly unknown[]): UnreadableTool[] {
   // Tools of one server often share schemas: each distinct text is compiled once.
   const seen = new Map<string, string>();
   for (const [index, tool] of tools.entries()) {
-    const name = isObject(tool) && typeof tool.name === 'string' ? tool.name : '';
+    // The MCP SDK's Client refuses the whole list for one entry that is no object or has no string name.
+    if (!isObject(tool) || typeof tool.name !== 'string') {
+      const found = !isObject(tool) ? describeValue(tool) : hasOwn(tool, 'name') ? describeValue(tool.name) : 'none';
+      out.push({ name: '', index, slot: 'inputSchema', error: `MCP requires each tool to be an object with a string \`name\`, found ${found}`, notATool: true });
+      continue;
+    }
+    const name = tool.name;
     for (const slot of SCHEMA_SLOTS) {
-      if (!isObject(tool) || (slot === 'outputSchema' && !hasOwn(tool, slot))) continue;
+      if (slot === 'outputSchema' && !hasOwn(tool, slot)) continue;
       const schema = hasOwn(tool, slot) ? tool[slot] : undefined;
       if (!isObject(schema) || schema.type !== 'object') {
         out.push({ name, index, slot, error: `MCP requires \`${slot}\` to be an object schema with \`"type": "object"\` at its root, found ${schema === undefined ? 'none' : describeValue(isObject(schema) ? { type: schema.type } : schema)}` });

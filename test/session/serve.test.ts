@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { presetMax, ToolslimError, type McpTool } from '../../src/index.js';
 import { appendInstructions, findUnreadable, serveToolsList, stepsWritingInstructions } from '../../src/session/serve.js';
 import { deepFreeze } from '../helpers/freeze.js';
+import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const ok = (name: string): McpTool => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } });
 /** The seed: an output schema whose $ref leads nowhere (the MCP SDK Client compiles output schemas in listTools and throws). */
@@ -67,6 +68,29 @@ describe('serveToolsList', () => {
     expect(served.report.diagnostics.filter((d) => d.code === 'dropped-unreadable').map((d) => d.message)).toEqual([
       "Left tool `broken` out of the served list: a strict 2020-12 reader cannot read its `outputSchema` (can't resolve reference #/$defs/Hit from id #)",
       'Left tool `shapeless` out of the served list: a strict 2020-12 reader cannot read its `inputSchema` (MCP requires `inputSchema` to be an object schema with `"type": "object"` at its root, found {})',
+    ]);
+  });
+
+  it('with dropUnreadable also leaves out entries that are no tool (not an object, no string name), which make the SDK Client refuse the whole list', () => {
+    // Found as a user: a server listing `42` and `null` beside its tools, behind `toolslim proxy --drop-unreadable`:
+    // the tools with bad schemas were left out, these two were served, and the SDK's listTools() threw for all.
+    const raw = { tools: [ok('first'), 42, null, { description: 'no name', inputSchema: { type: 'object' } }, { name: 7, inputSchema: { type: 'object' } }, ok('last')] };
+    // The oracle: the MCP SDK's own ListToolsResultSchema refuses the list as the server sent it.
+    expect(ListToolsResultSchema.safeParse(raw).success).toBe(false);
+    const served = serveToolsList(raw, { transforms: [], dropUnreadable: true });
+    expect(ListToolsResultSchema.safeParse(served.result).success).toBe(true);
+    expect(served.tools.map((t) => t.name)).toEqual(['first', 'last']);
+    expect(served.dropped.map((d) => [d.name, d.index])).toEqual([
+      ['', 1],
+      ['', 2],
+      ['', 3],
+      ['', 4],
+    ]);
+    expect(served.report.diagnostics.filter((d) => d.code === 'dropped-unreadable').map((d) => d.message)).toEqual([
+      'Left tool #1 out of the served list: a strict 2020-12 reader cannot read it (MCP requires each tool to be an object with a string `name`, found 42)',
+      'Left tool #2 out of the served list: a strict 2020-12 reader cannot read it (MCP requires each tool to be an object with a string `name`, found null)',
+      'Left tool #3 out of the served list: a strict 2020-12 reader cannot read it (MCP requires each tool to be an object with a string `name`, found none)',
+      'Left tool #4 out of the served list: a strict 2020-12 reader cannot read it (MCP requires each tool to be an object with a string `name`, found 7)',
     ]);
   });
 
