@@ -1,5 +1,5 @@
-import { hasOwn } from '../json/guards.js';
-import { isArrayIndex, parsePointer } from '../json/pointer.js';
+import { isArrayIndex, parsePointer, PointerError } from '../json/pointer.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { CopyOnWrite, setOwn } from '../json/cow.js';
 import { ToolslimError } from './errors.js';
 
@@ -41,8 +41,9 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     if (typeof owned === 'number') throw new ToolslimError('invalid-input', `patch: no container at \`${owned < 0 ? '' : tokens[owned]}\``);
     return owned;
   };
+  let at = 0;
   const take = (path: string): unknown => {
-    const tokens = parsePointer(path);
+    const tokens = pointerTokens(path, at, operations[at]!.op);
     const parent = own(tokens.slice(0, -1));
     const key = tokens[tokens.length - 1]!;
     if (Array.isArray(parent)) {
@@ -55,7 +56,7 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     return v;
   };
   const put = (path: string, value: unknown, replace: boolean, index?: number): void => {
-    const tokens = parsePointer(path);
+    const tokens = pointerTokens(path, at, operations[at]!.op);
     if (tokens.length === 0) {
       cow.root = value;
       return;
@@ -70,7 +71,8 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
     } else if (index === undefined || replace || hasOwn(parent, key)) setOwn(parent, key, value);
     else insertAt(parent, key, value, index, path);
   };
-  for (const op of operations) {
+  for (; at < operations.length; at++) {
+    const op = checkOperation(operations[at], at);
     switch (op.op) {
       case 'add':
         put(op.path, op.value, false, op.index);
@@ -84,8 +86,6 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
       case 'move':
         put(op.path, take(op.from!), false, op.index);
         break;
-      default:
-        throw new ToolslimError('invalid-input', `patch: unsupported op \`${(op as { op: string }).op}\``);
     }
   }
   return cow.root as T;
@@ -98,9 +98,10 @@ export function applyPatch<T>(document: T, operations: readonly PatchOperation[]
  * removing the wrong element).
  */
 export function invertPatch(operations: readonly PatchOperation[]): PatchOperation[] {
+  if (!Array.isArray(operations)) throw new ToolslimError('invalid-input', 'patch: operations must be an array (a report\'s `changes`)');
   const out: PatchOperation[] = [];
   for (let i = operations.length - 1; i >= 0; i--) {
-    const op = operations[i]!;
+    const op = checkOperation(operations[i], i);
     if ((op.op === 'remove' || op.op === 'replace') && !('oldValue' in op)) {
       throw new ToolslimError('invalid-input', `patch: cannot invert \`${op.op}\` at \`${op.path}\` without its \`oldValue\``);
     }
@@ -113,6 +114,27 @@ export function invertPatch(operations: readonly PatchOperation[]): PatchOperati
     }
   }
   return out;
+}
+
+const OPS: ReadonlySet<string> = new Set(['add', 'remove', 'replace', 'move']);
+
+/** The operation, once it has the shape its `op` needs (a malformed one is an `invalid-input` error naming it). */
+function checkOperation(op: unknown, i: number): PatchOperation {
+  if (!isObject(op)) throw new ToolslimError('invalid-input', `patch: operation ${i} is not an object`);
+  if (typeof op.op !== 'string' || !OPS.has(op.op)) throw new ToolslimError('invalid-input', `patch: unsupported op \`${String(op.op)}\``);
+  if (typeof op.path !== 'string') throw new ToolslimError('invalid-input', `patch: operation ${i} (\`${op.op}\`) has no string \`path\``);
+  if (op.op === 'move' && typeof op.from !== 'string') throw new ToolslimError('invalid-input', `patch: operation ${i} (\`${op.op}\`) has no string \`from\``);
+  return op as unknown as PatchOperation;
+}
+
+/** The pointer's tokens; a malformed pointer is an `invalid-input` error naming the operation. */
+function pointerTokens(path: string, i: number, op: string): string[] {
+  try {
+    return parsePointer(path);
+  } catch (e) {
+    if (!(e instanceof PointerError)) throw e;
+    throw new ToolslimError('invalid-input', `patch: operation ${i} (\`${op}\`): \`${path}\` is not a JSON Pointer (${e.message})`);
+  }
 }
 
 /**

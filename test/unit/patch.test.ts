@@ -142,6 +142,33 @@ describe('applyPatch', () => {
     expect(() => applyPatch({ a: 1 }, [{ op: 'add', path: '/x/y', value: 1 }])).toThrow(/no container/);
     expect(() => applyPatch({ a: 1 }, [{ op: 'copy', path: '/b', from: '/a' } as unknown as PatchOperation])).toThrow(/unsupported op `copy`/);
   });
+
+  it('a malformed operation (no object, no string `path`, a `move` without `from`, a pointer without `/`) is an invalid-input error naming it, not a TypeError', () => {
+    // Found as a user: `applyPatch(tools, invertPatch(input, changes))` (a wrong call) threw
+    // "Cannot read properties of undefined (reading 'charCodeAt')" from deep inside the applier.
+    const bad: [unknown, RegExp][] = [
+      [null, /operation 0 is not an object/],
+      [{ op: 'remove' }, /operation 0 \(`remove`\) has no string `path`/],
+      [{ op: 'add', path: 5, value: 1 }, /operation 0 \(`add`\) has no string `path`/],
+      [{ op: 'move', path: '/b' }, /operation 0 \(`move`\) has no string `from`/],
+      [{ op: 'remove', path: 'a' }, /operation 0 \(`remove`\): `a` is not a JSON Pointer/],
+    ];
+    for (const [op, message] of bad) {
+      let thrown: unknown;
+      try {
+        applyPatch({ a: 1 }, [op as PatchOperation]);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown, JSON.stringify(op)).toBeInstanceOf(ToolslimError);
+      expect((thrown as ToolslimError).code).toBe('invalid-input');
+      expect((thrown as Error).message).toMatch(message);
+    }
+    // The document is untouched, as with every other refused patch.
+    const doc = deepFreeze({ a: 1 });
+    expect(() => applyPatch(doc, [{ op: 'add', path: '/b', value: 2 }, null as unknown as PatchOperation])).toThrow(ToolslimError);
+    expect(doc).toEqual({ a: 1 });
+  });
 });
 
 describe('invertPatch', () => {
@@ -152,6 +179,14 @@ describe('invertPatch', () => {
     expect(() => applyPatch({ a: [0, 1] }, inverse)).toThrow(/no array element at `\/a\/-`/);
     // `-` as an object member is just a name
     expect(applyPatch({ o: { '-': 1 } }, invertPatch([{ op: 'add', path: '/o/-', value: 1 }]))).toEqual({ o: {} });
+  });
+
+  it('refuses what is no list of operations, and malformed operations, instead of inverting garbage', () => {
+    // Found as a user: invertPatch('x') returned [{ op: 'move' }] (a string read as an array of one).
+    for (const notOps of ['x', { op: 'add' }, null, 5]) expect(() => invertPatch(notOps as unknown as PatchOperation[])).toThrow(/operations must be an array/);
+    expect(() => invertPatch([null as unknown as PatchOperation])).toThrow(/operation 0 is not an object/);
+    expect(() => invertPatch([{ op: 'move', path: '/b' } as PatchOperation])).toThrow(/has no string `from`/);
+    expect(() => invertPatch([{ op: 'copy', path: '/b', from: '/a' } as unknown as PatchOperation])).toThrow(/unsupported op `copy`/);
   });
 
   it('undoes a report’s changes (with oldValue) in reverse order', () => {
