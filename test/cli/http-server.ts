@@ -18,6 +18,8 @@ export interface TestHttpServer {
   readonly requests: { method: string; headers: IncomingHttpHeaders }[];
   /** Sessions ended by DELETE. */
   readonly closedSessions: string[];
+  /** Forgets every session, as a restarted server does: later requests with their ids get 404. */
+  forgetSessions(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,11 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
     closedSessions,
+    forgetSessions: async () => {
+      const open = [...transports.values()];
+      transports.clear();
+      for (const t of open) await t.close().catch(() => {});
+    },
     close: async () => {
       for (const t of transports.values()) await t.close().catch(() => {});
       http.closeAllConnections();

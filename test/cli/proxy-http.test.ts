@@ -68,6 +68,36 @@ describe('proxy --url (streamable HTTP upstream)', () => {
     expect(stderr).toBe('');
   });
 
+  it('a server that forgets the session (HTTP 404, a restart): the proxy starts a new one with the client\'s initialize and retries, as MCP says an HTTP client must', async () => {
+    // Found as a user: hevy-mcp over HTTP restarted under a proxy session; the next call got "HTTP 404 …
+    // the client has to reconnect", and every call after it "HTTP 400 Bad Request" (sent with no session),
+    // though a stdio client has no way to reconnect but restarting the proxy.
+    server = await startHttpServer();
+    const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--full', '--url', server.url], stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'http-restart', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'before' } })).toEqual({ content: [{ type: 'text', text: '{"text":"before"}' }] });
+      const firstSession = server.requests.find((r) => r.method === 'POST' && r.headers['mcp-session-id'] !== undefined)!.headers['mcp-session-id'];
+      await server.forgetSessions();
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toEqual({ content: [{ type: 'text', text: '{"text":"after"}' }] });
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'again' } })).toEqual({ content: [{ type: 'text', text: '{"text":"again"}' }] });
+      expect((await client.listTools()).tools).toEqual(DEMO_TOOLS_OPTIMIZED);
+      // Two sessions, each started by an initialize without a session id; every later POST names the new one.
+      const posts = server.requests.filter((r) => r.method === 'POST');
+      const fresh = posts.filter((r) => r.headers['mcp-session-id'] === undefined);
+      expect(fresh).toHaveLength(2);
+      const last = posts[posts.length - 1]!.headers['mcp-session-id'];
+      expect(last).toMatch(/^[0-9a-f-]{36}$/);
+      expect(last).not.toBe(firstSession);
+      expect(stderr).toMatch(/no longer knows the session \(HTTP 404\): started a new one/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a client that closes stdin: exit 0 and the session is ended', async () => {
     server = await startHttpServer();
     const p = new ProxyProcess(['--url', server.url]);

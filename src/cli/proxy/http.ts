@@ -64,6 +64,12 @@ export class HttpUpstream implements Upstream {
   #barrier: Promise<void> = Promise.resolve();
   #getStream = false;
   #closing: Promise<UpstreamEnd> | undefined;
+  /** The client's initialize and initialized messages, sent again to start a new session after a 404. */
+  #initBody: string | undefined;
+  #initializedBody: string | undefined;
+  /** A new session being started (see #renew). */
+  #renewing: Promise<boolean> | undefined;
+  #renewals = 0;
 
   constructor(options: HttpUpstreamOptions) {
     let url: URL;
@@ -116,7 +122,9 @@ export class HttpUpstream implements Upstream {
       // A new initialize starts a new session.
       this.#sessionId = undefined;
       this.#protocolVersion = undefined;
+      this.#initBody = body;
     }
+    if (info.initialized) this.#initializedBody = body;
     const started = this.#barrier.then(() => this.#post(body, info));
     // What must reach the server before anything after it: initialize (its session id) and notifications.
     if (info.initialize || info.requestIds.length === 0) this.#barrier = started.then((p) => p.headers);
@@ -186,7 +194,7 @@ export class HttpUpstream implements Upstream {
   }
 
   /** POSTs one message; `headers` resolves once the server's status line and headers are in. */
-  #post(body: string, info: SendInfo): { headers: Promise<void> } {
+  #post(body: string, info: SendInfo, retried = false): { headers: Promise<void> } {
     let headersIn!: () => void;
     const headers = new Promise<void>((r) => (headersIn = r));
     // Every POST has a limit: a server that never answers one (a notification above all, which the next
@@ -199,6 +207,7 @@ export class HttpUpstream implements Upstream {
     const late = `${this.label} did not answer the POST of ${what} within ${formatSeconds(this.#requestTimeoutMs)} (raise --timeout if the server is just slow)`;
     void (async () => {
       let res: Response;
+      const sentWith = this.#sessionId;
       try {
         res = await this.#fetch({
           method: 'POST',
@@ -218,6 +227,18 @@ export class HttpUpstream implements Upstream {
       if (sid) this.#sessionId = sid;
       headersIn();
       try {
+        // MCP: an HTTP client told 404 for its session id starts a new session; a stdio client behind the
+        // proxy cannot, so the proxy does, once per request, and sends the request again.
+        if (res.status === 404 && !retried && !info.initialize && sentWith !== undefined && this.#initBody !== undefined) {
+          await res.body?.cancel().catch(() => undefined);
+          clearTimeout(timer);
+          if (await this.#renew(sentWith)) {
+            this.#post(body, info, true);
+            return;
+          }
+          this.#fail(info.requestIds, `${this.label} answered HTTP 404 (the server no longer knows this session) and a new session could not be started; restart the client`);
+          return;
+        }
         await this.#answer(res, info);
       } catch (e) {
         if (!this.#abort.signal.aborted) this.#fail(info.requestIds, limit.signal.aborted ? late : `reading the answer of ${this.label}: ${describeFetchError(e)}`);
@@ -226,6 +247,86 @@ export class HttpUpstream implements Upstream {
       }
     })();
     return { headers };
+  }
+
+  /**
+   * Starts a new session after the server answered 404 for `dead` (a restart forgets sessions): the
+   * client's own initialize under a private id, its answer read here (never relayed: the client was
+   * answered once), then the client's `notifications/initialized`. Requests that meet the same 404 share
+   * one renewal; messages sent meanwhile wait behind it. Resolves whether a session was started.
+   */
+  #renew(dead: string): Promise<boolean> {
+    if (this.#renewing !== undefined) return this.#renewing;
+    if (this.#sessionId !== dead) return Promise.resolve(this.#sessionId !== undefined);
+    const renewing = (async (): Promise<boolean> => {
+      this.#sessionId = undefined;
+      this.#protocolVersion = undefined;
+      const id = `toolslim-session-${++this.#renewals}`;
+      let init: unknown;
+      try {
+        init = JSON.parse(this.#initBody!);
+      } catch {
+        return false;
+      }
+      if (!isObject(init) || init.method !== 'initialize') return false;
+      const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(this.#requestTimeoutMs)]);
+      const post = (body: string) => this.#fetch({ method: 'POST', headers: this.#requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }), body, signal });
+      try {
+        const res = await post(JSON.stringify({ ...init, id }));
+        const sid = res.headers.get('mcp-session-id');
+        const answer = res.ok ? await this.#ownAnswer(res, id) : undefined;
+        if (!res.ok) await res.body?.cancel().catch(() => undefined);
+        if (!sid || !isObject(answer) || !isObject(answer.result)) {
+          this.#log(`${this.label} no longer knows the session (HTTP 404), and starting a new one failed: ${res.ok ? 'no session id or no initialize result' : statusLine(res)}`);
+          return false;
+        }
+        this.#sessionId = sid;
+        if (typeof answer.result.protocolVersion === 'string') this.#protocolVersion = answer.result.protocolVersion;
+        const note = await post(this.#initializedBody ?? '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+        await note.body?.cancel().catch(() => undefined);
+        this.#log(`${this.label} no longer knows the session (HTTP 404): started a new one with the client's initialize; what the server kept for the old session (subscriptions, state) is gone`);
+        return true;
+      } catch (e) {
+        if (!this.#abort.signal.aborted) this.#log(`${this.label} no longer knows the session (HTTP 404), and starting a new one failed: ${describeFetchError(e)}`);
+        return false;
+      }
+    })();
+    this.#renewing = renewing;
+    void renewing.finally(() => {
+      if (this.#renewing === renewing) this.#renewing = undefined;
+    });
+    // Whatever is sent meanwhile goes to the new session.
+    this.#barrier = this.#barrier.then(() => renewing.then(() => undefined));
+    return renewing;
+  }
+
+  /** The answer to the proxy's own request `id`, from a JSON body or an event stream (read only until it arrives). */
+  async #ownAnswer(res: Response, id: string): Promise<Record<string, unknown> | undefined> {
+    const pick = (text: string): Record<string, unknown> | undefined => {
+      try {
+        const parsed = JSON.parse(toOneLine(text)) as unknown;
+        for (const m of Array.isArray(parsed) ? parsed : [parsed]) if (isObject(m) && m.id === id) return m;
+      } catch {
+        // not JSON: no answer here
+      }
+      return undefined;
+    };
+    if (mediaType(res) !== 'text/event-stream') {
+      const text = await this.#body(res);
+      return text === undefined ? undefined : pick(text);
+    }
+    let found: Record<string, unknown> | undefined;
+    const parser = new SseParser((event) => (found ??= event.event === 'message' ? pick(event.data) : undefined), undefined, this.#maxLineBytes);
+    if (!res.body) return undefined;
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder('utf-8');
+    while (found === undefined && !parser.overflowed) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    await reader.cancel().catch(() => undefined);
+    return found;
   }
 
   async #answer(res: Response, info: SendInfo): Promise<void> {
