@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TOOLS_OPTIMIZED, requireBuild, ROOT, waitFor } from './helpers.js';
 import { INIT, INITIALIZED, isRunning, node, ProxyProcess, readWireLog, WIRE_SERVER } from './proxy-helpers.js';
 import { tempDir } from '../helpers/temp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const dir = tempDir('toolslim-proxy-');
 let n = 0;
@@ -161,6 +162,38 @@ describe('faults: every waiting request gets an answer, the proxy exits with the
     expect(p.stderr).toContain('toolslim proxy: dropped a line `');
     expect(p.stderr).toContain('that is not JSON-RPC (it would break the client): "wire-server starting (this line is not JSON)"');
     expect(p.stderr).toContain('"some log line that is not JSON"');
+  });
+
+  it('JSON lines that are not JSON-RPC (a JSON logger on stdout) never reach the client either, and are named on stderr', async () => {
+    const server = join(ROOT, 'test', 'servers', 'json-log-server.mjs');
+    const p = new ProxyProcess(['--', node, server]);
+    const init = await p.initialize();
+    p.send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{}}}');
+    const got = [init];
+    for (;;) {
+      const line = await p.next();
+      got.push(line);
+      if (JSON.parse(line).id === 1) break;
+    }
+    p.end();
+    expect(await p.closed).toBe(0);
+    // The oracle: the MCP SDK's own message schema accepts every line the client got (one message, or each member of a batch).
+    for (const line of got) {
+      const parsed = JSON.parse(line) as unknown;
+      for (const m of Array.isArray(parsed) ? parsed : [parsed]) expect(JSONRPCMessageSchema.safeParse(m).success, line).toBe(true);
+    }
+    expect(got.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ jsonrpc: '2.0', id: 0 }),
+      [
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } },
+        { jsonrpc: '2.0', id: 'srv-1', method: 'ping' },
+      ],
+      { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'done' }] } },
+    ]);
+    for (const dropped of ['{\\"level\\":30,\\"time\\"', '[1,2,3]', '{\\"jsonrpc\\":\\"2.0\\"}', '{\\"jsonrpc\\":\\"1.0\\"', 'no jsonrpc member', '"[]"', 'got tools/call']) {
+      expect(p.stderr).toContain(dropped);
+    }
+    expect(p.stderr).toContain('that is not JSON-RPC (it would break the client)');
   });
 
   it('a server that never answers tools/list: the client gets an error when --timeout runs out', async () => {

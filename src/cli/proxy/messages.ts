@@ -2,7 +2,7 @@
  * Message-level helpers of the router: what the upstream is told about a message (from its parsed
  * `method`, never from a pattern over its text), text splices that keep every other byte, previews.
  */
-import { isObject } from '../../json/guards.js';
+import { hasOwn, isObject } from '../../json/guards.js';
 import { memberSpans, setMember } from './json-text.js';
 
 /** What the upstream is told about a message, from its parsed `method` (never from a pattern over its text). */
@@ -22,6 +22,27 @@ export function kindOf(methods: readonly (string | undefined)[]): Kind {
   }
   if (!initialize && !initialized) return NO_KIND;
   return { ...(initialize ? { initialize: true as const } : {}), ...(initialized ? { initialized: true as const } : {}) };
+}
+
+/**
+ * A line of the server that MCP clients read as JSON-RPC 2.0: one message (`"jsonrpc": "2.0"` and a
+ * request, a notification, a result or an error), or a non-empty batch of them. Anything else on the
+ * server's stdout — a JSON logger's `{"level":30,…}`, an array of numbers — is a log line, not a message.
+ */
+export function isJsonRpcLine(msg: unknown): msg is Record<string, unknown> | unknown[] {
+  if (Array.isArray(msg)) return msg.length > 0 && msg.every(isJsonRpcMessage);
+  return isJsonRpcMessage(msg);
+}
+
+function isJsonRpcMessage(m: unknown): boolean {
+  if (!isObject(m) || m.jsonrpc !== '2.0') return false;
+  const id = m.id;
+  const withId = typeof id === 'string' || typeof id === 'number';
+  if (typeof m.method === 'string') return !hasOwn(m, 'id') || withId;
+  if (hasOwn(m, 'result')) return withId;
+  // An error may answer a request whose id could not be read (`"id": null`).
+  if (hasOwn(m, 'error')) return isObject(m.error) && (withId || id === null || !hasOwn(m, 'id'));
+  return false;
 }
 
 /** A message of the server that is a request (a method and an id): the client must see it at once. */

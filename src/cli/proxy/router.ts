@@ -22,7 +22,7 @@ import { Batches } from './batch.js';
 import { routeClientBatch, type BatchRouter, type Decide, type Member } from './client-batch.js';
 import { Refusal, type CallDecision, type ListHooks } from './hooks.js';
 import { elementSpans, memberSpans, memberText } from './json-text.js';
-import { appendInstructions, isServerRequest, kindOf, NO_KIND, paramsBytes, preview, spliceMember, type Kind } from './messages.js';
+import { appendInstructions, isJsonRpcLine, isServerRequest, kindOf, NO_KIND, paramsBytes, preview, spliceMember, type Kind } from './messages.js';
 import { isBlankLine } from './lines.js';
 import { idKey, OWN_PREFIX, OwnRequests, unkey } from './own-requests.js';
 import { ToolsList } from './tools-list.js';
@@ -289,7 +289,7 @@ export class Router {
         return;
       }
     }
-    if (!isObject(msg) && !Array.isArray(msg)) {
+    if (!isJsonRpcLine(msg)) {
       this.#o.log(`dropped a line ${this.#o.upstream.label} wrote to stdout that is not JSON-RPC (it would break the client): ${preview(line)}`);
       return;
     }
