@@ -101,29 +101,32 @@ describe('proxy --url (streamable HTTP upstream)', () => {
     }
   });
 
-  it('a restarted server that lists other tools: after the new session the client is told the list changed, and gets the new one', async () => {
-    // A server restart (HTTP 404) may come with another version of the server: serving the list fetched
-    // from the old one would offer tools that are gone and check calls against schemas that changed.
-    const tools: Record<string, unknown>[] = [{ name: 'echo', description: 'Echo the arguments', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];
-    const options = { tools };
-    server = await startHttpServer(options);
-    const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--full', '--url', server.url], stderr: 'pipe' });
-    const client = new Client({ name: 'http-restart-tools', version: '1.0.0' });
-    let notified = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void notified++);
-    await client.connect(transport);
-    try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
-      // The new version of the server: one more tool (read by every session started from now on).
-      tools.push({ name: 'added', description: 'Only in the new version', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } });
-      await server.forgetSessions();
-      expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toEqual({ content: [{ type: 'text', text: '{"text":"after"}' }] });
-      await waitFor(() => notified === 1, 5000, 'notifications/tools/list_changed after the new session');
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'added']);
-    } finally {
-      await client.close();
-    }
-  });
+  for (const listChanged of [true, false]) {
+    it(`a restarted server that lists other tools (tools.listChanged ${listChanged ? 'declared' : 'not declared'}): after the new session the list is fetched again${listChanged ? ' and the client told' : ''}`, async () => {
+      // A server restart (HTTP 404) may come with another version of the server: serving the list fetched
+      // from the old one would offer tools that are gone and check calls against schemas that changed.
+      const tools: Record<string, unknown>[] = [{ name: 'echo', description: 'Echo the arguments', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];
+      server = await startHttpServer({ tools, listChanged });
+      const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--full', '--url', server.url], stderr: 'pipe' });
+      const client = new Client({ name: 'http-restart-tools', version: '1.0.0' });
+      let notified = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void notified++);
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo']);
+        // The new version of the server: one more tool (read by every session started from now on).
+        tools.push({ name: 'added', description: 'Only in the new version', inputSchema: { type: 'object', properties: { n: { type: 'number' } } } });
+        await server.forgetSessions();
+        expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toEqual({ content: [{ type: 'text', text: '{"text":"after"}' }] });
+        if (listChanged) await waitFor(() => notified === 1, 5000, 'notifications/tools/list_changed after the new session');
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'added']);
+        // Undeclared, the client is sent none (the server said it sends none); it gets the new list when it asks.
+        expect(notified).toBe(listChanged ? 1 : 0);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 
   it('a client that closes stdin: exit 0 and the session is ended', async () => {
     server = await startHttpServer();

@@ -285,11 +285,8 @@ export class HttpUpstream implements Upstream {
         const note = await post(this.#initializedBody ?? '{"jsonrpc":"2.0","method":"notifications/initialized"}');
         await note.body?.cancel().catch(() => undefined);
         this.#log(`${this.label} no longer knows the session (HTTP 404): started a new one with the client's initialize; what the server kept for the old session (subscriptions, state) is gone`);
-        // A server that forgot the session was most likely restarted, perhaps with other tools: the list
-        // served so far is stale. Handled as the server's own list_changed (the proxy fetches the list
-        // again for the next tools/list, and the client is told).
-        const changed = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
-        this.#events?.message(Buffer.from(JSON.stringify(changed), 'utf8'), changed);
+        // A server that forgot the session was most likely restarted, perhaps with other tools.
+        this.#events?.renewed?.();
         return true;
       } catch (e) {
         if (!this.#abort.signal.aborted) this.#log(`${this.label} no longer knows the session (HTTP 404), and starting a new one failed: ${describeFetchError(e)}`);

@@ -150,6 +150,7 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
     upstream.start({
       message: (line, parsed) => router.fromServer(line, parsed),
       failed: (ids, code, message) => router.failed(ids, code, message),
+      renewed: () => router.renewed(),
       ended: (end) => {
         if (end.startFailed) log(end.reason);
         void router.upstreamEnded(end);

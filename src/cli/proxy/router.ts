@@ -76,6 +76,8 @@ export class Router {
   /** `notifications/initialized` went to the server (the client's, or the proxy's own at prefetch). */
   #initializedSent = false;
   #finished = false;
+  /** The server's initialize result declared `tools.listChanged` (see {@link Router.renewed}). */
+  #declaresListChanged = false;
   #clientGone = false;
 
   constructor(options: RouterOptions) {
@@ -383,6 +385,17 @@ export class Router {
     return this.#batches.take(key, out) ? undefined : out;
   }
 
+  /**
+   * The upstream started a new session (a restarted server, perhaps another version): handled as the
+   * server's own `notifications/tools/list_changed` (the list is fetched again), and the client is sent
+   * one when the server declared `tools.listChanged` (a client may count on none otherwise).
+   */
+  renewed(): void {
+    if (this.#finished) return;
+    this.#listChanged();
+    if (this.#declaresListChanged) this.#o.toClient('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+  }
+
   #listChanged(): void {
     this.#list.changed();
     let refetch = false;
@@ -403,6 +416,8 @@ export class Router {
   /** The server's `initialize` result: served as it is, or (prefetch) once the list is known, with the instructions it needs. */
   async #initializeResult(line: Buffer, text: string, result: Record<string, unknown>): Promise<void> {
     const hooks = this.#o.hooks;
+    const caps = result.capabilities;
+    this.#declaresListChanged = isObject(caps) && isObject(caps.tools) && caps.tools.listChanged === true;
     try {
       hooks.initialized?.(result);
     } catch (e) {

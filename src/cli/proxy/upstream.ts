@@ -43,6 +43,11 @@ export interface UpstreamEvents {
   ended(end: UpstreamEnd): void;
   /** A line for stderr. */
   log(line: string): void;
+  /**
+   * The upstream started a new session after the server forgot the old one (HTTP 404: a restart); the
+   * server, perhaps another version of it, may list other tools now.
+   */
+  renewed?(): void;
 }
 
 /** The server side. */
