@@ -13,7 +13,7 @@ import { indentedStyle, renderTool, restyleJson, type ToolsSource } from '../jso
 import { stringifyJson } from '../json/stringify.js';
 import { createOverlay } from '../session/overlay.js';
 import { toolRenamesOf } from '../transforms/adapt-to-client/steps/rename-tools.js';
-import { serveToolsList, unreadableLabel } from '../session/serve.js';
+import { serveToolsList, unreadableLine } from '../session/serve.js';
 import type { ParsedArgs } from './args.js';
 import type { Context } from './command.js';
 import { flagString } from './inputs.js';
@@ -71,7 +71,7 @@ export async function writeOverlayFile(input: OverlayFileInput, args: ParsedArgs
   const lines = [
     `${ctx.name}: wrote ${input.path}: ${served.tools.length} tool${served.tools.length === 1 ? '' : 's'} to serve (${before.bytes.toLocaleString('en-US')} → ${after.bytes.toLocaleString('en-US')} bytes), a pin of the ${located.tools.length} tool${located.tools.length === 1 ? '' : 's'}${name} it was made from`,
   ];
-  for (const d of served.dropped) lines.push(`${ctx.name}: left out ${unreadableLabel(d)}: a strict 2020-12 reader cannot read ${d.notATool === true ? 'it' : `its ${d.slot}`} (${d.error})`);
+  for (const d of served.dropped) lines.push(`${ctx.name}: left out ${unreadableLine(d, true)}`);
   if (served.instructions !== undefined) lines.push(`${ctx.name}: ${served.instructionSteps.join(', ') || 'a step'} moved text into the server's instructions: it is in the overlay's "instructions", and toolslim proxy --overlay appends it to the initialize result`);
   const renamed = (overlay as { renamed?: readonly { from: string; to: string }[] }).renamed ?? [];
   if (renamed.length > 0) lines.push(`${ctx.name}: it serves ${renamed.length} tool${renamed.length === 1 ? '' : 's'} under another name (its "renamed": ${renamed.map((r) => `\`${r.from}\` → \`${r.to}\``).join(', ')}); toolslim proxy --overlay calls the server by its own names`);

@@ -24,7 +24,7 @@ import type { TransformResult } from '../core/run-types.js';
 import { isObject } from '../json/guards.js';
 import { CallMap, renameInAnswer, type MappedCall } from '../session/call-map.js';
 import { describeValue, isOptionsObject } from '../session/hot-set.js';
-import { appendInstructions, serveToolsList, stepsWritingInstructions, type ServedList } from '../session/serve.js';
+import { appendInstructions, serveToolsList, stepsWritingInstructions, unreadableLabel, unreadablePart, type ServedList } from '../session/serve.js';
 import { checkHotSetOptions, ToolSession, type HotSetOptions, type UsageRecorder } from '../session/tool-session.js';
 import { UsageStore } from '../session/usage-store.js';
 import { ArgumentValidator } from '../session/validate-arguments.js';
@@ -283,7 +283,7 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
         const names = served.omittedSteps.map((s) => `\`${s}\``).join(', ');
         report(new ToolslimError('transform-failed', `served tools/list without ${names}: the instructions it writes can no longer reach the client (the initialize result was already sent), so its descriptions stay in the tools`, { transform: served.omittedSteps[0] }), 'omitted:' + names);
       }
-      for (const d of served.dropped) console.error(`toolslim: left tool \`${d.name}\` out of tools/list: a strict 2020-12 reader cannot read its \`${d.slot}\` (${d.error})`);
+      for (const d of served.dropped) console.error(`toolslim: left tool ${unreadableLabel(d)} out of tools/list: a strict 2020-12 reader cannot read ${unreadablePart(d)} (${d.error})`);
       done = { served, calls: CallMap.fromResult(served.transformResult) };
       computed.set(known, done);
       if (computed.size > MAX_COMPUTED) computed.delete(computed.keys().next().value!);

@@ -63,9 +63,14 @@ export function unreadableLabel(u: UnreadableTool): string {
   return u.notATool === true ? `#${u.index}` : `\`${u.name}\``;
 }
 
-/** What of it cannot be read: `it` (an entry that is no tool) or `its \`inputSchema\``. */
-export function unreadablePart(u: UnreadableTool): string {
-  return u.notATool === true ? 'it' : `its \`${u.slot}\``;
+/** What of it cannot be read: `it` (an entry that is no tool) or `its \`inputSchema\`` (without backticks: `plainSlot`, the CLI's lines). */
+export function unreadablePart(u: UnreadableTool, plainSlot = false): string {
+  return u.notATool === true ? 'it' : plainSlot ? `its ${u.slot}` : `its \`${u.slot}\``;
+}
+
+/** The line every caller writes for a tool it left out: `` `name`: a strict 2020-12 reader cannot read its … (why) ``. */
+export function unreadableLine(u: UnreadableTool, plainSlot = false): string {
+  return `${unreadableLabel(u)}: a strict 2020-12 reader cannot read ${unreadablePart(u, plainSlot)} (${u.error})`;
 }
 
 /** What {@link serveToolsList} returns. */

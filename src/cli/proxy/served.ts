@@ -14,7 +14,7 @@ import type { Step } from '../../core/transform.js';
 import type { ToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
 import { CallMap } from '../../session/call-map.js';
-import { serveToolsList, stepsWritingInstructions, unreadableLabel, type UnreadableTool } from '../../session/serve.js';
+import { serveToolsList, stepsWritingInstructions, unreadableLine, type UnreadableTool } from '../../session/serve.js';
 import { changedTools, keepUnchangedOf, readPageSource, renderListResult } from '../output.js';
 import type { ListHooks, RawList, ServedList } from './hooks.js';
 
@@ -70,7 +70,7 @@ export function optimizingHooks(options: OptimizeHooksOptions): OptimizingHooks 
       // Each dropped tool is named once per list that drops it.
       const dropped = list.dropped.map((d) => `${d.name}/${d.slot}`).join(',');
       if (dropped !== reported) {
-        for (const d of list.dropped) options.log(`left out ${unreadableLabel(d)}: a strict 2020-12 reader cannot read ${d.notATool === true ? 'it' : `its ${d.slot}`} (${d.error})`);
+        for (const d of list.dropped) options.log(`left out ${unreadableLine(d, true)}`);
         reported = dropped;
       }
       return list;
