@@ -14,7 +14,9 @@ export const DIALECT_URIS: Readonly<Record<Dialect, string | undefined>> = Objec
   'openapi-3.0': undefined,
 });
 
-const URI_PATTERN = /^https?:\/\/json-schema\.org\/(?:(draft-0[4-7])\/schema|draft\/(2019-09|2020-12)\/schema)\/?#?$/;
+// `draft-05` is no dialect (it was never published with a meta-schema): a `$schema` naming it is a URI
+// toolslim does not know, like a custom meta-schema, not a key into the keyword tables.
+const URI_PATTERN = /^https?:\/\/json-schema\.org\/(?:(draft-0[467])\/schema|draft\/(2019-09|2020-12)\/schema)\/?#?$/;
 
 /**
  * The dialect a `$schema` value names, tolerant of http/https, a trailing `#` and a trailing slash;
