@@ -152,6 +152,7 @@ export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
     'exclusive-to-inclusive': 'Replaced `{keyword}` with `{bound}` {value}, which `{profile}` accepts (the same integers)',
     'exclusive-to-inclusive-lossy': 'Replaced `{keyword}` with `{bound}` {value}, which `{profile}` accepts (lossy: {value} itself is now accepted)',
     'oneof-to-anyof': 'Renamed `oneOf` to `anyOf`, which `{profile}` accepts (lossy: a value matching several branches is now accepted)',
+    'unwrapped-null-branch': 'Replaced `{"type": ["null"]}` with `{"type": "null"}`: the `oneOf` it is a branch of is now an `anyOf`, read as normalize-schema reads it (the same values)',
     'closed-object': 'Set `additionalProperties: false`, which `{profile}` requires on every object (lossy: keys not listed are now refused)',
     'made-nullable': 'Made `{name}` nullable, so it can be listed in `required` as `{profile}` requires (lossy: the model sends null where it would have left it out)',
     'listed-required': 'Listed {names} in `required`, which `{profile}` requires of every property (lossy: each is nullable instead of optional)',

@@ -5,7 +5,9 @@
  *   in `enum`);
  * - `exclusiveMinimum: n` / `exclusiveMaximum: n` on an integer schema → `minimum: ⌊n⌋+1` /
  *   `maximum: ⌈n⌉−1` (the same verdicts); on other numbers → `minimum: n` / `maximum: n` (accepts n too);
- * - `oneOf` → `anyOf` (accepts an instance that matches several branches);
+ * - `oneOf` → `anyOf` (accepts an instance that matches several branches); a null branch written
+ *   `{"type": ["null"]}` (kept so only under `oneOf`, for a TypeScript reader) then reads as normalize-schema
+ *   reads it under `anyOf`: unwrapped, and the union collapsed into `type` where that keeps every verdict;
  * - every other rejected assertion that only narrows what is accepted (`additionalProperties`,
  *   `propertyNames`, `patternProperties`, `uniqueItems`, `multipleOf`, `not`, `if`/`then`/`else`, …) is
  *   dropped: the schema then accepts more, never less.
@@ -15,6 +17,7 @@
 import { hasOwn, isObject } from '../../../json/guards.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { UNION_KEYWORDS, type Dialect } from '../../../schema/keywords.js';
+import { collapseNullUnion, findNullUnionSites } from '../../../schema/null-union.js';
 import { collectRefInventory, resolveRefSite } from '../../../schema/refs.js';
 import { walkSchema } from '../../../schema/walk.js';
 import type { AdaptStep, StepEditor } from '../step.js';
@@ -67,6 +70,7 @@ export const relaxAssertions: AdaptStep = {
     // reference, and the next run would then drop the keyword too. So the pass repeats, reading the
     // references again, while it edited something and held something back (each pass that goes on removed
     // a rejected keyword, so this ends).
+    const renamed: string[] = [];
     for (;;) {
       const targets = referencedPlaces(ed.root, dialect);
       let heldBack = 0;
@@ -87,12 +91,48 @@ export const relaxAssertions: AdaptStep = {
       // `oneOf` moves the paths below it, none above it). A repeat edits nodes the pass before may have put
       // inside a recorded value (a renamed `const`), so each pass runs at a fresh copy-on-write level.
       ed.group(() => {
-        for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name);
+        for (let i = nodes.length - 1; i >= 0; i--) relaxNode(ed, nodes[i]!, rejected, accepts, holds, profile.name, renamed);
       });
       if (heldBack === 0 || ed.edits === before) break;
     }
+    if (renamed.length > 0) ed.group(() => settleNullBranches(ed, renamed, dialect, profile.name));
   },
 };
+
+/**
+ * The `oneOf`s renamed to `anyOf` (`renamed`: their holders' pointers as the document now is) whose null branch is
+ * `{"type": ["null"]}` (the form reconcile-dialect's nullable split and normalize-unions write for a
+ * TypeScript reader, which normalize-schema keeps only under `oneOf`) are written as normalize-schema writes
+ * them under `anyOf`: the branch unwrapped, then the union collapsed into `type` where that keeps every
+ * verdict (schema/null-union.ts). Left as they were, the next run's normalize-schema would do it, and one run
+ * must reach the fixed point (found converting OpenAPI 3.0 `nullable` arrays for `gemini` and `openai-strict`).
+ */
+function settleNullBranches(ed: StepEditor, renamed: readonly string[], dialect: Dialect, profile: string): void {
+  const sites = new Set(renamed);
+  for (const path of renamed) {
+    // A holder inside a keyword dropped later (`not`, `if`…) is gone.
+    const holder = ed.get(path);
+    const union = isObject(holder) ? holder.anyOf : undefined;
+    if (!Array.isArray(union)) continue;
+    for (let i = 0; i < union.length; i++) {
+      if (isArrayNullBranch(union[i])) ed.replace(appendPointer(appendPointer(path, 'anyOf'), String(i)), { type: 'null' }, 'unwrapped-null-branch', { profile });
+    }
+  }
+  for (const { path, keyword } of findNullUnionSites(ed.root, dialect)) {
+    if (keyword !== 'anyOf' || !sites.has(path)) continue;
+    const holder = ed.get(path);
+    if (!isObject(holder)) continue;
+    const result = collapseNullUnion(holder, keyword, dialect);
+    if (result.ok) ed.replace(path, result.schema, 'collapsed-null-union', { keyword, type: result.type });
+  }
+}
+
+/** `{"type": ["null"]}` and nothing else. */
+function isArrayNullBranch(branch: unknown): boolean {
+  if (!isObject(branch)) return false;
+  const keys = Object.keys(branch);
+  return keys.length === 1 && keys[0] === 'type' && Array.isArray(branch.type) && branch.type.length === 1 && branch.type[0] === 'null';
+}
 
 /** Whether a place holds (or is) the target of a reference that resolves: such a keyword is never dropped or renamed. */
 function referencedPlaces(root: unknown, dialect: Dialect): (path: string) => boolean {
@@ -105,7 +145,7 @@ function referencedPlaces(root: unknown, dialect: Dialect): (path: string) => bo
   return (path) => targets.some((t) => t === path || t.startsWith(path + '/'));
 }
 
-function relaxNode(ed: StepEditor, path: string, rejected: ReadonlySet<string>, accepts: (k: string) => boolean, holds: (path: string) => boolean, profile: string): void {
+function relaxNode(ed: StepEditor, path: string, rejected: ReadonlySet<string>, accepts: (k: string) => boolean, holds: (path: string) => boolean, profile: string, renamed: string[]): void {
   const node = ed.get(path) as Record<string, unknown>;
   const at = (k: string) => appendPointer(path, k);
   const isInteger = node.type === 'integer';
@@ -133,6 +173,10 @@ function relaxNode(ed: StepEditor, path: string, rejected: ReadonlySet<string>, 
       }
     } else if (key === 'oneOf' && accepts('anyOf') && !hasOwn(node, 'anyOf') && Array.isArray(value)) {
       ed.rename(at('oneOf'), 'anyOf', 'oneof-to-anyof', data);
+      // Descendants are renamed first: their recorded pointers pass through this `oneOf`, now `anyOf`.
+      const below = at('oneOf') + '/';
+      for (let i = 0; i < renamed.length; i++) if (renamed[i]!.startsWith(below)) renamed[i] = at('anyOf') + '/' + renamed[i]!.slice(below.length);
+      renamed.push(path);
     } else if (key === 'const' && accepts('description')) {
       // Not a string (an enum of strings is all such clients take): the value goes into the description.
       describeConst(ed, path, value, data);
