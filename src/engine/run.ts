@@ -10,6 +10,7 @@ import { toolName, type McpTool } from '../core/tool.js';
 import { isParsedJson } from '../json/parsed.js';
 import type { KeyKinds, Step } from '../core/transform.js';
 import { SchemaAnalysis, withAnalysis } from '../schema/refs.js';
+import { DIALECTS, type Dialect } from '../schema/keywords.js';
 import { decideReverts } from '../verify/policy.js';
 import { checkInputs, locateTools } from './input.js';
 import { resolveRunOptions, resolveStepOptions } from './options.js';
@@ -72,7 +73,7 @@ function runWithAnalysis(input: ToolsInput, steps: readonly Step[], run: RunOpti
   let changes = state.changes;
   if (options.verify !== false) {
     const t0 = now();
-    const decision = decideReverts(located.tools, state.histories!, names, options.verify, options.onError);
+    const decision = decideReverts(located.tools, state.histories!, names, options.verify, options.onError, sourceDialect(resolved));
     const reverted = new Set<number>();
     for (const r of decision.reverts) {
       const i = r.toolIndex;
@@ -124,4 +125,17 @@ function keyKindsOfEach(referenceKeys: readonly boolean[], extensionKeys: readon
   const out: KeyKinds[] = new Array(referenceKeys.length);
   for (let i = 0; i < out.length; i++) out[i] = keyKindsOf(referenceKeys[i]!, extensionKeys[i]!);
   return out;
+}
+
+/**
+ * The dialect the run's input is read in when its first step is reconcile-dialect told to `assume` one
+ * (an OpenAPI 3.0 converter's schema objects): what that step rewrites out of it is checked against the
+ * original read that way, not as 2020-12 (which applies what OpenAPI 3.0 ignores, such as keywords beside
+ * `$ref`, and would blame the step for dropping them).
+ */
+function sourceDialect(steps: readonly Step[]): { step: number; assume: Dialect } | undefined {
+  const first = steps[0];
+  if (first === undefined || first[0].name !== 'reconcile-dialect') return undefined;
+  const assume = (first[1] as { assume?: unknown }).assume;
+  return typeof assume === 'string' && assume !== '2020-12' && DIALECTS.includes(assume as Dialect) ? { step: 0, assume: assume as Dialect } : undefined;
 }

@@ -87,7 +87,7 @@ export function verifyTool(before: McpTool, after: McpTool, options: VerifyToolO
   const failure = checkDocuments(before, after, safety, new AnnotationSets());
   // Equal once annotations are removed: ajv reads no annotation, so nothing is left to compile or compare.
   if (failure || (safety === 'annotation' && onlyAnnotationsDiffer(before, after, assume))) return failure;
-  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, pool, options.instances, safety === 'lossy');
+  return checkSchemas(before, after, safety === 'lossy' ? 'structural' : options.level, assume, assume, pool, options.instances, safety === 'lossy');
 }
 
 /** One step of a tool's rewrite history: the transform that made it and the tool after it. */
@@ -122,8 +122,18 @@ export interface AttributedFailure {
  * contains itself.
  */
 export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>): AttributedFailure | undefined {
+  return verifyHistoryFrom(original, steps, options, undefined);
+}
+
+/**
+ * {@link verifyHistory}, with the original's unstamped schemas read in `originalAssume` (when given) and
+ * every version's in `options.assume`: for a run whose first step, reconcile-dialect with `assume`, rewrote
+ * the tool out of that dialect (an OpenAPI 3.0 schema object read as OpenAPI 3.0, its output as 2020-12).
+ */
+export function verifyHistoryFrom(original: McpTool, steps: readonly VerifyStep[], options: Omit<VerifyToolOptions, 'safety'>, originalAssume: Dialect | undefined): AttributedFailure | undefined {
   const pool = options.pool ?? new AjvPool();
   const assume = options.assume ?? '2020-12';
+  const fromAssume = (t: McpTool): Dialect => (t === original && originalAssume !== undefined ? originalAssume : assume);
   let prev = original;
   const annotations = new AnnotationSets();
   const proven: boolean[] = [];
@@ -138,7 +148,7 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
   let from = original;
   while (start < steps.length) {
     if (steps[start]!.safety === 'lossy') {
-      const failure = checkSchemas(from, steps[start]!.tool, 'structural', assume, pool, options.instances, true);
+      const failure = checkSchemas(from, steps[start]!.tool, 'structural', fromAssume(from), assume, pool, options.instances, true);
       if (failure) return { failure, step: start };
       from = steps[start]!.tool;
       start++;
@@ -151,10 +161,10 @@ export function verifyHistory(original: McpTool, steps: readonly VerifyStep[], o
       start = end + 1;
       continue;
     }
-    const failure = checkSchemas(from, steps[end]!.tool, options.level, assume, pool, options.instances);
+    const failure = checkSchemas(from, steps[end]!.tool, options.level, fromAssume(from), assume, pool, options.instances);
     if (failure) {
       for (let j = start; j < end; j++) {
-        const early = checkSchemas(from, steps[j]!.tool, options.level, assume, pool, options.instances);
+        const early = checkSchemas(from, steps[j]!.tool, options.level, fromAssume(from), assume, pool, options.instances);
         if (early) return { failure: early, step: j };
       }
       return { failure, step: end };
@@ -370,7 +380,7 @@ function errorMessage(e: unknown): string {
 // ---- schema checks -----------------------------------------------------------------------------------
 
 /** The ajv checks of one rewrite; `lossy` rewrites may remove a schema (a removed schema cannot stop compiling). */
-function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assume: Dialect, pool: AjvPool, count: number | undefined, lossy = false): VerifyFailure | undefined {
+function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assumeBefore: Dialect, assume: Dialect, pool: AjvPool, count: number | undefined, lossy = false): VerifyFailure | undefined {
   for (const slot of SCHEMA_SLOTS) {
     const a = (before as Record<string, unknown>)[slot];
     const b = (after as Record<string, unknown>)[slot];
@@ -386,7 +396,7 @@ function checkSchemas(before: McpTool, after: McpTool, level: VerifyLevel, assum
       if (!after_.ok) return { check: 'compile', path, message: `\`${slot}\` was added and ajv cannot compile it: ${after_.error}` };
       continue;
     }
-    const aDialect = getDeclaredDialect(a, assume).dialect;
+    const aDialect = getDeclaredDialect(a, assumeBefore).dialect;
     // The targeted probe: where the rewrite touched something that can change a verdict (every level but
     // a lossy step's). Nothing touched, nothing more to do at `structural`.
     const sites = lossy ? undefined : findRewriteSites(a, b, aDialect, bDialect);

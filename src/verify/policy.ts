@@ -8,7 +8,8 @@ import { ToolslimError } from '../core/errors.js';
 import type { Safety, VerifyLevel } from '../core/report.js';
 import type { McpTool } from '../core/tool.js';
 import { appendPointer } from '../json/pointer.js';
-import { AjvPool, verifyHistory, type AttributedFailure, type VerifyCheck } from './gate.js';
+import type { Dialect } from '../schema/keywords.js';
+import { AjvPool, verifyHistoryFrom, type AttributedFailure, type VerifyCheck } from './gate.js';
 
 /** One version of a changed tool: the step that made it. */
 export interface ToolVersion {
@@ -41,6 +42,8 @@ export interface GateDecision {
 
 /**
  * Checks every changed tool's versions against its original. Returns the tools to revert, in tool order;
+ * `source`: the run's first step when it is reconcile-dialect with an `assume` other than 2020-12 (a tool
+ * that step rewrote has its original read in that dialect, as the step read it);
  * with `onError: 'throw'` the first failure throws a `verification-failed` {@link ToolslimError} instead.
  */
 export function decideReverts(
@@ -49,6 +52,7 @@ export function decideReverts(
   names: readonly string[],
   level: VerifyLevel,
   onError: 'report' | 'throw',
+  source?: { readonly step: number; readonly assume: Dialect },
 ): GateDecision {
   const pool = new AjvPool();
   const reverts: Revert[] = [];
@@ -57,7 +61,8 @@ export function decideReverts(
     const versions = histories[i];
     if (!versions || versions.length === 0) continue;
     checked++;
-    const result = attribute(originals[i] as McpTool, versions, level, pool);
+    // A tool the reconciling first step rewrote is read, as it was, in the dialect that step assumed.
+    const result = attribute(originals[i] as McpTool, versions, level, pool, source !== undefined && versions[0]!.step === source.step ? source.assume : undefined);
     if (!result) continue;
     const culprit = versions[result.step]!;
     const by = [...new Set(versions.map((v) => v.transform))];
@@ -72,9 +77,9 @@ export function decideReverts(
 }
 
 /** The first step to blame for a tool's history, or undefined when every version is equivalent. */
-function attribute(original: McpTool, versions: readonly ToolVersion[], level: VerifyLevel, pool: AjvPool): AttributedFailure | undefined {
+function attribute(original: McpTool, versions: readonly ToolVersion[], level: VerifyLevel, pool: AjvPool, originalAssume: Dialect | undefined): AttributedFailure | undefined {
   try {
-    return verifyHistory(original, versions, { level, pool });
+    return verifyHistoryFrom(original, versions, { level, pool }, originalAssume);
   } catch (e) {
     // ajv cannot be loaded here: a setup problem, not a tool's.
     if (e instanceof ToolslimError) throw e;
