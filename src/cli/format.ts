@@ -183,13 +183,13 @@ export interface Verdict {
  */
 export function renderVerdict(v: Verdict, style: Style): string {
   const reasons: string[] = [];
-  if (v.failing > 0) reasons.push(`${v.failing} at or above ${v.failOn}`);
+  if (v.failing > 0) reasons.push(`${v.failing.toLocaleString('en-US')} at or above ${v.failOn}`);
   if (v.maxWarnings !== undefined && v.counts.warning > v.maxWarnings) reasons.push(`${plural(v.counts.warning, 'warning')}, more than --max-warnings ${v.maxWarnings}`);
   if (v.unreadable > 0) reasons.push(`${plural(v.unreadable, 'input')} could not be read`);
   const limits = v.maxWarnings !== undefined ? `failing on ${v.failOn}, at most ${plural(v.maxWarnings, 'warning')}` : `failing on ${v.failOn}`;
   const verdict = reasons.length > 0 ? style.red(`failed: ${reasons.join('; ')}`) : style.green(`passed (${limits})`);
   const where = v.inputs > 1 ? ` in ${v.inputs} inputs` : '';
-  const hidden = v.hidden > 0 ? ` (${v.hidden} not shown: --quiet)` : '';
+  const hidden = v.hidden > 0 ? ` (${v.hidden.toLocaleString('en-US')} not shown: --quiet)` : '';
   return `${countLine(v.counts)}${where}${hidden}: ${verdict}\n`;
 }
 
