@@ -75,13 +75,16 @@ export function searchToolNames(prefix = 'toolslim_', where = 'search prefix'): 
 /**
  * A search prefix from a server's name (its `initialize` result's `serverInfo.name`): lower case, each run
  * of characters other than a–z and 0–9 one `_`, none at either end, at most 40 characters, then `_` —
- * `"@acme/Git Hub-MCP"` → `acme_git_hub_mcp_`. `toolslim_` when nothing is left (no name, or no letter or
- * digit in it).
+ * `"@acme/Git Hub-MCP"` → `acme_git_hub_mcp_`; one `_` before a slug that starts with a digit, as clients
+ * that refuse a leading digit (Gemini, Kimi) need (`"9lives"` → `_9lives_`: the proxy's own two tools are
+ * never renamed, so a name a profile refuses would refuse the whole list). `toolslim_` when nothing is
+ * left (no name, or no letter or digit in it).
  */
 export function serverToolPrefix(serverName: unknown): string {
   if (typeof serverName !== 'string') return 'toolslim_';
   const slug = serverName.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40).replace(/_+$/, '');
-  return slug === '' ? 'toolslim_' : `${slug}_`;
+  if (slug === '') return 'toolslim_';
+  return /^[0-9]/.test(slug) ? `_${slug}_` : `${slug}_`;
 }
 
 /**

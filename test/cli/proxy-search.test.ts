@@ -232,6 +232,20 @@ describe('the search tools are named after the server (several proxies in one cl
   });
 });
 
+describe('the search tools of a server whose name starts with a digit', () => {
+  it('--profile gemini serves them (they start with `_`, as Gemini asks of a name) and their calls reach the server', async () => {
+    // Found through the SDK client: a server named `9lives` made the proxy refuse its own two tools
+    // (`9lives_search_tools`: profile-tool-name) and end with exit 1 before the client got a list.
+    const { client, calls } = await connect(['--profile', 'gemini', '--search'], SMALL_FILE, ['--server-name', '9lives']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(['_9lives_search_tools', '_9lives_call_tool']);
+    for (const name of names) expect(name).toMatch(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/); // Gemini's rule (docs/profiles/gemini.md)
+    const r = await client.callTool({ name: '_9lives_call_tool', arguments: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+    expect(r.isError).toBeFalsy();
+    expect(calls()).toEqual([{ name: 'get_weather', arguments: { city: 'Oslo' } }]);
+  });
+});
+
 describe('proxy --profile claude-code: a client that defers schemas itself (issue 30 item 5)', () => {
   it('no flag: every tool in full, no hot set, no search tool of its own, at 120 tools; stderr says why; calls pass by name', async () => {
     const { client, stderr, calls } = await connect(['--profile', 'claude-code']);

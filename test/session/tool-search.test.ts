@@ -159,6 +159,9 @@ describe('search tool names (searchPrefix, serverToolPrefix)', () => {
     expect(serverToolPrefix('mcp-servers/everything')).toBe('mcp_servers_everything_');
     expect(serverToolPrefix('Über Server')).toBe('ber_server_');
     expect(serverToolPrefix('x'.repeat(39) + '-yz')).toBe('x'.repeat(39) + '_');
+    // A leading digit: Gemini and Kimi refuse a tool name that starts with one (found with a server named `9lives`).
+    expect(serverToolPrefix('9lives')).toBe('_9lives_');
+    expect(serverToolPrefix('@21st-dev/Magic')).toBe('_21st_dev_magic_');
     expect(serverToolPrefix('***')).toBe('toolslim_');
     expect(serverToolPrefix(undefined)).toBe('toolslim_');
     expect(serverToolPrefix(42)).toBe('toolslim_');
