@@ -39,7 +39,7 @@ export interface CaptureOptions {
 }
 
 const SDK = '@modelcontextprotocol/sdk';
-const STDERR_TAIL = 2000;
+const STDERR_TAIL = 8000;
 
 /**
  * The numbers of the tools/list pages, as their text has them, that `JSON.parse` changed (an integer beyond
@@ -312,10 +312,30 @@ function key(id: RpcId): string {
   return typeof id === 'string' ? `s${id}` : `n${id}`;
 }
 
+/** Lines of a server's stderr an error quotes: its last ones. */
+const TAIL_LINES = 8;
+
+/**
+ * The end of a server's stderr, for an error. A server that dies of an uncaught exception ends its stderr
+ * with the stack's frames (`    at …`, ten or more in Node), so the last lines alone hide the error itself
+ * (`TypeError: …`, the line above the frames): that line is kept too, before the last lines, with `…`
+ * for what lies between.
+ */
 function tail(stderr: string): string {
   const t = stderr.trim();
   if (t === '') return '';
-  const lines = t.split('\n').slice(-8);
+  const all = t.split('\n');
+  const start = Math.max(0, all.length - TAIL_LINES);
+  const lines = all.slice(start);
+  const frame = /^\s+at\s/;
+  // The last frame among the kept lines, then the first frame of its block: the error is the line above.
+  let i = all.length - 1;
+  while (i >= start && !frame.test(all[i]!)) i--;
+  if (i >= start) {
+    while (i > 0 && frame.test(all[i - 1]!)) i--;
+    const at = i - 1;
+    if (at >= 0 && at < start && all[at]!.trim() !== '') lines.unshift(all[at]!, ...(at < start - 1 ? ['…'] : []));
+  }
   return `; its stderr ended with:\n  ${lines.join('\n  ')}`;
 }
 

@@ -73,6 +73,17 @@ describe('live servers never outlive the command', () => {
     expect(r.stderr).toContain('exited with status 4 before answering initialize; its stderr ended with:\n  boom: missing API key');
   });
 
+  it('a server that dies of an uncaught exception is named with the error, not only the last frames of its stack', async () => {
+    // Node writes the error's line, then ten frames, then its version: the last eight lines are frames.
+    const r = await run(['capture', '--', node, '-e', "function f(n) { if (n === 0) throw new TypeError('boom: no config file'); f(n - 1); } f(30)"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('before answering initialize; its stderr ended with:\n  TypeError: boom: no config file\n  …\n      at f (');
+    expect(r.stderr).toMatch(/ {2}Node\.js v\d+/);
+    // A short stderr is quoted whole, as before.
+    const short = await run(['capture', '--', node, '-e', "console.error('one'); console.error('    at two'); process.exit(3)"]);
+    expect(short.stderr).toContain('its stderr ended with:\n  one\n      at two');
+  });
+
   it('an HTTP server that answers with an HTML page: the status, never the page', async () => {
     const http = createServer((req, res) => {
       req.resume();
