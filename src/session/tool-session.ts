@@ -265,12 +265,10 @@ export class ToolSession {
     }
     if (index === undefined && tool !== '') {
       // The server's name of a renamed tool: the same tool, whose schema the server will apply.
-      for (const [served, server] of this.#serverNames) {
-        if (server === tool && this.#byName.has(served)) {
-          index = this.#byName.get(served);
-          tool = served;
-          break;
-        }
+      const served = this.#servedName(tool);
+      if (served !== undefined) {
+        index = this.#byName.get(served);
+        tool = served;
       }
     }
     if (index === undefined || this.isHot(tool)) {
@@ -299,7 +297,15 @@ export class ToolSession {
    */
   unwrapCall(name: unknown, args: unknown): { readonly name: string; readonly arguments: unknown } | CallToolErrorResult | undefined {
     if (!this.#search || name !== this.#names.call || this.#byName.has(this.#names.call)) return undefined;
-    return unwrapCall(args, (n) => this.#byName.has(n), this.#names) as { name: string; arguments: unknown } | CallToolErrorResult;
+    const call = unwrapCall(args, (n) => this.#byName.has(n) || this.#servedName(n) !== undefined, this.#names) as { name: string; arguments: unknown } | CallToolErrorResult;
+    // The server's name of a renamed tool (as a direct call may use it): the inner call is the served tool's.
+    return 'isError' in call || this.#byName.has(call.name) ? call : { name: this.#servedName(call.name)!, arguments: call.arguments };
+  }
+
+  /** The served name of the tool the server names `server` (a tool a profile renamed), if the list has it. */
+  #servedName(server: string): string | undefined {
+    for (const [served, name] of this.#serverNames) if (name === server && this.#byName.has(served)) return served;
+    return undefined;
   }
 
   /**

@@ -81,6 +81,19 @@ describe('ToolSession with hotSet.search', () => {
     expect(s.onCall('read_file', { path: '/x' }).action).toBe('forward');
   });
 
+  it('the call tool takes a renamed tool by its server name too, as a direct call does, and checks it as that tool', () => {
+    // A profile renamed the server's `2fa_login` to `_2fa_login` (the served name; the server's is mapped back).
+    const renamed = deepFreeze([...TOOLS, { name: '_2fa_login', description: 'Log in with a code.', inputSchema: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } }]) as McpTool[];
+    const s = new ToolSession({ list: renamed, hotSet: { k: 5, graph: graph(), search: true }, serverNames: new Map([['_2fa_login', '2fa_login']]) });
+    expect(s.unwrapCall(CALL_TOOL, { name: '2fa_login', arguments: { code: '1' } })).toEqual({ name: '_2fa_login', arguments: { code: '1' } });
+    expect(s.unwrapCall(CALL_TOOL, { name: '_2fa_login', arguments: { code: '1' } })).toEqual({ name: '_2fa_login', arguments: { code: '1' } });
+    expect(s.onCall(CALL_TOOL, { name: '2fa_login', arguments: { code: '1' } })).toMatchObject({ action: 'forward', tool: '_2fa_login', cold: true, call: { name: '_2fa_login' } });
+    const invalid = s.onCall(CALL_TOOL, { name: '2fa_login', arguments: {} });
+    expect(invalid.action === 'answer' && invalid.result.content[0]!.text).toContain("must have required property 'code'");
+    // A name that is neither served nor a server's name of a served tool is still unknown.
+    expect(s.unwrapCall(CALL_TOOL, { name: '3fa_login' })).toMatchObject({ isError: true });
+  });
+
   it('refuses a server tool named like its own tools, and a non-boolean option', () => {
     const clash = deepFreeze([...TOOLS, { name: SEARCH_TOOL, inputSchema: { type: 'object' } }]) as McpTool[];
     expect(() => new ToolSession({ list: clash, hotSet: { search: true } })).toThrow(ToolslimError);
