@@ -125,20 +125,18 @@ function findingsOf(tool: unknown, p: ClientProfile): ToolFinding[] {
 }
 
 function checkName(tool: Record<string, unknown>, p: ClientProfile, out: ToolFinding[]): void {
+  const finding = toolNameFinding(tool.name, p);
+  if (finding !== undefined) out.push(finding);
+}
+
+/** What `p` says of a tool named `name` (no hint added), if it refuses or warns of that name. */
+export function toolNameFinding(name: unknown, p: ClientProfile): ToolFinding | undefined {
   const rule = p.toolName;
-  if (!rule) return;
-  const name = tool.name;
-  if (typeof name !== 'string' || name.length === 0) {
-    out.push({ severity: 'error', code: 'tool-name', path: '/name', message: `Found a tool without a name; \`${p.name}\` needs one matching \`${rule.pattern}\`` });
-    return;
-  }
-  if (name.length > rule.maxLength) {
-    out.push({ severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\` of ${name.length} characters; \`${p.name}\` accepts at most ${rule.maxLength}` });
-    return;
-  }
-  if (!new RegExp(rule.pattern, 'u').test(name)) {
-    out.push({ severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\`; \`${p.name}\` expects names matching \`${rule.pattern}\`` });
-  }
+  if (!rule) return undefined;
+  if (typeof name !== 'string' || name.length === 0) return { severity: 'error', code: 'tool-name', path: '/name', message: `Found a tool without a name; \`${p.name}\` needs one matching \`${rule.pattern}\`` };
+  if (name.length > rule.maxLength) return { severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\` of ${name.length} characters; \`${p.name}\` accepts at most ${rule.maxLength}` };
+  if (!new RegExp(rule.pattern, 'u').test(name)) return { severity: rule.severity, code: 'tool-name', path: '/name', message: `Found tool name \`${name}\`; \`${p.name}\` expects names matching \`${rule.pattern}\`` };
+  return undefined;
 }
 
 function checkSchema(schema: unknown, base: string, p: ClientProfile, out: ToolFinding[]): void {

@@ -230,6 +230,20 @@ describe('the search tools are named after the server (several proxies in one cl
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--search-prefix: must be at most 100 of A-Z a-z 0-9 _ . - (tool-name characters), got "a b"');
   });
+
+  it('a --search-prefix whose names the profile refuses is refused before the server starts, naming the prefix (not "rename the tool on the server")', async () => {
+    // Gemini's rule (docs/profiles/gemini.md): a letter or `_` first. The proxy's own tools are never renamed.
+    const r = await run(['proxy', '--profile', 'gemini', '--search', '--search-prefix', '9x_', '--', node, WIRE_SERVER]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--search-prefix "9x_": Found tool name `9x_search_tools`; `gemini` expects names matching');
+    expect(r.stderr).toContain("the proxy's own search tools are not renamed: give a prefix that makes names it accepts");
+    expect(r.stderr).not.toContain('rename the tool on the server');
+    // A prefix the profile accepts is served; the same prefix without a profile that refuses it too.
+    const ok = await connect(['--profile', 'gemini', '--search', '--search-prefix', '_9x_'], SMALL_FILE);
+    expect((await ok.client.listTools()).tools.map((t) => t.name)).toEqual(['_9x_search_tools', '_9x_call_tool']);
+    const plain = await connect(['--search', '--search-prefix', '9x_'], SMALL_FILE);
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).toEqual(['9x_search_tools', '9x_call_tool']);
+  });
 });
 
 describe('the search tools of a server whose name starts with a digit', () => {

@@ -16,6 +16,7 @@ import { shellWord } from '../proxy/upstream.js';
 import { redactArgs, redactUrl, targetRedactor } from '../redact.js';
 import { NAMES_MIN_BYTES, SEARCH_MIN_TOOLS, searchToolNames } from '../../session/tool-search.js';
 import { getProfile } from '../../profiles/profiles.js';
+import { toolNameFinding } from '../../profiles/check.js';
 import { DEFAULT_LIMITS, type ByteLimits } from '../proxy/limits.js';
 
 export const proxyCommand: Command = {
@@ -235,10 +236,18 @@ async function runProxyCommand(args: ParsedArgs, ctx: Context): Promise<number> 
   }
   const searchPrefix = flagString(args, 'search-prefix');
   if (searchPrefix !== undefined) {
+    let names: ReturnType<typeof searchToolNames>;
     try {
-      searchToolNames(searchPrefix, '--search-prefix');
+      names = searchToolNames(searchPrefix, '--search-prefix');
     } catch (e) {
       throw new CliError((e as Error).message, { usage: true });
+    }
+    // The search mode's own two tools are never renamed by the profile: a prefix that makes names the client
+    // refuses would refuse every list (found as a user: "rename the tool on the server" was the only hint).
+    const p = profile === undefined || args.flags['allow-rejected'] === true ? undefined : knownProfile(profile);
+    if (p !== undefined) {
+      const refused = [names.search, names.call].map((n) => toolNameFinding(n, p)).find((f) => f?.severity === 'error');
+      if (refused !== undefined) throw new CliError(`--search-prefix ${JSON.stringify(searchPrefix)}: ${refused.message}, and the proxy's own search tools are not renamed: give a prefix that makes names it accepts`, { usage: true });
     }
   }
   const hooks = sessionHooks(inner, { ...(hotSet ? { hotSet } : {}), ...(searchPrefix !== undefined ? { searchPrefix } : {}), ...(auto ? { auto } : {}), ...(usage ? { usage } : {}), ...(stats ? { stats } : {}), ...(responses ? { responses } : {}), ...(profile !== undefined ? { profile } : {}), ...(limits.result !== undefined ? { maxResultBytes: limits.result } : {}), log });
@@ -264,13 +273,18 @@ async function responsesFrom(args: ParsedArgs, fromOverlay: ResponsePolicies | u
   return new ProxyResponses(new ResponsePager({ policies }), log);
 }
 
-/** Whether the profile named `name` accepts only closed objects (an unknown name: false; it is refused where profiles are read). */
-function profileClosesObjects(name: string): boolean {
+/** The profile named `name`; undefined for an unknown name (it is refused where profiles are read). */
+function knownProfile(name: string): ReturnType<typeof getProfile> | undefined {
   try {
-    return getProfile(name).strict?.closedObjects === true;
+    return getProfile(name);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether the profile named `name` accepts only closed objects (an unknown name: false). */
+function profileClosesObjects(name: string): boolean {
+  return knownProfile(name)?.strict?.closedObjects === true;
 }
 
 /** `--hot-set <k>`, `--usage` and `--reveal`, checked now. */
