@@ -33,19 +33,12 @@ function kept(encode: (t: string) => number): (t: string) => number {
 }
 
 const ENCODINGS = [
-  { tokenizer: o200k, encode: kept((t) => encodeO200k(t, PLAIN).length), split: O200K_TOKEN_SPLIT_REGEX, direct: new Map<string, number>() },
-  { tokenizer: cl100k, encode: kept((t) => encodeCl100k(t, PLAIN).length), split: CL100K_TOKEN_SPLIT_REGEX, direct: new Map<string, number>() },
+  { tokenizer: o200k, encode: kept((t) => encodeO200k(t, PLAIN).length), split: O200K_TOKEN_SPLIT_REGEX },
+  { tokenizer: cl100k, encode: kept((t) => encodeCl100k(t, PLAIN).length), split: CL100K_TOKEN_SPLIT_REGEX },
 ] as const;
 
-/** The direct count (kept per encoding, as `kept` keeps the encoder's): see `directCount`. */
-function direct(enc: (typeof ENCODINGS)[number], text: string): number {
-  let n = enc.direct.get(text);
-  if (n === undefined) enc.direct.set(text, (n = directCount(enc, text)));
-  return n;
-}
-
 /** The direct count: the whole text encoded, or (with a long piece) each piece, a long one in slices. */
-function directCount(enc: (typeof ENCODINGS)[number], text: string): number {
+function direct(enc: (typeof ENCODINGS)[number], text: string): number {
   const pieces = [...text.matchAll(new RegExp(enc.split.source, enc.split.flags))].map((m) => m[0]);
   if (pieces.every((p) => p.length <= MAX_EXACT_PIECE)) return enc.encode(text);
   let n = 0;
