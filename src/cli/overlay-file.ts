@@ -7,6 +7,7 @@
 import { resolveSteps } from '../api.js';
 import { formatReport, type ReportFormat } from '../core/format.js';
 import type { TransformStepInput } from '../core/preset.js';
+import { oneLine } from '../core/safe-text.js';
 import { locateTools } from '../engine/input.js';
 import { isObject } from '../json/guards.js';
 import { indentedStyle, renderTool, restyleJson, type ToolsSource } from '../json/source.js';
@@ -71,7 +72,7 @@ export async function writeOverlayFile(input: OverlayFileInput, args: ParsedArgs
   const lines = [
     `${ctx.name}: wrote ${input.path}: ${served.tools.length} tool${served.tools.length === 1 ? '' : 's'} to serve (${before.bytes.toLocaleString('en-US')} → ${after.bytes.toLocaleString('en-US')} bytes), a pin of the ${located.tools.length} tool${located.tools.length === 1 ? '' : 's'}${name} it was made from`,
   ];
-  for (const d of served.dropped) lines.push(`${ctx.name}: left out ${unreadableLine(d, true)}`);
+  for (const d of served.dropped) lines.push(`${ctx.name}: left out ${oneLine(unreadableLine(d, true))}`);
   if (served.instructions !== undefined) lines.push(`${ctx.name}: ${served.instructionSteps.join(', ') || 'a step'} moved text into the server's instructions: it is in the overlay's "instructions", and toolslim proxy --overlay appends it to the initialize result`);
   const renamed = (overlay as { renamed?: readonly { from: string; to: string }[] }).renamed ?? [];
   if (renamed.length > 0) lines.push(`${ctx.name}: it serves ${renamed.length} tool${renamed.length === 1 ? '' : 's'} under another name (its "renamed": ${renamed.map((r) => `\`${r.from}\` → \`${r.to}\``).join(', ')}); toolslim proxy --overlay calls the server by its own names`);

@@ -13,6 +13,7 @@ import { CallMap } from '../../session/call-map.js';
 import { unreadableLine } from '../../session/serve.js';
 import type { McpTool } from '../../core/tool.js';
 import type { Step } from '../../core/transform.js';
+import { oneLine } from '../../core/safe-text.js';
 import { COMPACT_STYLE, restyleJson, scanToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
 import { findDrift } from '../../session/overlay-drift.js';
@@ -101,7 +102,7 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
       const list = prepare(raw, steps, { dropUnreadable: options.dropUnreadable, delivered: when === 'initialize' ? undefined : delivered, log, verbose: options.verbose });
       if (when === 'initialize') delivered = list.instructions ?? '';
       if (list.omittedSteps.length > 0) log(`${list.omittedSteps.join(', ')}: this list needs server instructions that differ from those the client got with initialize, which cannot be sent again; serving it without them (restart the client to get them)`);
-      for (const d of list.dropped) log(`left out ${unreadableLine(d, true)}`);
+      for (const d of list.dropped) log(`left out ${oneLine(unreadableLine(d, true))}`);
       return list;
     },
     instructions: () => (delivered === '' ? undefined : delivered),

@@ -11,6 +11,7 @@ import type { TransformStepInput } from '../../core/preset.js';
 import type { TransformResult } from '../../core/run-types.js';
 import type { McpTool } from '../../core/tool.js';
 import type { Step } from '../../core/transform.js';
+import { oneLine } from '../../core/safe-text.js';
 import type { ToolsSource } from '../../json/source.js';
 import { stringifyJson } from '../../json/stringify.js';
 import { CallMap } from '../../session/call-map.js';
@@ -70,7 +71,7 @@ export function optimizingHooks(options: OptimizeHooksOptions): OptimizingHooks 
       // Each dropped tool is named once per list that drops it.
       const dropped = list.dropped.map((d) => `${d.name}/${d.slot}`).join(',');
       if (dropped !== reported) {
-        for (const d of list.dropped) options.log(`left out ${unreadableLine(d, true)}`);
+        for (const d of list.dropped) options.log(`left out ${oneLine(unreadableLine(d, true))}`);
         reported = dropped;
       }
       return list;

@@ -4,6 +4,7 @@
  * decisions on each `tools/call`, and what the calls that pass through are told to (the usage file, the
  * stats file). The library decides; this module only connects it to the router's hooks.
  */
+import { oneLine } from '../../core/safe-text.js';
 import { isObject } from '../../json/guards.js';
 import { renameInAnswer } from '../../session/call-map.js';
 import { formatStatsLine, ToolSession, type CallStats, type HotSetOptions, type UsageRecorder } from '../../session/index.js';
@@ -205,7 +206,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       if (session === undefined) return wanted ? { forward: false, wait: true } : forwarded();
       const bytes = definition(typeof p.name === 'string' ? p.name : '');
       const d = session.onCall(p.name, p.arguments, mapped === undefined ? p.arguments : mapped.arguments);
-      if (d.revealed) options.log(`revealed \`${d.tool}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
+      if (d.revealed) options.log(`revealed \`${oneLine(d.tool)}\`: its full definition is served from now on${d.notify ? ' (notifications/tools/list_changed sent)' : ' (the server declared no tools.listChanged: the client sees it on its next tools/list)'}`);
       if (d.action === 'answer') {
         const resultText = JSON.stringify(d.result);
         recordStats({ tool: d.tool, requestBytes, resultBytes: Buffer.byteLength(resultText), servedBytes: bytes.served, originalBytes: bytes.original, ms: 0, answered: true, ...(d.result.isError === true ? { error: true } : {}) });
@@ -221,7 +222,7 @@ export function sessionHooks(inner: OptimizingHooks, options: SessionHooksOption
       const params = clientCall(params0);
       const maxResult = options.maxResultBytes ?? DEFAULT_LIMITS.result;
       if (responseText.length > maxResult / 3 && Buffer.byteLength(responseText, 'utf8') > maxResult) {
-        const name = isObject(params) && typeof params.name === 'string' ? `\`${params.name}\`` : 'a tool';
+        const name = isObject(params) && typeof params.name === 'string' ? `\`${oneLine(params.name)}\`` : 'a tool';
         const message = `${overCap(`the answer of ${name}`, 'result', maxResult, Buffer.byteLength(responseText, 'utf8'))}; the client gets this error instead`;
         options.log(message);
         const id = memberSpans(responseText).get('id');
