@@ -101,6 +101,37 @@ describe('proxy --url (streamable HTTP upstream)', () => {
     }
   });
 
+  it('after a new session (HTTP 404), the server\'s own messages outside a call reach the client at once: the GET stream of the new session is opened then, not after the dead one\'s backoff', async () => {
+    // Found as a user: after a restart of a server under the proxy, a sampling request the server sent
+    // outside a call's stream (and list_changed) never arrived: the GET stream was still waiting out the
+    // backoff the dead session's failures had run up, and the SDK server drops what it sends to no stream.
+    server = await startHttpServer({ listChanged: true });
+    const transport = new StdioClientTransport({ command: node, args: [BIN, 'proxy', '--full', '--url', server.url], stderr: 'pipe' });
+    const client = new Client({ name: 'http-restart-get', version: '1.0.0' });
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void notified++);
+    await client.connect(transport);
+    try {
+      await waitFor(() => server!.requests.some((r) => r.method === 'GET'), 5000, 'the GET stream');
+      const dead = server.requests.find((r) => r.method === 'GET')!.headers['mcp-session-id'];
+      await server.forgetSessions();
+      // The dead session's stream ends, and its reconnection (2 s later) meets 404: the next one would wait 4 s.
+      await waitFor(() => server!.requests.filter((r) => r.method === 'GET' && r.headers['mcp-session-id'] === dead).length >= 2, 5000, 'a reconnection of the dead stream');
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'after' } })).toEqual({ content: [{ type: 'text', text: '{"text":"after"}' }] });
+      const renewed = server.requests.filter((r) => r.method === 'POST').at(-1)!.headers['mcp-session-id'];
+      expect(renewed).not.toBe(dead);
+      await waitFor(() => server!.requests.some((r) => r.method === 'GET' && r.headers['mcp-session-id'] === renewed), 1000, 'a GET stream of the new session');
+      // The proxy told the client of the new session (the server declared tools.listChanged); then the tool
+      // sends list_changed 20 ms after its answer, outside the call: on the GET stream alone.
+      await waitFor(() => notified === 1, 1000, 'notifications/tools/list_changed for the new session');
+      await client.callTool({ name: 'add_tool', arguments: {} });
+      await waitFor(() => notified === 2, 1000, 'the server\'s notifications/tools/list_changed on the new session');
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('late_tool');
+    } finally {
+      await client.close();
+    }
+  });
+
   for (const listChanged of [true, false]) {
     it(`a restarted server that lists other tools (tools.listChanged ${listChanged ? 'declared' : 'not declared'}): after the new session the list is fetched again${listChanged ? ' and the client told' : ''}`, async () => {
       // A server restart (HTTP 404) may come with another version of the server: serving the list fetched

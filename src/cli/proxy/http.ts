@@ -63,6 +63,12 @@ export class HttpUpstream implements Upstream {
   /** Messages wait for this before they are POSTed (initialize and notifications are sent in order). */
   #barrier: Promise<void> = Promise.resolve();
   #getStream = false;
+  /** Bumped by each new session (#renew): the GET stream starts over on it, at once (see #openGetStream). */
+  #getSession = 0;
+  /** Ends the GET stream's wait before it reconnects (set while it waits). */
+  #wakeGetStream: (() => void) | undefined;
+  /** The GET stream was opened once and its loop ended (gave up, or 405): a new session opens it again. */
+  #getStreamEnded = false;
   #closing: Promise<UpstreamEnd> | undefined;
   /** The client's initialize and initialized messages, sent again to start a new session after a 404. */
   #initBody: string | undefined;
@@ -285,6 +291,12 @@ export class HttpUpstream implements Upstream {
         const note = await post(this.#initializedBody ?? '{"jsonrpc":"2.0","method":"notifications/initialized"}');
         await note.body?.cancel().catch(() => undefined);
         this.#log(`${this.label} no longer knows the session (HTTP 404): started a new one with the client's initialize; what the server kept for the old session (subscriptions, state) is gone`);
+        // The server's own messages of the new session (list_changed, requests outside a call) come on a
+        // GET stream of it: opened now, not after the backoff the dead session's stream had run up, by which
+        // time the server had dropped what it sent (an SDK server keeps nothing for a stream not open).
+        this.#getSession++;
+        if (this.#wakeGetStream) this.#wakeGetStream();
+        else if (!this.#getStream && this.#getStreamEnded) this.#openGetStream();
         // A server that forgot the session was most likely restarted, perhaps with other tools.
         this.#events?.renewed?.();
         return true;
@@ -469,7 +481,14 @@ export class HttpUpstream implements Upstream {
       let last: string | undefined;
       let retryMs: number | undefined;
       let why = '';
+      let session = this.#getSession;
       while (!this.#abort.signal.aborted) {
+        if (session !== this.#getSession) {
+          // A new session: its stream owes nothing to the old one's failures nor its event ids.
+          session = this.#getSession;
+          unproductive = 0;
+          last = undefined;
+        }
         const opened = Date.now();
         let events = 0;
         try {
@@ -508,13 +527,18 @@ export class HttpUpstream implements Upstream {
           const done = () => {
             clearTimeout(t);
             signal.removeEventListener('abort', done);
+            this.#wakeGetStream = undefined;
             r();
           };
           const t = setTimeout(done, wait);
           signal.addEventListener('abort', done, { once: true });
+          this.#wakeGetStream = done;
         });
       }
-    })();
+    })().finally(() => {
+      this.#getStream = false;
+      this.#getStreamEnded = true;
+    });
   }
 
   async #httpError(res: Response, info: SendInfo): Promise<void> {
