@@ -172,4 +172,40 @@ describe('the proxy', () => {
     expect(p.stderr.split('\n').filter((l) => l.startsWith(FORGE))).toEqual([]);
     expect(DRIVES_TERMINAL.test(p.stderr), JSON.stringify(p.stderr)).toBe(false);
   });
+
+  it('--url: the error message of an HTTP server that refuses a notification cannot forge a line either', async () => {
+    // initialize is answered; the notification after it gets HTTP 500 with a JSON-RPC error whose message spans lines.
+    const http: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString('utf8')));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const msg = JSON.parse(body) as { id?: unknown; method: string; params?: { protocolVersion?: string } };
+        if (msg.method === 'initialize') {
+          res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params?.protocolVersion, capabilities: {}, serverInfo: { name: 'x', version: '1' } } }));
+        }
+        if (msg.id === undefined) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `nope\n${FORGE}` } }));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {} }));
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    try {
+      const { ProxyProcess } = await import('../cli/proxy-helpers.js');
+      const p = new ProxyProcess(['--full', '--url', `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`]);
+      await p.initialize();
+      p.send('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+      await p.until(1);
+      p.end();
+      await p.closed;
+      expect(p.stderr).toContain(`nope\\u000a${FORGE}`);
+      expect(p.stderr.split('\n').filter((l) => l.startsWith(FORGE))).toEqual([]);
+    } finally {
+      await new Promise((r) => http.close(r));
+    }
+  });
 });

@@ -15,6 +15,7 @@
  * is joined into one line by removing its line breaks (every other byte is kept), and text is decoded
  * as UTF-8, so invalid UTF-8 from the server becomes U+FFFD.
  */
+import { oneLine } from '../../core/safe-text.js';
 import { isObject } from '../../json/guards.js';
 import { CliError } from '../errors.js';
 import { toOneLine } from './json-text.js';
@@ -556,7 +557,8 @@ export class HttpUpstream implements Upstream {
       message += ' (the server no longer knows this session; the client has to reconnect)';
       this.#sessionId = undefined;
     }
-    if (info.requestIds.length === 0) this.#log(message);
+    // On stderr the server's message is one line (a newline in it would write a line of the server's choosing).
+    if (info.requestIds.length === 0) this.#log(oneLine(message));
     else this.#fail(info.requestIds, message);
   }
 
