@@ -289,6 +289,38 @@ describe('ToolSession: hostile lists', () => {
   });
 });
 
+describe('ToolSession: cold tools that run as tasks (MCP `execution.taskSupport`)', () => {
+  // Found as a user: server-everything's simulate-research-query (`taskSupport: "required"`) served cold had
+  // no `execution`, so the SDK client called it without `task` and the server refused every call.
+  const tools = JSON.parse(`[
+    {"name":"required","description":"Must run as a task.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}},"execution":{"taskSupport":"required"},"annotations":{"readOnlyHint":true}},
+    {"name":"optional","description":"May run as a task.","execution":{"taskSupport":"optional"},"inputSchema":{"type":"object"}},
+    {"name":"forbidden","description":"Plain.","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden"}},
+    {"name":"empty","description":"Plain too.","inputSchema":{"type":"object"},"execution":{}},
+    {"name":"future","description":"A member MCP does not define yet.","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden","other":1}},
+    {"name":"__proto__","description":"Odd.","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"},"__proto__":{"x":1}}
+  ]`) as McpTool[];
+
+  it('a cold form keeps an `execution` that lets or makes the client run a task, in its place; the default one goes', () => {
+    const s = new ToolSession({ list: tools, hotSet: { k: 0 } });
+    const served = JSON.parse(s.text).tools as Record<string, unknown>[];
+    expect(served.map((t) => t.execution)).toEqual([{ taskSupport: 'required' }, { taskSupport: 'optional' }, undefined, undefined, { taskSupport: 'forbidden', other: 1 }, { taskSupport: 'required' }]);
+    // Member order: the tool's own, less what the cold form drops.
+    expect(Object.keys(served[0]!)).toEqual(['name', 'description', 'inputSchema', 'execution', 'annotations']);
+    expect(Object.keys(served[1]!)).toEqual(['name', 'description', 'execution', 'inputSchema']);
+    // Only `execution` differs from compress-cold-tools' own form.
+    const plain = compressColdTools(tools, { ...DEFAULT_HOT_SET.cold, keep: [] }).tools as Record<string, unknown>[];
+    served.forEach((t, i) => expect({ ...t, execution: undefined }).toEqual({ ...plain[i], execution: undefined }));
+    expect(Object.getPrototypeOf(s.tools[5])).toBe(Object.prototype);
+    expect((s.tools[5] as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('a hot tool is served as it is', () => {
+    const s = new ToolSession({ list: tools, hotSet: { k: 6, policy: 'list-order' } });
+    expect(JSON.parse(s.text).tools).toEqual(tools);
+  });
+});
+
 describe('ToolSession: the shared preamble said once', () => {
   const PRE = 'This tool belongs to the demo server, which does demo things. Tool description: ';
   const list = [
