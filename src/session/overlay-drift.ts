@@ -4,6 +4,7 @@
  * read from the overlay: a tampered file must not choose the command a user is told to run).
  */
 import { ToolslimError } from '../core/errors.js';
+import { oneLine } from '../core/safe-text.js';
 import { describeValue } from './hot-set.js';
 import { pinTool, type Overlay, type OverlayPinEntry } from './overlay.js';
 
@@ -76,7 +77,8 @@ export function findDrift(overlay: Overlay, liveTools: readonly unknown[], optio
 
 function driftMessage(overlay: Overlay, d: Pick<OverlayDrift, 'added' | 'removed' | 'changed' | 'renamed'>, options: FindDriftOptions): string {
   const file = options.file ?? 'the overlay';
-  const list = (names: readonly string[]) => names.map((n) => (n === '' ? '(unnamed)' : `\`${n}\``)).join(', ');
+  // A name is the live server's: one line each (a newline in it would write a line of the server's choosing).
+  const list = (names: readonly string[]) => names.map((n) => (n === '' ? '(unnamed)' : `\`${oneLine(n)}\``)).join(', ');
   const lines = [`toolslim: the server's tools differ from ${file} (pinned by toolslim ${overlay.toolslimVersion}${overlay.server?.name ? ` for ${overlay.server.name}${overlay.server.version ? ' ' + overlay.server.version : ''}` : ''}):`];
   if (d.changed.length > 0) lines.push(`  changed: ${list(d.changed)}`);
   if (d.added.length > 0) lines.push(`  added: ${list(d.added)}`);

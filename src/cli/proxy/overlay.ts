@@ -75,7 +75,7 @@ export function overlayHooks(options: OverlayHooksOptions): OptimizingHooks {
       const made = overlay.server;
       if (made?.name !== undefined && typeof live.name === 'string' && live.name !== made.name) {
         // The overlay's own rebuild command points at the server it was made from; name this one.
-        throw new Refusal(`${file} was made for the server \`${made.name}\`${made.version ? ` ${made.version}` : ''}, and this server is \`${live.name}\`${typeof live.version === 'string' ? ` ${live.version}` : ''}: it is another server's overlay; build one for this server: ${rebuild}`);
+        throw new Refusal(`${file} was made for the server \`${oneLine(String(made.name))}\`${made.version ? ` ${oneLine(String(made.version))}` : ''}, and this server is \`${oneLine(String(live.name))}\`${typeof live.version === 'string' ? ` ${oneLine(live.version)}` : ''}: it is another server's overlay; build one for this server: ${rebuild}`);
       }
     },
     serve(raw, when) {
