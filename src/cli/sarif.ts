@@ -43,8 +43,20 @@ const RULE_HELP: Readonly<Record<string, readonly [string, string]>> = {
 
 const LEVEL: Readonly<Record<Finding['severity'], 'error' | 'warning' | 'note'>> = { error: 'error', warning: 'warning', info: 'note' };
 
-/** The SARIF 2.1.0 log of a `check` run: one run, one result per finding. */
-export function sarifLog(inputs: readonly CheckedInput[]): Record<string, unknown> {
+/** An input `check` could not read (not JSON, no such file): its label and the error said on stderr. */
+export interface UnreadableInput {
+  readonly source: string;
+  readonly error: string;
+  /** False for stdin or a live server (no file to point at). */
+  readonly file: boolean;
+}
+
+/**
+ * The SARIF 2.1.0 log of a `check` run: one run, one result per finding, and one invocation that says
+ * whether every input was read (each unreadable one is a tool execution notification, so a viewer shows a
+ * failed run, not a clean one).
+ */
+export function sarifLog(inputs: readonly CheckedInput[], unreadable: readonly UnreadableInput[] = []): Record<string, unknown> {
   const codes: string[] = [];
   for (const input of inputs) for (const f of input.findings) if (!codes.includes(f.code)) codes.push(f.code);
   const rules = codes.map((id) => {
@@ -69,13 +81,23 @@ export function sarifLog(inputs: readonly CheckedInput[]): Record<string, unknow
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'toolslim', version: VERSION, informationUri: 'https://www.npmjs.com/package/toolslim', rules } }, results }],
+    runs: [{ tool: { driver: { name: 'toolslim', version: VERSION, informationUri: 'https://www.npmjs.com/package/toolslim', rules } }, invocations: [invocationOf(unreadable)], results }],
   };
 }
 
+function invocationOf(unreadable: readonly UnreadableInput[]): Record<string, unknown> {
+  const notifications = unreadable.map((u) => ({
+    level: 'error',
+    message: { text: u.error },
+    ...(u.file ? { locations: [{ physicalLocation: { artifactLocation: { uri: fileUri(u.source) } } }] } : {}),
+  }));
+  return { executionSuccessful: unreadable.length === 0, ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}) };
+}
+
 /** GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`, one line per finding. */
-export function githubLines(inputs: readonly CheckedInput[]): string {
-  const lines: string[] = [];
+export function githubLines(inputs: readonly CheckedInput[], unreadable: readonly UnreadableInput[] = []): string {
+  // An input that could not be read fails the run: an annotation on it says why, where the findings would be.
+  const lines: string[] = unreadable.map((u) => `::error ${[...(u.file ? [`file=${property(u.source)}`] : []), `title=${property('toolslim: input not read')}`].join(',')}::${data(u.error)}`);
   for (const input of inputs) {
     const base = toolsPointer(input.value);
     const positions = positionsIn(input, base);

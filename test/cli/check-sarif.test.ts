@@ -56,6 +56,29 @@ describe('check --format sarif', () => {
     expect(bare.locations[0].physicalLocation.region).toEqual({ startLine: 4, startColumn: 5 });
   });
 
+  it('an input that cannot be read makes the run unsuccessful, with a notification naming the file', async () => {
+    writeFileSync(join(dir, 'broken.json'), '{"tools": [');
+    const r = await runMain(['check', 'tools.json', 'broken.json', '--format', 'sarif'], { cwd: dir });
+    expect(r.code).toBe(2);
+    const log = JSON.parse(r.stdout);
+    const validate = new Ajv04({ strict: false, validateFormats: false }).compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    const [invocation] = log.runs[0].invocations;
+    expect(invocation.executionSuccessful).toBe(false);
+    expect(invocation.toolExecutionNotifications).toHaveLength(1);
+    const [note] = invocation.toolExecutionNotifications;
+    expect(note.level).toBe('error');
+    expect(note.message.text).toMatch(/^broken\.json: not valid JSON at line 1, column 12/);
+    expect(note.locations[0].physicalLocation.artifactLocation.uri).toBe('broken.json');
+    // The readable input's findings are still there.
+    expect(log.runs[0].results.some((x: { ruleId: string }) => x.ruleId === 'unresolved-ref')).toBe(true);
+    const ok = JSON.parse((await runMain(['check', 'tools.json', '--format', 'sarif'], { cwd: dir })).stdout);
+    expect(ok.runs[0].invocations).toEqual([{ executionSuccessful: true }]);
+    const gh = await runMain(['check', 'tools.json', 'broken.json', '--format', 'github'], { cwd: dir });
+    expect(gh.code).toBe(2);
+    expect(gh.stdout.split('\n')).toContain('::error file=broken.json,title=toolslim%3A input not read::broken.json: not valid JSON at line 1, column 12: unexpected end of input (expected a value)');
+  });
+
   it('--format github writes workflow commands with file, line and column, then the summary', async () => {
     const r = await runMain(['check', 'tools.json', '--format', 'github'], { cwd: dir });
     expect(r.code).toBe(1);

@@ -164,7 +164,11 @@ describe('several inputs', () => {
     expect(r.stderr).toContain(`${bad}: not valid JSON`);
     expect(r.stdout).toContain('unresolved-ref dangling');
     expect(r.stdout).toContain('in 3 inputs: failed: 1 at or above error; 2 inputs could not be read');
-    const json = JSON.parse((await runMain(['check', clean, join(root, 'missing.json'), '--format', 'json'])).stdout);
+    const run = await runMain(['check', clean, join(root, 'missing.json'), '--format', 'json']);
+    expect(run.code).toBe(2);
+    const json = JSON.parse(run.stdout);
+    // No finding in the readable input, yet the run failed: a CI script reading `failed` must not see a pass.
+    expect(json.failed).toBe(true);
     expect(json.inputs.map((i: { source: string; error?: string }) => [i.source.endsWith('missing.json'), i.error !== undefined])).toEqual([
       [false, false],
       [true, true],

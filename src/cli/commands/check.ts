@@ -8,7 +8,7 @@ import { BUDGET_FLAGS, HELP, INPUT_FLAGS, INPUT_HELP, PROFILE_FLAG } from '../co
 import { countBySeverity, findingSettings, findingsOf, RULE_FLAGS, RULE_HELP } from '../findings.js';
 import { renderFindingLines, renderVerdict } from '../format.js';
 import { flagString, liveTarget, openInputs } from '../inputs.js';
-import { githubLines, sarifLog, type CheckedInput } from '../sarif.js';
+import { githubLines, sarifLog, type CheckedInput, type UnreadableInput } from '../sarif.js';
 import { readerLintOptions, readersOf, RENDER_FLAG, RENDER_HELP, unitLabel } from '../rendered.js';
 
 export const checkCommand: Command = {
@@ -109,12 +109,14 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   const results: InputResult[] = [];
   const all: (Finding & { source: string })[] = [];
   let unreadable = 0;
+  const unread: UnreadableInput[] = [];
   let hidden = 0;
   for await (const input of inputs) {
     if ('error' in input) {
       unreadable++;
       ctx.io.stderr.write(`${ctx.name} check: ${printable(input.error)}\n`);
       results.push({ source: input.label, error: input.error });
+      unread.push({ source: input.label, error: input.error, file: liveTarget(args) === undefined && input.label !== '<stdin>' });
       continue;
     }
     // Only the annotated formats place findings in the input's text; the others let it go before the findings
@@ -137,10 +139,11 @@ async function runCheck(args: ParsedArgs, ctx: Context): Promise<number> {
   }
   const failing = failOn === 'error' ? totals.error : failOn === 'warning' ? totals.error + totals.warning : totals.error + totals.warning + totals.info;
   const failed = failing > 0 || (maxWarnings !== undefined && totals.warning > maxWarnings);
-  if (format === 'sarif') ctx.io.stdout.write(JSON.stringify(sarifLog(annotated), null, 2) + '\n');
-  else if (format === 'github') ctx.io.stdout.write(githubLines(annotated) + renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
+  if (format === 'sarif') ctx.io.stdout.write(JSON.stringify(sarifLog(annotated, unread), null, 2) + '\n');
+  else if (format === 'github') ctx.io.stdout.write(githubLines(annotated, unread) + renderVerdict({ counts: totals, failing, failOn, maxWarnings, inputs: count, unreadable, hidden }, ctx.style));
   else if (json) {
-    const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(unit !== undefined ? { tokenUnit: unit } : {}), failed, counts: totals, inputs: results, findings: all };
+    // `failed` says what the exit code says: an input that could not be read fails the run (exit 2) as the text verdict does.
+    const out = { failOn, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(unit !== undefined ? { tokenUnit: unit } : {}), failed: failed || unreadable > 0, counts: totals, inputs: results, findings: all };
     ctx.io.stdout.write(JSON.stringify(out, null, 2) + '\n');
   } else {
     if (unit !== undefined) ctx.io.stdout.write(ctx.style.dim(`token budgets counted in ${unit}`) + '\n');
