@@ -73,8 +73,20 @@ export const CONFIG_SCHEMA = {
       "minimum": 0
     },
     "profile": {
-      "description": "check only: also check against this client profile (claude, openai, openai-strict, gemini, kimi, ref-free, mcp).",
-      "type": "string"
+      "description": "check only: also check against this client profile.",
+      "type": "string",
+      "enum": [
+        "mcp",
+        "claude",
+        "openai",
+        "openai-strict",
+        "gemini",
+        "kimi",
+        "ref-free",
+        "claude-code",
+        "qwen",
+        "llama"
+      ]
     },
     "$schema": {
       "type": "string",

@@ -44,6 +44,8 @@ const SEVERITY_VALUES = ['error', 'warning', 'info', 'off'] as const;
 const NUMBER_KEYS = ['maxBytes', 'maxToolBytes', 'maxTokens', 'maxToolTokens', 'maxArguments', 'maxWarnings', 'collisionPartners'] as const;
 /** The keys `toolslim.config.schema.json` allows: the one list of them. */
 const KNOWN_KEYS: readonly string[] = Object.keys(CONFIG_SCHEMA.properties);
+/** The client profiles `profile` may name (the schema's enum; a test keeps it equal to the built-in profiles). */
+const PROFILE_NAMES: readonly string[] = CONFIG_SCHEMA.properties.profile.enum;
 
 /**
  * Reads the config for a run in `cwd`: `explicit` (a `--config` path) if given, else the nearest
@@ -131,6 +133,8 @@ export function validateConfig(value: unknown, source: string): CliConfig {
   }
   if (Object.prototype.hasOwnProperty.call(obj, '$schema') && typeof obj.$schema !== 'string') fail(`\`$schema\` must be a string, got ${describe(obj.$schema)}`);
   if (Object.prototype.hasOwnProperty.call(obj, 'profile') && typeof obj.profile !== 'string') fail(`\`profile\` must be a string, got ${describe(obj.profile)}`);
+  // Named here, with the file and the key: found later, an unknown name reads as if --profile had been given.
+  if (typeof obj.profile === 'string' && !PROFILE_NAMES.includes(obj.profile)) fail(`\`profile\` must be one of ${PROFILE_NAMES.join(', ')}, got ${JSON.stringify(obj.profile)}`);
   if (Object.prototype.hasOwnProperty.call(obj, 'rules')) {
     const rules = obj.rules;
     if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) fail(`\`rules\` must be an object of code: severity, got ${describe(rules)}`);

@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/cli/config.js';
 import { CONFIG_SCHEMA } from '../../src/cli/config-schema.js';
+import { builtinProfiles } from '../../src/profiles/profiles.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const schema = JSON.parse(readFileSync(join(ROOT, 'toolslim.config.schema.json'), 'utf8'));
@@ -27,6 +28,8 @@ const CONFIGS: readonly [unknown, boolean][] = [
   [{ rules: [] }, false],
   [{ failOn: 'fatal' }, false],
   [{ profile: 3 }, false],
+  [{ profile: 'gemni' }, false],
+  [{ profile: 'claude-code' }, true],
   [{ $schema: 3 }, false],
   [[], false],
   ['x', false],
@@ -42,6 +45,10 @@ describe('toolslim.config.schema.json', () => {
   });
   it('names an unknown key and points at the schema', () => {
     expect(() => validateConfig({ maxWarning: 1 }, 'toolslim.config.json')).toThrow(/unknown key `maxWarning` .*toolslim\.config\.schema\.json/);
+  });
+  it('names a profile no client has, with the key and the known names', () => {
+    expect(() => validateConfig({ profile: 'gemni' }, 'package.json#toolslim')).toThrow(/^package\.json#toolslim: `profile` must be one of .*openai-strict.*, got "gemni"$/);
+    expect(schema.properties.profile.enum).toEqual(builtinProfiles.map((p) => p.name));
   });
   it('ships in the package for editors, equal to the schema the loader uses', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
