@@ -138,7 +138,7 @@ function property(s: string): string {
   return data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** A 1-based line and column (in UTF-16 code units, SARIF's default) in a JSON text. */
+/** A 1-based line and column (in UTF-16 code units, SARIF's default; a leading BOM not counted) in a JSON text. */
 export interface TextPosition {
   readonly line: number;
   readonly column: number;
@@ -240,6 +240,7 @@ function escapeToken(token: string): string {
 function positionsOf(text: string, found: ReadonlyMap<string, number>): Map<string, TextPosition> {
   const out = new Map<string, TextPosition>();
   if (found.size === 0) return out;
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const breaks: number[] = [];
   for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) breaks.push(k);
   for (const [pointer, offset] of found) {
@@ -251,7 +252,8 @@ function positionsOf(text: string, found: ReadonlyMap<string, number>): Map<stri
       if (breaks[mid]! < offset) lo = mid + 1;
       else hi = mid;
     }
-    out.set(pointer, { line: lo + 1, column: offset - (lo > 0 ? breaks[lo - 1]! : -1) });
+    // A leading byte-order mark is no column: editors do not show it, and parse errors do not count it.
+    out.set(pointer, { line: lo + 1, column: offset - (lo > 0 ? breaks[lo - 1]! : bom - 1) });
   }
   return out;
 }
