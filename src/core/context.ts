@@ -86,10 +86,14 @@ export class EditContext {
    * or deleted from (see {@link EditContext.#hasOther}); kept up to date by every edit of them.
    */
   #counts: WeakMap<object, number> | undefined;
-  readonly changes: RecordedChange[] = [];
-  readonly diagnostics: RecordedDiagnostic[] = [];
+  // Set in the constructor, not by initializers: the CommonJS build's splitting pass (sucrase) renames a class
+  // with public field initializers `_class`.
+  readonly changes: RecordedChange[];
+  readonly diagnostics: RecordedDiagnostic[];
 
   constructor(root: unknown, messages: Readonly<Record<string, string>>, options: EditContextOptions = {}) {
+    this.changes = [];
+    this.diagnostics = [];
     this.#cow = new CopyOnWrite(root);
     this.#messages = messages;
     this.#measure = options.measure === true;

@@ -12,7 +12,8 @@ export type ToolslimErrorCode = 'invalid-input' | 'invalid-option' | 'unknown-tr
  * schema or tool a function was given) say where, whenever the error is about a place in the input.
  */
 export class ToolslimError extends Error {
-  override name = 'ToolslimError';
+  // \`name\` is set in the constructor, as in every class here: the CommonJS build's splitting pass (sucrase)
+  // renamed a class with a field initializer \`_class\`, which util.inspect printed (\`_class [ToolslimError]: …\`).
   readonly code: ToolslimErrorCode;
   readonly tool: string | undefined;
   readonly path: string | undefined;
@@ -20,6 +21,7 @@ export class ToolslimError extends Error {
 
   constructor(code: ToolslimErrorCode, message: string, where: { tool?: string; path?: string; transform?: string; cause?: unknown } = {}) {
     super(message, where.cause === undefined ? undefined : { cause: where.cause });
+    this.name = 'ToolslimError';
     this.code = code;
     this.tool = where.tool;
     this.path = where.path;

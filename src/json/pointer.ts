@@ -22,7 +22,10 @@ export function unescapeToken(token: string): string {
 
 /** Error for a malformed pointer or `$ref`. */
 export class PointerError extends Error {
-  override name = 'PointerError';
+  constructor(message: string) {
+    super(message);
+    this.name = 'PointerError';
+  }
 }
 
 /** Splits a pointer (`""` or `/a/b~1c`) into unescaped tokens. */

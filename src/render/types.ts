@@ -40,12 +40,12 @@ export type RenderErrorCode = 'unknown-renderer';
 
 /** Thrown for a renderer name that does not exist; the message lists the valid names. */
 export class RenderError extends Error {
-  override name = 'RenderError';
   /** What went wrong, for code to test. */
   readonly code: RenderErrorCode;
 
   constructor(code: RenderErrorCode, message: string) {
     super(message);
+    this.name = 'RenderError';
     this.code = code;
   }
 }

@@ -79,7 +79,8 @@ export class CallMap {
       const n = nullable.get(i);
       tools.set(tool.name, { server: renames.get(i) ?? tool.name, schema: tool.inputSchema, nullable: n?.all ?? new Set(), wrapped: n?.wrapped ?? new Set() });
     }
-    return new CallMap(tools);
+    // `this`, not the class's own name: esbuild names a class that refers to itself `_CallMap`.
+    return new this(tools);
   }
 
   /** Nothing to map: every call reaches the server as the client sent it. */

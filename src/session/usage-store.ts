@@ -83,7 +83,8 @@ export class UsageStore {
     const tools = options.tools ?? [];
     if (!Array.isArray(tools)) throw new ToolslimError('invalid-option', `UsageStore.open: \`tools\` must be an array of tools or names, got ${describeValue(tools)}`);
     const graph = readUsageFile(file) ?? new ToolUsageGraph(tools);
-    return new UsageStore(file, graph, tools, lockTimeoutMs, staleLockMs);
+    // `this`, not the class's own name: esbuild names a class that refers to itself `_UsageStore`.
+    return new this(file, graph, tools, lockTimeoutMs, staleLockMs);
   }
 
   /** The graph: the file as last read, with this process's calls since applied. Rank from it; do not record into it. */

@@ -24,10 +24,10 @@ export interface AssertToolsHealthyOptions extends LintOptions {
 
 /** Thrown by {@link assertToolsHealthy}; `findings` are the ones at or above the threshold. */
 export class ToolsHealthError extends Error {
-  override name = 'ToolsHealthError';
   readonly findings: readonly Finding[];
   constructor(message: string, findings: readonly Finding[]) {
     super(message);
+    this.name = 'ToolsHealthError';
     this.findings = findings;
   }
 }

@@ -243,7 +243,8 @@ export class ToolUsageGraph {
     if (!Array.isArray(json.tools) || json.tools.some((t) => typeof t !== 'string')) fail('/tools', 'expected an array of names');
     const tools = json.tools as string[];
     if (new Set(tools).size !== tools.length) fail('/tools', 'duplicate tool names');
-    const g = new ToolUsageGraph(tools, { halfLife: json.halfLife as number, weights: isObject(json.weights) ? (json.weights as Partial<UsageWeights>) : fail('/weights', 'expected an object') });
+    // `this`, not the class's own name: esbuild names a class that refers to itself `_ToolUsageGraph`.
+    const g = new this(tools, { halfLife: json.halfLife as number, weights: isObject(json.weights) ? (json.weights as Partial<UsageWeights>) : fail('/weights', 'expected an object') });
     const steps = json.steps;
     if (!Number.isSafeInteger(steps) || (steps as number) < 0) fail('/steps', 'expected a non-negative integer');
     g.#steps = steps as number;

@@ -58,6 +58,26 @@ describe('the built package', () => {
     expect(out.pins.map((p) => p.sha256)).toEqual([out.tool, out.tool]);
   });
 
+  it('every exported class has its own name in the ESM and the CommonJS build alike', () => {
+    // tsup's CommonJS code splitting runs sucrase, which turned a class with a field initializer into
+    // \`(_class = class …)\`: \`ToolslimError.name\` was "_class" and util.inspect printed "_class [ToolslimError]: …".
+    const script = `
+      const { createRequire } = await import('node:module');
+      const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))});
+      const out = [];
+      for (const entry of ['toolslim', 'toolslim/testing', 'toolslim/mcp', 'toolslim/response']) {
+        for (const [format, mod] of [['esm', await import(entry)], ['cjs', require(entry)]]) {
+          for (const [key, value] of Object.entries(mod)) {
+            if (typeof value === 'function' && /^class\\b/.test(Function.prototype.toString.call(value))) out.push([format, entry, key, value.name]);
+          }
+        }
+      }
+      console.log(JSON.stringify(out));`;
+    const classes = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' })) as [string, string, string, string][];
+    expect(classes.filter(([, , key]) => key === 'ToolslimError').map(([format]) => format)).toEqual(['esm', 'cjs']);
+    expect(classes.filter(([, , key, name]) => key !== name)).toEqual([]);
+  });
+
   it('the CLI loads eventsource-parser only by dynamic import (proxy --url)', () => {
     expect([...reachable('cli/bin.js', false)].filter((d) => d.startsWith('eventsource-parser'))).toEqual([]);
     expect([...reachable('cli/bin.js', true)]).toContain('eventsource-parser');
