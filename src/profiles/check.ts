@@ -185,8 +185,10 @@ function checkRefs(schema: Record<string, unknown>, inventory: RefInventory, bas
 /** Why `profile` cannot use one reference, or undefined when it can. */
 export function refProblem(schema: unknown, inventory: RefInventory, site: RefSite, p: ClientProfile): Omit<ToolFinding, 'path'> | undefined {
   const kw = `\`${site.keyword}\` \`${site.ref}\``;
-  if (p.refs === 'none') return { severity: 'error', code: 'ref-unsupported', message: `Found ${kw}; \`${p.name}\` cannot resolve references (expected none)` };
   const resolution = resolveRefSite(schema, inventory, site);
+  // A client that reads no reference refuses every one, but one that resolves to nothing here (or names another
+  // document) cannot be inlined either: it gets the finding whose fix says what has to change, not `inline it`.
+  if (p.refs === 'none' && resolution.status === 'resolved') return { severity: 'error', code: 'ref-unsupported', message: `Found ${kw}; \`${p.name}\` cannot resolve references (expected none)` };
   if (resolution.status === 'unresolved' || resolution.status === 'undecidable') {
     return { severity: 'error', code: 'ref-unresolvable', message: `Found ${kw}, which does not resolve (${resolution.reason}); expected a reference to a schema in the document` };
   }

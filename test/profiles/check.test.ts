@@ -40,6 +40,21 @@ describe('references', () => {
     const t = [{ name: 'abc', inputSchema: obj({ x: { $ref: '#/$defs/Nope' } }) }];
     for (const p of ['mcp', 'claude', 'openai', 'openai-strict', 'kimi']) expect(codes(checkToolsForProfile(t, p)), p).toContain('error:ref-unresolvable:/0/inputSchema/properties/x/$ref');
   });
+  it('gemini, ref-free: a reference that cannot be inlined (nothing there, another document) is not told to be inlined', () => {
+    // Reported as ref-unsupported, its fix said `toolslim optimize --profile gemini` inlines it, and after that
+    // optimize it said the reference was recursive or over the growth cap: neither, and no optimize could help.
+    const t = [{ name: 'abc', inputSchema: obj({ x: { $ref: '#/$defs/Nope' }, y: { $ref: 'https://example.test/other.json' }, z: { $ref: 'other.json#/B' }, w: { $ref: '#/$defs/W' } }, { $defs: { W: { type: 'string' } } }) }];
+    for (const p of ['gemini', 'ref-free']) {
+      const found = checkToolsForProfile(t, p);
+      expect(codes(found).filter((c) => c.includes('/properties/')), p).toEqual([
+        'error:ref-unresolvable:/0/inputSchema/properties/x/$ref',
+        'error:ref-external:/0/inputSchema/properties/y/$ref',
+        'error:ref-unresolvable:/0/inputSchema/properties/z/$ref',
+        'error:ref-unsupported:/0/inputSchema/properties/w/$ref',
+      ]);
+      for (const f of found.filter((f) => !f.path.endsWith('/w/$ref') && f.path.includes('/properties/'))) expect(f.message, p).not.toMatch(/inline it|recursive|growth cap/);
+    }
+  });
 });
 
 describe('names and counts', () => {
