@@ -43,9 +43,18 @@ export function locateTools(input: unknown): LocatedTools {
       if (!Array.isArray(list.tools)) throw invalid(`\`toolsList.tools\` is ${describe(list.tools)}, expected an array`, '/toolsList/tools');
       return { tools: list.tools, envelope: 'capture', pointer: '/toolsList/tools', wrap: (t) => replaceMember(input, 'toolsList', replaceMember(list, 'tools', t)) };
     }
-    if (hasOwn(input, 'error') && hasOwn(input, 'jsonrpc')) throw invalid('the input is a JSON-RPC error response, not a tools/list result', '/error');
+    if (hasOwn(input, 'error') && hasOwn(input, 'jsonrpc')) throw invalid(`the input is a JSON-RPC error response${rpcError(input.error)}, not a tools/list result`, '/error');
   }
   throw invalid(`expected a tools array, a ListToolsResult ({ "tools": [...] }), a JSON-RPC response or a capture file; got ${describe(input)}`, '');
+}
+
+/** What the server said in a JSON-RPC error (` (-32601: Method not found)`), short; '' when it says nothing readable. */
+function rpcError(error: unknown): string {
+  if (!isObject(error)) return '';
+  const code = typeof error.code === 'number' && Number.isFinite(error.code) ? String(error.code) : '';
+  const raw = typeof error.message === 'string' ? error.message.replace(/\s+/g, ' ').trim() : '';
+  const message = raw.length > 200 ? `${raw.slice(0, 199)}…` : raw;
+  return code || message ? ` (${[code, message].filter(Boolean).join(': ')})` : '';
 }
 
 function replaceMember(obj: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {

@@ -65,6 +65,10 @@ describe('envelopes', () => {
 
   it('rejects what is not a tools list, saying what it found and where', () => {
     expect(thrown(() => transformTools(deepFreeze({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } }))).message).toMatch(/JSON-RPC error/);
+    // What the server said is the first thing to know about a saved error response.
+    expect(thrown(() => transformTools(deepFreeze({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }))).message).toBe(
+      'the input is a JSON-RPC error response (-32601: Method not found), not a tools/list result',
+    );
     const e = thrown(() => transformTools({ tools: 'nope' } as never));
     expect(e.code).toBe('invalid-input');
     expect(e.path).toBe('/tools');
