@@ -8,7 +8,7 @@ import { ToolslimError } from '../core/errors.js';
 import { locateTools } from '../engine/input.js';
 import { utf8Length } from '../core/measure.js';
 import type { ListToolsResult, McpTool } from '../core/tool.js';
-import { isObject } from '../json/guards.js';
+import { hasOwn, isObject } from '../json/guards.js';
 import { checkOptions, chooseHotSet, describeValue, isOptionsObject, type ChooseHotSetOptions } from './hot-set.js';
 import { buildServedTools, checkColdForm, checkPreamble } from './served-tools.js';
 import { ArgumentValidator, type ArgumentCheck, type ArgumentIssue } from './validate-arguments.js';
@@ -159,6 +159,12 @@ export class ToolSession {
   readonly #validator: ArgumentValidator;
   readonly #usage: UsageRecorder | undefined;
   readonly #hot = new Set<string>();
+  /**
+   * With `search`: the tools that run only as a task (`execution.taskSupport: "required"`), always served in
+   * full. The call tool cannot carry a task (`params.task` is the outer call's), so through it the server
+   * would refuse every call of them; listed in full, the client sees their `execution` and calls them so.
+   */
+  #taskOnly = new Set<string>();
   #located!: ReturnType<typeof locateTools>;
   #full!: readonly McpTool[];
   #byName!: Map<string, number>;
@@ -222,7 +228,7 @@ export class ToolSession {
   /** The tools served in full, in list order (all of them without a hot set). */
   get hot(): string[] {
     if (!this.#compress) return [...this.#byName.keys()];
-    return [...this.#byName.keys()].filter((name) => this.#hot.has(name));
+    return [...this.#byName.keys()].filter((name) => this.#hot.has(name) || this.#taskOnly.has(name));
   }
 
   /** Counts changes of the served list: 0 at the start, +1 at each reveal or update that changed {@link ToolSession.text}. */
@@ -232,7 +238,7 @@ export class ToolSession {
 
   /** True when `name` is served in full. */
   isHot(name: string): boolean {
-    return this.#byName.has(name) && (!this.#compress || this.#hot.has(name));
+    return this.#byName.has(name) && (!this.#compress || this.#hot.has(name) || this.#taskOnly.has(name));
   }
 
   /**
@@ -384,6 +390,8 @@ export class ToolSession {
     }
     this.#located = located;
     this.#full = located.tools as readonly McpTool[];
+    this.#taskOnly = new Set();
+    if (this.#search) for (const name of byName.keys()) if (runsOnlyAsTask(located.tools[byName.get(name)!])) this.#taskOnly.add(name);
     this.#byName = byName;
     this.#listedTwice = twice;
     this.#original = originals;
@@ -401,9 +409,10 @@ export class ToolSession {
     if (this.#search) {
       for (const own of [this.#names.search, this.#names.call]) if (this.#byName.has(own)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own}\`, which the search mode serves itself; serve a hot set without \`search\`, or give another \`searchPrefix\``);
       const named = (t: McpTool) => isObject(t) && typeof t.name === 'string';
-      const cold = this.#listNames ? this.#full.filter((t) => named(t) && !this.#hot.has(t.name)).map((t) => t.name) : undefined;
+      const full = this.#taskOnly.size === 0 ? this.#hot : new Set([...this.#hot, ...this.#taskOnly]);
+      const cold = this.#listNames ? this.#full.filter((t) => named(t) && !full.has(t.name)).map((t) => t.name) : undefined;
       // The hot tools as a hot set serves them (the shared preamble said once, where the list puts it).
-      const hot = buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble).filter((t) => named(t) && this.#hot.has(t.name));
+      const hot = buildServedTools(this.#full, full, this.#cold, this.#preamble).filter((t) => named(t) && full.has(t.name));
       this.#served = [...hot, ...searchTools(cold, this.#names)];
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
@@ -442,4 +451,11 @@ export function invalidArgumentsResult(tool: string, full: Pick<McpTool, 'inputS
   lines.push(`Input schema: ${stringifyForCaller(full.inputSchema ?? null, 'invalidArgumentsResult', 'the input schema')}`);
   lines.push(revealed ? 'Its full definition is now in the tool list. Call it again with matching arguments.' : 'Call it again with matching arguments.');
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+}
+
+/** Whether a tool says it runs only as a task (MCP's `execution.taskSupport: "required"`). */
+function runsOnlyAsTask(tool: unknown): boolean {
+  if (!isObject(tool) || !hasOwn(tool, 'execution')) return false;
+  const execution = tool.execution;
+  return isObject(execution) && hasOwn(execution, 'taskSupport') && execution.taskSupport === 'required';
 }

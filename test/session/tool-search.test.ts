@@ -94,6 +94,35 @@ describe('ToolSession with hotSet.search', () => {
     expect(s.unwrapCall(CALL_TOOL, { name: '3fa_login' })).toMatchObject({ isError: true });
   });
 
+  it('a tool that runs only as a task is served in full, never behind the call tool (which cannot carry a task)', () => {
+    // Found as a user: server-everything's simulate-research-query (taskSupport "required") behind the proxy's
+    // search: the call tool's inner call went without a task, and the server refused every one.
+    const research = { name: 'research', description: 'Research a question.', inputSchema: { type: 'object', properties: { q: { type: 'string' } } }, execution: { taskSupport: 'required' } };
+    const maybe = { name: 'maybe_task', description: 'May run as a task.', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } };
+    const list = deepFreeze([...TOOLS, research, maybe]) as McpTool[];
+    for (const search of [true, 'names'] as const) {
+      const s = new ToolSession({ list, hotSet: { k: 5, graph: graph(), search } });
+      // In full, as the server lists it (execution included), in list order among the hot tools.
+      expect(s.tools.map((t) => t.name)).toEqual(['list_files', 'research', SEARCH_TOOL, CALL_TOOL]);
+      expect(s.tools[1]).toBe(list[4]);
+      expect(s.hot).toEqual(['list_files', 'research']);
+      expect(s.isHot('research')).toBe(true);
+      // A direct call is forwarded as any hot tool's (the client's task goes with it); the optional one stays searchable.
+      expect(s.onCall('research', { q: 'x' })).toMatchObject({ action: 'forward', tool: 'research', cold: false });
+      const found = s.onCall(SEARCH_TOOL, { query: 'task research' });
+      if (found.action !== 'answer') throw new Error('expected an answer');
+      expect(JSON.parse(found.result.content[0]!.text).map((t: McpTool) => t.name)).toEqual(['maybe_task']);
+      if (search === 'names') expect(s.tools[2]!.description).not.toContain('research');
+      // A new list from the server: the rule holds for it too.
+      s.update([...TOOLS, { ...research, name: 'research2' }]);
+      expect(s.hot).toEqual(['list_files', 'research2']);
+    }
+    // Without search, a hot set serves it cold with its execution kept (served-tools.ts), as before.
+    const plain = new ToolSession({ list, hotSet: { k: 5, graph: graph() } });
+    expect(plain.hot).toEqual(['list_files']);
+    expect(plain.tools.find((t) => t.name === 'research')).toMatchObject({ execution: { taskSupport: 'required' } });
+  });
+
   it('refuses a server tool named like its own tools, and a non-boolean option', () => {
     const clash = deepFreeze([...TOOLS, { name: SEARCH_TOOL, inputSchema: { type: 'object' } }]) as McpTool[];
     expect(() => new ToolSession({ list: clash, hotSet: { search: true } })).toThrow(ToolslimError);
