@@ -18,10 +18,11 @@
  *
  * @packageDocumentation
  */
-import { transformTools, type TransformToolsOptions } from '../api.js';
+import { resolveSteps, transformTools, type TransformToolsOptions } from '../api.js';
 import { ToolslimError } from '../core/errors.js';
 import type { TransformResult } from '../core/run-types.js';
 import { isObject } from '../json/guards.js';
+import { getProfile } from '../profiles/profiles.js';
 import { CallMap, renameInAnswer, type MappedCall } from '../session/call-map.js';
 import { describeValue, isOptionsObject } from '../session/hot-set.js';
 import { appendInstructions, serveToolsList, stepsWritingInstructions, unreadableLabel, unreadablePart, type ServedList } from '../session/serve.js';
@@ -173,6 +174,10 @@ export function optimizeToolsList(server: SdkMcpServer | SdkLowLevelServer, opti
     // The call tool's inner call would have to be forwarded in the wrapper's place: only the proxy does that.
     if (rest.search === true) throw new ToolslimError('invalid-option', 'optimizeToolsList: `hotSet.search` is served by `toolslim proxy --search` only (the SDK hook cannot forward a call tool\'s inner call yet)');
     hot = rest;
+    // As the proxy refuses `--hot-set` with such a profile: a cold stub is an open object, which a client
+    // that accepts only closed objects refuses (found as a user: the hook served them).
+    const strict = closedObjectsClient(run.transforms ?? ['safe']);
+    if (strict !== undefined) throw new ToolslimError('invalid-option', `optimizeToolsList: \`hotSet\` serves cold tools as open objects (\`{"type": "object"}\`), which the ${strict} profile's client refuses (it accepts only closed objects): leave \`hotSet\` out for that client (every tool is then served in full, converted for it)`);
     usage = openUsage(source);
   }
 
@@ -497,4 +502,23 @@ function cursorOf(request: unknown): string {
 /** `capabilities.tools.listChanged === true`: only then may the client be told the list changed. */
 function capabilityListChanged(capabilities: unknown): boolean {
   return isObject(capabilities) && isObject(capabilities.tools) && capabilities.tools.listChanged === true;
+}
+
+/**
+ * The name of the profile an adapt-to-client step of `transforms` converts for, when that profile's client
+ * accepts only closed objects (openai-strict); else undefined.
+ */
+function closedObjectsClient(transforms: NonNullable<TransformToolsOptions['transforms']>): string | undefined {
+  for (const [t, options] of resolveSteps(transforms)) {
+    if (t.name !== 'adapt-to-client') continue;
+    const named = (options as { profile?: unknown }).profile;
+    if (named === undefined) continue;
+    try {
+      const profile = getProfile(named as Parameters<typeof getProfile>[0]);
+      if (profile.strict?.closedObjects === true) return profile.name;
+    } catch {
+      // An unknown profile is refused where the step runs.
+    }
+  }
+  return undefined;
 }

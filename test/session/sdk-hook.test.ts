@@ -12,7 +12,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compressColdTools, ToolslimError, ToolUsageGraph, type McpTool } from '../../src/index.js';
+import { compressColdTools, presetForProfile, ToolslimError, ToolUsageGraph, type McpTool } from '../../src/index.js';
 import { DEFAULT_HOT_SET } from '../../src/session/defaults.js';
 import { readUsageFile } from '../../src/session/usage-store.js';
 import { optimizeToolsList } from '../../src/sdk/index.js';
@@ -228,6 +228,16 @@ const withoutPreamble = (t: McpTool): McpTool => ({ ...t, description: t.descrip
     expect(() => optimizeToolsList(fsServer().server, { onServed: 'x' as never })).toThrow(/`onServed` must be a function/);
     expect(() => optimizeToolsList(fsServer().server, { hotset: {} } as never)).toThrow(/unknown option `hotset`/);
     expect(() => optimizeToolsList(server, 'max' as never)).toThrow(/options must be an object/);
+  });
+
+  it('refuses a hot set for a client that accepts only closed objects, as the proxy refuses --hot-set with such a profile', () => {
+    // Found as a user: the hook served `{"type": "object"}` cold stubs to openai-strict, which refuses them.
+    const refused = /`hotSet` serves cold tools as open objects .*the openai-strict profile's client refuses/;
+    expect(() => optimizeToolsList(fsServer().server, { transforms: presetForProfile('safe', 'openai-strict'), hotSet: { k: 2 } })).toThrow(refused);
+    expect(() => optimizeToolsList(fsServer().server, { transforms: ['safe', ['adapt-to-client', { profile: 'openai-strict' }]], hotSet: {} })).toThrow(refused);
+    // Clients that take open objects keep their hot set; openai-strict without one is served in full.
+    expect(() => optimizeToolsList(fsServer().server, { transforms: presetForProfile('safe', 'openai'), hotSet: { k: 2 } })).not.toThrow();
+    expect(() => optimizeToolsList(fsServer().server, { transforms: presetForProfile('safe', 'openai-strict') })).not.toThrow();
   });
 });
 
