@@ -4,7 +4,7 @@
  * findings are shown in.
  */
 import type { Severity } from '../core/report.js';
-import { FINDING_SEVERITY, isKnownFindingCode, lintTools, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
+import { FINDING_SEVERITY, isKnownFindingCode, lintTools, PROFILE_RULE_CODES, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Context } from './command.js';
 import { configSearchStart, loadConfig, type CliConfig } from './config.js';
@@ -136,8 +136,10 @@ export function countBySeverity(findings: readonly Finding[]): Record<Severity, 
   return counts;
 }
 
+/** Refuses a rule no check reports, naming where it came from; a `profile-…` one is checked against the profile checker's codes. */
 function checkRuleCode(code: string, where: string): void {
   if (isKnownFindingCode(code)) return;
+  if (code.startsWith('profile-')) throw new CliError(`${where}: unknown rule \`${code}\` (known for --profile findings: ${PROFILE_RULE_CODES.join(', ')})`, { usage: true });
   const known = Object.keys(FINDING_SEVERITY).join(', ');
   throw new CliError(`${where}: unknown rule \`${code}\` (known: ${known}, and profile-… for --profile findings)`, { usage: true });
 }

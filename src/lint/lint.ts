@@ -19,6 +19,7 @@ import { hasOwn, isObject } from '../json/guards.js';
 import { parseRef } from '../schema/ref-syntax.js';
 import { collectRefInventory, findUnresolvedRefs, INVENTORY_KEYS, resolveRefSite } from '../schema/refs.js';
 import { walkSchema } from '../schema/walk.js';
+import { isProfileFindingCode, PROFILE_FINDING_CODES } from '../profiles/codes.js';
 import { findRefCycles, type ResolvedRef } from './rules/ref-cycle.js';
 import { findReachedDefinitions } from '../transforms/prune-unreachable-defs.js';
 import { saysOnlyItsName } from '../transforms/strip-noise/rules/restated-names.js';
@@ -620,13 +621,17 @@ function applySeverities(findings: readonly Finding[], overrides: LintOptions['s
 }
 
 /**
- * A code some built-in check reports: a lint finding's, or a profile checker's (`profile-…`, which the CLI and
- * other callers merge with the lint's findings). What `severity` / `--rule` / a config's `rules` may name.
+ * A code some built-in check reports: a lint finding's, or a profile checker's as the CLI and other callers
+ * merge it with the lint's findings (`profile-<code>`, one of the closed list of profiles/codes.ts). What
+ * `severity` / `--rule` / a config's `rules` may name.
  * @internal
  */
 export function isKnownFindingCode(code: string): boolean {
-  return hasOwn(FINDING_SEVERITY, code) || /^profile-[a-z0-9-]+$/.test(code);
+  return hasOwn(FINDING_SEVERITY, code) || (code.startsWith('profile-') && isProfileFindingCode(code.slice('profile-'.length)));
 }
+
+/** The profile checker's codes as `severity` / `--rule` name them: `profile-<code>`. @internal */
+export const PROFILE_RULE_CODES: readonly string[] = Object.freeze(PROFILE_FINDING_CODES.map((c) => `profile-${c}`));
 
 /** Every key of {@link LintOptions}: a key outside it is refused, not ignored (plain JavaScript has no type check). */
 const LINT_OPTION_KEYS: readonly string[] = Object.keys({ maxBytes: 1, maxToolBytes: 1, maxTokens: 1, maxToolTokens: 1, tokenizer: 1, maxArguments: 1, severity: 1, collisionThreshold: 1, collisionPartners: 1, checks: 1, maxDepth: 1 } satisfies Record<keyof LintOptions, 1>);
@@ -651,13 +656,14 @@ function validateOptions(options: LintOptions): void {
   }
   // Without extra checks only the built-in codes can occur: any other name is a typo that would leave the
   // finding at its default severity, so it is refused (as ESLint refuses an unknown rule). Extra checks
-  // name their own codes, which cannot be known before they run. `profile-…`: the profile checker's codes,
-  // which callers merge with these findings (the CLI does).
+  // name their own codes, which cannot be known before they run. `profile-…`: the profile checker's codes
+  // (a closed list, profiles/codes.ts), which callers merge with these findings (the CLI does).
   const custom = (options.checks?.length ?? 0) > 0;
   for (const [code, s] of Object.entries(options.severity ?? {})) {
     if (s !== 'off' && !SEVERITIES.includes(s)) throw new ToolslimError('invalid-option', `lint: severity of \`${code}\` must be error, warning, info or off, got ${JSON.stringify(s)}`);
     if (!custom && !isKnownFindingCode(code)) {
-      throw new ToolslimError('invalid-option', `lint: \`severity\` names \`${code}\`, which no check reports (known: ${Object.keys(FINDING_SEVERITY).join(', ')}, and profile-… codes)`);
+      const known = code.startsWith('profile-') ? `known profile codes: ${PROFILE_RULE_CODES.join(', ')}` : `known: ${Object.keys(FINDING_SEVERITY).join(', ')}, and profile-… codes`;
+      throw new ToolslimError('invalid-option', `lint: \`severity\` names \`${code}\`, which no check reports (${known})`);
     }
   }
 }

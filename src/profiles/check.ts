@@ -19,6 +19,7 @@ import { collectRefInventory, resolveRefSite, type RefInventory, type RefSite } 
 import { walkSchema } from '../schema/walk.js';
 import { withHint } from './hints.js';
 import { getProfile, type ClientProfile } from './profiles.js';
+import type { ProfileFindingCode } from './codes.js';
 
 /** One thing a client would reject (or, as a warning, advises against). */
 export type ProfileFinding = ToolFindingBase;
@@ -30,6 +31,9 @@ export interface ToolFinding {
   readonly path: string;
   readonly message: string;
 }
+
+/** A {@link ToolFinding} as the checker makes it: its code drawn from the closed list (codes.ts). */
+type CodedFinding = ToolFinding & { readonly code: ProfileFindingCode };
 
 /**
  * Everything `profile` (a name or a profile object; default `mcp`) would reject in `input` (a tools array,
@@ -56,7 +60,7 @@ function checkList(input: ToolsInput, profile: string | ClientProfile, optimized
   if (p.maxTools !== undefined && tools.length > p.maxTools) {
     out.push({
       severity: 'error',
-      code: 'tool-count',
+      code: 'tool-count' satisfies ProfileFindingCode,
       tool: '',
       toolIndex: -1,
       path: '',
@@ -101,7 +105,7 @@ export function profileFindings(tool: unknown, profile: ClientProfile, optimized
  * depth (test/profiles/depth.test.ts): for their profiles, a tool deeper than that is walked again, without
  * the bound (the rare path; the common one is the engine's fast check).
  */
-function notPlainJson(tool: unknown, p: ClientProfile, keyBytes: Map<string, number>, parsed: boolean): ToolFinding[] | undefined {
+function notPlainJson(tool: unknown, p: ClientProfile, keyBytes: Map<string, number>, parsed: boolean): CodedFinding[] | undefined {
   // Not an object: said by findingsOf, as it always was.
   if (!isProxy(tool) && !isObject(tool)) return undefined;
   let problem = checkJsonTool(tool, DEFAULT_MAX_DEPTH, [], undefined, keyBytes, parsed);
@@ -110,8 +114,8 @@ function notPlainJson(tool: unknown, p: ClientProfile, keyBytes: Map<string, num
   return [{ severity: 'error', code: 'tool-invalid', path: problem.path, message: withHint('tool-invalid', `Found a tool that is not plain JSON: ${problem.message}; it is not checked against \`${p.name}\``, p) }];
 }
 
-function findingsOf(tool: unknown, p: ClientProfile): ToolFinding[] {
-  const out: ToolFinding[] = [];
+function findingsOf(tool: unknown, p: ClientProfile): CodedFinding[] {
+  const out: CodedFinding[] = [];
   if (!isObject(tool)) {
     out.push({ severity: 'error', code: 'tool-invalid', path: '', message: 'Found a tool that is not an object' });
     return out;
@@ -124,13 +128,13 @@ function findingsOf(tool: unknown, p: ClientProfile): ToolFinding[] {
   return out;
 }
 
-function checkName(tool: Record<string, unknown>, p: ClientProfile, out: ToolFinding[]): void {
+function checkName(tool: Record<string, unknown>, p: ClientProfile, out: CodedFinding[]): void {
   const finding = toolNameFinding(tool.name, p);
   if (finding !== undefined) out.push(finding);
 }
 
 /** What `p` says of a tool named `name` (no hint added), if it refuses or warns of that name. */
-export function toolNameFinding(name: unknown, p: ClientProfile): ToolFinding | undefined {
+export function toolNameFinding(name: unknown, p: ClientProfile): CodedFinding | undefined {
   const rule = p.toolName;
   if (!rule) return undefined;
   if (typeof name !== 'string' || name.length === 0) return { severity: 'error', code: 'tool-name', path: '/name', message: `Found a tool without a name; \`${p.name}\` needs one matching \`${rule.pattern}\`` };
@@ -139,7 +143,7 @@ export function toolNameFinding(name: unknown, p: ClientProfile): ToolFinding | 
   return undefined;
 }
 
-function checkSchema(schema: unknown, base: string, p: ClientProfile, out: ToolFinding[]): void {
+function checkSchema(schema: unknown, base: string, p: ClientProfile, out: CodedFinding[]): void {
   if (!isObject(schema)) {
     if (p.rootObject) out.push({ severity: 'error', code: 'root-not-object', path: base, message: `Found ${schema === null ? 'null' : typeof schema} as the schema; \`${p.name}\` expects an object schema with \`type: "object"\`` });
     return;
@@ -159,7 +163,7 @@ function checkSchema(schema: unknown, base: string, p: ClientProfile, out: ToolF
   checkNodes(schema, base, p, out);
 }
 
-function checkRefs(schema: Record<string, unknown>, inventory: RefInventory, base: string, p: ClientProfile, out: ToolFinding[]): void {
+function checkRefs(schema: Record<string, unknown>, inventory: RefInventory, base: string, p: ClientProfile, out: CodedFinding[]): void {
   for (const site of inventory.refs) {
     if (!site.inSchema) continue;
     const at = base + site.path;
@@ -183,7 +187,7 @@ function checkRefs(schema: Record<string, unknown>, inventory: RefInventory, bas
 }
 
 /** Why `profile` cannot use one reference, or undefined when it can. */
-export function refProblem(schema: unknown, inventory: RefInventory, site: RefSite, p: ClientProfile): Omit<ToolFinding, 'path'> | undefined {
+export function refProblem(schema: unknown, inventory: RefInventory, site: RefSite, p: ClientProfile): Omit<CodedFinding, 'path'> | undefined {
   const kw = `\`${site.keyword}\` \`${site.ref}\``;
   const resolution = resolveRefSite(schema, inventory, site);
   // A client that reads no reference refuses every one, but one that resolves to nothing here (or names another
@@ -225,7 +229,7 @@ export function isTopLevelDefinitionPath(schema: unknown, path: string): boolean
   return tokens.length === 2 && DEFINITIONS_KEYWORDS.includes(tokens[0]!) && isObject(schema) && hasOwn(schema, tokens[0]!);
 }
 
-function checkNodes(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+function checkNodes(schema: Record<string, unknown>, base: string, p: ClientProfile, out: CodedFinding[]): void {
   const rejected = new Set(p.rejected);
   const annotations = new Set(p.rejectedAnnotations);
   const allowed = p.allowedKeywords ? new Set(p.allowedKeywords) : undefined;
@@ -308,7 +312,7 @@ export function metaSchemaErrors(schema: unknown): { readonly path: string; read
   return out;
 }
 
-function checkMetaSchema(schema: Record<string, unknown>, base: string, p: ClientProfile, out: ToolFinding[]): void {
+function checkMetaSchema(schema: Record<string, unknown>, base: string, p: ClientProfile, out: CodedFinding[]): void {
   for (const e of metaSchemaErrors(schema).slice(0, 5)) {
     out.push({
       severity: 'error',

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
 import type { ClientProfile } from './profiles.js';
+import type { ProfileFindingCode } from './codes.js';
 
 type Hint = (p: ClientProfile, message: string) => string;
 
@@ -15,8 +16,8 @@ const OPTIMIZE = (p: ClientProfile) => `\`toolslim optimize --profile ${p.name}\
 const INLINE: Hint = (p) => `inline it: ${OPTIMIZE(p)} does, unless the reference is recursive or the copies would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep`;
 const HOIST: Hint = (p) => `${OPTIMIZE(p)} moves the target into the top-level \`$defs\` and repoints the reference`;
 
-/** Fix hints by finding code (the codes `checkToolForProfile` and `checkToolsForProfile` produce). */
-export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
+/** Fix hints by finding code: one for each code `checkToolForProfile` and `checkToolsForProfile` produce (codes.ts). */
+export const PROFILE_HINTS: Readonly<Record<ProfileFindingCode, Hint>> = Object.freeze({
   'tool-count': (p) => `send at most ${p.maxTools} tools per request: split the server's tools across requests or leave some out (toolslim never drops a tool for you)`,
   'tool-invalid': (_p, message) =>
     message.startsWith('Found a tool that is not plain JSON')
@@ -50,7 +51,7 @@ export const PROFILE_HINTS: Readonly<Record<string, Hint>> = Object.freeze({
  * just run, so these say why it left the finding and what has to change instead. Codes not listed keep
  * their hint (it names the server, or the proxy).
  */
-export const PROFILE_HINTS_AFTER_OPTIMIZE: Readonly<Record<string, Hint>> = Object.freeze({
+export const PROFILE_HINTS_AFTER_OPTIMIZE: Readonly<Partial<Record<ProfileFindingCode, Hint>>> = Object.freeze({
   'ref-unsupported': () => `toolslim left it: the reference is recursive, or inlining it would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep; remove the reference on the server`,
   'defs-unsupported': () => `toolslim left it: a reference to it is recursive, or inlining would grow the schema more than the growth cap (2×) allows or nest it more than ${DEFAULT_MAX_DEPTH} levels deep; remove the definitions on the server`,
   'ref-not-top-level': () => 'toolslim could not move the target into the top-level `$defs` (an embedded resource, or a name the move would take twice); define it there on the server',
@@ -64,10 +65,10 @@ export const PROFILE_HINTS_AFTER_OPTIMIZE: Readonly<Record<string, Hint>> = Obje
 });
 
 /**
- * `message` with the hint for `code` appended (unchanged when there is none). `optimized`: the finding is in
+ * `message` with the hint for `code` appended (every code has one). `optimized`: the finding is in
  * toolslim's own output for this profile (see {@link PROFILE_HINTS_AFTER_OPTIMIZE}).
  */
-export function withHint(code: string, message: string, p: ClientProfile, optimized = false): string {
+export function withHint(code: ProfileFindingCode, message: string, p: ClientProfile, optimized = false): string {
   const hint = (optimized ? PROFILE_HINTS_AFTER_OPTIMIZE[code] : undefined) ?? PROFILE_HINTS[code];
-  return hint ? `${message}; fix: ${hint(p, message)}` : message;
+  return `${message}; fix: ${hint(p, message)}`;
 }

@@ -61,6 +61,9 @@ describe('check: rules, thresholds, quiet, max-warnings', () => {
     expect(codes(two.stdout)).toEqual(['warning missing-description', 'info unresolved-ref']);
     for (const [rule, message] of [
       ['nope=off', /--rule nope=off: unknown rule `nope` \(known: invalid-tool, /],
+      // Before: any `profile-…` name passed, so a misspelt profile code turned nothing off and said nothing.
+      ['profile-keyword-rejectd=off', /^toolslim check: --rule profile-keyword-rejectd=off: unknown rule `profile-keyword-rejectd` \(known for --profile findings: profile-tool-count, .*profile-keyword-rejected, /],
+      ['profile-=off', /--rule profile-=off: unknown rule `profile-`/],
       ['missing-description=fatal', /the severity must be off, info, warning or error/],
       ['missing-description', /expected <code>=<severity>/],
     ] as const) {
@@ -68,6 +71,17 @@ describe('check: rules, thresholds, quiet, max-warnings', () => {
       expect(r.code, rule).toBe(2);
       expect(r.stderr, rule).toMatch(message);
     }
+  });
+
+  it('--rule takes each profile code the checker reports, and turns its findings off', async () => {
+    // A name gemini refuses (it starts with a digit): one profile-tool-name error.
+    const named = write('named.json', [{ name: '2fa_login', description: 'Log in', inputSchema: param }]);
+    const on = await runMain(['check', named, '--profile', 'gemini']);
+    expect(on.code).toBe(1);
+    expect(codes(on.stdout)).toEqual(['error profile-tool-name']);
+    const off = await runMain(['check', named, '--profile', 'gemini', '--rule', 'profile-tool-name=off']);
+    expect(off.code).toBe(0);
+    expect(codes(off.stdout)).toEqual([]);
   });
 
   it('--collision-threshold decides which tools read alike', async () => {
@@ -125,6 +139,7 @@ describe('check: config file', () => {
       [{ maxWarnings: -1 }, /`maxWarnings` must be a non-negative integer, got -1/],
       [{ rules: { 'missing-description': 'loud' } }, /`rules\.missing-description` must be one of error, warning, info, off, got "loud"/],
       [{ rules: { nope: 'off' } }, /toolslim\.config\.json: `rules\.nope`: unknown rule `nope`/],
+      [{ rules: { 'profile-tool-nam': 'off' } }, /toolslim\.config\.json: `rules\.profile-tool-nam`: unknown rule `profile-tool-nam` \(known for --profile findings: .*profile-tool-name, /],
       [{ failOn: 'fatal' }, /`failOn` must be error, warning or info/],
     ] as const) {
       const r = await runMain(['check', warn], { cwd: project(config) });

@@ -60,6 +60,11 @@ describe('assertToolsHealthy refuses options it cannot honour (a typo must not t
     // The right code turns the finding off; a profile code and a code beside extra checks are taken as given.
     expect(refused({ severity: { 'unresolved-ref': 'off' } })).toBeUndefined();
     expect(refused({ severity: { 'profile-ref-unsupported': 'off', 'unresolved-ref': 'off' } })).toBeUndefined();
+    // A `profile-…` code is one of the profile checker's (src/profiles/codes.ts): a misspelt one is refused too.
+    expect(refused({ severity: { 'profile-ref-unsuported': 'off', 'unresolved-ref': 'off' } })).toEqual({
+      code: 'invalid-option',
+      message: expect.stringMatching(/^lint: `severity` names `profile-ref-unsuported`, which no check reports \(known profile codes: profile-tool-count, .*profile-ref-unsupported, /),
+    });
     const custom = () => [{ severity: 'error' as const, code: 'team-rule', tool: 'a', toolIndex: 0, path: '', message: 'x' }];
     expect(refused({ severity: { 'team-rule': 'off', 'unresolved-ref': 'off' }, checks: [custom] })).toBeUndefined();
     expect(refused({ severity: { 'unresolved-ref': 'off' }, checks: [custom] })).toMatchObject({ message: expect.stringMatching(/error team-rule a/) });
