@@ -207,4 +207,30 @@ describe('several inputs', () => {
     expect(missing.code).toBe(2);
     expect(missing.stdout).toContain(': 1 tool, ');
   });
+
+  it('report --format json keeps each input in its place: an unreadable one is an entry with its error', async () => {
+    // Before: the unreadable input was left out, so entry 1 was the third input's report.
+    const notJson = write('not-json.json', 'this is not JSON');
+    const r = await runMain(['report', clean, notJson, warn, '--format', 'json', '--no-tokens']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${notJson}: not valid JSON`);
+    const entries = JSON.parse(r.stdout);
+    expect(entries).toHaveLength(3);
+    expect(entries.map((e: { source: string }) => e.source)).toEqual([clean, notJson, warn]);
+    // The same shape as the input's entry in `check --format json`'s `inputs`.
+    expect(entries[1]).toEqual({ source: notJson, error: expect.stringMatching(/^.*not-json\.json: not valid JSON at line 1/) });
+    expect(Object.keys(entries[1])).toEqual(Object.keys(JSON.parse((await runMain(['check', clean, notJson, '--format', 'json'])).stdout).inputs[1]));
+    expect(entries[0].tools.map((t: { name: string }) => t.name)).toEqual(['ok']);
+    expect(entries[2].tools.map((t: { name: string }) => t.name)).toEqual(['nodesc']);
+    // Every input unreadable: still one entry each. One input alone: no report to write (exit 2 says why).
+    const none = await runMain(['report', notJson, join(root, 'missing.json'), '--format', 'json', '--no-tokens']);
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stdout).map((e: { source: string; error: string }) => [e.source, typeof e.error])).toEqual([
+      [notJson, 'string'],
+      [join(root, 'missing.json'), 'string'],
+    ]);
+    const alone = await runMain(['report', notJson, '--format', 'json']);
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toBe('');
+  });
 });

@@ -28,12 +28,13 @@ what that client would reject, exactly as \`check --profile\` lists it).
 
 Options:
   -f, --format <f>          text (default), markdown (for a PR comment), json (one object; an array
-                            of them for several inputs; no timings, so one input gives the same
-                            bytes every run) or html (one self-contained page of bar
-                            charts: each tool's tokens by part — description, parameters,
-                            definitions, output schema — and after the preset, what each transform
-                            saves, and each reader's tokens with --render/--profile; no script, no
-                            network; bytes with --no-tokens)
+                            of them for several inputs, in their order, an input that cannot be
+                            read in its place as { "source": "<input>", "error": "<why>" }; no
+                            timings, so one input gives the same bytes every run) or html (one
+                            self-contained page of bar charts: each tool's tokens by part —
+                            description, parameters, definitions, output schema — and after the
+                            preset, what each transform saves, and each reader's tokens with
+                            --render/--profile; no script, no network; bytes with --no-tokens)
   -o, --out <file>          write the report to a file (atomically) instead of stdout
   --top <n>                 tools listed in text and markdown, charted in html (default 25; 0 = all)
   --no-tokens               bytes only: load no tokenizer (the fastest report of a large list)
@@ -96,6 +97,9 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
   const top = flagNumber(args, 'top') ?? 25;
   const { count, inputs } = openInputs(args, ctx);
   const reports: ReportData[] = [];
+  // --format json: one entry per input, in the inputs' order; an input that cannot be read holds its place with
+  // its error (`check --format json` lists it the same way), so that entry i is input i.
+  const entries: (ReportData | UnreadableEntry)[] = [];
   const parts: HtmlParts[] = [];
   const chunks: string[] = [];
   let unreadable = 0;
@@ -104,15 +108,20 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     if ('error' in input) {
       unreadable++;
       ctx.io.stderr.write(`${ctx.name} report: ${printable(input.error)}\n`);
+      if (format === 'json') entries.push({ source: input.label, error: input.error });
       continue;
     }
     // The input's text (kept for check's annotations) is not needed here: let it go before the run (on a
     // 50 MB list, over 100 MB of two-byte string).
     (input as { text?: string }).text = undefined;
     const data = reportOne(input.value, input.label, args, ctx, settings, steps, tokenizers, readers);
-    if (format === 'json' || format === 'html') {
+    if (format === 'json') {
+      entries.push(data);
+      continue;
+    }
+    if (format === 'html') {
       reports.push(data);
-      if (format === 'html') parts.push(await (await import('../html-parts.js')).htmlParts(input.value, data, tokenizers));
+      parts.push(await (await import('../html-parts.js')).htmlParts(input.value, data, tokenizers));
       continue;
     }
     if (!first) chunks.push('\n');
@@ -121,13 +130,20 @@ async function runReport(args: ParsedArgs, ctx: Context): Promise<number> {
     chunks.push(renderReport(data, format, style, top));
     if (data.readers) chunks.push('\n' + renderReaders({ readers: data.readers, total: data.total.rendered ?? {}, perTool: toolsByIndex(data.tools), ...(data.alwaysPaid ? { alwaysPaid: data.alwaysPaid } : {}) }, names(data.tools), format, style, top));
   }
-  if (format === 'json' && reports.length > 0) chunks.push(JSON.stringify(count > 1 ? reports : reports[0], null, 2) + '\n');
+  // One input: its report alone (nothing when it cannot be read: exit 2 says so). Several: every input's entry.
+  if (format === 'json' && (count > 1 ? entries.length > 0 : entries[0] !== undefined && !('error' in entries[0]))) chunks.push(JSON.stringify(count > 1 ? entries : entries[0], null, 2) + '\n');
   if (format === 'html' && reports.length > 0) {
     const { renderHtml } = await import('../html.js');
     chunks.push(renderHtml(reports.map((data, i) => ({ data, ...parts[i]! })), top));
   }
   if (chunks.length > 0) await writeOutput(outPath, chunks.join(''), ctx);
   return unreadable > 0 ? 2 : 0;
+}
+
+/** The place of an input that cannot be read in `--format json` with several inputs: its label and why. */
+interface UnreadableEntry {
+  readonly source: string;
+  readonly error: string;
 }
 
 function reportOne(
