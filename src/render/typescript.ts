@@ -54,6 +54,7 @@ interface Cx {
 
 function typeOf(schema: unknown, indent: string, cx: Cx, path: string, depth: number): string {
   if (depth > MAX_TYPESCRIPT_DEPTH) return any(cx, path, 'too-deep');
+  if (schema === UNREADABLE) return any(cx, path, 'unreadable');
   if (typeof schema !== 'object' || schema === null) return any(cx, path, 'no-type');
   if (cx.open.has(schema)) return any(cx, path, 'cycle');
   let isArray: boolean;
@@ -71,24 +72,25 @@ function typeOf(schema: unknown, indent: string, cx: Cx, path: string, depth: nu
 }
 
 function typeOfObject(s: Record<string, unknown>, indent: string, cx: Cx, path: string, depth: number): string {
-  const oneOf = get(s, 'oneOf');
-  if (Array.isArray(oneOf)) return unionLines(oneOf, indent, cx, child(cx, path, 'oneOf'), depth + 1);
+  const oneOf = list(get(s, 'oneOf'));
+  if (oneOf !== undefined) return unionLines(oneOf, indent, cx, child(cx, path, 'oneOf'), depth + 1);
   const type = get(s, 'type');
-  if (Array.isArray(type)) {
-    const names = type.filter((t): t is string => typeof t === 'string').map((t) => (t === 'integer' ? 'number' : t));
+  const types = list(type);
+  if (types !== undefined) {
+    const names = types.filter((t): t is string => typeof t === 'string').map((t) => (t === 'integer' ? 'number' : t));
     if (names.length > 0) {
       if (names.includes('object')) any(cx, path, 'nullable-object');
       else if (names.includes('array')) any(cx, path, 'nullable-array');
       return names.join(' | ');
     }
   }
-  if (typeof type !== 'string') return any(cx, path, noTypeReason(s));
+  if (typeof type !== 'string') return any(cx, path, unreadable(type) ? 'unreadable' : noTypeReason(s));
   switch (type) {
     case 'object':
       return objectType(s, indent, cx, path, depth);
     case 'string': {
-      const values = get(s, 'enum');
-      const quoted = Array.isArray(values) ? values.filter((v): v is string => typeof v === 'string').map((v) => `"${v}"`) : [];
+      const values = list(get(s, 'enum'));
+      const quoted = values !== undefined ? values.filter((v): v is string => typeof v === 'string').map((v) => `"${v}"`) : [];
       return quoted.length > 0 ? quoted.join(' | ') : 'string';
     }
     case 'number':
@@ -126,9 +128,8 @@ function objectType(s: Record<string, unknown>, indent: string, cx: Cx, path: st
   if (typeof description === 'string') out += `${indent}// ${description}\n`;
   out += '{\n';
   const props = get(s, 'properties');
-  if (typeof props === 'object' && props !== null && !Array.isArray(props)) {
-    const requiredList = get(s, 'required');
-    const required = new Set(Array.isArray(requiredList) ? requiredList.filter((r) => typeof r === 'string') : []);
+  if (typeof props === 'object' && props !== null && list(props) === undefined && !unreadable(props)) {
+    const required = new Set((list(get(s, 'required')) ?? []).filter((r) => typeof r === 'string'));
     const propsPath = child(cx, path, 'properties');
     for (const key of keysOf(props)) {
       const val = get(props, key);
@@ -136,21 +137,22 @@ function objectType(s: Record<string, unknown>, indent: string, cx: Cx, path: st
       const at = child(cx, propsPath, key);
       const title = get(val, 'title');
       if (typeof title === 'string') out += `${indent}// ${title}\n${indent}//\n`;
-      const oneOf = get(val, 'oneOf');
+      const rawOneOf = get(val, 'oneOf');
+      const oneOf = list(rawOneOf);
       const propDescription = get(val, 'description');
-      if (oneOf === undefined && typeof propDescription === 'string') out += `${indent}// ${propDescription}\n`;
-      const examples = get(val, 'examples');
-      if (Array.isArray(examples) && examples.length > 0) {
+      if (rawOneOf === undefined && typeof propDescription === 'string') out += `${indent}// ${propDescription}\n`;
+      const examples = list(get(val, 'examples'));
+      if (examples !== undefined && examples.length > 0) {
         out += `${indent}// Examples:\n`;
         for (const ex of examples) if (typeof ex === 'string') out += `${indent}// - "${ex}"\n`;
       }
       const dflt = get(val, 'default');
-      if (Array.isArray(oneOf)) {
+      if (oneOf !== undefined) {
         out += oneOfProperty(val, oneOf, key + mark, typeof propDescription === 'string' ? propDescription : undefined, dflt, indent, cx, child(cx, at, 'oneOf'), depth + 3);
         continue;
       }
       out += `${indent}${key}${mark}: ` + nullable(val, typeOf(val, indent + '    ', cx, at, depth + 2)) + ',';
-      if (oneOf === undefined && dflt !== undefined) out += ` // default: ${defaultText(dflt, val)}`;
+      if (rawOneOf === undefined && dflt !== undefined) out += ` // default: ${defaultText(dflt, val)}`;
       out += '\n';
     }
   }
@@ -190,8 +192,8 @@ function nullable(schema: unknown, type: string): string {
 }
 
 function isEnum(schema: unknown): boolean {
-  const values = get(schema, 'enum');
-  return Array.isArray(values) && values.length > 0;
+  const values = list(get(schema, 'enum'));
+  return values !== undefined && values.length > 0;
 }
 
 function noTypeReason(s: Record<string, unknown>): AnyReason {
@@ -199,8 +201,8 @@ function noTypeReason(s: Record<string, unknown>): AnyReason {
   if (get(s, 'anyOf') !== undefined) return 'anyOf';
   if (get(s, 'allOf') !== undefined) return 'allOf';
   if (get(s, 'const') !== undefined) return 'const';
-  const values = get(s, 'enum');
-  if (Array.isArray(values)) return values.every((v) => typeof v === 'string') ? 'enum' : 'number-enum';
+  const values = list(get(s, 'enum'));
+  if (values !== undefined) return values.every((v) => typeof v === 'string') ? 'enum' : 'number-enum';
   return 'no-type';
 }
 
@@ -222,6 +224,51 @@ function get(value: unknown, key: string): unknown {
     return Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** An item whose reading threw (a throwing getter or Proxy); rendered `any` (`unreadable`) where a schema is expected. */
+const UNREADABLE: unique symbol = Symbol('unreadable');
+
+/**
+ * `value` as a plain array when it is an array, read once and without throwing: an item that cannot be read
+ * is {@link UNREADABLE}, an unreadable `length` reads as no items (the JSON readers write `"[Unreadable]"` and
+ * `[]` there); `undefined` when `value` is not an array or cannot even be told apart from one (a revoked
+ * Proxy, which the JSON readers write as the string `"[Unreadable]"`).
+ */
+function list(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    if (!Array.isArray(value)) return undefined;
+  } catch {
+    return undefined;
+  }
+  let n: unknown;
+  try {
+    n = (value as unknown[]).length;
+  } catch {
+    return [];
+  }
+  const out: unknown[] = [];
+  if (typeof n !== 'number') return out;
+  for (let i = 0; i < n; i++) {
+    try {
+      out.push((value as unknown[])[i]);
+    } catch {
+      out.push(UNREADABLE);
+    }
+  }
+  return out;
+}
+
+/** True for an object whose kind cannot be read (`Array.isArray` throws: a revoked Proxy). */
+function unreadable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    Array.isArray(value);
+    return false;
+  } catch {
+    return true;
   }
 }
 

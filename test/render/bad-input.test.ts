@@ -114,6 +114,37 @@ describe('odd values', () => {
     for (const out of all(nameGetter)) expect(out).toContain('[Unreadable]');
   });
 
+  it('typescript: a keyword list that cannot be read (revoked Proxy, throwing length or item) never throws', () => {
+    // Expected texts: the harmony rules applied to the value as the JSON readers write it (a revoked Proxy is
+    // the string "[Unreadable]", a list whose length throws is `[]`), except that an unreadable item is left
+    // out where the rules keep only strings (type names, enum values, required names, examples) and is `any`
+    // (`unreadable`) where a schema is expected (a oneOf variant).
+    const revoked = <T extends object>(v: T): T => {
+      const r = Proxy.revocable(v, {});
+      r.revoke();
+      return r.proxy;
+    };
+    const throwsAt = (arr: unknown[], key: string) => new Proxy(arr, { get: (t, k) => { if (k === key) throw new Error('boom'); return Reflect.get(t, k) as unknown; } });
+    const cases: [unknown, string, { path: string; reason: string }[]][] = [
+      [{ oneOf: throwsAt([{ type: 'string' }, { type: 'number' }], '1') }, '\n | string\n | any', [{ path: '/oneOf/1', reason: 'unreadable' }]],
+      [{ oneOf: throwsAt([{ type: 'string' }], 'length'), type: 'string' }, '', []],
+      [{ type: 'object', properties: { p: { description: 'd', default: 1, oneOf: revoked([]), type: 'string' } } }, '{\np?: string,\n}', []],
+      [{ type: throwsAt(['string', 'null'], '0') }, 'null', []],
+      [{ type: revoked([]) }, 'any', [{ path: '', reason: 'unreadable' }]],
+      [{ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: throwsAt(['a', 'b'], '0') }, '{\na?: string,\nb: number,\n}', []],
+      [{ type: 'string', enum: throwsAt(['a', 'b'], '1') }, '"a"', []],
+      [{ type: 'object', properties: { a: { type: 'string', examples: throwsAt(['x', 'y'], '0') } } }, '{\n// Examples:\n// - "y"\na?: string,\n}', []],
+      [{ type: 'object', properties: { a: { type: 'string', enum: revoked([]), default: 'x' } } }, '{\na?: string, // default: "x"\n}', []],
+      [{ enum: revoked([]) }, 'any', [{ path: '', reason: 'no-type' }]],
+      [{ type: 'object', properties: revoked({}) }, '{\n}', []],
+    ];
+    for (const [inputSchema, text, anys] of cases) {
+      expect(getRenderer('typescript').renderTool({ name: 't', inputSchema })).toBe(`type t = (_: ${text}) => any;\n`);
+      expect(findAnyTypes(inputSchema)).toEqual(anys);
+      for (const out of all({ name: 't', inputSchema })) expect(typeof out).toBe('string');
+    }
+  });
+
   it('bigint is written as its digits; functions and symbols as JSON.stringify leaves them', () => {
     const s = { type: 'integer', default: 12345678901234567890n, f: () => 1, arr: [Symbol('x'), () => 1, undefined] };
     expect(getRenderer('json').renderTool({ name: 't', inputSchema: s })).toBe('{"name":"t","inputSchema":{"type":"integer","default":12345678901234567890,"arr":[null,null,null]}}');
