@@ -141,8 +141,9 @@ function objectType(s: Record<string, unknown>, indent: string, cx: Cx, path: st
       const oneOf = list(rawOneOf);
       const propDescription = get(val, 'description');
       if (rawOneOf === undefined && typeof propDescription === 'string') out += `${indent}// ${propDescription}\n`;
-      const examples = list(get(val, 'examples'));
-      if (examples !== undefined && examples.length > 0) {
+      const rawExamples = get(val, 'examples');
+      const examples = list(rawExamples);
+      if (examples !== undefined && lengthOf(rawExamples) > 0) {
         out += `${indent}// Examples:\n`;
         for (const ex of examples) if (typeof ex === 'string') out += `${indent}// - "${ex}"\n`;
       }
@@ -192,8 +193,7 @@ function nullable(schema: unknown, type: string): string {
 }
 
 function isEnum(schema: unknown): boolean {
-  const values = list(get(schema, 'enum'));
-  return values !== undefined && values.length > 0;
+  return lengthOf(get(schema, 'enum')) > 0;
 }
 
 function noTypeReason(s: Record<string, unknown>): AnyReason {
@@ -231,34 +231,63 @@ function get(value: unknown, key: string): unknown {
 const UNREADABLE: unique symbol = Symbol('unreadable');
 
 /**
- * `value` as a plain array when it is an array, read once and without throwing: an item that cannot be read
- * is {@link UNREADABLE}, an unreadable `length` reads as no items (the JSON readers write `"[Unreadable]"` and
- * `[]` there); `undefined` when `value` is not an array or cannot even be told apart from one (a revoked
- * Proxy, which the JSON readers write as the string `"[Unreadable]"`).
+ * `value`'s items when it is an array, read once and without throwing: an item that cannot be read is
+ * {@link UNREADABLE}, an unreadable `length` (or list of keys) reads as no items (the JSON readers write
+ * `"[Unreadable]"` and `[]` there); `undefined` when `value` is not an array or cannot even be told apart
+ * from one (a revoked Proxy, which the JSON readers write as the string `"[Unreadable]"`). Only the items
+ * present are read: a hole in a sparse array (built in JavaScript; parsed JSON has none) is left out, so a
+ * 4-billion `length` costs nothing.
  */
 function list(value: unknown): unknown[] | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    if (!Array.isArray(value)) return undefined;
-  } catch {
-    return undefined;
-  }
+  if (!isList(value)) return undefined;
   let n: unknown;
+  let keys: string[];
   try {
     n = (value as unknown[]).length;
+    keys = Object.keys(value);
   } catch {
     return [];
   }
-  const out: unknown[] = [];
-  if (typeof n !== 'number') return out;
-  for (let i = 0; i < n; i++) {
-    try {
-      out.push((value as unknown[])[i]);
-    } catch {
-      out.push(UNREADABLE);
+  if (typeof n !== 'number') return [];
+  const indices: number[] = [];
+  for (const k of keys) {
+    if (!/^(?:0|[1-9]\d*)$/.test(k)) continue;
+    const i = Number(k);
+    if (i < n) indices.push(i);
+  }
+  for (let j = 1; j < indices.length; j++) {
+    if (indices[j - 1]! > indices[j]!) {
+      indices.sort((x, y) => x - y);
+      break;
     }
   }
-  return out;
+  return indices.map((i) => {
+    try {
+      return (value as unknown[])[i];
+    } catch {
+      return UNREADABLE;
+    }
+  });
+}
+
+/** An array's `length` (holes count, as in the JSON text); 0 for anything else or when it cannot be read. */
+function lengthOf(value: unknown): number {
+  if (!isList(value)) return 0;
+  try {
+    const n = (value as unknown[]).length;
+    return typeof n === 'number' ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** `Array.isArray`, false where it throws (a revoked Proxy). */
+function isList(value: unknown): value is unknown[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** True for an object whose kind cannot be read (`Array.isArray` throws: a revoked Proxy). */

@@ -145,6 +145,29 @@ describe('odd values', () => {
     }
   });
 
+  it('typescript: a sparse keyword list of length 2^32-1 renders from its items present (no 4-billion loop, no crash)', () => {
+    // The rules keep only the strings of `type`, `enum`, `required` and `examples`: the holes (null in JSON) add nothing,
+    // but a non-empty `examples` array writes its header and a non-empty `enum` writes a string default bare.
+    const sparse = (...items: string[]) => {
+      const a: unknown[] = [...items];
+      a.length = 2 ** 32 - 1;
+      return a;
+    };
+    const schema = {
+      type: 'object',
+      properties: {
+        t: { type: sparse('string', 'null') },
+        e: { type: 'string', enum: sparse('x'), default: 'x' },
+        x: { type: 'string', examples: sparse() },
+      },
+      required: sparse('t'),
+    };
+    expect(getRenderer('typescript').renderTool({ name: 't', inputSchema: schema })).toBe(
+      'type t = (_: {\nt: string | null,\ne?: "x", // default: x\n// Examples:\nx?: string,\n}) => any;\n',
+    );
+    expect(findAnyTypes(schema)).toEqual([]);
+  });
+
   it('bigint is written as its digits; functions and symbols as JSON.stringify leaves them', () => {
     const s = { type: 'integer', default: 12345678901234567890n, f: () => 1, arr: [Symbol('x'), () => 1, undefined] };
     expect(getRenderer('json').renderTool({ name: 't', inputSchema: s })).toBe('{"name":"t","inputSchema":{"type":"integer","default":12345678901234567890,"arr":[null,null,null]}}');
