@@ -1,5 +1,4 @@
 import { printable } from '../../core/safe-text.js';
-import { setFlagsFromString } from 'node:v8';
 import { stringifyJson } from '../../json/stringify.js';
 import { loadTokenizers } from '../tokenizer.js';
 import { locateTools } from '../../engine/input.js';
@@ -15,6 +14,7 @@ import { makeStyle, plural, renderReport, type ReportData, type ToolRow } from '
 import { describeSteps, flagNumber, flagString, openInputs, stepsFrom } from '../inputs.js';
 import { CliError } from '../errors.js';
 import { writeOutput } from '../output.js';
+import { collectSooner } from '../gc-schedule.js';
 import type { HtmlParts } from '../html-parts.js';
 import { measureReaders, readerLintOptions, readersOf, renderReaders, RENDER_FLAG, RENDER_HELP, type Reader } from '../rendered.js';
 
@@ -314,21 +314,6 @@ function reportOne(
     ...(estimated > 0 ? { estimatedTokens: estimated } : {}),
     ...(rendered ? { readers: rendered.readers, ...(rendered.alwaysPaid ? { alwaysPaid: rendered.alwaysPaid } : {}) } : {}),
   };
-}
-
-/**
- * Asks V8 to collect its old generation when it has grown by 30% since the last full collection, not by
- * up to 4× (its default on a machine with a few GB). A report of a large list makes much short-lived
- * garbage that outlives a young-generation pass (per-tool texts, counts, the lint's per-tool sets): on
- * the bench's 52 MB list the default let the heap grow to ~600 MB around ~200 MB of live data, the last
- * full collection having run while the input text and the list were both live (peak RSS before and
- * after in bench/check-scale.md and the commit that added this; CPU the same within noise). Only the
- * GC's schedule changes, never a result; on a V8 without the flag it does nothing. Node documents setting
- * flags after start-up as unsupported in general; this one is read each time the heap's limit is
- * recomputed. It stays set for the rest of the process (the CLI exits after the report).
- */
-function collectSooner(): void {
-  setFlagsFromString('--heap-growing-percent=30');
 }
 
 /** A value JSON has no text for: inside an array's text it reads `null`. */
