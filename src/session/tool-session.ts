@@ -159,12 +159,6 @@ export class ToolSession {
   readonly #validator: ArgumentValidator;
   readonly #usage: UsageRecorder | undefined;
   readonly #hot = new Set<string>();
-  /**
-   * With `search`: the tools that run only as a task (`execution.taskSupport: "required"`), always served in
-   * full. The call tool cannot carry a task (`params.task` is the outer call's), so through it the server
-   * would refuse every call of them; listed in full, the client sees their `execution` and calls them so.
-   */
-  #taskOnly = new Set<string>();
   #located!: ReturnType<typeof locateTools>;
   #full!: readonly McpTool[];
   #byName!: Map<string, number>;
@@ -228,7 +222,7 @@ export class ToolSession {
   /** The tools served in full, in list order (all of them without a hot set). */
   get hot(): string[] {
     if (!this.#compress) return [...this.#byName.keys()];
-    return [...this.#byName.keys()].filter((name) => this.#hot.has(name) || this.#taskOnly.has(name));
+    return [...this.#byName.keys()].filter((name) => this.#hot.has(name));
   }
 
   /** Counts changes of the served list: 0 at the start, +1 at each reveal or update that changed {@link ToolSession.text}. */
@@ -238,7 +232,7 @@ export class ToolSession {
 
   /** True when `name` is served in full. */
   isHot(name: string): boolean {
-    return this.#byName.has(name) && (!this.#compress || this.#hot.has(name) || this.#taskOnly.has(name));
+    return this.#byName.has(name) && (!this.#compress || this.#hot.has(name));
   }
 
   /**
@@ -390,8 +384,10 @@ export class ToolSession {
     }
     this.#located = located;
     this.#full = located.tools as readonly McpTool[];
-    this.#taskOnly = new Set();
-    if (this.#search) for (const name of byName.keys()) if (runsOnlyAsTask(located.tools[byName.get(name)!])) this.#taskOnly.add(name);
+    // With `search`, a tool that runs only as a task is hot from the list on: the call tool cannot carry a task
+    // (`params.task` is the outer call's), so through it the server would refuse every call of it; listed in
+    // full, the client sees its `execution` and calls it so.
+    if (this.#search) for (const [name, i] of byName) if (runsOnlyAsTask(located.tools[i])) this.#hot.add(name);
     this.#byName = byName;
     this.#listedTwice = twice;
     this.#original = originals;
@@ -409,10 +405,9 @@ export class ToolSession {
     if (this.#search) {
       for (const own of [this.#names.search, this.#names.call]) if (this.#byName.has(own)) throw new ToolslimError('invalid-input', `ToolSession: the server has a tool named \`${own}\`, which the search mode serves itself; serve a hot set without \`search\`, or give another \`searchPrefix\``);
       const named = (t: McpTool) => isObject(t) && typeof t.name === 'string';
-      const full = this.#taskOnly.size === 0 ? this.#hot : new Set([...this.#hot, ...this.#taskOnly]);
-      const cold = this.#listNames ? this.#full.filter((t) => named(t) && !full.has(t.name)).map((t) => t.name) : undefined;
+      const cold = this.#listNames ? this.#full.filter((t) => named(t) && !this.#hot.has(t.name)).map((t) => t.name) : undefined;
       // The hot tools as a hot set serves them (the shared preamble said once, where the list puts it).
-      const hot = buildServedTools(this.#full, full, this.#cold, this.#preamble).filter((t) => named(t) && full.has(t.name));
+      const hot = buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble).filter((t) => named(t) && this.#hot.has(t.name));
       this.#served = [...hot, ...searchTools(cold, this.#names)];
     } else this.#served = this.#compress ? buildServedTools(this.#full, this.#hot, this.#cold, this.#preamble) : this.#full.slice();
     this.#index = undefined;
