@@ -3,8 +3,7 @@
  */
 import { ToolslimError } from '../core/errors.js';
 import type { McpTool } from '../core/tool.js';
-import { setOwn } from '../json/cow.js';
-import { hasOwn, isObject } from '../json/guards.js';
+import { isObject } from '../json/guards.js';
 import { compressColdTools, findSharedPreambles } from '../transforms/compress-cold-tools.js';
 import { describeValue, isOptionsObject } from './hot-set.js';
 import { PREAMBLE_MODES, type ColdFormOptions, type PreambleMode } from './types.js';
@@ -21,6 +20,7 @@ export type { ColdFormOptions, PreambleMode } from './types.js';
  * (`taskSupport` `optional` or `required`, or any member MCP does not define yet): without it a client
  * takes the tool as `forbidden` (MCP's default) and calls a `required` one plainly, which the server
  * refuses. The default form (`{"taskSupport":"forbidden"}`, which SDK servers write on every tool) goes.
+ * compress-cold-tools itself keeps it, in its place among the members the form keeps.
  *
  * @param tools - the full list as it is to be served hot (the pipeline's output)
  * @param hot - the names served in full (any iterable; order and duplicates do not matter)
@@ -42,38 +42,8 @@ export function buildServedTools(tools: readonly McpTool[], hot: Iterable<string
     }
   }
   // No measuring and no gate: the cold forms are built, not rewritten, and always compile.
-  const served = allHot ? tools.slice() : withTaskSupport(tools, compressColdTools(tools, { ...cold, keep: [...keep] }, { measure: false, verify: false, onError: 'report' }).tools);
+  const served = allHot ? tools.slice() : compressColdTools(tools, { ...cold, keep: [...keep] }, { measure: false, verify: false, onError: 'report' }).tools;
   return preamble === 'once' ? preambleOnce(tools, served, keep, cold) : served;
-}
-
-/**
- * Cold forms with the `execution` of their tool put back, where it stood among the members the form kept,
- * when it is not MCP's default (see {@link buildServedTools}). Before, a `taskSupport: "required"` tool
- * served cold could not be called: the client sent no `task` and the server refused the call.
- */
-function withTaskSupport(tools: readonly McpTool[], served: McpTool[]): McpTool[] {
-  for (let i = 0; i < tools.length; i++) {
-    const tool = tools[i];
-    const form = served[i];
-    if (!isObject(tool) || !isObject(form) || form === tool || !hasOwn(tool, 'execution') || hasOwn(form, 'execution')) continue;
-    const execution = tool.execution;
-    if (!isObject(execution) || isDefaultExecution(execution)) continue;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(tool)) {
-      if (key === 'execution') setOwn(out, key, execution);
-      else if (hasOwn(form, key)) setOwn(out, key, form[key]);
-    }
-    // Members the form added (an input schema the tool lacked) keep their place after the tool's own.
-    for (const key of Object.keys(form)) if (!hasOwn(out, key)) setOwn(out, key, form[key]);
-    served[i] = out as McpTool;
-  }
-  return served;
-}
-
-/** `{}` or `{"taskSupport":"forbidden"}`: what a client assumes of a tool with no `execution`. */
-function isDefaultExecution(execution: Record<string, unknown>): boolean {
-  const keys = Object.keys(execution);
-  return keys.every((k) => k === 'taskSupport') && (execution.taskSupport === undefined || execution.taskSupport === 'forbidden');
 }
 
 /**

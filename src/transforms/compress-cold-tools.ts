@@ -68,8 +68,10 @@ const COLD_PARAMETERS: readonly ColdParameters[] = Object.freeze(['none', 'schem
  * sentence of its description (or its first characters, ending in "…") and an open input schema
  * (`{"type":"object"}`; with `parameters`, its parameter names and types in the schema or as a signature
  * after the sentence), plus `title`,
- * `annotations` and `_meta` unless told otherwise. Every other field (`outputSchema`, `icons`, unknown
- * fields) is removed. Tools stay where they are, and none is removed; members keep their order.
+ * `annotations` and `_meta` unless told otherwise, and an `execution` that lets or makes the client run the
+ * tool as a task (`taskSupport` `optional` or `required`, or a member MCP does not define yet; MCP's
+ * default goes). Every other field (`outputSchema`, `icons`, unknown fields) is removed. Tools stay where
+ * they are, and none is removed; members keep their order.
  *
  * Same `keep`, same bytes: the output depends only on the input, the options and the set of names kept
  * (not on their order), and a cold tool's form does not depend on `keep` at all, so a client that
@@ -131,6 +133,7 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
       title: options.keepTitle !== false,
       annotations: options.keepAnnotations !== false,
       _meta: options.keepMeta !== false,
+      execution: runsAsTask(tool),
     };
     const mode = options.parameters ?? 'none';
     const maxSignature = options.maxSignatureLength ?? 200;
@@ -161,6 +164,19 @@ export const compressColdTools = defineTransform<CompressColdToolsOptions, ColdT
     if (!hasOwn(tool, 'inputSchema')) ctx.add('/inputSchema', { type: 'object' }, 'added-schema', label);
   },
 });
+
+/**
+ * Whether a cold form keeps the tool's `execution`: when it is an object other than MCP's default (`{}` or
+ * `{"taskSupport":"forbidden"}`, which SDK servers write on every tool), that is `taskSupport` `optional` or
+ * `required`, or any member MCP does not define yet. Without it a client takes the tool as `forbidden` and
+ * calls a `required` one without a task, which the server refuses: every call of the tool failed.
+ */
+function runsAsTask(tool: Record<string, unknown>): boolean {
+  if (!hasOwn(tool, 'execution') || !isObject(tool.execution)) return false;
+  const execution = tool.execution;
+  const isDefault = Object.keys(execution).every((k) => k === 'taskSupport') && (execution.taskSupport === undefined || execution.taskSupport === 'forbidden');
+  return !isDefault;
+}
 
 /**
  * The compressed form of a description: its first sentence, or, when that is longer than `max`

@@ -134,6 +134,38 @@ describe('compressColdTools', () => {
     expect(JSON.stringify(applyPatch(input, r.report.changes))).toBe(JSON.stringify(r.tools));
   });
 
+  it('keeps an `execution` that lets or makes the client run a task, in its place; the default one goes', () => {
+    // Found as a library user: run alone (not through a session), the cold form of a `taskSupport: "required"`
+    // tool had no `execution`, so an MCP client called it without a task and the server refused every call.
+    const input = deepFreeze(JSON.parse(`[
+      {"name":"required","description":"Must run as a task. Long.","inputSchema":{"type":"object","properties":{"q":{"type":"string"}}},"execution":{"taskSupport":"required"},"outputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}},
+      {"name":"optional","execution":{"taskSupport":"optional"},"description":"May run as a task."},
+      {"name":"forbidden","description":"Plain.","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden"}},
+      {"name":"empty","description":"Plain too.","inputSchema":{"type":"object"},"execution":{}},
+      {"name":"future","description":"Unknown member.","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden","other":1}},
+      {"name":"not-an-object","description":"Odd.","inputSchema":{"type":"object"},"execution":"required"}
+    ]`));
+    const r = compressColdTools(input);
+    expect(JSON.stringify(r.tools)).toBe(
+      '[{"name":"required","description":"Must run as a task.","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"},"annotations":{"readOnlyHint":true}},' +
+        '{"name":"optional","execution":{"taskSupport":"optional"},"description":"May run as a task.","inputSchema":{"type":"object"}},' +
+        '{"name":"forbidden","description":"Plain.","inputSchema":{"type":"object"}},' +
+        '{"name":"empty","description":"Plain too.","inputSchema":{"type":"object"}},' +
+        '{"name":"future","description":"Unknown member.","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden","other":1}},' +
+        '{"name":"not-an-object","description":"Odd.","inputSchema":{"type":"object"}}]',
+    );
+    expect(r.report.changes.filter((c) => c.path.endsWith('/execution')).map((c) => [c.op, c.path])).toEqual([
+      ['remove', '/2/execution'],
+      ['remove', '/3/execution'],
+      ['remove', '/5/execution'],
+    ]);
+    expect(JSON.stringify(applyPatch(input, r.report.changes))).toBe(JSON.stringify(r.tools));
+    expect(compressColdTools(r.tools).report.changes).toEqual([]);
+    // The same through transformTools, as a library user runs it.
+    const viaPipeline = transformTools(input, { transforms: [['compress-cold-tools', {}]] });
+    expect(JSON.stringify(viaPipeline.tools)).toBe(JSON.stringify(r.tools));
+  });
+
   it('says what it did, counting characters as code points', () => {
     const r = compressColdTools([{ name: 'emoji', description: '😀😀😀 emoji everywhere in this long description text', inputSchema: { type: 'object' } }], { maxDescriptionLength: 26 });
     // 3 emoji + " emoji everywhere in this long description text" (47) = 50; "😀😀😀 emoji everywhere in…" = 24
@@ -161,7 +193,7 @@ describe('compressColdTools', () => {
       for (const [i, t] of r.tools.entries()) {
         expect(t.name, file).toBe(input[i]!.name);
         expect(t.inputSchema, file).toEqual({ type: 'object' });
-        expect(Object.keys(t).every((k) => ['name', 'title', 'description', 'inputSchema', 'annotations', '_meta'].includes(k)), `${file} #${i}`).toBe(true);
+        expect(Object.keys(t).every((k) => ['name', 'title', 'description', 'inputSchema', 'annotations', '_meta'].includes(k) || (k === 'execution' && JSON.stringify(t.execution) !== '{"taskSupport":"forbidden"}')), `${file} #${i}`).toBe(true);
         if (t.description !== undefined) expect(chars(t.description), `${file} #${i}`).toBeLessThanOrEqual(80);
       }
       const ops = r.report.changes.map(({ op, path, value }) => (op === 'remove' ? { op, path } : { op, path, value })) as jsonPatch.Operation[];
