@@ -314,9 +314,14 @@ function checkName(tool: Record<string, unknown>, out: ToolFindings, firstIndex:
   else out.add('duplicate-name', '/name', `tool name \`${name}\` is already used by tool #${first}; clients can call only one of them: rename one`);
 }
 
+/**
+ * The characters of a name outside MCP's alphabet, each once: in backticks, but a blank or a backtick as a
+ * JSON string (`" "`, `"`"`). Before, a backtick was written in backticks, as three backticks in a row, which
+ * markdown reads as a code fence and a reader as nothing at all.
+ */
 function listBad(name: string): string {
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
-  return bad.map((c) => (/\s/.test(c) ? JSON.stringify(c) : `\`${c}\``)).join(', ');
+  return bad.map((c) => (/\s/.test(c) || c === '`' ? JSON.stringify(c) : `\`${c}\``)).join(', ');
 }
 
 function checkToolDescription(tool: Record<string, unknown>, out: ToolFindings): void {

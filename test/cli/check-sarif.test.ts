@@ -89,3 +89,24 @@ describe('check --format sarif', () => {
     expect(lines.at(-1)).toMatch(/^1 error, 1 warning, \d+ info: failed/);
   });
 });
+
+describe('check: a tool name with a backtick in every output format', () => {
+  // Found as a user: the `invalid-name` message listed the backtick in backticks, as three in a row ("```"),
+  // which reads as nothing and opens a code fence wherever the message is shown as markdown.
+  const file = join(dir, 'backtick.json');
+  writeFileSync(file, '[{"name":"a`b","description":"Do it.","inputSchema":{"type":"object"}}]\n');
+  const expected = 'tool name "a`b" contains "`"; expected 1–128 characters of A–Z a–z 0–9 _ - . (rename it, e.g. `a_b`)';
+
+  it.each(['text', 'json', 'sarif', 'github'])('--format %s: the name once, the backtick listed as "`"', async (format) => {
+    const r = await runMain(['check', 'backtick.json', '--format', format], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('```');
+    const message =
+      format === 'json'
+        ? JSON.parse(r.stdout).findings.find((f: { code: string }) => f.code === 'invalid-name').message
+        : format === 'sarif'
+          ? JSON.parse(r.stdout).runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'invalid-name').message.text
+          : r.stdout.split('\n').find((l) => l.includes('invalid-name'))!.replace(/^.*?(?=tool name )/, '');
+    expect(message).toBe(expected);
+  });
+});
