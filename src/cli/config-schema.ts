@@ -1,8 +1,12 @@
 /**
  * The config file's JSON Schema (draft-07): the contract of `toolslim.config.json` and the `toolslim` key of
  * `package.json`. The package ships it as `toolslim.config.schema.json` for editors (a test keeps that file
- * equal to this object); `config.ts` takes its list of keys from here.
+ * equal to this object, byte for byte as `JSON.stringify(CONFIG_SCHEMA, null, 2)` writes it); `config.ts` takes its
+ * list of keys from here. The `rules` description lists the profile checker's codes from their one list
+ * (`PROFILE_RULE_CODES`), so it cannot drift from what `check` accepts.
  */
+import { PROFILE_RULE_CODES } from '../lint/index.js';
+
 export const CONFIG_SCHEMA = {
   "$schema": "http://json-schema.org/draft-07/schema#",
   "$id": "https://unpkg.com/toolslim/toolslim.config.schema.json",
@@ -12,7 +16,7 @@ export const CONFIG_SCHEMA = {
   "additionalProperties": false,
   "properties": {
     "rules": {
-      "description": "Severity per finding code, or off (as --rule code=severity). Codes: see toolslim check --help; profile-… codes for --profile findings.",
+      "description": `Severity per finding code, or off (as --rule code=severity). Codes: see toolslim check --help; for --profile findings: ${PROFILE_RULE_CODES.join(', ')}.`,
       "type": "object",
       "additionalProperties": {
         "enum": [

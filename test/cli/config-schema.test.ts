@@ -8,6 +8,8 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../src/cli/config.js';
 import { CONFIG_SCHEMA } from '../../src/cli/config-schema.js';
+import { isKnownFindingCode } from '../../src/lint/index.js';
+import { PROFILE_FINDING_CODES } from '../../src/profiles/codes.js';
 import { builtinProfiles } from '../../src/profiles/profiles.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -50,9 +52,18 @@ describe('toolslim.config.schema.json', () => {
     expect(() => validateConfig({ profile: 'gemni' }, 'package.json#toolslim')).toThrow(/^package\.json#toolslim: `profile` must be one of .*openai-strict.*, got "gemni"$/);
     expect(schema.properties.profile.enum).toEqual(builtinProfiles.map((p) => p.name));
   });
+  it('lists in `rules` exactly the profile codes check accepts', () => {
+    // Before, it said "profile-… codes" and listed none: a user had to read the source to name one.
+    const listed = /for --profile findings: (.*)\.$/.exec(schema.properties.rules.description)?.[1]?.split(', ');
+    expect(listed).toEqual(PROFILE_FINDING_CODES.map((c) => `profile-${c}`));
+    expect(listed!.every((c) => isKnownFindingCode(c))).toBe(true);
+  });
   it('ships in the package for editors, equal to the schema the loader uses', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.files).toContain('toolslim.config.schema.json');
     expect(schema).toEqual(CONFIG_SCHEMA);
+    // Byte for byte: after a change to config-schema.ts (or to the profile codes), rewrite the file with
+    // JSON.stringify(CONFIG_SCHEMA, null, 2) + '\n'.
+    expect(readFileSync(join(ROOT, 'toolslim.config.schema.json'), 'utf8')).toBe(JSON.stringify(CONFIG_SCHEMA, null, 2) + '\n');
   });
 });
