@@ -4,6 +4,7 @@
  * findings are shown in.
  */
 import type { Severity } from '../core/report.js';
+import { oneLine } from '../core/safe-text.js';
 import { FINDING_SEVERITY, isKnownFindingCode, lintTools, PROFILE_RULE_CODES, SEVERITIES, type Finding, type LintOptions } from '../lint/index.js';
 import type { FlagSpec, ParsedArgs } from './args.js';
 import type { Context } from './command.js';
@@ -38,25 +39,43 @@ export interface FindingSettings {
   readonly configSource: string | undefined;
 }
 
-/** The settings of one run: the config file (if any) under the flags. */
-/**
- * The severities the configuration file `check` would find for a file in `dir` sets (`rules`), for commands
- * that summarize what `check` would find without taking its options (`optimize`); undefined without one, or
- * when it cannot be read (`check` then says why).
- */
-export function configSeverities(ctx: Context, files: readonly string[]): Record<string, Severity | 'off'> | undefined {
-  const cwd = ctx.io.cwd ?? process.cwd();
-  try {
-    const rules = loadConfig(cwd, undefined, configSearchStart(cwd, files))?.config.rules;
-    if (rules === undefined) return undefined;
-    const out: Record<string, Severity | 'off'> = {};
-    for (const [code, severity] of Object.entries(rules)) if (isKnownFindingCode(code)) out[code] = severity;
-    return out;
-  } catch {
-    return undefined;
-  }
+/** What {@link configSeverities} found: the severities, and a note on what of the config it could not use. */
+export interface ConfigSeverities {
+  /** `rules` of the config, less the codes no check reports; undefined without a config or `rules`. */
+  readonly severities: Record<string, Severity | 'off'> | undefined;
+  /** One line for stderr when the config names unknown codes or cannot be read; undefined otherwise. */
+  readonly note: string | undefined;
 }
 
+/**
+ * The severities the configuration file `check` would find for a file in `dir` sets (`rules`), for commands
+ * that summarize what `check` would find without taking its options (`optimize`): undefined without one.
+ * A code no check reports, or a config that cannot be read, does not stop the command (its job is not to
+ * validate the config) but is named in `note`, since `check` refuses it: before, `optimize` skipped it without
+ * a word and the first the user heard of it was `check` failing.
+ */
+export function configSeverities(ctx: Context, files: readonly string[]): ConfigSeverities {
+  const cwd = ctx.io.cwd ?? process.cwd();
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig(cwd, undefined, configSearchStart(cwd, files));
+  } catch (e) {
+    return { severities: undefined, note: `note: ${oneLine((e as Error).message)}; the config was not used here, and toolslim check will refuse it` };
+  }
+  const rules = loaded?.config.rules;
+  if (rules === undefined) return { severities: undefined, note: undefined };
+  const severities: Record<string, Severity | 'off'> = {};
+  const unknown: string[] = [];
+  for (const [code, severity] of Object.entries(rules)) {
+    if (isKnownFindingCode(code)) severities[code] = severity;
+    else unknown.push(code);
+  }
+  const names = unknown.map((c) => `\`${oneLine(c)}\``).join(', ');
+  const note = unknown.length === 0 ? undefined : `note: ${oneLine(loaded!.source)}: \`rules\` names ${unknown.length === 1 ? 'a code' : 'codes'} no check reports (${names}): ignored here, and toolslim check will refuse ${unknown.length === 1 ? 'it' : 'them'}`;
+  return { severities, note };
+}
+
+/** The settings of one run: the config file (if any) under the flags. */
 export function findingSettings(args: ParsedArgs, ctx: Context, command: 'check' | 'report'): FindingSettings {
   const cwd = ctx.io.cwd ?? process.cwd();
   const loaded = loadConfig(cwd, flagString(args, 'config'), args.rest === undefined ? configSearchStart(cwd, args.positional) : undefined);

@@ -188,6 +188,43 @@ describe('optimize --profile: the summary counts what check --profile finds', ()
     expect(c.stdout).toContain('0 errors, 1 warning');
     expect(r.stderr).toContain('left for check: 0 errors, 1 warning\n');
   });
+
+  it('a config rule no check reports: optimize writes the file and says once, naming the file and the codes, that check refuses them', async () => {
+    // Found as a user: optimize dropped `rules` codes it did not know without a word, and check on the file
+    // it wrote then stopped on them.
+    const sub = join(dir, 'unknown-rules');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'toolslim.config.json'), JSON.stringify({ rules: { 'missing-param-description': 'warning', 'no-such-rule': 'off', 'profile-nope': 'error' } }));
+    const input = join(sub, 'in.json');
+    const out = join(sub, 'out.json');
+    writeFileSync(input, JSON.stringify([{ name: 'pay', description: 'Pay an invoice.', inputSchema: { type: 'object', properties: { amount: { type: 'number' } } } }]));
+    // Absolute paths for the files; `cwd` for the config's name in messages (relative to it).
+    const r = await runMain(['optimize', input, '-o', out], { cwd: sub });
+    expect(r.code).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => l.includes('no-such-rule'))).toEqual([
+      'toolslim: note: toolslim.config.json: `rules` names codes no check reports (`no-such-rule`, `profile-nope`): ignored here, and toolslim check will refuse them',
+    ]);
+    // The known code still counts: the parameter without a description is a warning.
+    expect(r.stderr).toContain('left for check: 0 errors, 1 warning\n');
+    const c = await runMain(['check', out], { cwd: sub });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain('unknown rule `no-such-rule`');
+  });
+
+  it('a config that cannot be read: optimize writes the file and says so once', async () => {
+    const sub = join(dir, 'broken-config');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'toolslim.config.json'), '{"rules": ');
+    const input = join(sub, 'in.json');
+    writeFileSync(input, JSON.stringify([{ name: 'pay', description: 'Pay an invoice.', inputSchema: { type: 'object' } }]));
+    const r = await runMain(['optimize', input, '-o', join(sub, 'out.json')], { cwd: sub });
+    expect(r.code).toBe(0);
+    const notes = r.stderr.split('\n').filter((l) => l.includes('toolslim.config.json'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/^toolslim: note: toolslim\.config\.json: not valid JSON .*; the config was not used here, and toolslim check will refuse it$/);
+  });
 });
 
 describe('optimize writes what it read', () => {

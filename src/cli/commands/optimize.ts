@@ -147,13 +147,15 @@ async function runOptimize(args: ParsedArgs, ctx: Context): Promise<number> {
   const fileBytes = Buffer.byteLength(written, 'utf8');
   const inputBytes = text === undefined ? undefined : Buffer.byteLength(text, 'utf8');
   const { changes, skipped } = result.report;
+  const config = configSeverities(ctx, out !== undefined && out !== '-' ? [out] : args.positional);
   ctx.io.stderr.write(
     `${ctx.name}: ${num(before.bytes)} → ${num(after.bytes)} bytes of compact JSON (${pct > 0 ? '−' : pct < 0 ? '+' : '±'}${Math.abs(pct).toFixed(1)}%); ` +
       `wrote ${num(fileBytes)} bytes${inputBytes === undefined ? '' : ` (input ${num(inputBytes)})`}; ` +
-      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile, clientFindings, configSeverities(ctx, out !== undefined && out !== '-' ? [out] : args.positional))}` +
+      `${plural(changes.length, 'change')}; ${skipped.length} skipped; ${remaining(result.output, args, profile, clientFindings, config.severities)}` +
       (instructionsPath && result.instructions === undefined ? '; no instructions proposed' : '') +
       '\n',
   );
+  if (config.note) ctx.io.stderr.write(`${ctx.name}: ${config.note}\n`);
   if (placed.note) ctx.io.stderr.write(`${ctx.name}: ${placed.note}\n`);
   const renamed = toolRenamesOf(result.report);
   if (renamed.length > 0) ctx.io.stderr.write(`${ctx.name}: ${renameNote(renamed)}\n`);
