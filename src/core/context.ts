@@ -513,7 +513,18 @@ function fillTemplate(template: string, data: MessageData): string {
   let out = parts[0]!;
   for (let i = 1; i < parts.length; i += 2) {
     const k = parts[i]!;
-    out += (hasOwn(data, k) ? String(data[k]) : `{${k}}`) + parts[i + 1]!;
+    let next = parts[i + 1]!;
+    if (!hasOwn(data, k)) out += `{${k}}`;
+    else {
+      const value = String(data[k]);
+      // A value with a backtick in a code span (`` `{name}` ``) would close it early (a name `` a`b `` read as
+      // three backticks in a row): it is written as a JSON string instead, without the span.
+      if (value.indexOf('`') !== -1 && out.endsWith('`') && next.startsWith('`')) {
+        out = out.slice(0, -1) + JSON.stringify(value);
+        next = next.slice(1);
+      } else out += value;
+    }
+    out += next;
   }
   return out;
 }

@@ -106,6 +106,15 @@ export function markdownMessage(s: string): string {
 
 const CODE_SPAN = /(?<![`\\])`[^`]*`(?!`)/g;
 
+/**
+ * A server's name (a tool, a parameter, a definition, a `$ref`) in a message: in a code span, or as a JSON
+ * string when it holds a backtick, which would close the span early (`` a`b `` read as three backticks in a row).
+ * @internal
+ */
+export function code(name: string): string {
+  return name.indexOf('`') === -1 ? `\`${name}\`` : JSON.stringify(name);
+}
+
 /** A count as reports write it (`12,345`). @internal */
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');

@@ -7,6 +7,8 @@
  * threshold is missed (the bound is written out at {@link findCollisions}). Pure, no tokenizer.
  */
 
+import { code } from '../core/format.js';
+
 /** Options of {@link findCollisions}. */
 export interface FindCollisionsOptions {
   /** Pairs whose similarity is at or above this are collisions (default 0.30; in [0, 1]; a pair with similarity 0 never is). */
@@ -406,7 +408,7 @@ export function findCollisions(texts: readonly string[], names: readonly string[
  * `` `create_entities` reads like `create_relations` (0.57) and `delete_entities` (0.45) … ``
  */
 export function collisionMessage(c: ToolCollisions, threshold: number): string {
-  const name = (tool: string, index: number) => (tool === '' ? `tool #${index}` : `\`${tool}\``);
+  const name = (tool: string, index: number) => (tool === '' ? `tool #${index}` : code(tool));
   const parts = c.partners.map((p) => `${name(p.tool, p.toolIndex)} (${p.score.toFixed(2)})`);
   const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]!}`;
   return `${name(c.tool, c.toolIndex)} reads like ${list} (character-bigram similarity at or above ${threshold.toFixed(2)}); a model may call one for the other: say in each description what sets it apart, or merge the tools`;

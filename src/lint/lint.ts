@@ -1,6 +1,6 @@
 // Why one file: not by design: the built-in checks share one ToolFindings collector; DESIGN.md's lint/rules/
 // (one finding rule per file) is the intended split, not done yet.
-import { formatCount } from '../core/format.js';
+import { code, formatCount } from '../core/format.js';
 import { isOptionsObject } from '../core/describe.js';
 import { editDistance } from '../core/edit-distance.js';
 import { checkJsonTool, describe as describeValue, locateTools } from '../engine/input.js';
@@ -152,7 +152,7 @@ function checkDescriptionCollisions(tools: readonly unknown[], options: LintOpti
     const of = found.complete ? `${out.length} of ${tools.length} tools` : `${out.length} of the first ${found.searched} tools`;
     // The tool-surface metric's summary: the pairs found, their mean similarity and the worst five.
     const mean = found.pairs.reduce((sum, p) => sum + p.score, 0) / found.pairs.length;
-    const worst = found.pairs.slice(0, 5).map((p) => `\`${p.a || `#${p.aIndex}`}\` ≈ \`${p.b || `#${p.bIndex}`}\` (${p.score.toFixed(2)})`).join(', ');
+    const worst = found.pairs.slice(0, 5).map((p) => `${code(p.a || `#${p.aIndex}`)} ≈ ${code(p.b || `#${p.bIndex}`)} (${p.score.toFixed(2)})`).join(', ');
     out.push({
       severity,
       code: 'description-collision',
@@ -295,7 +295,7 @@ class ToolFindings {
     this.out.push({ severity: FINDING_SEVERITY[code], code, tool: this.name, toolIndex: this.index, path: this.prefix + path, message, ...extra });
   }
   get label(): string {
-    return this.name === '' ? `tool #${this.index}` : `\`${this.name}\``;
+    return this.name === '' ? `tool #${this.index}` : code(this.name);
   }
 }
 
@@ -311,7 +311,7 @@ function checkName(tool: Record<string, unknown>, out: ToolFindings, firstIndex:
   }
   const first = firstIndex.get(name);
   if (first === undefined) firstIndex.set(name, out.index);
-  else out.add('duplicate-name', '/name', `tool name \`${name}\` is already used by tool #${first}; clients can call only one of them: rename one`);
+  else out.add('duplicate-name', '/name', `tool name ${code(name)} is already used by tool #${first}; clients can call only one of them: rename one`);
 }
 
 /**
@@ -365,7 +365,7 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
   const inventory = collectRefInventory(schema, dialect);
   const keys = new Map<object, string[]>();
   for (const { site, reason } of findUnresolvedRefs(schema, dialect, inventory)) {
-    out.add('unresolved-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` cannot be resolved: ${reason}; ${nearbyTargets(schema, site.ref, keys)}`);
+    out.add('unresolved-ref', base + site.path, `\`${site.keyword}\` ${code(site.ref)} cannot be resolved: ${reason}; ${nearbyTargets(schema, site.ref, keys)}`);
   }
   // Each in-schema site resolved once: for the external references here, and the cycles below.
   const resolved: ResolvedRef[] = [];
@@ -373,14 +373,14 @@ function checkRefs(schema: Record<string, unknown>, dialect: Dialect, base: stri
     if (!site.inSchema) continue;
     const r = resolveRefSite(schema, inventory, site);
     if (r.status === 'resolved') resolved.push({ site, target: r.path });
-    if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` \`${site.ref}\` names another document (\`${r.uri}\`); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
+    if (r.status === 'external') out.add('external-ref', base + site.path, `\`${site.keyword}\` ${code(site.ref)} names another document (${code(r.uri)}); clients never fetch it, so the schema is incomplete: copy the referenced schema into \`$defs\` and point at it there`);
   }
   for (const cycle of findRefCycles(schema, resolved)) {
-    const via = cycle.slice(1).map((site) => `\`${site.ref}\` at \`${site.path}\``);
+    const via = cycle.slice(1).map((site) => `${code(site.ref)} at ${code(site.path)}`);
     out.add(
       'ref-cycle',
       base + cycle[0]!.path,
-      `\`$ref\` \`${cycle[0]!.ref}\` leads back to itself${via.length > 0 ? ` through ${via.join(', then ')}` : ''} without reading any part of the value: validating it never ends (ajv runs out of stack), so no client can check a call against this schema; make one of them say what the value is instead of referring on`,
+      `\`$ref\` ${code(cycle[0]!.ref)} leads back to itself${via.length > 0 ? ` through ${via.join(', then ')}` : ''} without reading any part of the value: validating it never ends (ajv runs out of stack), so no client can check a call against this schema; make one of them say what the value is instead of referring on`,
     );
   }
 }
@@ -411,7 +411,7 @@ function checkUnreachable(schema: Record<string, unknown>, base: string, out: To
       if (reached.keys.has(container + '\u0000' + name)) continue;
       // The member `"name":value` and its separating comma.
       const bytes = utf8Length(JSON.stringify(name)) + 1 + utf8Length(JSON.stringify(defs[name]) ?? '') + 1;
-      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition \`${name}\` in \`${container}\` is not reachable from any \`$ref\`: ${formatCount(bytes)} bytes wasted on every turn; remove it (\`toolslim optimize\` does)`, { bytes });
+      out.add('unreachable-def', appendPointer(appendPointer(base, container), name), `definition ${code(name)} in \`${container}\` is not reachable from any \`$ref\`: ${formatCount(bytes)} bytes wasted on every turn; remove it (\`toolslim optimize\` does)`, { bytes });
     }
   }
 }
@@ -431,11 +431,11 @@ function checkParameters(schema: Record<string, unknown>, base: string, out: Too
     const target = own ? undefined : followLocalRef(schema, p);
     const text = own ? (p as Record<string, unknown>).description : hasDescription(target) ? (target as Record<string, unknown>).description : undefined;
     if (text === undefined) {
-      out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter \`${name}\` of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
+      out.add('missing-param-description', appendPointer(base + '/properties', name), `parameter ${code(name)} of ${out.label} has no description; say what it is for and what it takes (models fill it from this)`);
     } else if (own && saysOnlyItsName(name, text as string, () => factsOf((required ??= requiredOf(schema)), name, p as Record<string, unknown>))) {
       // A description that only restates the name tells a model nothing the name does not, and strip-noise
       // removes it (restatedNames): counted here too, so that `check` finds as much before `optimize` as after.
-      out.add('missing-param-description', appendPointer(appendPointer(base + '/properties', name), 'description'), `parameter \`${name}\` of ${out.label} has a description that says no more than its name (${JSON.stringify(text)}); say what it is for and what it takes (models fill it from this)`);
+      out.add('missing-param-description', appendPointer(appendPointer(base + '/properties', name), 'description'), `parameter ${code(name)} of ${out.label} has a description that says no more than its name (${JSON.stringify(text)}); say what it is for and what it takes (models fill it from this)`);
     }
   }
 }
@@ -480,7 +480,7 @@ function checkHeaders(schema: Record<string, unknown>, base: string, out: ToolFi
       } else {
         const lower = value.toLowerCase();
         const other = seen.get(lower);
-        if (other !== undefined) out.add('invalid-mcp-header', at, `\`x-mcp-header\` ${JSON.stringify(value)} repeats the one at \`${other}\` (header names are case-insensitive); clients drop the tool: give each parameter its own header`);
+        if (other !== undefined) out.add('invalid-mcp-header', at, `\`x-mcp-header\` ${JSON.stringify(value)} repeats the one at ${code(other)} (header names are case-insensitive); clients drop the tool: give each parameter its own header`);
         else seen.set(lower, at);
       }
       if (hasOwn(node, 'type')) {
@@ -489,7 +489,7 @@ function checkHeaders(schema: Record<string, unknown>, base: string, out: ToolFi
         if (bad.length > 0) out.add('invalid-mcp-header', at, `\`x-mcp-header\` is on a parameter of type ${bad.map((t) => JSON.stringify(t)).join(', ')}; only string, integer and boolean parameters can be headers; clients drop the tool: remove \`x-mcp-header\` or change the type`);
       }
       if (!isDirectProperty(path)) {
-        out.add('indirect-mcp-header', at, `\`x-mcp-header\` sits at \`${base}${path}\`, which is not reached by \`properties\` alone from the root; clients look for it only along \`properties\` and will not send the header: move the parameter into the root \`properties\` (inline its \`$ref\`)`);
+        out.add('indirect-mcp-header', at, `\`x-mcp-header\` sits at ${code(base + path)}, which is not reached by \`properties\` alone from the root; clients look for it only along \`properties\` and will not send the header: move the parameter into the root \`properties\` (inline its \`$ref\`)`);
       }
     },
   });
@@ -536,7 +536,7 @@ function largest(sizes: readonly number[], names: readonly string[]): string {
     top.sort((a, b) => sizes[b]! - sizes[a]! || a - b);
     if (top.length > 3) top.pop();
   }
-  return top.map((i) => `${names[i] === '' ? `tool #${i}` : `\`${names[i]}\``} (${sizes[i]!.toLocaleString('en-US')} bytes)`).join(', ');
+  return top.map((i) => `${names[i] === '' ? `tool #${i}` : code(names[i]!)} (${sizes[i]!.toLocaleString('en-US')} bytes)`).join(', ');
 }
 
 /**
@@ -560,9 +560,9 @@ function nearbyTargets(schema: Record<string, unknown>, ref: string, keys: Map<o
   const missing = parsed.tokens[depth]!;
   const where = depth === 0 ? 'the schema root' : `\`#/${parsed.tokens.slice(0, depth).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}\``;
   const names = keysOf(at, keys);
-  if (names.length === 0) return `${where} is empty: add \`${missing}\` there, or point the reference elsewhere`;
+  if (names.length === 0) return `${where} is empty: add ${code(missing)} there, or point the reference elsewhere`;
   const best = closest(missing, names);
-  return `${where} holds ${listKeys(names, missing)}, not \`${missing}\`${best !== undefined ? ` (did you mean \`${best}\`?)` : ''}`;
+  return `${where} holds ${listKeys(names, missing)}, not ${code(missing)}${best !== undefined ? ` (did you mean ${code(best)}?)` : ''}`;
 }
 
 /** `Object.keys(object)`, read once per object for all of a schema's references (see {@link nearbyTargets}). */
@@ -581,7 +581,7 @@ function keysOf(object: object, keys: Map<object, string[]>): string[] {
 function listKeys(keys: readonly string[], to: string): string {
   const sorted = to === '' ? keys.slice(0, 5) : rankByDistance(keys.slice(0, RANKED_KEYS), to).slice(0, 5);
   const more = keys.length - sorted.length;
-  return sorted.map((k) => `\`${k}\``).join(', ') + (more > 0 ? ` and ${more} more` : '');
+  return sorted.map((k) => code(k)).join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
 
 const RANKED_KEYS = 200;

@@ -4,6 +4,7 @@
  * description get guessed at; and the bytes of a list are spent somewhere. Pure, no tokenizer.
  */
 import { describeValue, isOptionsObject } from '../core/describe.js';
+import { code } from '../core/format.js';
 import { ToolslimError } from '../core/errors.js';
 import { checkJsonTool, locateTools } from '../engine/input.js';
 import { DEFAULT_MAX_DEPTH } from '../engine/options.js';
@@ -237,7 +238,7 @@ function partBytes(tools: readonly unknown[], unreadable: readonly boolean[]): S
 }
 
 function label(name: string, index: number): string {
-  return name === '' ? `tool #${index}` : `\`${name}\``;
+  return name === '' ? `tool #${index}` : code(name);
 }
 
 function codeRank(code: string): number {

@@ -4,7 +4,7 @@
  * that defers schemas, `--max-tokens` budgets what every request pays (the names, or the names and
  * descriptions) and `--max-tool-tokens` what loading one tool costs.
  */
-import { formatCount } from '../../core/format.js';
+import { code, formatCount } from '../../core/format.js';
 import type { Tokenizer } from '../../core/measure.js';
 import { toolName } from '../../core/tool.js';
 import { isObject } from '../../json/guards.js';
@@ -58,7 +58,7 @@ export function renderedBudget(unit: ReaderUnit, budget: { readonly maxTokens?: 
         if (tokens <= budget.maxToolTokens) continue;
         const name = toolName(tools[i]);
         const what = unit.alwaysPaid === 'everything' ? '' : ' when loaded';
-        out.push({ severity, code: 'over-budget', tool: name, toolIndex: i, path: appendPointer('', i), message: `${name === '' ? `tool #${i}` : `\`${name}\``} is ${formatCount(tokens)} tokens${what} ${unit.label}; the budget is ${formatCount(budget.maxToolTokens)} per tool: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or shorten its descriptions and schema` });
+        out.push({ severity, code: 'over-budget', tool: name, toolIndex: i, path: appendPointer('', i), message: `${name === '' ? `tool #${i}` : code(name)} is ${formatCount(tokens)} tokens${what} ${unit.label}; the budget is ${formatCount(budget.maxToolTokens)} per tool: run \`toolslim optimize\` (\`toolslim report --render …\` shows what each reader pays), or shorten its descriptions and schema` });
       }
     }
     if (budget.maxTokens !== undefined) {

@@ -4,6 +4,7 @@
  * typescript`; one finding per place, at its pointer in the tools array.
  */
 import type { Severity } from '../../core/report.js';
+import { code } from '../../core/format.js';
 import { toolName } from '../../core/tool.js';
 import { isObject } from '../../json/guards.js';
 import { appendPointer } from '../../json/pointer.js';
@@ -61,7 +62,7 @@ function findings(tools: readonly unknown[], oneOfRejected: boolean): Finding[] 
     for (const a of findAnyTypes(tool.inputSchema)) {
       const [why, plainFix] = WHY[a.reason] ?? ['an unknown reason', 'see docs/render.md'];
       const fix = (oneOfRejected ? WITHOUT_ONE_OF[a.reason] : undefined) ?? plainFix;
-      const param = a.path === '' ? 'the parameters' : `\`${a.path}\``;
+      const param = a.path === '' ? 'the parameters' : code(a.path);
       out.push({
         severity: RENDERS_AS_ANY_SEVERITY,
         code: 'renders-as-any',
