@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { leadingId, reconnectDelay } from '../../src/cli/proxy/limits.js';
+import { leadingId, reconnectDelay, trailingId } from '../../src/cli/proxy/limits.js';
 import { requireBuild, ROOT } from '../cli/helpers.js';
 import { INIT, INITIALIZED, ProxyProcess, WIRE_SERVER, node } from '../cli/proxy-helpers.js';
 import { tempDir } from '../helpers/temp.js';
@@ -74,6 +74,27 @@ describe('stdio: line, page, list and result caps', () => {
     });
     expect(value.big).toContain('a line from the client is over the line cap of 1,000,000 bytes (--max-line-bytes <bytes> raises it); it was not sent to the server');
     expect(value.ping.result).toEqual({});
+  });
+
+  it('a response over the line cap with its id last (as the SDK writes it): the call fails naming the cap, not by the client’s timeout', async () => {
+    const { value } = await withProxy(['--max-line-bytes', '1000000', '--', node, HOSTILE], async (p) => {
+      await p.initialize();
+      p.send('{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"id-last","arguments":{}}}');
+      const big = errorOf((await p.until(5, 20_000)).message);
+      p.send('{"jsonrpc":"2.0","id":6,"method":"ping"}');
+      return { big, ping: (await p.until(6)).message };
+    });
+    expect(value.big).toContain('over the line cap of 1,000,000 bytes (--max-line-bytes <bytes> raises it)');
+    expect(value.ping.result).toEqual({});
+  });
+
+  it('a client line over the line cap with its id last (as the SDK’s Client writes it): its request gets the error', async () => {
+    const { value } = await withProxy(['--max-line-bytes', '1000000', '--', node, WIRE_SERVER], async (p) => {
+      await p.initialize();
+      p.send(`{"method":"tools/call","params":{"name":"echo","arguments":{"text":"${'y'.repeat(2_000_000)}"}},"jsonrpc":"2.0","id":9}`);
+      return errorOf((await p.until(9, 20_000)).message);
+    });
+    expect(value).toContain('a line from the client is over the line cap of 1,000,000 bytes (--max-line-bytes <bytes> raises it); it was not sent to the server');
   });
 
   it('one tools/list page over the page cap: the client’s tools/list gets an error naming it', async () => {
@@ -211,5 +232,22 @@ describe('the pure parts', () => {
     // A client's line: the id of a request (a method read too), never of the client's answer to the server.
     expect(leadingId('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"x":"', 'request')).toBe(9);
     expect(leadingId('{"jsonrpc":"2.0","id":9,"result":{"x":"', 'request')).toBeUndefined();
+  });
+
+  it('trailingId reads the id the SDK writes last, only for the kind the first bytes show', () => {
+    const head = '{"result":{"content":[{"type":"text","text":"aaaa';
+    expect(trailingId(head, 'aaaa"}]},"jsonrpc":"2.0","id":5}')).toBe(5);
+    expect(trailingId(head, 'aa"}]},"jsonrpc":"2.0","id" : "a\\"b" }\r')).toBe('a"b');
+    expect(trailingId(head, 'a\\",\\"id\\":7}"}]},"jsonrpc":"2.0","id":-1}')).toBe(-1);
+    // The last member is not `id` (a string that only ends like one), or the message is cut: no id.
+    expect(trailingId(head, 'aa\\",\\"id\\":7}"}]},"jsonrpc":"2.0"}')).toBeUndefined();
+    expect(trailingId(head, ',"id":7}')).toBe(7);
+    expect(trailingId(head, '"id":7}')).toBeUndefined();
+    expect(trailingId(head, 'aaaa')).toBeUndefined();
+    expect(trailingId(head, '"}]},"id":{"x":1}}')).toBeUndefined();
+    // A server's own request is no answer; a client's line is a request only with a `method` in its first bytes.
+    expect(trailingId('{"method":"sampling/createMessage","params":{"x":"', '"}},"jsonrpc":"2.0","id":3}')).toBeUndefined();
+    expect(trailingId('{"method":"tools/call","params":{"x":"', '"}},"jsonrpc":"2.0","id":3}', 'request')).toBe(3);
+    expect(trailingId('{"result":{"x":"', '"}},"jsonrpc":"2.0","id":3}', 'request')).toBeUndefined();
   });
 });

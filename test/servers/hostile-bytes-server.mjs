@@ -4,7 +4,8 @@
 //   --endless-cursor     every page has a nextCursor (a cursor loop); at most 10 000 pages are answered
 //   --count <file>       append one line per tools/list request received
 // Tools: `endless` answers with a line that never ends (1 MB chunks, at most 64 MB, no newline);
-// any other tool answers { content: [] }.
+// `id-last` answers with a 2 MB line whose `id` is its last member, as the official SDK writes every
+// response ({ result, jsonrpc, id }); any other tool answers { content: [] }.
 import { appendFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -45,6 +46,7 @@ process.stdin.on('data', (d) => {
       const tool = { name: `t${pages}`, description: 'd'.repeat(pageBytes), inputSchema: { type: 'object' } };
       write({ jsonrpc: '2.0', id: msg.id, result: { tools: [tool], ...(endless && pages < 10_000 ? { nextCursor: `c${pages}` } : {}) } });
     } else if (msg.method === 'tools/call' && msg.params?.name === 'endless') void endlessLine(msg.id);
+    else if (msg.method === 'tools/call' && msg.params?.name === 'id-last') write({ result: { content: [{ type: 'text', text: 'a'.repeat(2_000_000) }] }, jsonrpc: '2.0', id: msg.id });
     else if (msg.method === 'tools/call') write({ jsonrpc: '2.0', id: msg.id, result: { content: [] } });
     else write({ jsonrpc: '2.0', id: msg.id, result: {} });
   }

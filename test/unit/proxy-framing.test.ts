@@ -125,6 +125,20 @@ describe('LineReader with a cap', () => {
     expect(overflows[0]!.seen).toBeGreaterThan(100_000);
     expect(reader.pendingBytes).toBe(0);
   });
+
+  it('a line over the cap: its last bytes go to onOverflowEnd when its newline comes, however it was chunked; never for a line that does not end', () => {
+    for (const chunk of [1, 7, 65_536, 200_000]) {
+      const tails: string[] = [];
+      const reader = new LineReader(() => undefined, { maxBytes: 100_000, onOverflow: () => undefined, onOverflowEnd: (t) => tails.push(t.toString('utf8')) });
+      const line = Buffer.from(`{"result":"${'a'.repeat(150_000)}b","jsonrpc":"2.0","id":42}\n{"never":"`);
+      for (let i = 0; i < line.length; i += chunk) reader.push(line.subarray(i, i + chunk));
+      reader.push(Buffer.alloc(150_000, 0x61));
+      reader.end();
+      expect(tails).toHaveLength(1);
+      expect(tails[0]!.length).toBe(65_536);
+      expect(tails[0]!.endsWith('ab","jsonrpc":"2.0","id":42}')).toBe(true);
+    }
+  });
 });
 
 describe('SseParser', () => {

@@ -77,7 +77,7 @@ ${ALLOW_REJECTED_HELP}
 Limits (what a server or client can make the proxy hold; over one: an error naming it and its flag):
   --max-line-bytes <n>      one message line (stdio, either side), HTTP JSON body or SSE event
                             (default ${DEFAULT_LIMITS.line}, 128 MiB); the line is dropped and the
-                            request it answers (its id read from its first bytes) gets the error
+                            request it answers (its id read from its first or last bytes) gets the error
   --max-page-bytes <n>      one page of the server's tools/list (default ${DEFAULT_LIMITS.page}, 64 MiB)
   --max-list-bytes <n>      all pages of the server's tools/list together (default ${DEFAULT_LIMITS.list},
                             128 MiB): a cursor that never ends stops here

@@ -13,7 +13,7 @@ import type { ListHooks } from './hooks.js';
 import { Router } from './router.js';
 import { StdioUpstream, type Upstream } from './upstream.js';
 import { targetRedactor } from '../redact.js';
-import { leadingId, limitsOf, overCap, type ByteLimits } from './limits.js';
+import { leadingId, limitsOf, overCap, trailingId, type ByteLimits } from './limits.js';
 
 /** Options of {@link runProxy}. */
 export interface ProxyOptions {
@@ -92,6 +92,8 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       resolve(status);
     };
 
+    /** The client line over the cap being dropped whose id was not in its first bytes. */
+    let clientOverflow: { readonly head: string; readonly message: string } | undefined;
     const lines = new LineReader(
       (line) => {
         if (!router.fromClient(line)) {
@@ -101,11 +103,21 @@ export async function runProxy(options: ProxyOptions): Promise<number> {
       },
       {
         maxBytes: limits.line,
-        // A client line over the cap never reaches the server; its request (id from its first bytes) gets the error.
+        // A client line over the cap never reaches the server; its request gets the error: at once when its id
+        // is in its first bytes, else when the line ends, from its last bytes (the SDK's Client writes `id` last).
         onOverflow: (head) => {
-          const id = leadingId(head.toString('utf8'), 'request');
+          const text = head.toString('utf8');
+          const id = leadingId(text, 'request');
           const message = `${overCap('a line from the client', 'line', limits.line)}; it was not sent to the server`;
+          clientOverflow = id === undefined ? { head: text, message } : undefined;
           log(message);
+          if (id !== undefined) toClient(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify({ code: -32600, message: `toolslim proxy: ${message}` })}}`);
+        },
+        onOverflowEnd: (tail) => {
+          if (clientOverflow === undefined) return;
+          const { head, message } = clientOverflow;
+          clientOverflow = undefined;
+          const id = trailingId(head, tail.toString('utf8'), 'request');
           if (id !== undefined) toClient(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify({ code: -32600, message: `toolslim proxy: ${message}` })}}`);
         },
       },

@@ -75,11 +75,59 @@ export function reconnectDelay(unproductive: number, retryMs: number | undefined
  * what is needed is not within it.
  */
 export function leadingId(prefix: string, kind: 'response' | 'request' = 'response'): RpcId | undefined {
-  let i = blank(prefix, 0);
-  if (prefix[i] !== '{') return undefined;
-  i = blank(prefix, i + 1);
+  const { id, keys } = readLeadingMembers(prefix);
+  if (keys.includes('method') ? kind === 'response' : kind === 'request') return undefined;
+  return id;
+}
+
+/**
+ * The `id` of a JSON-RPC message cut at a cap, read from its last bytes: the official SDK writes `id` as
+ * the last member of every request (`{ method, params, jsonrpc, id }`) and response (`{ result, jsonrpc,
+ * id }`), so a huge message has it only at its end. `head` (its first bytes) says which kind it is, as for
+ * {@link leadingId}: a `method` key read there makes it a request, a `result` or `error` key a response.
+ * The last top-level member is read backwards from the closing brace; only a string or number `id` counts.
+ * Undefined when the kind does not match, or `tail` does not end with an `id` member.
+ */
+export function trailingId(head: string, tail: string, kind: 'response' | 'request' = 'response'): RpcId | undefined {
+  const { keys } = readLeadingMembers(head);
+  if (kind === 'request' ? !keys.includes('method') : keys.includes('method') || !(keys.includes('result') || keys.includes('error'))) return undefined;
+  let i = blankBack(tail, tail.length - 1);
+  if (tail[i] !== '}') return undefined;
+  i = blankBack(tail, i - 1);
+  const valueEnd = i + 1;
+  let valueStart: number;
+  if (tail[i] === '"') {
+    valueStart = openingQuote(tail, i - 1);
+    if (valueStart < 0) return undefined;
+  } else {
+    while (i >= 0 && /[0-9eE+\-.]/.test(tail[i]!)) i--;
+    valueStart = i + 1;
+    if (valueStart === valueEnd) return undefined;
+  }
+  i = blankBack(tail, valueStart - 1);
+  if (tail[i] !== ':') return undefined;
+  i = blankBack(tail, i - 1);
+  if (tail[i] !== '"') return undefined;
+  const keyStart = openingQuote(tail, i - 1);
+  if (keyStart < 0) return undefined;
+  const before = blankBack(tail, keyStart - 1);
+  if (tail[before] !== ',' && tail[before] !== '{') return undefined;
+  try {
+    if (JSON.parse(tail.slice(keyStart, i + 1)) !== 'id') return undefined;
+    const v = JSON.parse(tail.slice(valueStart, valueEnd)) as unknown;
+    return typeof v === 'string' || typeof v === 'number' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The top-level members of a message's first bytes, in order: every key read (also one whose value is cut) and the `id` if its value was read. */
+function readLeadingMembers(prefix: string): { id: RpcId | undefined; keys: string[] } {
+  const keys: string[] = [];
   let id: RpcId | undefined;
-  let method = false;
+  let i = blank(prefix, 0);
+  if (prefix[i] !== '{') return { id, keys };
+  i = blank(prefix, i + 1);
   for (let members = 0; members < 64 && i < prefix.length; members++) {
     const keyEnd = stringEnd(prefix, i);
     if (keyEnd === -1) break;
@@ -87,12 +135,9 @@ export function leadingId(prefix: string, kind: 'response' | 'request' = 'respon
     try {
       key = JSON.parse(prefix.slice(i, keyEnd)) as string;
     } catch {
-      return undefined;
+      return { id: undefined, keys };
     }
-    if (key === 'method') {
-      if (kind === 'response') return undefined;
-      method = true;
-    }
+    keys.push(key);
     i = blank(prefix, keyEnd);
     if (prefix[i] !== ':') break;
     i = blank(prefix, i + 1);
@@ -103,14 +148,32 @@ export function leadingId(prefix: string, kind: 'response' | 'request' = 'respon
         const v = JSON.parse(prefix.slice(i, end)) as unknown;
         id = typeof v === 'string' || typeof v === 'number' ? v : undefined;
       } catch {
-        return undefined;
+        return { id: undefined, keys };
       }
     }
     i = blank(prefix, end);
     if (prefix[i] !== ',') break;
     i = blank(prefix, i + 1);
   }
-  return kind === 'request' && !method ? undefined : id;
+  return { id, keys };
+}
+
+/** The index of the last non-blank character at or before `i` (-1 when none). */
+function blankBack(s: string, i: number): number {
+  while (i >= 0 && (s[i] === ' ' || s[i] === '\t' || s[i] === '\r' || s[i] === '\n')) i--;
+  return i;
+}
+
+/** Reading backwards from `i`, inside a string whose closing quote is at `i + 1`: the index of its opening quote (the first quote not escaped by an odd run of backslashes), or -1. */
+function openingQuote(s: string, i: number): number {
+  if (i < 0) return -1;
+  for (let j = s.lastIndexOf('"', i); j >= 0; j = s.lastIndexOf('"', j - 1)) {
+    let slashes = 0;
+    while (j - 1 - slashes >= 0 && s[j - 1 - slashes] === '\\') slashes++;
+    if (slashes % 2 === 0) return j;
+    if (j === 0) break;
+  }
+  return -1;
 }
 
 function blank(s: string, i: number): number {

@@ -14,8 +14,14 @@ const NEWLINE = 0x0a;
 /** A line over the cap: its first bytes (at most {@link HEAD_BYTES}, to find its id) and how many bytes were seen when it was cut. */
 export type OnOverflow = (head: Buffer, seen: number) => void;
 
+/** A line over the cap, once its `\n` came: its last bytes (at most {@link TAIL_BYTES}), where the official SDK writes a message's id. */
+export type OnOverflowEnd = (tail: Buffer) => void;
+
 /** How much of a line over the cap is kept for its caller (the id is near the start). */
 export const HEAD_BYTES = 64 * 1024;
+
+/** How much of the end of a line over the cap is kept for its caller (the SDK writes `id` last). */
+export const TAIL_BYTES = 64 * 1024;
 
 /**
  * Splits a byte stream into lines; each line is handed on without its `\n`, as the exact bytes that came.
@@ -30,11 +36,20 @@ export class LineReader {
   #pendingBytes = 0;
   /** Dropping the rest of a line over the cap, up to its `\n`. */
   #skipping = false;
+  readonly #onOverflowEnd: OnOverflowEnd | undefined;
+  /** The last bytes of the line being dropped (at least {@link TAIL_BYTES} of them once it has that many, at most twice that). */
+  #tail: Buffer[] = [];
+  #tailBytes = 0;
 
-  constructor(onLine: (line: Buffer) => void, limit?: { readonly maxBytes: number; readonly onOverflow: OnOverflow }) {
+  /**
+   * `onOverflow` is called as soon as a line passes the cap (also when it never ends); `onOverflowEnd`,
+   * when that line's `\n` comes, with its last bytes.
+   */
+  constructor(onLine: (line: Buffer) => void, limit?: { readonly maxBytes: number; readonly onOverflow: OnOverflow; readonly onOverflowEnd?: OnOverflowEnd }) {
     this.#onLine = onLine;
     this.#maxBytes = limit?.maxBytes ?? Infinity;
     this.#onOverflow = limit?.onOverflow;
+    this.#onOverflowEnd = limit?.onOverflowEnd;
   }
 
   /** Bytes of the line still waiting for its `\n`. */
@@ -46,15 +61,22 @@ export class LineReader {
     let start = 0;
     if (this.#skipping) {
       const nl = chunk.indexOf(NEWLINE);
-      if (nl === -1) return;
+      if (nl === -1) {
+        this.#keepTail(chunk);
+        return;
+      }
+      this.#keepTail(chunk.subarray(0, nl));
       this.#skipping = false;
+      this.#endOverflow();
       start = nl + 1;
     }
     let nl = chunk.indexOf(NEWLINE, start);
     while (nl !== -1) {
       const tail = chunk.subarray(start, nl);
-      if (this.#pendingBytes + tail.length > this.#maxBytes) this.#overflow(tail, this.#pendingBytes + tail.length);
-      else {
+      if (this.#pendingBytes + tail.length > this.#maxBytes) {
+        this.#overflow(tail, this.#pendingBytes + tail.length);
+        this.#endOverflow();
+      } else {
         let line: Buffer;
         if (this.#pieces.length === 0) line = tail;
         else {
@@ -83,6 +105,8 @@ export class LineReader {
   /** Hands on a last line that never got its `\n`, if any. */
   end(): void {
     this.#skipping = false;
+    this.#tail = [];
+    this.#tailBytes = 0;
     if (this.#pieces.length === 0) return;
     const line = Buffer.concat(this.#pieces, this.#pendingBytes);
     this.#pieces = [];
@@ -101,9 +125,32 @@ export class LineReader {
       head.push(take);
       headBytes += take.length;
     }
+    this.#tail = [];
+    this.#tailBytes = 0;
+    for (const p of parts) this.#keepTail(p);
     this.#pieces = [];
     this.#pendingBytes = 0;
     this.#onOverflow?.(Buffer.concat(head, headBytes), seen);
+  }
+
+  /** Adds bytes of the line being dropped to its kept tail, trimmed to {@link TAIL_BYTES} once it holds twice that. */
+  #keepTail(bytes: Buffer): void {
+    if (this.#onOverflowEnd === undefined || bytes.length === 0) return;
+    this.#tail.push(bytes.length > TAIL_BYTES ? bytes.subarray(bytes.length - TAIL_BYTES) : bytes);
+    this.#tailBytes += Math.min(bytes.length, TAIL_BYTES);
+    if (this.#tailBytes >= 2 * TAIL_BYTES) {
+      const all = Buffer.concat(this.#tail, this.#tailBytes);
+      this.#tail = [all.subarray(all.length - TAIL_BYTES)];
+      this.#tailBytes = TAIL_BYTES;
+    }
+  }
+
+  /** The dropped line's `\n` came: its last bytes go to onOverflowEnd. */
+  #endOverflow(): void {
+    const tail = Buffer.concat(this.#tail, this.#tailBytes);
+    this.#tail = [];
+    this.#tailBytes = 0;
+    this.#onOverflowEnd?.(tail.length > TAIL_BYTES ? tail.subarray(tail.length - TAIL_BYTES) : tail);
   }
 }
 

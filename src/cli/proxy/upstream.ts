@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import { startServerProcess, describeExit, exitStatus, type ServerProcess } from './child.js';
 import { LineReader, isBlankLine } from './lines.js';
 import { redactArgs } from '../redact.js';
-import { DEFAULT_LIMITS, leadingId, overCap } from './limits.js';
+import { DEFAULT_LIMITS, leadingId, overCap, trailingId } from './limits.js';
 
 /** A JSON-RPC id as it is on the wire (parsed). */
 export type RpcId = string | number;
@@ -110,17 +110,30 @@ export class StdioUpstream implements Upstream {
     const proc = startServerProcess(this.#options.command, this.#options.args);
     this.#process = proc;
     const maxBytes = this.#options.maxLineBytes ?? DEFAULT_LIMITS.line;
+    /** The line over the cap being dropped whose id was not in its first bytes. */
+    let overflow: { readonly head: string; readonly message: string } | undefined;
     const lines = new LineReader(
       (line) => {
         if (!isBlankLine(line)) events.message(line);
       },
       {
         maxBytes,
-        // Never held whole: dropped, and the request it answers (its id, read from its first bytes) fails naming the cap.
+        // Never held whole: dropped, and the request it answers fails naming the cap: at once when its id
+        // is in its first bytes, else when the line ends, from its last bytes (the SDK writes `id` last).
         onOverflow: (head, seen) => {
-          const id = leadingId(head.toString('utf8'));
+          const text = head.toString('utf8');
+          const id = leadingId(text);
           const message = `${overCap(`a line ${this.label} wrote`, 'line', maxBytes)} (${seen.toLocaleString('en-US')} bytes seen); it was dropped`;
-          events.log(`${message}${id === undefined ? ' (no answer id in its first bytes: nothing else was told)' : `: request ${JSON.stringify(id)} gets an error`}`);
+          overflow = id === undefined ? { head: text, message } : undefined;
+          events.log(`${message}${id === undefined ? ' (no answer id in its first bytes: its last bytes are read for one when it ends)' : `: request ${JSON.stringify(id)} gets an error`}`);
+          if (id !== undefined) events.failed([id], -32000, message);
+        },
+        onOverflowEnd: (tail) => {
+          if (overflow === undefined) return;
+          const { head, message } = overflow;
+          overflow = undefined;
+          const id = trailingId(head, tail.toString('utf8'));
+          events.log(id === undefined ? 'the line over the line cap had no answer id in its first or last bytes: nothing else was told' : `the line over the line cap answered request ${JSON.stringify(id)} (its id in its last bytes): it gets an error`);
           if (id !== undefined) events.failed([id], -32000, message);
         },
       },
