@@ -140,25 +140,32 @@ export const INFO_SHOWN = 5;
 
 /**
  * `check` output: one finding per line (`indent` before each), no trailing newline. Errors and warnings
- * are all listed; of each info code, the first {@link INFO_SHOWN} tools' findings and its whole-list
+ * are all listed; of each info code, its first {@link INFO_SHOWN} findings and its whole-list
  * finding, then one line counting the rest (`--format json` lists every one).
  */
 export function renderFindingLines(findings: readonly Finding[], style: Style, indent = ''): string {
   const shown = new Map<string, number>();
-  const hidden = new Map<string, number>();
+  /** Per code: the findings left out and the tools they are in (a tool can have many of one code: one per parameter). */
+  const hidden = new Map<string, { findings: number; tools: Set<number> }>();
   const lines: string[] = [];
   for (const f of findings) {
     if (f.severity === 'info' && f.toolIndex >= 0) {
       const n = shown.get(f.code) ?? 0;
       if (n >= INFO_SHOWN) {
-        hidden.set(f.code, (hidden.get(f.code) ?? 0) + 1);
+        const h = hidden.get(f.code) ?? { findings: 0, tools: new Set<number>() };
+        h.findings++;
+        h.tools.add(f.toolIndex);
+        hidden.set(f.code, h);
         continue;
       }
       shown.set(f.code, n + 1);
     }
     lines.push(`${indent}${paint(f.severity, style)} ${style.bold(oneLine(f.code))} ${style.dim(where(f))} ${oneLine(f.message)}`);
   }
-  for (const [code, n] of hidden) lines.push(`${indent}${paint('info', style)} ${style.bold(code)} … and ${plural(n, 'more tool')} (--format json lists every finding)`);
+  for (const [code, { findings: n, tools }] of hidden) {
+    const rest = n === tools.size ? plural(n, 'more tool') : `${plural(n, 'more finding')} in ${plural(tools.size, 'tool')}`;
+    lines.push(`${indent}${paint('info', style)} ${style.bold(code)} … and ${rest} (--format json lists every finding)`);
+  }
   return lines.join('\n');
 }
 
