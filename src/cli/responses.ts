@@ -37,7 +37,7 @@ export function renderResponses(file: string, summary: ResponsesSummary, format:
   const shown = top > 0 ? summary.tools.slice(0, top) : summary.tools;
   const rows = shown.map((t) => [
     oneLine(t.tool) + (t.answered > 0 ? ` (${t.answered} answered by toolslim)` : ''),
-    num(t.calls) + (t.errors > 0 ? ` (${t.errors} errors)` : ''),
+    num(t.calls) + (t.errors > 0 ? ` (${t.errors} error${t.errors === 1 ? '' : 's'})` : ''),
     num(t.medianResultBytes),
     num(t.maxResultBytes),
     num(t.originalBytes),

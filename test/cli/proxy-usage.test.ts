@@ -150,7 +150,7 @@ describe('proxy --stats and report --responses', () => {
     expect(report.stdout.split('\n')[0]).toBe(`${stats}: 3 tools/calls of 2 tools, ${(echoResults[0]! + echoResults[1]! + lines[2]!.resultBytes).toLocaleString('en-US')} result bytes`);
     const row = report.stdout.split('\n').find((l) => l.trim().startsWith('echo'))!;
     expect(row.trim().split(/\s{2,}/)).toEqual(['echo', '2', Math.round(median).toLocaleString('en-US'), String(Math.max(...echoResults)), String(lines[0]!.originalBytes), String(lines[0]!.servedBytes), `${(median / lines[0]!.originalBytes).toFixed(2)}×`]);
-    expect(report.stdout).toMatch(/get_pet \(1 answered by toolslim\) +1 \(1 errors\)/);
+    expect(report.stdout).toMatch(/get_pet \(1 answered by toolslim\) +1 \(1 error\)/);
     const json = JSON.parse((await run(['report', '--responses', stats, '--format', 'json'])).stdout);
     expect(json.calls).toBe(3);
     const missing = await run(['report', '--responses', join(dir, 'none.jsonl')]);

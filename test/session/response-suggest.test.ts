@@ -50,11 +50,11 @@ describe('suggestPolicies', () => {
     // The table drawn as every other table of the CLI (renderTable): two spaces in, a rule of dashes.
     expect(out.stdout).toContain(
       [
-        '  tool          calls  median result  max result  definition  served  response/definition',
-        '  -----  ------------  -------------  ----------  ----------  ------  -------------------',
-        '  list             20         11,550      22,000         200     200               57.75×',
-        '  text   2 (1 errors)          2,950       5,000         200     200               14.75×',
-        '  small             1          1,999       1,999         200     200                9.99×',
+        '  tool         calls  median result  max result  definition  served  response/definition',
+        '  -----  -----------  -------------  ----------  ----------  ------  -------------------',
+        '  list            20         11,550      22,000         200     200               57.75×',
+        '  text   2 (1 error)          2,950       5,000         200     200               14.75×',
+        '  small            1          1,999       1,999         200     200                9.99×',
       ].join('\n'),
     );
     expect(out.stdout).toContain('list: median result 11,550 bytes, 57.8× its 200-byte definition; fields seen: id, title, body; a budget of 19,000 bytes keeps 95% of its results on one page');
