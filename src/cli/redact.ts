@@ -18,6 +18,7 @@
  *   documented usage does (`mcp-server-neon start <key>`);
  * - inside a longer word, only the secret (see embeddedSecrets): a header's value (`x-api-key:<key>`,
  *   `--header=Authorization: <key>`), a JSON config's value under a secret's name (`{"apiKey":"…"}`), a
+ *   connection string's `password=…` (`host=db password=…`, `Server=db;Password=…;`), a
  *   key-looking piece (`label:ghp_…`);
  * - then, in any text, every occurrence of those values (the secrets this process was given), in their
  *   raw and URL-decoded forms, when they are at least 6 characters long (shorter ones would blank out
@@ -40,6 +41,8 @@ const SECRET_NAME = /key|token|secret|passw|credential|auth|cookie|session|(?:^|
 const SK = /\bsk-[A-Za-z0-9_-]{8,}/g;
 const BEARER = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
 const MIN_GLOBAL = 6;
+/** A `name=value` pair inside a word, after a blank, `;` or `&` (not the word's own `NAME=`): lead, name, `=` with its blanks, value (quoted as libpq quotes, or up to a blank, `;` or `&`). */
+const SECRET_PAIR = /(^|[\s;&])([A-Za-z_][A-Za-z0-9_.-]*)(\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s;&]+)/g;
 
 /** A redactor hiding these values (and the patterns every redactor hides). */
 export function makeRedactor(secrets: Iterable<string> = []): Redactor {
@@ -147,6 +150,8 @@ export function redactArgs(words: readonly string[]): string[] {
       if (eq > 0 && asUrl(w.slice(eq + 1)) !== undefined) return `${w.slice(0, eq + 1)}${redactUrl(w.slice(eq + 1))}`;
       let out = w;
       for (const v of embeddedSecrets(w).sort((a, b) => b.length - a.length)) out = out.split(v).join(MASK);
+      // A connection string's `password=…` pair, masked in place whatever its length (see embeddedSecrets).
+      out = out.replace(SECRET_PAIR, (m: string, lead: string, name: string, sep: string) => (SECRET_NAME.test(name) ? `${lead}${name}${sep}${MASK}` : m));
       return makeRedactor()(out);
     }
     const eq = w.indexOf('=');
@@ -228,6 +233,9 @@ function embeddedSecrets(w: string): string[] {
     if (header !== null && SECRET_NAME.test(header[1]!) && !header[2]!.startsWith('//')) out.push(header[2]!);
   }
   for (const m of w.matchAll(/"([^"\\]*)"\s*:\s*"((?:[^"\\]|\\.)+)"/g)) if (SECRET_NAME.test(m[1]!)) out.push(m[2]!);
+  // `name=value` pairs after a blank, `;` or `&`, as connection strings hold them: libpq's `host=db password=…`,
+  // ADO.NET's `Server=db;Password=…;`. Searched in other text only from MIN_GLOBAL characters, as every value.
+  for (const m of w.matchAll(SECRET_PAIR)) if (SECRET_NAME.test(m[2]!) && m[4]!.length >= MIN_GLOBAL) out.push(m[4]!);
   for (const piece of w.split(/[\s:=,;"'{}[\]()<>|&]+/)) if (piece !== w && looksSecret(piece)) out.push(piece);
   return [...new Set(out)];
 }

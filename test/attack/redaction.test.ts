@@ -137,6 +137,18 @@ describe('redaction (unit, hand-written expectations)', () => {
     const r = makeRedactor(targetSecrets({ kind: 'stdio', command: 'node', args: ['s.mjs', `x-api-key:${ghp}`, `{"apiKey":"plain-value"}`] }));
     expect(r(`bad option x-api-key:${ghp} with plain-value`)).toBe('bad option x-api-key:*** with ***');
   });
+  it('hides a connection string’s password: libpq key/value (`host=db password=…`) and ADO.NET (`Server=db;Password=…;`)', () => {
+    // Found as a user: `capture -- <server> --dsn "host=db user=admin password=hunter2secret"` printed the
+    // password whole in "cannot start …" (only URL userinfo, `NAME=` words and flags were recognised).
+    expect(
+      redactArgs(['--dsn', 'host=db user=admin password=hunter2secret dbname=app', '--conn', 'Server=db;Database=app;User Id=sa;Password=hunter2secret;', "host=db password='a b c' port=5432", 'x=1&api_token=abc&y=2']),
+    ).toEqual(['--dsn', 'host=db user=admin password=*** dbname=app', '--conn', 'Server=db;Database=app;User Id=sa;Password=***;', 'host=db password=*** port=5432', 'x=1&api_token=***&y=2']);
+    const kept = ['host=db user=admin dbname=app sslmode=require', 'Server=db;Database=app;Trusted_Connection=True;', 'a=b c=d'];
+    expect(redactArgs(kept)).toEqual(kept);
+    // The password is one of the target's secrets, so the server's own stderr loses it too.
+    const r = makeRedactor(targetSecrets({ kind: 'stdio', command: 'node', args: ['s.mjs', '--dsn', 'host=db password=hunter2secret'] }));
+    expect(r('FATAL: password authentication failed (hunter2secret)')).toBe('FATAL: password authentication failed (***)');
+  });
   it('hides the given values anywhere in a text, raw and URL-decoded, and sk- keys and bearer tokens always', () => {
     const r = makeRedactor(['a b/c+secret', 'short']);
     expect(r('x a%20b%2Fc%2Bsecret y a b/c+secret z short')).toBe('x *** y *** z short');
