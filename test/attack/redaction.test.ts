@@ -271,6 +271,35 @@ describe('a server that lists a secret of its command line (the proxy)', () => {
   });
 });
 
+describe('a server that writes a secret of its command line into its initialize result (the proxy)', () => {
+  // Found as a user: a server behind \`proxy --url …?apiKey=…\` wrote its URL, key included, into its
+  // \`instructions\`; capture warned, the proxy passed it to the client and its model without a word.
+  it('the proxy forwards the result as sent and says so on stderr, never the secret; a clean server gets no warning', async () => {
+    const token = 'PLANTEDtokenQ9xInit';
+    const p = new ProxyProcess(['--', node, WIRE_SERVER, '--token', token, '--instructions', `Open documents at http://paperless.local/?token=${token}`]);
+    try {
+      const init = await p.initialize();
+      expect(init).toContain(token); // the server's text, as it came
+      await waitFor(() => p.stderr.includes('initialize result holds a secret'));
+      expect(p.stderr).toMatch(/warning: .*'s initialize result holds a secret given on its command line or URL/);
+      expectClean('proxy stderr', p.stderr, [token]);
+    } finally {
+      p.end();
+      await p.closed;
+    }
+    const quiet = new ProxyProcess(['--', node, WIRE_SERVER, '--token', token, '--instructions', 'Open documents at http://paperless.local/']);
+    try {
+      await quiet.initialize();
+      quiet.send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+      await quiet.until(1);
+      expect(quiet.stderr).not.toContain('holds a secret');
+    } finally {
+      quiet.end();
+      await quiet.closed;
+    }
+  });
+});
+
 describe('proxy --url: userinfo, query values and header values', () => {
   let http: Server | undefined;
   afterEach(async () => {

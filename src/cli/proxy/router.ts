@@ -416,6 +416,12 @@ export class Router {
   /** The server's `initialize` result: served as it is, or (prefetch) once the list is known, with the instructions it needs. */
   async #initializeResult(line: Buffer, text: string, result: Record<string, unknown>): Promise<void> {
     const hooks = this.#o.hooks;
+    // A server that writes a secret of its command line or URL into its initialize result (its base URL,
+    // token included, in `instructions`): the client and its model get it as sent, so say so (as capture does).
+    const secrets = this.#o.secrets ?? [];
+    if (secrets.length > 0 && secrets.some((x) => text.includes(x) || text.includes(JSON.stringify(x).slice(1, -1)))) {
+      this.#o.log(`warning: ${this.#o.upstream.label}'s initialize result holds a secret given on its command line or URL; the client and its model get it as the server sent it`);
+    }
     const caps = result.capabilities;
     this.#declaresListChanged = isObject(caps) && isObject(caps.tools) && caps.tools.listChanged === true;
     try {
