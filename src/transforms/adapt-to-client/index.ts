@@ -36,6 +36,7 @@ import { dropInvalidAnnotations } from './steps/drop-invalid-annotations.js';
 import { dropRejected } from './steps/drop-rejected.js';
 import { hoistRefs } from './steps/hoist-refs.js';
 import { inlineRefs } from './steps/inline-refs.js';
+import { mergeAllOf } from './steps/merge-allof.js';
 import { relaxAssertions } from './steps/relax-assertions.js';
 import { renameTools, type AdaptNameStep, type ToolRenamePlan } from './steps/rename-tools.js';
 import { wrapRefSiblings } from './steps/wrap-ref-siblings.js';
@@ -85,8 +86,8 @@ interface AdaptState {
 
 /** The reference rewrites: measured together against the growth cap before anything else runs. */
 const REWRITES: readonly AdaptStep[] = [inlineRefs, hoistRefs, wrapRefSiblings];
-/** Clean-ups that keep every verdict. */
-const CLEANUPS: readonly AdaptStep[] = [addRootType, dropInvalidAnnotations, dropRejected];
+/** Clean-ups that keep every verdict (merge-allof last: annotations the client rejects are gone by then). */
+const CLEANUPS: readonly AdaptStep[] = [addRootType, dropInvalidAnnotations, dropRejected, mergeAllOf];
 /** Lossy conversions, each behind its own option. */
 const LOSSY: readonly AdaptStep[] = [relaxAssertions, describeFormats, closeObjects];
 
@@ -243,7 +244,13 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
     const after = utf8Length(JSON.stringify(ed.root));
     if (after > growthLimit(before)) return { over: { before, after }, rewrote, rewriteNotes, lossyEdited: false };
   }
-  for (const step of CLEANUPS) if (step.applies(p)) step.run(ed, input);
+  let mergeNotes: readonly [number, number] | undefined;
+  for (const step of CLEANUPS) {
+    if (!step.applies(p)) continue;
+    const n = ed.notes.length;
+    step.run(ed, input);
+    if (step === mergeAllOf) mergeNotes = [n, ed.notes.length];
+  }
   if (lossy.length === 0) return { rewrote, rewriteNotes, lossyEdited: false };
   // A lossy step may drop the keyword that held the only reference to a definition (or the reference that
   // made reachability undecidable): removed here, as prune-unreachable-defs would remove it on the next
@@ -264,6 +271,13 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
     ed.group(() => removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {}));
     if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) ed.group(() => removeHeldBackByUnevaluated(ed, input.dialect));
     if (emptyDefs.length > 0) ed.group(() => removeUnreferencedEmptyDefs(ed, emptyDefs, input.dialect));
+    // A lossy step may have dropped what held an `allOf` back (`if`, `additionalProperties`): merged here, as
+    // the next run would; its notes replace the first merge's (they describe the output).
+    if (mergeNotes !== undefined) {
+      const n = ed.notes.length;
+      ed.group(() => mergeAllOf.run(ed, input));
+      ed.notes.splice(mergeNotes[0], mergeNotes[1] - mergeNotes[0], ...ed.notes.splice(n));
+    }
   }
   return { rewrote, rewriteNotes, lossyEdited };
 }
