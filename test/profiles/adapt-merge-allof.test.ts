@@ -146,7 +146,7 @@ describe('merge-allof: through the profile-tuned preset', () => {
   it('gemini: an allOf held back by a keyword the lossy steps drop is merged in the same run', () => {
     const tool = { name: 'pick', inputSchema: { type: 'object', properties: { p: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { required: ['a'], additionalProperties: false }] } } } };
     const r = transformTools(deepFreeze(structuredClone([tool])), { transforms: presetForProfile('safe', 'gemini') });
-    const out = r.tools[0] as { inputSchema: { properties: { p: unknown } } };
+    const out = r.tools[0] as unknown as { inputSchema: { properties: { p: unknown } } };
     expect(out.inputSchema.properties.p).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
     expect(r.report.diagnostics.filter((d) => d.code === 'allof-kept')).toEqual([]);
     const again = transformTools(r.tools, { transforms: presetForProfile('safe', 'gemini') });

@@ -4,7 +4,8 @@
  * order on each slot's schema (editor.ts) inside one transaction per tool, rolled back when the reference
  * rewrites grow a slot past the growth cap:
  * 1. reference rewrites, measured: inline-refs, hoist-refs, wrap-ref-siblings;
- * 2. clean-ups that keep every verdict: add-root-type, drop-invalid-annotations, drop-rejected;
+ * 2. clean-ups that keep every verdict: add-root-type, drop-invalid-annotations, drop-rejected, merge-allof
+ *    (run once more after the lossy steps when they edited the slot: they may drop what held an `allOf` back);
  * 3. lossy conversions, each off unless its option is on (presetForProfile turns on those the profile
  *    needs): relax-assertions, describe-formats, close-objects; and, on the tool itself (its name, with
  *    the whole list in view so no two tools end alike), rename-tools.
@@ -99,8 +100,9 @@ type LossyOption = 'relaxAssertions' | 'describeFormats' | 'closeObjects';
 /**
  * Rewrites each tool so that a client profile accepts it, without changing any verdict: inlines
  * references the client cannot resolve (cycle-aware), moves reference targets to the top-level `$defs`
- * where the client requires that, moves `$ref` into `allOf` where the client rejects its siblings, and
- * drops annotations the client rejects. With its lossy options on, it also converts what the client
+ * where the client requires that, moves `$ref` into `allOf` where the client rejects its siblings, merges
+ * `allOf` into one schema where the client rejects it and the merge keeps every verdict, and drops
+ * annotations the client rejects. With its lossy options on, it also converts what the client
  * rejects and no verdict-keeping rewrite can fix. What it cannot fix is reported as an error.
  */
 export const adaptToClient = defineTransform<AdaptToClientOptions, AdaptState>({
