@@ -152,6 +152,18 @@ describe('merge-allof: through the profile-tuned preset', () => {
     const again = transformTools(r.tools, { transforms: presetForProfile('safe', 'gemini') });
     expect(again.report.changes).toEqual([]);
   });
+
+  it('openai-strict: an allOf held back by `if` is merged before close-objects, so one run reaches the fixed point', () => {
+    // relax-assertions drops the `if`; merged only after close-objects, the optional property would be left
+    // as `anyOf: [{"type": "number"}, {"type": "null"}]`, which the next run's normalize-schema collapses.
+    const tool = { name: 'pick', inputSchema: { type: 'object', properties: { p: { allOf: [{ type: 'number' }, { if: { minimum: 5 }, then: { maximum: 10 } }] } } } };
+    const r = transformTools(deepFreeze(structuredClone([tool])), { transforms: presetForProfile('safe', 'openai-strict') });
+    const out = r.tools[0] as unknown as { inputSchema: { properties: { p: unknown } } };
+    expect(out.inputSchema.properties.p).toEqual({ type: ['number', 'null'] });
+    expect(checkToolForProfile(r.tools[0]!, 'openai-strict').filter((f) => f.severity === 'error')).toEqual([]);
+    const again = transformTools(r.tools, { transforms: presetForProfile('safe', 'openai-strict') });
+    expect(again.report.changes).toEqual([]);
+  });
 });
 
 // ---- Generated cases (fast-check, fixed seed) ----

@@ -267,19 +267,38 @@ function runPass(ed: SlotEditor, schema: Record<string, unknown>, input: StepInp
   const editsBefore = ed.edits;
   // Each at a fresh copy-on-write level (`group`): a later step may edit a node an earlier one put inside
   // a recorded value (close-objects wraps an edited property in `anyOf`), which must not change that value.
-  for (const step of lossy) ed.group(() => step.run(ed, input));
+  // A lossy step may drop what held an `allOf` back (`if`, `not`, `additionalProperties` for `gemini`): the
+  // merge runs again, as the next run would, before close-objects (which would wrap the `allOf` where it
+  // would have made the merged `type` nullable) and once more at the end if anything changed since.
+  const remerge = mergeNotes === undefined ? undefined : remergeAllOf(ed, input, mergeNotes, editsBefore);
+  for (const step of lossy) {
+    if (step === closeObjects) remerge?.();
+    ed.group(() => step.run(ed, input));
+  }
   const lossyEdited = ed.edits > editsBefore;
   if (lossyEdited) {
     ed.group(() => removeOrphanedDefs(ed, reached, 'removed-unreferenced-def', {}));
     if (unevaluated && !usesUnevaluatedProperties(ed.root, table!)) ed.group(() => removeHeldBackByUnevaluated(ed, input.dialect));
     if (emptyDefs.length > 0) ed.group(() => removeUnreferencedEmptyDefs(ed, emptyDefs, input.dialect));
-    // A lossy step may have dropped what held an `allOf` back (`if`, `additionalProperties`): merged here, as
-    // the next run would; its notes replace the first merge's (they describe the output).
-    if (mergeNotes !== undefined) {
-      const n = ed.notes.length;
-      ed.group(() => mergeAllOf.run(ed, input));
-      ed.notes.splice(mergeNotes[0], mergeNotes[1] - mergeNotes[0], ...ed.notes.splice(n));
-    }
+    remerge?.();
   }
   return { rewrote, rewriteNotes, lossyEdited };
+}
+
+/**
+ * merge-allof again, when the slot changed since it last ran (`since`: the edit count then): the notes it
+ * makes replace those of its last run (`notes`: their range in the editor's notes), as they describe the output.
+ */
+function remergeAllOf(ed: SlotEditor, input: StepInput, notes: readonly [number, number], since: number): () => void {
+  let range = notes;
+  let last = since;
+  return () => {
+    if (ed.edits === last) return;
+    const n = ed.notes.length;
+    ed.group(() => mergeAllOf.run(ed, input));
+    const fresh = ed.notes.splice(n);
+    ed.notes.splice(range[0], range[1] - range[0], ...fresh);
+    range = [range[0], range[0] + fresh.length];
+    last = ed.edits;
+  };
 }
