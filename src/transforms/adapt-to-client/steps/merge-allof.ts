@@ -49,7 +49,7 @@ export const mergeAllOf: AdaptStep = {
           ed.note('error', 'allof-kept', appendPointer(path, 'allOf'), { reason: plan.kept, profile: profile.name });
           break;
         }
-        ed.replace(path, plan.merged, 'merged-allof', { count: plan.count, profile: profile.name });
+        ed.replace(path, plan.merged, 'merged-allof', { profile: profile.name });
         node = plan.merged;
       }
       const kids: unknown[] = [];
@@ -90,7 +90,7 @@ const HELD: Readonly<Record<string, string>> = Object.freeze({
 
 const TYPE_NAMES: readonly string[] = Object.freeze(['null', 'boolean', 'object', 'array', 'number', 'string', 'integer']);
 
-type Plan = { kept: string } | { merged: Record<string, unknown>; count: number };
+type Plan = { kept: string } | { merged: Record<string, unknown> };
 
 /**
  * Whether every reference resolves (a string saying which does not, when one does not), else the pointers
@@ -164,7 +164,7 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
     if (k !== 'allOf') put(k, node[k]);
     else for (const p of places.slice(1)) for (const bk of Object.keys(p.schema)) put(bk, p.schema[bk]);
   }
-  return { merged: out, count: allOf.length };
+  return { merged: out };
 }
 
 /**
