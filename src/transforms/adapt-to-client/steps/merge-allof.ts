@@ -36,7 +36,9 @@ export const mergeAllOf: AdaptStep = {
   applies: (p) => p.rejected.includes('allOf'),
   run(ed, { profile, dialect, source }) {
     const table = KEYWORD_TABLES[dialect];
-    const doubt = source === 'unknown' ? 'the schema declares a `$schema` toolslim does not know, so what its keywords mean is not known' : refDoubt(ed.root, dialect);
+    // The references are read only once an `allOf` is met (most schemas have none: no inventory walk for them).
+    let doubt: ReturnType<typeof refDoubt> | undefined;
+    const doubtOf = () => (doubt ??= source === 'unknown' ? 'the schema declares a `$schema` toolslim does not know, so what its keywords mean is not known' : refDoubt(ed.root, dialect));
     const stack = [''];
     while (stack.length > 0) {
       const path = stack.pop()!;
@@ -44,7 +46,8 @@ export const mergeAllOf: AdaptStep = {
       if (!isObject(found)) continue;
       let node: Record<string, unknown> = found;
       while (hasOwn(node, 'allOf')) {
-        const plan = typeof doubt === 'string' ? { kept: doubt } : planMerge(node, path, table, dialect, doubt);
+        const d = doubtOf();
+        const plan = typeof d === 'string' ? { kept: d } : planMerge(node, path, table, dialect, d);
         if ('kept' in plan) {
           ed.note('error', 'allof-kept', appendPointer(path, 'allOf'), { reason: plan.kept, profile: profile.name });
           break;
