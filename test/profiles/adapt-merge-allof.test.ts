@@ -77,6 +77,54 @@ describe('merge-allof: what it merges (hand-written)', () => {
   });
 });
 
+describe('merge-allof: object intersections (zod)', () => {
+  // zod-to-json-schema writes z.intersection(a, b) of two objects as `allOf` of both, each with its own
+  // `properties` and `required` (draft-07: their `additionalProperties: false` taken out).
+  const OBJECTS: readonly unknown[] = [{}, { a: 'x' }, { b: 1 }, { a: 'x', b: 1 }, { a: 1, b: 1 }, { a: 'x', b: 'y' }, { a: 'x', b: 1, c: null }, { c: 1 }, [], 'a', null];
+
+  it('merges `required` (their union, in order) and `properties` whose names stand in one place each', () => {
+    const node = { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object', properties: { b: { type: 'number' } }, required: ['b', 'a'] }], description: 'both' };
+    const r = run(inProperty(node));
+    expect(JSON.stringify((r.root.properties as Record<string, unknown>).p)).toBe('{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a","b"],"description":"both"}');
+    expect(r.notes).toEqual([]);
+    expect(sameVerdicts(inProperty(node), r.root, asProperty(OBJECTS))).toEqual({ same: true });
+  });
+
+  it('merges `properties` of one branch with `required` of the node and of another branch', () => {
+    const node = { type: 'object', required: ['b'], allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { const: 1 } }, required: ['a'] }] };
+    const r = run(inProperty(node));
+    expect(JSON.stringify((r.root.properties as Record<string, unknown>).p)).toBe('{"type":"object","required":["b","a"],"properties":{"a":{"type":"string"},"b":{"const":1}}}');
+    expect(sameVerdicts(inProperty(node), r.root, asProperty(OBJECTS))).toEqual({ same: true });
+  });
+
+  it('leaves a property named in two branches, and a `required` that is not a list of names', () => {
+    const twice = { allOf: [{ properties: { a: { type: 'string' } } }, { properties: { a: { minLength: 2 } } }] };
+    expect(run(inProperty(twice)).notes).toEqual(['allof-kept /properties/p/allOf: the property "a" stands in both `allOf/0` and `allOf/1` (its schemas would need an `allOf` of their own)']);
+    const odd = { allOf: [{ required: ['a'] }, { required: 'b' }] };
+    expect(run(inProperty(odd)).notes).toEqual(['allof-kept /properties/p/allOf: `required` in `allOf/1` is not a list of names']);
+    const pattern = { allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } }, patternProperties: { '^a': { minLength: 3 } } }] };
+    expect(run(inProperty(pattern)).notes[0]).toMatch(/^allof-kept \/properties\/p\/allOf: `properties`, `patternProperties` are read together/);
+  });
+
+  it('keeps every verdict on seeded object intersections', () => {
+    const name = fc.constantFrom('a', 'b', 'c');
+    const sub = fc.constantFrom<unknown>({ type: 'string' }, { type: 'number' }, { const: 1 }, { minLength: 2 }, {});
+    const branch = fc.record({ properties: fc.dictionary(name, sub, { maxKeys: 2 }), required: fc.uniqueArray(name, { maxLength: 2 }) }, { requiredKeys: [] });
+    const instance = fc.dictionary(name, fc.constantFrom<unknown>('x', 'xy', 1, 2, null), { maxKeys: 3 });
+    let merged = 0;
+    fc.assert(
+      fc.property(fc.array(branch, { minLength: 2, maxLength: 3 }), fc.array(instance, { minLength: 20, maxLength: 20 }), (branches, instances) => {
+        const schema = inProperty({ type: 'object', allOf: branches });
+        const r = run(schema);
+        if (r.ops.length > 0) merged++;
+        expect(sameVerdicts(schema, r.root, asProperty(instances))).toEqual({ same: true });
+      }),
+      { seed: 42, numRuns: 150 },
+    );
+    expect(merged).toBeGreaterThan(40);
+  });
+});
+
 describe('merge-allof: what it leaves (sabotage cases)', () => {
   const kept: [string, unknown, RegExp][] = [
     ['conflicting types', { allOf: [{ type: 'string' }, { type: ['number', 'boolean'] }] }, /no type in common/],

@@ -32,7 +32,7 @@ export const ADAPT_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   'inline-unsafe': 'Kept every reference: {reason}',
   'hoist-unsafe': 'Kept the reference as it was: {reason}',
   'ref-siblings-ambiguous': 'Kept `$ref` `{ref}` as it was: {keys} beside it are ignored by {dialect} readers but applied by others',
-  'merged-allof': 'Merged `allOf` into the schema that holds it, which `{profile}` accepts without it (the same values: the `type`s intersected, every other keyword taken from one place)',
+  'merged-allof': 'Merged `allOf` into the schema that holds it, which `{profile}` accepts without it (the same values: the `type`s intersected, `required` and `properties` joined, every other keyword taken from one place)',
   'allof-kept': 'Kept `allOf` as it was, which `{profile}` rejects, since merging it could change what is accepted: {reason}',
   'tool-count': 'Found tool #{position}; `{profile}` accepts at most {max} tools per request',
   // Lossy steps (each behind its option).

@@ -10,6 +10,8 @@
  * - every branch is a schema object (a `true` branch accepts everything and is dropped; `false` is kept);
  * - `type` may stand in several places: the merged `type` is the intersection of their type sets, where
  *   `integer` is within `number` (an empty intersection is kept, not written as an unsatisfiable schema);
+ * - `required` may stand in several places (their union), and `properties` too when no property name
+ *   stands in two of them (zod's object intersections);
  * - every other keyword stands in at most one place (the node or one branch), annotations included;
  * - no place holds a keyword whose meaning depends on its siblings or names its place (`additionalProperties`,
  *   `additionalItems`, `unevaluated*`, `if`/`then`/`else`, `dependentSchemas`, `dependencies`, references,
@@ -130,6 +132,15 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
   }
   const where = new Map<string, string>();
   const types: unknown[] = [];
+  // `required` and `properties` may stand in several places (zod's object intersections: each branch an
+  // object with its own): `required` lists are a conjunction (their union), and `properties` with no name in
+  // two places apply each subschema to its own member either way (`additionalProperties` and the other
+  // keywords that read `properties` are refused above, and a group split across places below).
+  const required: string[] = [];
+  let requiredPlaces = 0;
+  const properties: Record<string, unknown> = {};
+  const propertyPlace = new Map<string, string>();
+  let propertiesPlaces = 0;
   for (const { name, schema } of places) {
     for (const k of Object.keys(schema)) {
       if (schema === node && k === 'allOf') continue;
@@ -138,6 +149,27 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
       if (!table.has(k)) return { kept: `${name} holds \`${k}\`, which is not a keyword of ${dialect}: what it means beside other keywords is not known` };
       if (k === 'type') {
         types.push(schema[k]);
+        continue;
+      }
+      if (k === 'required') {
+        const list = schema[k];
+        if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) return { kept: `\`required\` in ${name} is not a list of names` };
+        for (const x of list as string[]) if (!required.includes(x)) required.push(x);
+        requiredPlaces++;
+        if (!where.has(k)) where.set(k, name);
+        continue;
+      }
+      if (k === 'properties') {
+        const props = schema[k];
+        if (!isObject(props)) return { kept: `\`properties\` in ${name} is not an object` };
+        for (const p of Object.keys(props)) {
+          const first = propertyPlace.get(p);
+          if (first !== undefined) return { kept: `the property ${JSON.stringify(p)} stands in both ${first} and ${name} (its schemas would need an \`allOf\` of their own)` };
+          propertyPlace.set(p, name);
+          setOwnKey(properties, p, props[p]);
+        }
+        propertiesPlaces++;
+        if (!where.has(k)) where.set(k, name);
         continue;
       }
       const first = where.get(k);
@@ -160,8 +192,13 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
   }
   const out: Record<string, unknown> = {};
   const put = (k: string, v: unknown) => {
-    if (k !== 'type') setOwnKey(out, k, v);
-    else if (!hasOwn(out, 'type')) setOwnKey(out, 'type', type);
+    if (k === 'type') {
+      if (!hasOwn(out, 'type')) setOwnKey(out, 'type', type);
+    } else if (k === 'required' && requiredPlaces > 1) {
+      if (!hasOwn(out, 'required')) setOwnKey(out, 'required', required);
+    } else if (k === 'properties' && propertiesPlaces > 1) {
+      if (!hasOwn(out, 'properties')) setOwnKey(out, 'properties', properties);
+    } else setOwnKey(out, k, v);
   };
   for (const k of Object.keys(node)) {
     if (k !== 'allOf') put(k, node[k]);
