@@ -321,7 +321,7 @@ function checkName(tool: Record<string, unknown>, out: ToolFindings, firstIndex:
  */
 function listBad(name: string): string {
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
-  return bad.map((c) => (/\s/.test(c) || c === '`' ? JSON.stringify(c) : `\`${c}\``)).join(', ');
+  return bad.map((c) => (/\s/.test(c) ? JSON.stringify(c) : code(c))).join(', ');
 }
 
 function checkToolDescription(tool: Record<string, unknown>, out: ToolFindings): void {

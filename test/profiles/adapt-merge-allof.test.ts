@@ -97,6 +97,11 @@ describe('merge-allof: object intersections (zod)', () => {
     expect(sameVerdicts(inProperty(node), r.root, asProperty(OBJECTS))).toEqual({ same: true });
   });
 
+  it('names a server key with a backtick in its reason as a JSON string, not in a code span it would close', () => {
+    const node = { allOf: [{ type: 'string' }, { 'x`y': 1 }] };
+    expect(run(inProperty(node)).notes).toEqual(['allof-kept /properties/p/allOf: `allOf/1` holds "x`y", which is not a keyword of 2020-12: what it means beside other keywords is not known']);
+  });
+
   it('leaves a property named in two branches, and a `required` that is not a list of names', () => {
     const twice = { allOf: [{ properties: { a: { type: 'string' } } }, { properties: { a: { minLength: 2 } } }] };
     expect(run(inProperty(twice)).notes).toEqual(['allof-kept /properties/p/allOf: the property "a" stands in both `allOf/0` and `allOf/1` (its schemas would need an `allOf` of their own)']);

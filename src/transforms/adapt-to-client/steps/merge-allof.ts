@@ -24,6 +24,7 @@
  * (`type` where it first stands). Nodes are visited in preorder, so a merge moves no node already visited;
  * a merged node whose new `allOf` came from a branch is tried again.
  */
+import { code } from '../../../core/format.js';
 import { hasOwn, isObject } from '../../../json/guards.js';
 import { appendPointer } from '../../../json/pointer.js';
 import { DEFINITIONS_KEYWORDS, KEYWORD_TABLES, SIBLING_DEPENDENT_GROUPS, type Dialect, type KeywordTable } from '../../../schema/keywords.js';
@@ -107,7 +108,7 @@ function refDoubt(root: unknown, dialect: Dialect): string | { targets: readonly
   for (const site of inventory.refs) {
     if (!site.inSchema) continue;
     const r = resolveRefSite(root, inventory, site);
-    if (r.status !== 'resolved') return `\`${site.keyword}\` \`${site.ref}\` does not resolve here, so toolslim cannot tell whether it points into a branch`;
+    if (r.status !== 'resolved') return `\`${site.keyword}\` ${code(site.ref)} does not resolve here, so toolslim cannot tell whether it points into a branch`;
     targets.push(r.path);
   }
   return { targets, resources: inventory.resources.map((r) => r.path) };
@@ -118,9 +119,9 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
   if (!Array.isArray(allOf) || allOf.length === 0) return { kept: '`allOf` is not a non-empty array of schemas' };
   const at = appendPointer(path, 'allOf');
   const target = refs.targets.find((t) => within(t, at));
-  if (target !== undefined) return { kept: `a reference points into it (\`${target}\`), and merging would move what it names` };
+  if (target !== undefined) return { kept: `a reference points into it (${code(target)}), and merging would move what it names` };
   const resource = refs.resources.find((r) => within(r, at));
-  if (resource !== undefined) return { kept: `it embeds a schema resource (\`$id\` at \`${resource}\`)` };
+  if (resource !== undefined) return { kept: `it embeds a schema resource (\`$id\` at ${code(resource)})` };
   // The places: the node itself (without `allOf`), then each branch that is not `true`.
   const places: { name: string; schema: Record<string, unknown> }[] = [{ name: 'the schema itself', schema: node }];
   for (let i = 0; i < allOf.length; i++) {
@@ -146,7 +147,7 @@ function planMerge(node: Record<string, unknown>, path: string, table: KeywordTa
       if (schema === node && k === 'allOf') continue;
       if (Object.prototype.hasOwnProperty.call(HELD, k)) return { kept: `${name} holds \`${k}\` (${HELD[k]})` };
       if (schema !== node && DEFINITIONS_KEYWORDS.includes(k)) return { kept: `${name} holds \`${k}\` (moving definitions changes the pointers that name them)` };
-      if (!table.has(k)) return { kept: `${name} holds \`${k}\`, which is not a keyword of ${dialect}: what it means beside other keywords is not known` };
+      if (!table.has(k)) return { kept: `${name} holds ${code(k)}, which is not a keyword of ${dialect}: what it means beside other keywords is not known` };
       if (k === 'type') {
         types.push(schema[k]);
         continue;
